@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages socsim builds with. Safe to re-run; uses sudo when not root.
+set -euo pipefail
+packages=(
+  cmake g++ make
+  libyaml-cpp-dev        # SoC/workload/claims YAML
+  libspdlog-dev libfmt-dev
+  libboost-dev libboost-program-options-dev
+  nlohmann-json3-dev     # JSON reports and HF config.json (Boost 1.74 in Debian 12 has no Boost.JSON)
+  libgtest-dev libgmock-dev
+  libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

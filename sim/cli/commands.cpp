@@ -1,0 +1,14 @@
+#include "sim/cli/command.h"
+
+namespace socsim::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> kCommands = {
+      {"run", "simulate one LLM inference (prefill + decode) and report latency, energy, timeline", &run_command},
+      {"microbench", "simulate one operator on one unit (matmul, qk, read, copy, graph-build)", &microbench_command},
+      {"validate", "run calibration/validation claims and compare with published numbers", &validate_command},
+  };
+  return kCommands;
+}
+
+}  // namespace socsim::cli

@@ -1,0 +1,88 @@
+// socsim: command-line front end. Dispatches to one subcommand; maps failures to the exit codes of
+// the contract (DESIGN.md 2): 0 success, 2 bad input (file:line: key: message), 1 internal error.
+#include <spdlog/spdlog.h>
+
+#include <boost/program_options.hpp>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/cli/log_level.h"
+#include "sim/config/config_error.h"
+
+namespace po = boost::program_options;
+using socsim::cli::commands;
+
+namespace {
+
+void print_usage(std::ostream& os) {
+  os << "socsim " << SOCSIM_VERSION << ": a cycle-approximate simulator of mobile SoCs running LLM inference\n\n"
+     << "usage: socsim [--log-level LEVEL] <command> [options]\n"
+     << "       socsim <command> --help\n\ncommands:\n";
+  for (const auto& c : commands()) os << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  os << "\nglobal options:\n"
+     << "  -h [ --help ]         this message\n"
+     << "  --version             print the version\n"
+     << "  --log-level LEVEL     trace|debug|info|warn|error|off (default warn)\n";
+}
+
+int dispatch(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // Global options come before the command name.
+  std::size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") {
+      print_usage(std::cout);
+      return 0;
+    }
+    if (a == "--version") {
+      std::cout << "socsim " << SOCSIM_VERSION << "\n";
+      return 0;
+    }
+    if (a == "--log-level" || a.rfind("--log-level=", 0) == 0) {
+      std::string level;
+      if (a == "--log-level") {
+        if (i + 1 >= args.size()) throw socsim::config::ConfigError({"command line", 0, 0}, "--log-level", "expected a level");
+        level = args[++i];
+      } else {
+        level = a.substr(std::string("--log-level=").size());
+      }
+      socsim::cli::set_log_level(level);
+      continue;
+    }
+    break;
+  }
+  if (i >= args.size()) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  const std::string name = args[i];
+  for (const auto& c : commands()) {
+    if (name == c.name) return c.run(std::vector<std::string>(args.begin() + static_cast<long>(i) + 1, args.end()));
+  }
+  std::string known;
+  for (const auto& c : commands()) known += (known.empty() ? "" : ", ") + std::string(c.name);
+  throw socsim::config::ConfigError({"command line", 0, 0}, name, "unknown command (known: " + known + ")");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::warn);
+  spdlog::set_pattern("[%l] %v");
+  try {
+    return dispatch(argc, argv);
+  } catch (const socsim::config::ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const po::error& e) {
+    std::cerr << "error: command line: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

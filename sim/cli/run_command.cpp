@@ -1,0 +1,170 @@
+// `socsim run`: simulate one inference. Every input is resolved and checked before anything runs
+// or is written (contract: bad input -> exit 2, nothing written).
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "sim/cli/command.h"
+#include "sim/cli/input_paths.h"
+#include "sim/cli/output_files.h"
+#include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
+#include "sim/report/trace.h"
+#include "sim/report/html_report.h"
+#include "sim/runtime/placeholder_run.h"
+#include "sim/systems/system_ids.h"
+
+namespace po = boost::program_options;
+
+namespace socsim::cli {
+
+namespace {
+
+const config::SourceLocation kCommandLine{"command line", 0, 0};
+
+[[noreturn]] void bad(const std::string& option, const std::string& msg) { throw config::ConfigError(kCommandLine, option, msg); }
+
+struct Lengths {
+  std::uint64_t prompt = 0, decode = 0, batch = 1;
+};
+
+// A workload file gives the lengths (the full workload format, with distributions and repeats,
+// belongs to the workload issue; this reads its fixed-length subset).
+Lengths read_workload(const std::filesystem::path& file) {
+  auto tree = config::ConfigTree::load_file(file);
+  auto root = tree.root();
+  Lengths l;
+  l.prompt = static_cast<std::uint64_t>(root.integer("prompt", 1, 1 << 24));
+  l.decode = static_cast<std::uint64_t>(root.integer("decode", 0, 1 << 24));
+  l.batch = static_cast<std::uint64_t>(root.integer_or("batch", 1));
+  if (l.batch < 1) throw config::ConfigError(root.location_of("batch"), "batch", "must be >= 1");
+  tree.check_all_consumed();
+  return l;
+}
+
+struct RunOutcome {
+  bool help = false;
+  std::string help_text;
+  report::RunReport report;
+  report::TraceRecorder trace;
+  std::string soc_yaml, report_dir, json_file;
+};
+
+RunOutcome execute_run(const std::vector<std::string>& args) {
+  RunOutcome outcome;
+  po::options_description opts("socsim run options");
+  std::string soc, model, system, workload, mode = "timing", report_dir, json_file;
+  std::vector<std::string> sets;
+  std::int64_t prompt = -1, decode = -1, batch = -1;
+  std::uint64_t seed = 0;
+  opts.add_options()
+      ("help,h", "this message")
+      ("soc", po::value(&soc), "SoC file or id (soc_configs/<id>.yaml), e.g. snapdragon-8gen3")
+      ("model", po::value(&model), "model config.json or id (models/<id>.json), e.g. qwen2-1.5b")
+      ("system", po::value(&system), "system id: cpu-only, gpu-only, npu-naive, llm-npu, hetero-layer, hetero-tensor, shadowattn, ...")
+      ("workload", po::value(&workload), "workload file or id (workloads/<id>.yaml); or give --prompt/--decode/--batch")
+      ("prompt", po::value(&prompt), "prompt tokens")
+      ("decode", po::value(&decode), "decode tokens")
+      ("batch", po::value(&batch), "batch size (default 1)")
+      ("set", po::value(&sets)->composing(), "override a parameter: --set dram.peak=60GB/s (repeatable)")
+      ("mode", po::value(&mode), "timing (default) or functional")
+      ("seed", po::value(&seed), "random seed (default 0)")
+      ("report-dir", po::value(&report_dir), "write report.json, trace.json and report.html here")
+      ("json", po::value(&json_file), "write the JSON report to this file");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::ostringstream h;
+    h << "usage: socsim run --soc S --model M --system Y [--workload W | --prompt N --decode N --batch N]\n"
+         "                  [--set key=value]... [--mode functional|timing] [--seed N] [--report-dir DIR] [--json FILE]\n\n"
+      << opts;
+    outcome.help = true;
+    outcome.help_text = h.str();
+    return outcome;
+  }
+  if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
+  if (model.empty()) bad("--model", "is required (a config.json or id such as qwen2-1.5b)");
+  if (system.empty()) bad("--system", "is required");
+  if (!systems::is_known_system(system)) {
+    std::string known;
+    for (auto s : systems::kSystemIds) known += (known.empty() ? "" : ", ") + std::string(s);
+    bad("--system", "unknown system '" + system + "' (known: " + known + ")");
+  }
+  if (mode != "timing" && mode != "functional") bad("--mode", "expected timing or functional, got '" + mode + "'");
+
+  runtime::RunRequest req;
+  req.system = system;
+  req.mode = mode == "timing" ? runtime::Mode::kTiming : runtime::Mode::kFunctional;
+  req.seed = seed;
+
+  Lengths lengths;
+  if (!workload.empty()) {
+    if (prompt >= 0 || decode >= 0 || batch >= 0) bad("--workload", "give either --workload or --prompt/--decode/--batch, not both");
+    lengths = read_workload(resolve_input(InputKind::kWorkload, workload));
+  } else {
+    if (prompt < 1) bad("--prompt", prompt < 0 ? "is required without --workload" : "must be >= 1");
+    if (decode < 0) bad("--decode", "is required without --workload (0 for prefill only)");
+    if (vm.count("batch") && batch < 1) bad("--batch", "must be >= 1");
+    lengths = {static_cast<std::uint64_t>(prompt), static_cast<std::uint64_t>(decode),
+               static_cast<std::uint64_t>(batch < 1 ? 1 : batch)};
+  }
+  req.prompt_tokens = lengths.prompt;
+  req.decode_tokens = lengths.decode;
+  req.batch = lengths.batch;
+
+  const auto soc_path = resolve_input(InputKind::kSoc, soc);
+  req.soc_id = soc_path.stem().string();
+  req.soc = hw::load_soc_spec(soc_path, sets);
+  req.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
+    bad("--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +
+                        " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));
+  }
+
+  outcome.report = runtime::run_placeholder(req, outcome.trace);
+  outcome.soc_yaml = req.soc.resolved_yaml;
+  outcome.report_dir = report_dir;
+  outcome.json_file = json_file;
+  return outcome;
+}
+
+}  // namespace
+
+nlohmann::ordered_json run_to_json(const std::vector<std::string>& args) {
+  const RunOutcome o = execute_run(args);
+  if (o.help) throw config::ConfigError(kCommandLine, "--help", "has no JSON result");
+  return report::to_json(o.report);
+}
+
+int run_command(const std::vector<std::string>& args) {
+  const RunOutcome o = execute_run(args);
+  if (o.help) {
+    std::cout << o.help_text;
+    return 0;
+  }
+  const auto& result = o.report;
+  const auto& trace = o.trace;
+  const auto& json_file = o.json_file;
+  const auto& report_dir = o.report_dir;
+  // Everything is computed; only now are files written.
+  OutputFiles out;
+  if (!json_file.empty()) out.add(json_file, report::to_json(result).dump(2) + "\n");
+  if (!report_dir.empty()) {
+    const std::filesystem::path dir(report_dir);
+    out.add(dir / "report.json", report::to_json(result).dump(2) + "\n");
+    std::ostringstream trace_json, html;
+    report::write_chrome_trace(trace, trace_json);
+    report::write_html_report(result, trace, o.soc_yaml, html);
+    out.add(dir / "trace.json", trace_json.str());
+    out.add(dir / "report.html", html.str());
+  }
+  out.write_all();
+  std::cout << report::summary_text(result);
+  for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
+  return 0;
+}
+
+}  // namespace socsim::cli

@@ -1,0 +1,29 @@
+#include "sim/config/config_error.h"
+
+#include <utility>
+
+namespace socsim::config {
+
+std::string format_config_error(const SourceLocation& loc, const std::string& key,
+                                const std::string& message) {
+  std::string out = loc.file;
+  if (loc.line > 0) {
+    // Appended piecewise: `":" + std::to_string(...)` trips a GCC 12 -Wrestrict false positive
+    // at -O2 and above.
+    out += ':';
+    out += std::to_string(loc.line);
+  }
+  // An unnamed source (rare: load_string with an empty name) should not leave a dangling ": ".
+  if (!out.empty()) out += ": ";
+  if (!key.empty()) out += key + ": ";
+  out += message;
+  return out;
+}
+
+ConfigError::ConfigError(SourceLocation loc, std::string key, std::string message)
+    : std::runtime_error(format_config_error(loc, key, message)),
+      location_(std::move(loc)),
+      key_(std::move(key)),
+      message_(std::move(message)) {}
+
+}  // namespace socsim::config

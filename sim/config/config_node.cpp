@@ -1,0 +1,79 @@
+#include "sim/config/config_node.h"
+
+#include <utility>
+
+namespace socsim::config::detail {
+
+const MapEntry* Node::find(std::string_view key) const {
+  for (const MapEntry& e : entries) {
+    if (e.key == key) return &e;
+  }
+  return nullptr;
+}
+
+MapEntry* Node::find(std::string_view key) {
+  for (MapEntry& e : entries) {
+    if (e.key == key) return &e;
+  }
+  return nullptr;
+}
+
+std::unique_ptr<Node> make_node(Node::Kind kind, SourceLocation location) {
+  auto node = std::make_unique<Node>();
+  node->kind = kind;
+  node->location = std::move(location);
+  return node;
+}
+
+std::unique_ptr<Node> clone(const Node& node) {
+  auto copy = make_node(node.kind, node.location);
+  copy->text = node.text;
+  copy->quoted = node.quoted;
+  for (const auto& item : node.items) copy->items.push_back(clone(*item));
+  for (const MapEntry& e : node.entries) {
+    copy->entries.push_back(MapEntry{e.key, e.key_location, clone(*e.value)});
+  }
+  return copy;
+}
+
+void merge_into(Node& base, std::unique_ptr<Node> overlay) {
+  for (MapEntry& incoming : overlay->entries) {
+    MapEntry* existing = base.find(incoming.key);
+    if (existing == nullptr) {
+      base.entries.push_back(std::move(incoming));
+    } else if (existing->value->kind == Node::Kind::kMap &&
+               incoming.value->kind == Node::Kind::kMap) {
+      // The merged map is reported at the overriding file, the one the user edits last.
+      existing->key_location = incoming.key_location;
+      existing->value->location = incoming.value->location;
+      merge_into(*existing->value, std::move(incoming.value));
+    } else {
+      existing->key_location = std::move(incoming.key_location);
+      existing->value = std::move(incoming.value);
+    }
+  }
+}
+
+std::string describe(const Node& node) {
+  switch (node.kind) {
+    case Node::Kind::kNull: return "an empty value";
+    case Node::Kind::kScalar: return "\"" + node.text + "\"";
+    case Node::Kind::kSequence: return "a list";
+    case Node::Kind::kMap: return "a map";
+  }
+  return "an unknown node";
+}
+
+std::string join_path(std::string_view parent, std::string_view key) {
+  if (parent.empty()) return std::string(key);
+  std::string out(parent);
+  out += '.';
+  out += key;
+  return out;
+}
+
+std::string index_path(std::string_view parent, std::size_t index) {
+  return std::string(parent) + "[" + std::to_string(index) + "]";
+}
+
+}  // namespace socsim::config::detail

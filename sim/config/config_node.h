@@ -1,0 +1,59 @@
+#pragma once
+// Internal: socsim's own configuration tree. yaml-cpp nodes are converted at load time because
+// after include-merging one map mixes entries from several files, and every entry must still
+// know its own file:line and whether a reader consumed it.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::config::detail {
+
+struct Node;
+
+struct MapEntry {
+  std::string key;
+  SourceLocation key_location;
+  std::unique_ptr<Node> value;  // never null
+};
+
+struct Node {
+  enum class Kind { kNull, kScalar, kSequence, kMap };
+
+  Kind kind = Kind::kNull;
+  // Scalars: the scalar itself. Maps, sequences and empty values inside a map: the line of
+  // their key, which is where a person looks for "dram:".
+  SourceLocation location;
+  std::string text;     // kScalar only
+  bool quoted = false;  // kScalar written in quotes; kept so dump_yaml round-trips "1.0" as text
+  std::vector<std::unique_ptr<Node>> items;  // kSequence; unique_ptr keeps Section handles valid
+  std::vector<MapEntry> entries;             // kMap, in document order
+
+  // Reading goes through const Section handles, so bookkeeping is mutable.
+  mutable bool consumed = false;
+  mutable std::vector<std::string> requested_missing;  // keys asked for but absent (did-you-mean)
+
+  const MapEntry* find(std::string_view key) const;
+  MapEntry* find(std::string_view key);
+};
+
+std::unique_ptr<Node> make_node(Node::Kind kind, SourceLocation location);
+
+// Deep copy (for YAML aliases). The copy is unconsumed.
+std::unique_ptr<Node> clone(const Node& node);
+
+// Layers `overlay` over `base` (both maps): maps merge recursively, everything else replaces.
+// Replaced keys keep their position in `base`; new keys are appended, so document order is
+// "first place the key appeared".
+void merge_into(Node& base, std::unique_ptr<Node> overlay);
+
+// "a map", "a list", "an empty value", or the quoted scalar text: for "expected X, got Y".
+std::string describe(const Node& node);
+
+// Dotted paths used as the key of every error: "dram.peak", "cpu.clusters[1].cores".
+std::string join_path(std::string_view parent, std::string_view key);
+std::string index_path(std::string_view parent, std::size_t index);
+
+}  // namespace socsim::config::detail

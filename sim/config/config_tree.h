@@ -1,0 +1,104 @@
+#pragma once
+// The loaded configuration: YAML files (with includes) plus --set overrides, read through
+// Section handles. Strict by design: every value is typed and range-checked where it is read,
+// defaults are stated by the caller (never silent), and check_all_consumed() turns typos and
+// stale keys into errors instead of silently ignored settings.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/config/config_error.h"
+#include "sim/config/units.h"
+
+namespace socsim::config {
+
+namespace detail {
+struct Node;
+}
+
+class Section;
+
+class ConfigTree {
+ public:
+  static ConfigTree load_file(const std::filesystem::path& path);  // resolves `include:`
+  // For tests and embedding; include paths are relative to the working directory.
+  static ConfigTree load_string(std::string_view yaml, std::string file_name);
+
+  ConfigTree(ConfigTree&&) noexcept;
+  ConfigTree& operator=(ConfigTree&&) noexcept;
+  ~ConfigTree();
+
+  // "a.b.c=value": the value is parsed as YAML (scalar or flow node) and replaces the old one
+  // (a map over a map merges, as with includes). Missing intermediate maps are created; keys
+  // created this way must still be read, see check_all_consumed(). Locations become "--set".
+  // Apply overrides before taking Sections: a replaced node invalidates handles to it.
+  void apply_override(std::string_view assignment);
+
+  Section root();
+
+  // Throws ConfigError for the first key (document order) that no reader consumed:
+  // "unknown key", plus "; did you mean 'peak'?" when a sibling is within edit distance 2.
+  void check_all_consumed() const;
+
+  // The resolved tree (after includes and overrides), keys in document order.
+  std::string dump_yaml() const;
+
+ private:
+  explicit ConfigTree(std::unique_ptr<detail::Node> root);
+
+  std::unique_ptr<detail::Node> root_;  // heap-allocated so Sections survive moving the tree
+};
+
+// A view of one map (or list of maps) in a ConfigTree. Cheap to copy; valid while the tree
+// lives. Reading a key marks it consumed. Every error names the full dotted key and the
+// file:line of the offending value.
+class Section {
+ public:
+  std::string path() const;         // dotted path, "" for the root
+  SourceLocation location() const;  // where this map is defined
+  bool has(std::string_view key) const;
+  std::vector<std::string> keys() const;  // document order; does not consume
+
+  Section child(std::string_view key) const;  // required sub-map (or list of maps)
+  std::optional<Section> optional_child(std::string_view key) const;
+
+  double number(std::string_view key) const;
+  double number(std::string_view key, double min, double max) const;
+  std::int64_t integer(std::string_view key) const;
+  std::int64_t integer(std::string_view key, std::int64_t min, std::int64_t max) const;
+  bool boolean(std::string_view key) const;  // true/false only
+  std::string string(std::string_view key) const;
+  std::string choice(std::string_view key, std::initializer_list<std::string_view> allowed) const;
+  double quantity(std::string_view key, Quantity q) const;  // SI base units
+  double quantity(std::string_view key, Quantity q, double min, double max) const;
+  Tick time(std::string_view key) const;  // picoseconds, exact
+  double positive_quantity(std::string_view key, Quantity q) const;  // strictly > 0
+  std::vector<double> number_list(std::string_view key) const;
+
+  // Explicit defaults: the caller states them; a present value must still be well-typed.
+  double number_or(std::string_view key, double dflt) const;
+  std::int64_t integer_or(std::string_view key, std::int64_t dflt) const;
+  bool boolean_or(std::string_view key, bool dflt) const;
+  std::string string_or(std::string_view key, std::string dflt) const;
+
+  SourceLocation location_of(std::string_view key) const;  // does not consume
+
+  // When this section is a list of maps (e.g. cpu clusters).
+  std::size_t size() const;
+  Section at(std::size_t i) const;
+
+ private:
+  friend class ConfigTree;
+  Section(const detail::Node* node, std::string path);
+
+  const detail::Node* node_;
+  std::string path_;
+};
+
+}  // namespace socsim::config

@@ -1,0 +1,114 @@
+#include "sim/config/include_resolver.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <utility>
+
+#include "sim/config/yaml_reader.h"
+
+namespace socsim::config::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kIncludeKey = "include";
+
+// The file names listed by an `include:` value: one string or a list of strings.
+std::vector<const Node*> include_names(const MapEntry& entry) {
+  const Node& value = *entry.value;
+  if (value.kind == Node::Kind::kScalar) return {&value};
+  std::vector<const Node*> names;
+  if (value.kind == Node::Kind::kSequence) {
+    for (const auto& item : value.items) {
+      if (item->kind != Node::Kind::kScalar) {
+        throw ConfigError(item->location, std::string(kIncludeKey),
+                          "expected a file name, got " + describe(*item));
+      }
+      names.push_back(item.get());
+    }
+    return names;
+  }
+  throw ConfigError(value.location, std::string(kIncludeKey),
+                    "expected a file name or a list of file names, got " + describe(value));
+}
+
+// Identity of a file for cycle detection, independent of how the path was spelled.
+fs::path identity(const fs::path& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  return ec ? path.lexically_normal() : canonical;
+}
+
+}  // namespace
+
+std::optional<std::string> read_text_file(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return buffer.str();
+}
+
+std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
+                                                 const SourceLocation* included_from) {
+  const std::string name = path.string();
+  const fs::path id = identity(path);
+  const auto seen = std::find(chain_.begin(), chain_.end(), id);
+  if (seen != chain_.end()) {
+    std::string cycle = "include cycle: ";
+    for (auto i = static_cast<std::size_t>(seen - chain_.begin()); i < chain_names_.size(); ++i) {
+      cycle += chain_names_[i] + " -> ";
+    }
+    cycle += name;
+    throw ConfigError(included_from != nullptr ? *included_from : SourceLocation{name, 0, 0},
+                      std::string(kIncludeKey), cycle);
+  }
+
+  const auto text = read_text_file(path);
+  if (!text) {
+    if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", "cannot open file");
+    // Point at the include line: that is what the user has to fix.
+    throw ConfigError(*included_from, std::string(kIncludeKey),
+                      "cannot open file \"" + name + "\"");
+  }
+
+  chain_.push_back(id);
+  chain_names_.push_back(name);
+  auto document = read_yaml(*text, ReadOptions{name, true});
+  auto resolved = resolve(std::move(document), name, path.parent_path());
+  chain_.pop_back();
+  chain_names_.pop_back();
+  return resolved;
+}
+
+std::unique_ptr<Node> IncludeResolver::resolve(std::unique_ptr<Node> document,
+                                               const std::string& file_name,
+                                               const fs::path& base_dir) {
+  if (document == nullptr) {
+    throw ConfigError({file_name, 0, 0}, "", "expected a map at the top level, got an empty file");
+  }
+  if (document->kind != Node::Kind::kMap) {
+    throw ConfigError(document->location, "",
+                      "expected a map at the top level, got " + describe(*document));
+  }
+  const auto it = std::find_if(document->entries.begin(), document->entries.end(),
+                               [](const MapEntry& e) { return e.key == kIncludeKey; });
+  if (it == document->entries.end()) return document;
+
+  // The include key is handled here and removed, so it never counts as an unknown key.
+  MapEntry include = std::move(*it);
+  document->entries.erase(it);
+  auto merged = make_node(Node::Kind::kMap, document->location);
+  for (const Node* name : include_names(include)) {
+    merge_into(*merged, load_file(base_dir / name->text, &name->location));
+  }
+  merge_into(*merged, std::move(document));
+  return merged;
+}
+
+}  // namespace socsim::config::detail

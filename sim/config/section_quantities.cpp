@@ -1,0 +1,67 @@
+// Section: readers for quantities with units (bandwidths, times, sizes, ...).
+#include <stdexcept>
+
+#include "sim/config/config_tree.h"
+#include "sim/config/quantity_format.h"
+#include "sim/config/section_access.h"
+#include "sim/config/unit_table.h"
+
+namespace socsim::config {
+
+using detail::Node;
+
+namespace {
+
+std::string expected_what(Quantity q) {
+  return std::string(detail::article_for(q)) + " " + std::string(quantity_name(q));
+}
+
+// parse_quantity's std::invalid_argument carries the full explanation; only the location and
+// key are added here.
+double to_quantity(const Node& value, const std::string& key_path, Quantity q) {
+  const std::string& text = detail::scalar_text(value, key_path, expected_what(q));
+  try {
+    return parse_quantity(text, q);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(value.location, key_path, e.what());
+  }
+}
+
+}  // namespace
+
+double Section::quantity(std::string_view key, Quantity q) const {
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  return to_quantity(value, detail::join_path(path_, key), q);
+}
+
+double Section::quantity(std::string_view key, Quantity q, double min, double max) const {
+  const std::string key_path = detail::join_path(path_, key);
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  const double v = to_quantity(value, key_path, q);
+  if (v < min || v > max) {
+    detail::throw_range(value, key_path, detail::format_quantity(min, q),
+                        detail::format_quantity(max, q));
+  }
+  return v;
+}
+
+Tick Section::time(std::string_view key) const {
+  const std::string key_path = detail::join_path(path_, key);
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  const std::string& text = detail::scalar_text(value, key_path, expected_what(Quantity::kTime));
+  try {
+    return parse_time_ticks(text);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(value.location, key_path, e.what());
+  }
+}
+
+double Section::positive_quantity(std::string_view key, Quantity q) const {
+  const std::string key_path = detail::join_path(path_, key);
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  const double v = to_quantity(value, key_path, q);
+  if (!(v > 0.0)) throw ConfigError(value.location, key_path, "must be > 0, got " + value.text);
+  return v;
+}
+
+}  // namespace socsim::config

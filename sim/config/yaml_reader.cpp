@@ -1,0 +1,173 @@
+#include "sim/config/yaml_reader.h"
+
+#include <map>
+#include <sstream>
+#include <utility>
+#include <vector>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+namespace socsim::config::detail {
+namespace {
+
+class TreeBuilder : public YAML::EventHandler {
+ public:
+  explicit TreeBuilder(const ReadOptions& options) : options_(options) {}
+
+  std::unique_ptr<Node> take_root() { return std::move(root_); }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1) {
+      throw ConfigError(location(mark), "",
+                        "multiple YAML documents in one file are not supported");
+    }
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (expecting_key()) throw ConfigError(location(mark), path(), "map keys must not be empty");
+    finish(attach(make_node(Node::Kind::kNull, location(mark))), anchor);
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    if (expecting_key()) {
+      take_key(value, location(mark));
+      return;
+    }
+    auto node = make_node(Node::Kind::kScalar, location(mark));
+    node->text = value;
+    node->quoted = tag == "!";  // yaml-cpp tags quoted scalars "!" and plain ones "?"
+    finish(attach(std::move(node)), anchor);
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) throw ConfigError(location(mark), path(), "unknown alias");
+    if (expecting_key()) {
+      if (it->second->kind != Node::Kind::kScalar) {
+        throw ConfigError(location(mark), path(), "map keys must be scalars");
+      }
+      take_key(it->second->text, location(mark));
+      return;
+    }
+    auto copy = clone(*it->second);
+    copy->location = location(mark);
+    attach(std::move(copy));
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(Node::Kind::kSequence, mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(Node::Kind::kMap, mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Frame {
+    Node* node;
+    std::string path;
+    YAML::anchor_t anchor;
+    bool has_key = false;
+    std::string key;
+    SourceLocation key_location;
+  };
+
+  SourceLocation location(const YAML::Mark& mark) const {
+    if (!options_.record_positions || mark.is_null()) return {options_.file_name, 0, 0};
+    return {options_.file_name, mark.line + 1, mark.column + 1};  // yaml-cpp marks are 0-based
+  }
+
+  std::string path() const { return stack_.empty() ? std::string() : stack_.back().path; }
+
+  bool expecting_key() const {
+    return !stack_.empty() && stack_.back().node->kind == Node::Kind::kMap &&
+           !stack_.back().has_key;
+  }
+
+  void take_key(const std::string& key, SourceLocation loc) {
+    Frame& top = stack_.back();
+    if (const MapEntry* first = top.node->find(key)) {
+      std::string msg = "duplicate key";
+      if (first->key_location.line > 0) {
+        msg += " (first defined at line " + std::to_string(first->key_location.line) + ")";
+      }
+      throw ConfigError(std::move(loc), join_path(top.path, key), msg);
+    }
+    top.has_key = true;
+    top.key = key;
+    top.key_location = std::move(loc);
+  }
+
+  // Places `node` in the current container; returns it and the dotted path it lives at.
+  std::pair<Node*, std::string> attach(std::unique_ptr<Node> node) {
+    Node* raw = node.get();
+    if (stack_.empty()) {
+      root_ = std::move(node);
+      return {raw, ""};
+    }
+    Frame& top = stack_.back();
+    if (top.node->kind == Node::Kind::kSequence) {
+      std::string p = index_path(top.path, top.node->items.size());
+      top.node->items.push_back(std::move(node));
+      return {raw, std::move(p)};
+    }
+    if (!top.has_key) throw ConfigError(raw->location, top.path, "map keys must be scalars");
+    // Containers and empty values are reported at their key: see Node::location.
+    if (raw->kind != Node::Kind::kScalar) raw->location = top.key_location;
+    std::string p = join_path(top.path, top.key);
+    top.node->entries.push_back(MapEntry{std::move(top.key), top.key_location, std::move(node)});
+    top.has_key = false;
+    return {raw, std::move(p)};
+  }
+
+  void finish(std::pair<Node*, std::string> placed, YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = placed.first;
+  }
+
+  void open(Node::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
+    auto placed = attach(make_node(kind, location(mark)));
+    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, false, {}, {}});
+  }
+
+  void close() {
+    // Anchors become usable once complete; an alias inside its own anchor is rejected above.
+    finish({stack_.back().node, stack_.back().path}, stack_.back().anchor);
+    stack_.pop_back();
+  }
+
+  const ReadOptions& options_;
+  std::unique_ptr<Node> root_;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, const Node*> anchors_;
+  int documents_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& options) {
+  std::istringstream in{std::string(text)};
+  TreeBuilder builder(options);
+  try {
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(builder)) {
+    }
+  } catch (const YAML::Exception& e) {
+    SourceLocation loc{options.file_name, 0, 0};
+    if (options.record_positions && !e.mark.is_null()) {
+      loc.line = e.mark.line + 1;
+      loc.column = e.mark.column + 1;
+    }
+    throw ConfigError(std::move(loc), "", e.msg);
+  }
+  return builder.take_root();
+}
+
+}  // namespace socsim::config::detail

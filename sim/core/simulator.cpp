@@ -1,0 +1,90 @@
+#include "sim/core/simulator.h"
+
+#include <string>
+
+namespace socsim {
+
+void detail::TaskPromiseBase::finish_detached(Simulator* sim, std::uint64_t id, std::coroutine_handle<> h,
+                                              std::exception_ptr error) noexcept {
+  sim->process_finished(id, h, std::move(error));
+}
+
+Simulator::~Simulator() {
+  kill_processes();
+  // Free one-off callbacks that never fired.
+  while (!queue_.empty()) {
+    const EventQueue::Event e = queue_.pop();
+    if (e.fn == &run_callback) delete static_cast<Callback*>(e.ctx);
+  }
+}
+
+void Simulator::schedule_at(Tick t, EventFn fn, void* ctx) {
+  if (t < now_) {
+    throw std::logic_error("event scheduled in the past: at " + std::to_string(t) + " ps, now is " +
+                           std::to_string(now_) + " ps");
+  }
+  queue_.push(t, fn, ctx);
+}
+
+std::uint64_t Simulator::spawn(Task<> task, std::string name) {
+  if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + name + "'");
+  auto handle = task.release();
+  const std::uint64_t id = next_process_id_++;
+  handle.promise().owner = this;
+  handle.promise().process_id = id;
+  processes_.emplace(id, ProcessInfo{handle, std::move(name)});
+  resume_at(now_, handle);
+  return id;
+}
+
+void Simulator::process_finished(std::uint64_t id, std::coroutine_handle<> h, std::exception_ptr error) noexcept {
+  if (error && !first_error_) first_error_ = error;
+  processes_.erase(id);
+  // Destroying the frame from inside its own final awaiter is allowed: the coroutine is suspended
+  // at its final suspend point.
+  h.destroy();
+}
+
+std::vector<std::string> Simulator::blocked_processes() const {
+  std::vector<std::string> names;
+  names.reserve(processes_.size());
+  for (const auto& [id, info] : processes_) names.push_back(info.name);
+  return names;
+}
+
+RunResult Simulator::run(Tick until) {
+  while (!queue_.empty()) {
+    if (queue_.next_time() > until) {
+      now_ = until;
+      return RunResult::kTimeLimit;
+    }
+    const EventQueue::Event e = queue_.pop();
+    now_ = e.time;
+    ++events_fired_;
+    e.fn(e.ctx);
+    if (first_error_) std::rethrow_exception(std::exchange(first_error_, nullptr));
+  }
+  return processes_.empty() ? RunResult::kIdle : RunResult::kStalled;
+}
+
+void Simulator::kill_processes() {
+  tearing_down_ = true;
+  // Destroy in reverse spawn order; a destroyed frame may own child tasks, which it destroys.
+  while (!processes_.empty()) {
+    auto it = std::prev(processes_.end());
+    auto handle = it->second.handle;
+    processes_.erase(it);
+    handle.destroy();
+  }
+  // Resumes aimed at the destroyed frames must never fire: every coroutine the engine resumes
+  // belongs to some process, so all pending resumes go. Callbacks stay, in their order.
+  std::vector<EventQueue::Event> keep;
+  for (const auto& e : queue_.pending_sorted()) {
+    if (e.fn != &resume_fn) keep.push_back(e);
+  }
+  queue_ = EventQueue();
+  for (const auto& e : keep) queue_.push(e.time, e.fn, e.ctx);
+  tearing_down_ = false;
+}
+
+}  // namespace socsim

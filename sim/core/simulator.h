@@ -1,0 +1,119 @@
+#pragma once
+// The discrete-event kernel: simulated time, the event queue and the processes that run on it.
+// Idle units cost nothing: a unit with no work schedules no events (SST's idle-clock rule).
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/event_queue.h"
+#include "sim/core/task.h"
+#include "sim/core/time.h"
+
+namespace socsim {
+
+enum class RunResult {
+  kIdle,       // no event left and no process waiting: the simulation finished
+  kStalled,    // no event left but processes are still waiting: a deadlock (see blocked_processes)
+  kTimeLimit,  // stopped at the `until` bound with events still pending
+};
+
+class Simulator {
+ public:
+  Simulator() = default;
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+  ~Simulator();
+
+  Tick now() const { return now_; }
+  std::uint64_t events_fired() const { return events_fired_; }
+  std::size_t pending_events() const { return queue_.size(); }
+
+  // Schedules fn(ctx) at absolute time t (t >= now(), else std::logic_error: time never runs back).
+  void schedule_at(Tick t, EventFn fn, void* ctx);
+  void schedule_in(Tick dt, EventFn fn, void* ctx) { schedule_at(checked_add(now_, dt), fn, ctx); }
+  // Resumes a suspended coroutine at time t.
+  void resume_at(Tick t, std::coroutine_handle<> h) { schedule_at(t, &resume_fn, h.address()); }
+  // Convenience for one-off callbacks (allocates; not for per-tile hot paths).
+  template <class F>
+  void call_at(Tick t, F&& f) {
+    struct Holder final : Callback {
+      explicit Holder(F&& fn) : fn(std::forward<F>(fn)) {}
+      void run() override { fn(); }
+      std::decay_t<F> fn;
+    };
+    auto holder = std::make_unique<Holder>(std::forward<F>(f));
+    schedule_at(t, &run_callback, static_cast<Callback*>(holder.get()));  // may throw: holder still owns
+    holder.release();
+  }
+
+  // Starts `task` as an independent process at the current time (after events already queued for
+  // now()). The simulator owns its frame until it finishes. Returns the process id.
+  std::uint64_t spawn(Task<> task, std::string name);
+  std::size_t live_processes() const { return processes_.size(); }
+  // Names of processes that have not finished, in spawn order (for deadlock reports).
+  std::vector<std::string> blocked_processes() const;
+
+  // Awaitable: `co_await sim.delay(dt)` resumes the caller dt later (dt = 0 yields to the events
+  // already scheduled for now()).
+  auto delay(Tick dt) {
+    struct Awaiter {
+      Simulator& sim;
+      Tick dt;
+      bool await_ready() const noexcept { return false; }
+      void await_suspend(std::coroutine_handle<> h) { sim.resume_at(sim.checked_add(sim.now_, dt), h); }
+      void await_resume() const noexcept {}
+    };
+    return Awaiter{*this, dt};
+  }
+  auto delay_until(Tick t) { return delay(t > now_ ? t - now_ : 0); }
+
+  // Runs events in (time, sequence) order until none is left or the next one is later than
+  // `until`. An exception escaping a process is rethrown from here.
+  RunResult run(Tick until = kTickMax);
+
+  // Destroys the frames of unfinished processes. Call it before destroying units those processes
+  // reference (their locals' destructors may touch them); ~Simulator calls it too.
+  void kill_processes();
+  bool tearing_down() const { return tearing_down_; }
+
+  Tick checked_add(Tick a, Tick b) const {
+    if (b > kTickMax - a) throw std::overflow_error("simulated time overflows 64-bit picoseconds");
+    return a + b;
+  }
+
+ private:
+  friend struct detail::TaskPromiseBase;
+  struct Callback {
+    virtual ~Callback() = default;
+    virtual void run() = 0;
+  };
+  // Owns the callback: runs it, then frees it. Pending ones are freed at teardown (recognized by
+  // this function pointer).
+  static void run_callback(void* p) {
+    std::unique_ptr<Callback> cb(static_cast<Callback*>(p));
+    cb->run();
+  }
+  static void resume_fn(void* addr) { std::coroutine_handle<>::from_address(addr).resume(); }
+  void process_finished(std::uint64_t id, std::coroutine_handle<> h, std::exception_ptr error) noexcept;
+
+  struct ProcessInfo {
+    std::coroutine_handle<> handle;
+    std::string name;
+  };
+
+  EventQueue queue_;
+  Tick now_ = 0;
+  std::uint64_t events_fired_ = 0;
+  std::uint64_t next_process_id_ = 0;
+  std::map<std::uint64_t, ProcessInfo> processes_;  // ordered by spawn id: deterministic reports
+  std::exception_ptr first_error_;
+  bool tearing_down_ = false;
+};
+
+}  // namespace socsim

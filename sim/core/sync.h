@@ -1,0 +1,60 @@
+#pragma once
+// Synchronization between processes: a one-shot Trigger (many waiters, fired once), a WaitGroup
+// (join on N completions) and when_all over child tasks. Waiters are resumed through the event
+// queue at the firing time, never inline, so resumption order is (time, sequence) like
+// everything else and deep wake-up chains cannot overflow the stack.
+#include <coroutine>
+#include <cstddef>
+#include <vector>
+
+#include "sim/core/simulator.h"
+
+namespace socsim {
+
+class Trigger {
+ public:
+  explicit Trigger(Simulator& sim) : sim_(sim) {}
+  Trigger(const Trigger&) = delete;
+  Trigger& operator=(const Trigger&) = delete;
+
+  bool fired() const { return fired_; }
+  Tick fired_at() const { return fired_at_; }
+  void fire();
+
+  auto wait() {
+    struct Awaiter {
+      Trigger& t;
+      bool await_ready() const noexcept { return t.fired_; }
+      void await_suspend(std::coroutine_handle<> h) { t.waiters_.push_back(h); }
+      void await_resume() const noexcept {}
+    };
+    return Awaiter{*this};
+  }
+
+ private:
+  Simulator& sim_;
+  bool fired_ = false;
+  Tick fired_at_ = 0;
+  std::vector<std::coroutine_handle<>> waiters_;
+};
+
+class WaitGroup {
+ public:
+  explicit WaitGroup(Simulator& sim) : done_(sim) {}
+  void add(std::size_t n) { pending_ += n; }
+  void done();
+  auto wait() {
+    if (pending_ == 0 && !done_.fired()) done_.fire();
+    return done_.wait();
+  }
+
+ private:
+  Trigger done_;
+  std::size_t pending_ = 0;
+};
+
+// Runs all tasks as concurrent processes and completes when every one has finished. An exception
+// in a child is rethrown from Simulator::run.
+Task<> when_all(Simulator& sim, std::vector<Task<>> tasks, std::string name = "when_all");
+
+}  // namespace socsim

@@ -1,0 +1,115 @@
+#pragma once
+// Task<T>: a unit's behaviour written as a sequential process (C++20 coroutine).
+//
+//   Task<> hmx_tile_loop(Simulator& sim, ...) {
+//     co_await sim.delay(setup);          // advance simulated time
+//     auto lease = co_await hmx.acquire(); // wait in a FIFO queue
+//     co_await dma.transfer(bytes);        // wait for a child task
+//   }
+//
+// Tasks are lazy: nothing runs until the task is awaited by another task (which then resumes when
+// the child finishes, by symmetric transfer, so deep chains do not grow the stack) or handed to
+// Simulator::spawn (which runs it as an independent process). Results and exceptions propagate to
+// the awaiting task.
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <utility>
+
+namespace socsim {
+
+class Simulator;
+
+namespace detail {
+
+struct TaskPromiseBase {
+  std::coroutine_handle<> continuation;  // the awaiting task, if any
+  std::exception_ptr error;
+  // Set for spawned (detached) processes: the simulator that owns the frame.
+  Simulator* owner = nullptr;
+  std::uint64_t process_id = 0;
+
+  std::suspend_always initial_suspend() noexcept { return {}; }
+  void unhandled_exception() noexcept { error = std::current_exception(); }
+
+  struct FinalAwaiter {
+    bool await_ready() const noexcept { return false; }
+    template <class P>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
+      TaskPromiseBase& p = h.promise();
+      if (p.continuation) return p.continuation;
+      if (p.owner) finish_detached(p.owner, p.process_id, h, p.error);
+      return std::noop_coroutine();
+    }
+    void await_resume() const noexcept {}
+  };
+  FinalAwaiter final_suspend() noexcept { return {}; }
+
+  // Defined in simulator.cpp: tells the simulator a process ended (and destroys its frame).
+  static void finish_detached(Simulator* sim, std::uint64_t id, std::coroutine_handle<> h,
+                              std::exception_ptr error) noexcept;
+};
+
+template <class T>
+struct TaskPromise : TaskPromiseBase {
+  std::optional<T> value;
+  template <class U>
+  void return_value(U&& v) { value.emplace(std::forward<U>(v)); }
+};
+
+template <>
+struct TaskPromise<void> : TaskPromiseBase {
+  void return_void() noexcept {}
+};
+
+}  // namespace detail
+
+template <class T = void>
+class [[nodiscard]] Task {
+ public:
+  struct promise_type : detail::TaskPromise<T> {
+    Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
+  };
+  using Handle = std::coroutine_handle<promise_type>;
+
+  Task() = default;
+  explicit Task(Handle h) : handle_(h) {}
+  Task(Task&& o) noexcept : handle_(std::exchange(o.handle_, {})) {}
+  Task& operator=(Task&& o) noexcept {
+    if (this != &o) {
+      reset();
+      handle_ = std::exchange(o.handle_, {});
+    }
+    return *this;
+  }
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+  ~Task() { reset(); }
+
+  bool valid() const { return static_cast<bool>(handle_); }
+
+  // Awaiting a task starts it and resumes the awaiter when it finishes.
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) noexcept {
+    handle_.promise().continuation = awaiting;
+    return handle_;
+  }
+  T await_resume() {
+    auto& p = handle_.promise();
+    if (p.error) std::rethrow_exception(p.error);
+    if constexpr (!std::is_void_v<T>) return std::move(*p.value);
+  }
+
+  // Gives up ownership of the frame (used by Simulator::spawn, which then owns it).
+  Handle release() { return std::exchange(handle_, {}); }
+
+ private:
+  void reset() {
+    if (handle_) handle_.destroy();
+    handle_ = {};
+  }
+  Handle handle_;
+};
+
+}  // namespace socsim

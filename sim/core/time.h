@@ -1,0 +1,26 @@
+#pragma once
+// Simulated time. One integer timebase for the whole simulator (as SST, ChampSim and ONNXim do):
+// never a double for time, so event order and reports are exact and reproducible.
+#include <cstdint>
+#include <limits>
+
+namespace socsim {
+
+using Tick = std::uint64_t;  // picoseconds
+
+inline constexpr Tick kPicosecond = 1;
+inline constexpr Tick kNanosecond = 1'000;
+inline constexpr Tick kMicrosecond = 1'000'000;
+inline constexpr Tick kMillisecond = 1'000'000'000;
+inline constexpr Tick kSecond = 1'000'000'000'000;
+inline constexpr Tick kTickMax = std::numeric_limits<Tick>::max();
+
+// Conversions for reports only; simulation logic stays in Ticks.
+inline constexpr double to_seconds(Tick t) { return static_cast<double>(t) / 1e12; }
+inline constexpr double to_ms(Tick t) { return static_cast<double>(t) / 1e9; }
+inline constexpr double to_us(Tick t) { return static_cast<double>(t) / 1e6; }
+
+// Rounds up, so that a non-zero amount of work never takes zero time.
+Tick seconds_to_ticks_ceil(double seconds);
+
+}  // namespace socsim

@@ -1,0 +1,46 @@
+#include "sim/hw/cpu/cpu_spec.h"
+
+#include <set>
+#include <stdexcept>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::hw {
+
+using config::Quantity;
+
+const CpuClusterSpec& CpuSpec::cluster(std::string_view name) const {
+  for (const auto& c : clusters) {
+    if (c.name == name) return c;
+  }
+  std::string known;
+  for (const auto& c : clusters) known += (known.empty() ? "" : ", ") + c.name;
+  throw std::out_of_range("no CPU cluster named '" + std::string(name) + "' (known: " + known + ")");
+}
+
+CpuSpec parse_cpu_spec(const config::Section& s) {
+  CpuSpec cpu;
+  cpu.sleep_granularity = s.time("sleep_granularity");
+  cpu.poll_interval = s.time("poll_interval");
+  cpu.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);
+  const auto clusters = s.child("clusters");
+  std::set<std::string> names;
+  for (const auto& name : clusters.keys()) {
+    const auto c = clusters.child(name);
+    CpuClusterSpec cl;
+    cl.name = name;
+    cl.cores = static_cast<std::uint32_t>(c.integer("cores", 1, 64));
+    cl.clock_hz = static_cast<std::uint64_t>(c.positive_quantity("clock", Quantity::kFrequency));
+    cl.fp32_flops_per_cycle = c.number("fp32_flops_per_cycle", 0.1, 1024);
+    cl.fp16_flops_per_cycle = c.number("fp16_flops_per_cycle", 0.1, 1024);
+    cl.int8_ops_per_cycle = c.number("int8_ops_per_cycle", 0.1, 4096);
+    cl.core_bandwidth = c.positive_quantity("core_bandwidth", Quantity::kBandwidth);
+    cpu.clusters.push_back(cl);
+  }
+  if (cpu.clusters.empty()) {
+    throw config::ConfigError(clusters.location(), clusters.path(), "at least one cluster is required");
+  }
+  return cpu;
+}
+
+}  // namespace socsim::hw

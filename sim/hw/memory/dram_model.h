@@ -1,0 +1,154 @@
+#pragma once
+// Shared DRAM as a fluid resource: every active transfer is a flow; bandwidth is shared max-min
+// fairly subject to each master's cap (one processor alone cannot reach the SoC peak) and
+// recomputed whenever a flow starts or ends. Contention therefore slows everyone who shares it.
+//
+// Events: a flow start or end advances every flow's remaining bytes to now, recomputes all rates
+// (max_min_fair.h) and arms one wake-up at the earliest completion. The engine cannot cancel an
+// event, so a wake-up that is no longer the earliest completion is recognized as stale and ignored.
+// Cost per start/end is O(active flows + ports^2); an idle DRAM schedules nothing.
+//
+//   DramModel dram(sim, 68e9, {1.0, 0.882});
+//   PortId npu = dram.add_port("npu", 45e9);
+//   PortId dma = dram.add_port("npu.dma", 40e9, npu);
+//   co_await dram.transfer(dma, 1 << 20);
+#include <coroutine>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/simulator.h"
+#include "sim/core/statistics.h"
+#include "sim/core/task.h"
+#include "sim/core/time.h"
+#include "sim/hw/memory/max_min_fair.h"
+
+namespace socsim::hw {
+
+using PortId = std::uint32_t;
+
+class DramModel {
+ public:
+  // peak_bytes_per_s: the SoC-level achievable peak. concurrency_efficiency[i] = fraction of the
+  // peak achievable when i+1 distinct top-level ports (masters) are streaming at once (row-buffer
+  // conflicts between interleaved streams cost bandwidth); the last value applies to any larger
+  // count; empty = {1.0}. Values in (0,1].
+  DramModel(Simulator& sim, double peak_bytes_per_s, std::vector<double> concurrency_efficiency = {});
+  // Coroutines still suspended in transfer() are detached, so the Simulator may destroy them
+  // later (the usual declaration order). The model's pending wake-up stays queued: do not run the
+  // Simulator again after destroying the model.
+  ~DramModel();
+  DramModel(const DramModel&) = delete;
+  DramModel& operator=(const DramModel&) = delete;
+
+  // Ports form a tree under the DRAM root: a top-level port is a master (cpu, gpu, npu), child
+  // ports are paths inside it (npu.dma, npu.hvx), each with its own cap in bytes/s (the sum of the
+  // flows under a port never exceeds its cap). Names are full dotted names, unique. A parent must
+  // exist before its children.
+  PortId add_port(std::string name, double cap_bytes_per_s, std::optional<PortId> parent = std::nullopt);
+  PortId port(std::string_view name) const;  // throws std::out_of_range listing known names
+
+  // Moves `bytes` through `port` (a flow); the task completes when the last byte has moved.
+  // bytes == 0 completes immediately without an event. The port is checked at the call.
+  Task<> transfer(PortId port, std::uint64_t bytes);
+  // Callback form for non-coroutine users: on_done(ctx) is called at completion time (through
+  // the event queue, in flow-start order among flows ending at the same tick). bytes == 0 calls
+  // it at once. on_done may be null (background traffic nobody waits for).
+  void start_flow(PortId port, std::uint64_t bytes, void (*on_done)(void*), void* ctx);
+
+  // Statistics (for reports). Bytes count completed flows plus the part of active flows moved by
+  // now(), rounded down.
+  std::uint64_t total_bytes() const;
+  std::uint64_t port_bytes(PortId p) const;  // a parent includes its children
+  double current_bandwidth() const;          // bytes/s summed over active flows now
+  // Time-weighted aggregate bytes/s (average and max). Only the last rate set at a tick counts,
+  // so flows starting together never report a zero-length peak.
+  const TimeWeighted& bandwidth() const;
+  const BusyTime& busy() const { return busy_; }  // time with >= 1 active flow
+  const BusyTime& port_busy(PortId p) const;      // ... under that port
+  double peak_bytes_per_s() const { return peak_; }
+  std::size_t active_flows() const { return flows_.size(); }
+
+  // Bandwidth timeline for plots: one sample per recomputation (time, aggregate bytes/s, bytes/s
+  // under each port). Several recomputations at one tick keep only the last sample (the others
+  // lasted no time). Off by default (memory); enable before running.
+  void record_timeline(bool on) { record_timeline_ = on; }
+  struct Sample {
+    Tick time;
+    double total_bps;
+    std::vector<double> port_bps;  // indexed by PortId, all ports
+  };
+  const std::vector<Sample>& timeline() const { return timeline_; }
+  std::vector<std::string> port_names() const;  // indexed by PortId
+
+ private:
+  struct FlowWaiter;
+  struct Flow {
+    std::uint64_t seq;      // start order: the order of everything that depends on flows
+    PortId port;
+    std::uint64_t bytes;
+    double remaining;       // bytes still to move at last_update_
+    double rate = 0.0;      // bytes/s since last_update_
+    Tick finish = kTickMax; // completion computed at the last recomputation
+    EventFn on_done;        // callback form ...
+    void* ctx;
+    FlowWaiter* waiter;     // ... or a suspended transfer() (then on_done is null)
+  };
+  struct Port {
+    std::string name;
+    std::optional<PortId> parent;
+    std::uint32_t subtree_flows = 0;       // active flows on this port or below
+    std::uint64_t completed_bytes = 0;     // finished flows on this port or below
+    BusyTime busy;
+  };
+
+  Task<> run_transfer(PortId port, std::uint64_t bytes);
+  void check_port(PortId p, const char* what) const;
+  std::uint64_t begin_flow(PortId port, std::uint64_t bytes, EventFn on_done, void* ctx, FlowWaiter* waiter);
+  void cancel_flow(std::uint64_t seq);
+  static void on_wakeup(void* self);
+
+  // The update cycle on every start or end: advance() brings remaining bytes to now,
+  // retire_done() ends the flows that are done, the caller adds or removes its flow, and
+  // recompute() sets the new rates and arms the next wake-up.
+  void advance();
+  void retire_done();
+  void recompute();
+  void account_start(const Flow& f);
+  void account_end(const Flow& f, std::uint64_t moved_bytes);
+  double efficiency(std::size_t masters) const;
+  std::uint64_t moved_now(const Flow& f) const;
+  void note_rates(const std::vector<double>& rate_by_port);
+
+  Simulator& sim_;
+  double peak_;
+  std::vector<double> efficiency_;
+  FairShareTree tree_;
+  std::vector<Port> ports_;
+  std::vector<std::uint32_t> flows_at_;  // active flows issued directly on each port
+  std::map<std::string, PortId, std::less<>> by_name_;
+  std::size_t active_masters_ = 0;       // top-level ports with >= 1 active flow under them
+
+  std::vector<Flow> flows_;  // active, in start order
+  std::uint64_t next_seq_ = 0;
+  Tick last_update_ = 0;
+  Tick armed_ = kTickMax;    // the earliest completion; a wake-up at any other time is stale
+
+  std::uint64_t completed_bytes_ = 0;
+  double total_rate_ = 0.0;
+  BusyTime busy_;
+  // The bandwidth statistic lags one tick behind (see bandwidth()); mutable so the accessor can
+  // publish the pending value.
+  mutable TimeWeighted bandwidth_;
+  mutable bool bandwidth_pending_ = false;
+  mutable Tick pending_time_ = 0;
+  mutable double pending_value_ = 0.0;
+  bool record_timeline_ = false;
+  std::vector<Sample> timeline_;
+};
+
+}  // namespace socsim::hw

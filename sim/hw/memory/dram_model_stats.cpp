@@ -1,0 +1,109 @@
+// DramModel bookkeeping for reports: per-port counters and busy time, bytes moved, the aggregate
+// bandwidth statistic and the optional timeline. Kept apart from the flow mechanics in
+// dram_model.cpp; nothing here affects timing.
+#include "sim/hw/memory/dram_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace socsim::hw {
+
+void DramModel::account_start(const Flow& f) {
+  const Tick now = sim_.now();
+  ++flows_at_[f.port];
+  busy_.begin(now);
+  for (std::optional<PortId> p = f.port; p; p = ports_[*p].parent) {
+    Port& port = ports_[*p];
+    port.busy.begin(now);
+    if (port.subtree_flows++ == 0 && !port.parent) ++active_masters_;
+  }
+}
+
+void DramModel::account_end(const Flow& f, std::uint64_t moved_bytes) {
+  const Tick now = sim_.now();
+  --flows_at_[f.port];
+  busy_.end(now);
+  completed_bytes_ += moved_bytes;
+  for (std::optional<PortId> p = f.port; p; p = ports_[*p].parent) {
+    Port& port = ports_[*p];
+    port.busy.end(now);
+    port.completed_bytes += moved_bytes;
+    if (--port.subtree_flows == 0 && !port.parent) --active_masters_;
+  }
+}
+
+std::uint64_t DramModel::moved_now(const Flow& f) const {
+  // remaining is kept at last_update_; extrapolate at the current rate without mutating.
+  const double elapsed = static_cast<double>(sim_.now() - last_update_);
+  const double remaining = std::max(0.0, f.remaining - f.rate * elapsed / 1e12);
+  const double moved = std::floor(static_cast<double>(f.bytes) - remaining);
+  if (moved <= 0.0) return 0;
+  return std::min(f.bytes, static_cast<std::uint64_t>(moved));
+}
+
+std::uint64_t DramModel::total_bytes() const {
+  std::uint64_t total = completed_bytes_;
+  for (const Flow& f : flows_) total += moved_now(f);
+  return total;
+}
+
+std::uint64_t DramModel::port_bytes(PortId p) const {
+  check_port(p, "port_bytes");
+  std::uint64_t total = ports_[p].completed_bytes;
+  for (const Flow& f : flows_) {
+    for (std::optional<PortId> q = f.port; q; q = ports_[*q].parent) {
+      if (*q == p) {
+        total += moved_now(f);
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+double DramModel::current_bandwidth() const { return flows_.empty() ? 0.0 : total_rate_; }
+
+const BusyTime& DramModel::port_busy(PortId p) const {
+  check_port(p, "port_busy");
+  return ports_[p].busy;
+}
+
+std::vector<std::string> DramModel::port_names() const {
+  std::vector<std::string> names;
+  names.reserve(ports_.size());
+  for (const Port& p : ports_) names.push_back(p.name);
+  return names;
+}
+
+const TimeWeighted& DramModel::bandwidth() const {
+  if (bandwidth_pending_) {
+    bandwidth_.set(pending_time_, pending_value_);
+    bandwidth_pending_ = false;
+  }
+  return bandwidth_;
+}
+
+void DramModel::note_rates(const std::vector<double>& rate_by_port) {
+  const Tick now = sim_.now();
+  // Flows that start together cause several recomputations at one tick; only the last lasts any
+  // time. Publishing a value only once time moves on keeps max() free of zero-length peaks.
+  if (bandwidth_pending_ && pending_time_ != now) bandwidth_.set(pending_time_, pending_value_);
+  bandwidth_pending_ = true;
+  pending_time_ = now;
+  pending_value_ = total_rate_;
+
+  if (!record_timeline_) return;
+  Sample s{now, total_rate_, std::vector<double>(ports_.size(), 0.0)};
+  for (std::size_t p = 0; p < ports_.size(); ++p) s.port_bps[p] = flows_at_[p] * rate_by_port[p];
+  // Children follow their parents: a reverse pass adds each subtree into its parent.
+  for (std::size_t p = ports_.size(); p-- > 0;) {
+    if (ports_[p].parent) s.port_bps[*ports_[p].parent] += s.port_bps[p];
+  }
+  if (!timeline_.empty() && timeline_.back().time == now) {
+    timeline_.back() = std::move(s);
+  } else {
+    timeline_.push_back(std::move(s));
+  }
+}
+
+}  // namespace socsim::hw

@@ -1,0 +1,27 @@
+#include "sim/hw/memory/dram_spec.h"
+
+#include "sim/config/config_error.h"
+
+namespace socsim::hw {
+
+using config::Quantity;
+
+DramSpec parse_dram_spec(const config::Section& s) {
+  DramSpec d;
+  d.peak_bandwidth = s.positive_quantity("peak", Quantity::kBandwidth);
+  d.concurrency_efficiency = s.number_list("concurrency_efficiency");
+  if (d.concurrency_efficiency.empty()) {
+    throw config::ConfigError(s.location_of("concurrency_efficiency"), s.path() + ".concurrency_efficiency",
+                              "expected at least one value");
+  }
+  for (double e : d.concurrency_efficiency) {
+    if (!(e > 0.0 && e <= 1.0)) {
+      throw config::ConfigError(s.location_of("concurrency_efficiency"), s.path() + ".concurrency_efficiency",
+                                "every value must be in (0, 1], got " + std::to_string(e));
+    }
+  }
+  d.capacity_bytes = static_cast<std::uint64_t>(s.positive_quantity("capacity", Quantity::kSize));
+  return d;
+}
+
+}  // namespace socsim::hw

@@ -1,0 +1,47 @@
+#include "sim/hw/soc_spec.h"
+
+#include "sim/config/config_error.h"
+
+namespace socsim::hw {
+
+SocSpec parse_soc_spec(config::ConfigTree& tree) {
+  auto root = tree.root();
+  SocSpec soc;
+  soc.name = root.string("name");
+  soc.npu = parse_npu_spec(root.child("npu"));
+  soc.gpu = parse_gpu_spec(root.child("gpu"));
+  soc.cpu = parse_cpu_spec(root.child("cpu"));
+  soc.dram = parse_dram_spec(root.child("dram"));
+  soc.storage = parse_storage_spec(root.child("storage"));
+  const auto power = root.child("power");
+  soc.power = parse_power_spec(power);
+  // Every CPU cluster needs a power entry and vice versa.
+  for (const auto& c : soc.cpu.clusters) {
+    if (!soc.power.cpu_core.count(c.name)) {
+      throw config::ConfigError(power.child("cpu_core").location(), "power.cpu_core." + c.name,
+                                "missing power entry for CPU cluster '" + c.name + "'");
+    }
+  }
+  for (const auto& [name, _] : soc.power.cpu_core) {
+    (void)_;
+    bool found = false;
+    for (const auto& c : soc.cpu.clusters) found = found || c.name == name;
+    if (!found) {
+      throw config::ConfigError(power.child("cpu_core").location_of(name), "power.cpu_core." + name,
+                                "no CPU cluster named '" + name + "' in cpu.clusters");
+    }
+  }
+  return soc;
+}
+
+SocSpec load_soc_spec(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+  auto tree = config::ConfigTree::load_file(file);
+  for (const auto& o : overrides) tree.apply_override(o);
+  SocSpec soc = parse_soc_spec(tree);
+  tree.check_all_consumed();
+  soc.source_file = file.string();
+  soc.resolved_yaml = tree.dump_yaml();
+  return soc;
+}
+
+}  // namespace socsim::hw

@@ -1,0 +1,38 @@
+#pragma once
+// A whole SoC description: every unit's parameters, parsed and checked from a SoC YAML file
+// (plus includes and --set overrides). Loading consumes every key; any key left unread is an
+// error (a typo must never silently fall back to a default).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_tree.h"
+#include "sim/hw/cpu/cpu_spec.h"
+#include "sim/hw/gpu/gpu_spec.h"
+#include "sim/hw/memory/dram_spec.h"
+#include "sim/hw/npu/npu_spec.h"
+#include "sim/hw/power/power_spec.h"
+#include "sim/hw/storage/storage_spec.h"
+
+namespace socsim::hw {
+
+struct SocSpec {
+  std::string name;         // human name ("Snapdragon 8 Gen 3")
+  std::string source_file;  // the file it was loaded from
+  NpuSpec npu;
+  GpuSpec gpu;
+  CpuSpec cpu;
+  DramSpec dram;
+  StorageSpec storage;
+  PowerSpec power;
+  std::string resolved_yaml;  // after includes and overrides, for reports
+};
+
+// Parses the `soc` subtree of a loaded tree. The caller decides when to check for unread keys
+// (a run also reads strategy options from the same tree).
+SocSpec parse_soc_spec(config::ConfigTree& tree);
+
+// Load a file, apply overrides, parse and check that every key was understood.
+SocSpec load_soc_spec(const std::filesystem::path& file, const std::vector<std::string>& overrides);
+
+}  // namespace socsim::hw

@@ -1,0 +1,137 @@
+#include "sim/model/model_config.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::model {
+
+using nlohmann::json;
+
+std::uint64_t ModelConfig::params_per_layer() const {
+  const std::uint64_t q = hidden * heads * head_dim;
+  const std::uint64_t kv = 2 * hidden * kv_heads * head_dim;
+  const std::uint64_t o = heads * head_dim * hidden;
+  const std::uint64_t mlp = (gated_mlp ? 3 : 2) * hidden * intermediate;
+  return q + kv + o + mlp;
+}
+
+std::uint64_t ModelConfig::total_params() const {
+  return layers * params_per_layer() + embedding_params() + (tied_embeddings ? 0 : lm_head_params());
+}
+
+double ModelConfig::streamed_weight_bytes(double bits_per_weight) const {
+  const double params = static_cast<double>(layers * params_per_layer() + lm_head_params());
+  return params * bits_per_weight / 8.0;
+}
+
+namespace {
+
+class Reader {
+ public:
+  Reader(const json& j, std::string file) : j_(j), file_(std::move(file)) {}
+  bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
+  std::uint64_t positive(const char* key) const {
+    if (!has(key)) fail(key, "missing required key");
+    const json& v = j_[key];
+    if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) fail(key, "expected a positive integer, got " + v.dump());
+    return v.get<std::uint64_t>();
+  }
+  std::uint64_t positive_or(const char* key, std::uint64_t dflt) const { return has(key) ? positive(key) : dflt; }
+  bool boolean_or(const char* key, bool dflt) const {
+    if (!has(key)) return dflt;
+    if (!j_[key].is_boolean()) fail(key, "expected true or false, got " + j_[key].dump());
+    return j_[key].get<bool>();
+  }
+  std::string string_or(const char* key, std::string dflt) const {
+    if (!has(key)) return dflt;
+    if (!j_[key].is_string()) fail(key, "expected a string, got " + j_[key].dump());
+    return j_[key].get<std::string>();
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
+    throw config::ConfigError({file_, 0, 0}, key, msg);
+  }
+
+ private:
+  const json& j_;
+  std::string file_;
+};
+
+Activation parse_activation(const Reader& r, const std::string& name) {
+  if (name == "silu" || name == "swish") return Activation::kSilu;
+  if (name == "gelu") return Activation::kGelu;
+  if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::kGeluTanh;
+  if (name == "relu") return Activation::kRelu;
+  r.fail("hidden_act", "unsupported activation '" + name + "' (supported: silu, gelu, gelu_new, gelu_pytorch_tanh, relu)");
+}
+
+int line_of_offset(const std::string& text, std::size_t offset) {
+  int line = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  return line;
+}
+
+}  // namespace
+
+ModelConfig load_model_config(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw config::ConfigError({file.string(), line_of_offset(text, e.byte), 0}, "", "invalid JSON: " + std::string(e.what()));
+  }
+  if (!j.is_object()) throw config::ConfigError({file.string(), 1, 0}, "", "expected a JSON object");
+  const Reader r(j, file.string());
+
+  ModelConfig m;
+  m.id = file.stem().string();
+  m.model_type = r.string_or("model_type", "");
+  if (m.model_type.empty()) r.fail("model_type", "missing required key");
+  m.hidden = r.positive("hidden_size");
+  m.layers = r.positive("num_hidden_layers");
+  m.heads = r.positive("num_attention_heads");
+  m.vocab = r.positive("vocab_size");
+  m.max_context = r.positive_or("max_position_embeddings", 2048);
+
+  if (m.model_type == "opt") {
+    // OPT: plain ReLU MLP of width ffn_dim, LayerNorm, biases everywhere, no GQA.
+    m.intermediate = r.positive("ffn_dim");
+    m.kv_heads = m.heads;
+    m.gated_mlp = false;
+    m.attention_bias = r.boolean_or("enable_bias", true);
+    m.norm = NormKind::kLayerNorm;
+    m.activation = parse_activation(r, r.string_or("activation_function", "relu"));
+    m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
+  } else {
+    m.intermediate = r.positive("intermediate_size");
+    m.kv_heads = r.positive_or("num_key_value_heads", m.heads);
+    const bool phi = m.model_type == "phi";
+    m.gated_mlp = !phi;
+    m.norm = phi ? NormKind::kLayerNorm : NormKind::kRmsNorm;
+    m.activation = parse_activation(r, r.string_or("hidden_act", r.string_or("hidden_activation", "silu")));
+    // Gemma's published config says "gelu" but the model runs the tanh approximation (HF
+    // GemmaConfig maps it to gelu_pytorch_tanh), and GemmaConfig ties embeddings by default.
+    const bool gemma = m.model_type == "gemma";
+    if (gemma) m.activation = Activation::kGeluTanh;
+    m.tied_embeddings = r.boolean_or("tie_word_embeddings", gemma);
+    // Qwen2 has q/k/v biases without declaring them; others say attention_bias / bias / qkv_bias.
+    m.attention_bias = m.model_type == "qwen2" || phi || r.boolean_or("attention_bias", false) ||
+                       r.boolean_or("bias", false) || r.boolean_or("qkv_bias", false);
+  }
+  m.head_dim = r.positive_or("head_dim", 0);
+  if (m.head_dim == 0) {
+    if (m.hidden % m.heads != 0) r.fail("num_attention_heads", "does not divide hidden_size and no head_dim is given");
+    m.head_dim = m.hidden / m.heads;
+  }
+  if (m.heads % m.kv_heads != 0) r.fail("num_key_value_heads", "must divide num_attention_heads");
+  return m;
+}
+
+}  // namespace socsim::model

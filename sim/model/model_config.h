@@ -1,0 +1,44 @@
+#pragma once
+// A transformer's dimensions, read from a Hugging Face config.json. Families name their fields
+// differently (Llama/Qwen/Gemma/Mistral/InternLM2 vs OPT vs Phi); the loader maps each to one
+// description so the graph builder never sees family quirks.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace socsim::model {
+
+enum class Activation { kSilu, kGelu, kGeluTanh, kRelu };
+enum class NormKind { kRmsNorm, kLayerNorm };
+
+struct ModelConfig {
+  std::string id;            // file stem
+  std::string model_type;    // HF model_type
+  std::uint64_t hidden = 0;
+  std::uint64_t intermediate = 0;
+  std::uint64_t layers = 0;
+  std::uint64_t heads = 0;
+  std::uint64_t kv_heads = 0;
+  std::uint64_t head_dim = 0;
+  std::uint64_t vocab = 0;
+  std::uint64_t max_context = 0;
+  bool gated_mlp = true;     // SwiGLU/GeGLU (gate, up, down) vs plain two-matrix MLP
+  bool tied_embeddings = false;
+  bool attention_bias = false;
+  Activation activation = Activation::kSilu;
+  NormKind norm = NormKind::kRmsNorm;
+
+  // Parameter counts (weights only).
+  std::uint64_t params_per_layer() const;
+  std::uint64_t embedding_params() const { return vocab * hidden; }
+  std::uint64_t lm_head_params() const { return vocab * hidden; }  // shared storage if tied
+  std::uint64_t total_params() const;
+  // Bytes of weights streamed per forward pass at `bits_per_weight` (e.g. 8 for INT8, 4.5 Q4_0);
+  // the embedding table is gathered, not streamed, so it is excluded.
+  double streamed_weight_bytes(double bits_per_weight) const;
+};
+
+// Loads and checks a config.json. Errors are config::ConfigError naming the file and key.
+ModelConfig load_model_config(const std::filesystem::path& file);
+
+}  // namespace socsim::model

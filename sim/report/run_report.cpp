@@ -1,0 +1,62 @@
+#include "sim/report/run_report.h"
+
+#include <fmt/format.h>
+
+namespace socsim::report {
+
+nlohmann::ordered_json to_json(const RunReport& r) {
+  nlohmann::ordered_json j;
+  j["soc"] = r.soc;
+  j["model"] = r.model;
+  j["system"] = r.system;
+  j["mode"] = r.mode;
+  j["prompt_tokens"] = r.prompt_tokens;
+  j["decode_tokens"] = r.decode_tokens;
+  j["batch"] = r.batch;
+  j["seed"] = r.seed;
+  auto put = [&](const char* key, const std::optional<double>& v) {
+    if (v) j[key] = *v;
+  };
+  put("ttft_ms", r.ttft_ms);
+  put("prefill_ms", r.prefill_ms);
+  put("prefill_tokens_per_s", r.prefill_tokens_per_s);
+  put("decode_ms_per_token", r.decode_ms_per_token);
+  put("decode_tokens_per_s", r.decode_tokens_per_s);
+  put("total_ms", r.total_ms);
+  put("energy_j", r.energy_j);
+  j["simulated_ms"] = r.simulated_ms;
+  nlohmann::ordered_json units = nlohmann::ordered_json::object();
+  for (const auto& u : r.units) {
+    nlohmann::ordered_json ju;
+    ju["busy_ms"] = u.busy_ms;
+    if (u.energy_j) ju["energy_j"] = *u.energy_j;
+    units[u.name] = ju;
+  }
+  j["units"] = units;
+  j["dram"] = {{"bytes", r.dram_bytes}, {"avg_gbps", r.dram_avg_gbps}, {"peak_gbps", r.dram_peak_gbps}};
+  if (r.accuracy) j["accuracy"] = *r.accuracy;
+  if (!r.notes.empty()) j["notes"] = r.notes;
+  return j;
+}
+
+std::string summary_text(const RunReport& r) {
+  std::string s = fmt::format("socsim run: {} on {} ({} system, {} mode)\n", r.model, r.soc, r.system, r.mode);
+  s += fmt::format("  prompt {} tokens, decode {} tokens, batch {}\n", r.prompt_tokens, r.decode_tokens, r.batch);
+  auto line = [&](const char* label, const std::optional<double>& v, const char* unit) {
+    if (v) s += fmt::format("  {:<22}{:>12.3f} {}\n", label, *v, unit);
+  };
+  line("TTFT", r.ttft_ms, "ms");
+  line("prefill", r.prefill_tokens_per_s, "tokens/s");
+  line("decode", r.decode_ms_per_token, "ms/token");
+  line("decode", r.decode_tokens_per_s, "tokens/s");
+  line("total", r.total_ms, "ms");
+  line("energy", r.energy_j, "J");
+  s += fmt::format("  {:<22}{:>12.3f} ms simulated\n", "timeline", r.simulated_ms);
+  s += fmt::format("  {:<22}{:>12.3f} GB, avg {:.1f} GB/s, peak {:.1f} GB/s\n", "DRAM traffic", r.dram_bytes / 1e9,
+                   r.dram_avg_gbps, r.dram_peak_gbps);
+  for (const auto& u : r.units) s += fmt::format("  {:<22}{:>12.3f} ms busy\n", u.name, u.busy_ms);
+  for (const auto& n : r.notes) s += "  note: " + n + "\n";
+  return s;
+}
+
+}  // namespace socsim::report

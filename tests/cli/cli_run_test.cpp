@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+const std::string kRun = "run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 64 --decode 2";
+
+TEST(CliRun, WritesContractKeysItCanCompute) {
+  const auto dir = scratch_dir("run_ok");
+  auto r = run_socsim(kRun + " --report-dir '" + dir.string() + "/rep' --json '" + dir.string() + "/r.json'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("qwen2-0.5b on snapdragon-8gen3"), std::string::npos);
+  for (const char* f : {"rep/report.json", "rep/trace.json", "rep/report.html", "r.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  }
+  const auto j = nlohmann::json::parse(read_file(dir / "r.json"));
+  for (const char* k : {"soc", "model", "system", "mode", "prompt_tokens", "decode_tokens", "batch", "units", "dram"}) {
+    EXPECT_TRUE(j.contains(k)) << k;
+  }
+  EXPECT_EQ(j["prompt_tokens"], 64);
+  EXPECT_TRUE(j["dram"].contains("bytes"));
+  // The foundation run computes no latency: the keys must be absent, not invented.
+  EXPECT_FALSE(j.contains("ttft_ms"));
+  EXPECT_FALSE(j.contains("energy_j"));
+  const auto trace = nlohmann::json::parse(read_file(dir / "rep/trace.json"));
+  EXPECT_TRUE(trace.contains("traceEvents"));
+}
+
+TEST(CliRun, SameInputsGiveByteIdenticalReports) {
+  const auto dir = scratch_dir("run_det");
+  ASSERT_EQ(run_socsim(kRun + " --seed 7 --json '" + dir.string() + "/a.json'").exit_code, 0);
+  ASSERT_EQ(run_socsim(kRun + " --seed 7 --json '" + dir.string() + "/b.json'").exit_code, 0);
+  EXPECT_EQ(read_file(dir / "a.json"), read_file(dir / "b.json"));
+}
+
+TEST(CliRun, BadSetValueExits2NamingTheKeyAndWritesNothing) {
+  const auto dir = scratch_dir("run_bad_set");
+  auto r = run_socsim("run --soc soc_configs/snapdragon-8gen3.yaml --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 "
+                      "--set dram.peak=abc --json '" + dir.string() + "/r.json' --report-dir '" + dir.string() + "/rep'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--set: dram.peak: expected a bandwidth"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "rep"));
+}
+
+TEST(CliRun, UnknownSetKeySuggestsTheRightOne) {
+  auto r = run_socsim(kRun + " --set dram.peek=60GB/s");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("dram.peek"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'peak'"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, YamlSyntaxErrorNamesFileAndLine) {
+  const auto dir = scratch_dir("run_yaml");
+  {
+    std::ofstream f(dir / "broken.yaml");
+    f << "include: " << SOCSIM_SOURCE_DIR << "/soc_configs/snapdragon-8gen3.yaml\n"
+      << "dram:\n  peak: 68 GB/s: 1\n";
+  }
+  auto r = run_socsim("run --soc '" + (dir / "broken.yaml").string() + "' --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("broken.yaml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("broken.yaml:3:"), std::string::npos) << r.err;  // "a: b: c" is illegal on line 3
+}
+
+TEST(CliRun, UnknownIdsListKnownOnes) {
+  auto r = run_socsim("run --soc snapdragon-8gn3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("did you mean 'snapdragon-8gen3'"), std::string::npos) << r.err;
+  r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system gpu-onyl --prompt 8 --decode 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--system"), std::string::npos);
+  r = run_socsim("run --soc snapdragon-8gen3 --model qwen9 --system cpu-only --prompt 8 --decode 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("Known:"), std::string::npos);
+}
+
+TEST(CliRun, SemanticChecksOnLengths) {
+  auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 0 --decode 1");
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --batch 0");
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_socsim("run --soc snapdragon-8gen3 --model phi-2 --system cpu-only --prompt 4000 --decode 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("context"), std::string::npos);
+  r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --set dram.peak=-5GB/s");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace socsim::test

@@ -1,0 +1,50 @@
+#pragma once
+// Runs the real socsim binary (SOCSIM_BINARY) and captures exit code, stdout and stderr, so the
+// CLI contract (exit codes, messages, files written) is tested end to end.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace socsim::test {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A fresh empty folder per test, under the build tree's temp dir.
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("socsim_cli_test_" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+inline CliResult run_socsim(const std::string& args, const std::string& cwd = SOCSIM_SOURCE_DIR) {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto tag = std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  const auto out = dir / ("socsim_out_" + tag), err = dir / ("socsim_err_" + tag);
+  const std::string cmd = "cd '" + cwd + "' && '" + std::string(SOCSIM_BINARY) + "' " + args + " >'" + out.string() +
+                          "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+}  // namespace socsim::test

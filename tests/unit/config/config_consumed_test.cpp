@@ -1,0 +1,110 @@
+// check_all_consumed: keys nobody read are errors, with a did-you-mean hint.
+#include <gtest/gtest.h>
+
+#include "sim/config/config_tree.h"
+#include "tests/unit/config/config_test_helpers.h"
+
+namespace socsim::config {
+namespace {
+
+using testing::capture_config_error;
+
+TEST(ConfigConsumed, AllReadPasses) {
+  ConfigTree tree = ConfigTree::load_string("a: 1\nm:\n  b: x\n", "c.yaml");
+  Section root = tree.root();
+  root.integer("a");
+  root.child("m").string("b");
+  EXPECT_NO_THROW(tree.check_all_consumed());
+}
+
+TEST(ConfigConsumed, TypoGetsDidYouMean) {
+  ConfigTree tree =
+      ConfigTree::load_string("dram:\n  peak: 68 GB/s\n  chanels: 4\n", "soc.yaml");
+  Section dram = tree.root().child("dram");
+  dram.quantity("peak", Quantity::kBandwidth);
+  EXPECT_EQ(dram.integer_or("channels", 2), 2);  // the reader asked for "channels"
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_STREQ(e.what(), "soc.yaml:3: dram.chanels: unknown key; did you mean 'channels'?");
+  EXPECT_EQ(e.location().column, 3);
+}
+
+TEST(ConfigConsumed, SuggestsAnExistingSibling) {
+  // "peek" is a duplicate-by-typo of "peak", which was read: distance 1.
+  ConfigTree tree = ConfigTree::load_string("dram:\n  peak: 1 GB/s\n  peek: 2 GB/s\n", "s.yaml");
+  tree.root().child("dram").quantity("peak", Quantity::kBandwidth);
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_EQ(e.key(), "dram.peek");
+  EXPECT_EQ(e.message(), "unknown key; did you mean 'peak'?");
+}
+
+TEST(ConfigConsumed, NoSuggestionBeyondDistanceTwo) {
+  ConfigTree tree = ConfigTree::load_string("dram:\n  peak: 1 GB/s\n  colour: red\n", "s.yaml");
+  tree.root().child("dram").quantity("peak", Quantity::kBandwidth);
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_EQ(e.key(), "dram.colour");
+  EXPECT_EQ(e.message(), "unknown key");
+}
+
+TEST(ConfigConsumed, NoSuggestionThatReplacesTheWholeKey) {
+  // "a" and "b" are one edit apart, but nothing of "b" survives: not a plausible typo.
+  ConfigTree tree = ConfigTree::load_string("b: 1\na: 2\n", "s.yaml");
+  tree.root().integer("b");
+  EXPECT_EQ(capture_config_error([&] { tree.check_all_consumed(); }).message(), "unknown key");
+}
+
+TEST(ConfigConsumed, FirstUnknownInDocumentOrder) {
+  ConfigTree tree = ConfigTree::load_string("z: 1\na: 2\nm:\n  q: 3\n", "o.yaml");
+  tree.root().child("m");
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_EQ(e.key(), "z");
+  EXPECT_EQ(e.location().line, 1);
+}
+
+TEST(ConfigConsumed, UnreadSectionIsReportedAsAWhole) {
+  ConfigTree tree = ConfigTree::load_string("a: 1\ngpu:\n  cores: 4\n", "o.yaml");
+  tree.root().integer("a");
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_EQ(e.key(), "gpu");
+  EXPECT_EQ(e.location().line, 2);
+}
+
+TEST(ConfigConsumed, ReadSectionWithUnreadChild) {
+  ConfigTree tree = ConfigTree::load_string("gpu:\n  cores: 4\n  freq: 1 GHz\n", "o.yaml");
+  tree.root().child("gpu").integer("cores");
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_STREQ(e.what(), "o.yaml:3: gpu.freq: unknown key");
+}
+
+TEST(ConfigConsumed, KeysInListsOfMaps) {
+  ConfigTree tree = ConfigTree::load_string(
+      "clusters:\n  - cores: 4\n  - cores: 2\n    freq: 2 GHz\n", "o.yaml");
+  Section clusters = tree.root().child("clusters");
+  for (std::size_t i = 0; i < clusters.size(); ++i) clusters.at(i).integer("cores");
+  const ConfigError e = capture_config_error([&] { tree.check_all_consumed(); });
+  EXPECT_EQ(e.key(), "clusters[1].freq");
+  EXPECT_EQ(e.location().line, 4);
+}
+
+TEST(ConfigConsumed, HasAndKeysAndLocationOfDoNotConsume) {
+  ConfigTree tree = ConfigTree::load_string("a: 1\n", "o.yaml");
+  Section root = tree.root();
+  EXPECT_TRUE(root.has("a"));
+  EXPECT_EQ(root.keys(), std::vector<std::string>{"a"});
+  EXPECT_EQ(root.location_of("a").line, 1);
+  EXPECT_THROW(tree.check_all_consumed(), ConfigError);
+  root.integer("a");
+  EXPECT_NO_THROW(tree.check_all_consumed());
+}
+
+TEST(ConfigConsumed, DefaultedReadOfPresentKeyConsumes) {
+  ConfigTree tree = ConfigTree::load_string("a: 3\nb: true\nc: s\nd: 2.5\n", "o.yaml");
+  Section root = tree.root();
+  EXPECT_EQ(root.integer_or("a", 1), 3);
+  EXPECT_TRUE(root.boolean_or("b", false));
+  EXPECT_EQ(root.string_or("c", "dflt"), "s");
+  EXPECT_DOUBLE_EQ(root.number_or("d", 0.0), 2.5);
+  EXPECT_NO_THROW(tree.check_all_consumed());
+}
+
+}  // namespace
+}  // namespace socsim::config

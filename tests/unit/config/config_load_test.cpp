@@ -1,0 +1,100 @@
+// Loading: YAML syntax errors, duplicate keys, top-level shape and unreadable files.
+#include <gtest/gtest.h>
+
+#include "sim/config/config_tree.h"
+#include "tests/unit/config/config_test_helpers.h"
+
+namespace socsim::config {
+namespace {
+
+using testing::capture_config_error;
+using testing::data_file;
+
+TEST(ConfigLoad, SyntaxErrorReportsOneBasedLine) {
+  // "  b: 2" on line 2 cannot follow a scalar value; yaml-cpp marks it 0-based (1, 3).
+  const ConfigError e =
+      capture_config_error([] { ConfigTree::load_string("a: 1\n  b: 2\n", "inline.yaml"); });
+  EXPECT_EQ(e.location().file, "inline.yaml");
+  EXPECT_EQ(e.location().line, 2);
+  EXPECT_EQ(e.location().column, 4);
+  EXPECT_EQ(e.key(), "");
+  EXPECT_EQ(e.message(), "illegal map value");
+  EXPECT_STREQ(e.what(), "inline.yaml:2: illegal map value");
+}
+
+TEST(ConfigLoad, SyntaxErrorInFile) {
+  // The flow sequence opened on line 4 is reported where yaml-cpp gives up: line 5.
+  const std::string path = data_file("syntax_error.yaml");
+  const ConfigError e = capture_config_error([&] { ConfigTree::load_file(path); });
+  EXPECT_EQ(e.location().file, path);
+  EXPECT_EQ(e.location().line, 5);
+  EXPECT_EQ(e.key(), "");
+  EXPECT_FALSE(e.message().empty());
+}
+
+TEST(ConfigLoad, DuplicateKeyIsAnError) {
+  const std::string path = data_file("duplicate_key.yaml");
+  const ConfigError e = capture_config_error([&] { ConfigTree::load_file(path); });
+  EXPECT_EQ(e.location().file, path);
+  EXPECT_EQ(e.location().line, 4);  // the second "peak"
+  EXPECT_EQ(e.key(), "dram.peak");
+  EXPECT_EQ(e.message(), "duplicate key (first defined at line 2)");
+}
+
+TEST(ConfigLoad, DuplicateKeyAtTopLevel) {
+  const ConfigError e =
+      capture_config_error([] { ConfigTree::load_string("a: 1\nb: 2\na: 3\n", "dup.yaml"); });
+  EXPECT_EQ(e.location().line, 3);
+  EXPECT_EQ(e.key(), "a");
+}
+
+TEST(ConfigLoad, TopLevelMustBeAMap) {
+  const ConfigError list = capture_config_error(
+      [] { ConfigTree::load_file(data_file("top_level_list.yaml")); });
+  EXPECT_EQ(list.message(), "expected a map at the top level, got a list");
+  const ConfigError scalar =
+      capture_config_error([] { ConfigTree::load_string("just text", "s.yaml"); });
+  EXPECT_EQ(scalar.message(), "expected a map at the top level, got \"just text\"");
+  const ConfigError empty = capture_config_error([] { ConfigTree::load_string("", "e.yaml"); });
+  EXPECT_EQ(empty.location().file, "e.yaml");
+}
+
+TEST(ConfigLoad, MissingFile) {
+  const std::string path = data_file("no_such_file.yaml");
+  const ConfigError e = capture_config_error([&] { ConfigTree::load_file(path); });
+  EXPECT_EQ(e.location().file, path);
+  EXPECT_EQ(e.location().line, 0);
+  EXPECT_EQ(e.message(), "cannot open file");
+  EXPECT_EQ(std::string(e.what()), path + ": cannot open file");
+}
+
+TEST(ConfigLoad, DirectoryIsNotAFile) {
+  const ConfigError e = capture_config_error([] { ConfigTree::load_file(data_file("nested")); });
+  EXPECT_EQ(e.message(), "cannot open file");
+}
+
+TEST(ConfigLoad, MultipleDocumentsAreRejected) {
+  const ConfigError e =
+      capture_config_error([] { ConfigTree::load_string("a: 1\n---\nb: 2\n", "m.yaml"); });
+  EXPECT_EQ(e.location().line, 2);
+}
+
+TEST(ConfigLoad, AnchorsAndAliasesAreCopied) {
+  ConfigTree tree = ConfigTree::load_string(
+      "base: &b\n  cores: 4\nlittle: *b\n", "alias.yaml");
+  Section root = tree.root();
+  EXPECT_EQ(root.child("base").integer("cores"), 4);
+  EXPECT_EQ(root.child("little").integer("cores"), 4);
+  EXPECT_NO_THROW(tree.check_all_consumed());
+}
+
+TEST(ConfigLoad, TreeIsMovableAndSectionsSurviveTheMove) {
+  ConfigTree first = ConfigTree::load_string("dram:\n  channels: 4\n", "m.yaml");
+  Section dram = first.root().child("dram");
+  ConfigTree second = std::move(first);
+  EXPECT_EQ(dram.integer("channels"), 4);
+  EXPECT_NO_THROW(second.check_all_consumed());
+}
+
+}  // namespace
+}  // namespace socsim::config
