@@ -1,26 +1,114 @@
-// `socsim microbench`: one operator on one unit. The hardware models land with the hardware issue;
-// until then the command parses and checks its inputs and says what is missing.
+// `socsim microbench`: one operator on one unit, timed by the hardware models.
+#include <boost/program_options.hpp>
 #include <iostream>
-#include <stdexcept>
+#include <sstream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/input_paths.h"
+#include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
+#include "sim/runtime/microbench/microbench.h"
+
+namespace po = boost::program_options;
 
 namespace socsim::cli {
 
-int microbench_command(const std::vector<std::string>& args) {
-  for (const auto& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: socsim microbench --soc S --op matmul|qk|read|copy|graph-build --unit npu|gpu|cpu [...]\n";
-      return 0;
-    }
+namespace {
+
+const config::SourceLocation kCli{"command line", 0, 0};
+
+struct Parsed {
+  bool help = false;
+  std::string help_text, json_file;
+  runtime::MicrobenchRequest request;
+};
+
+Parsed parse(const std::vector<std::string>& args) {
+  Parsed p;
+  auto& r = p.request;
+  std::string soc, dtype, operands = "ddr", model;
+  std::vector<std::string> sets;
+  po::options_description opts("socsim microbench options");
+  opts.add_options()
+      ("help,h", "this message")
+      ("soc", po::value(&soc), "SoC file or id")
+      ("op", po::value(&r.op), "matmul | qk | read | copy | graph-build")
+      ("unit", po::value(&r.unit), "npu | gpu | cpu (read: also gpu+npu)")
+      ("engine", po::value(&r.engine), "npu: hmx | hvx | dma (default: the vendor runtime's path: matmul on HMX through a static graph, read by all HVX threads)")
+      ("dtype", po::value(&dtype), "int8 | fp16 | fp32 | w4a16")
+      ("m", po::value(&r.m), "rows of A (activations)")
+      ("k", po::value(&r.k), "reduction dimension")
+      ("n", po::value(&r.n), "columns of the weight B")
+      ("heads", po::value(&r.heads), "qk: heads fused in one graph (default 1)")
+      ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest)")
+      ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
+      ("bytes", po::value(&r.bytes), "read/copy: bytes")
+      ("model", po::value(&model), "graph-build: model config or id")
+      ("prompt", po::value(&r.prompt), "graph-build: sequence length of the graph")
+      ("set", po::value(&sets)->composing(), "override a SoC parameter: --set npu.tcm=16MiB (repeatable)")
+      ("json", po::value(&p.json_file), "write the JSON result to this file");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::ostringstream h;
+    h << "usage: socsim microbench --soc S --op OP --unit U [--engine hmx|hvx|dma] [--dtype D] [--m M --k K --n N]\n"
+         "                         [--heads H] [--threads T] [--operands ddr|tcm] [--bytes B] [--model M --prompt P]\n"
+         "                         [--set k=v]... [--json FILE]\n\n"
+      << opts;
+    p.help = true;
+    p.help_text = h.str();
+    return p;
   }
-  std::cerr << "error: microbench: the hardware unit models are not built yet (roadmap step 2)\n";
-  return 1;
+  if (soc.empty()) throw config::ConfigError(kCli, "--soc", "is required");
+  if (r.op.empty()) throw config::ConfigError(kCli, "--op", "is required (matmul | qk | read | copy | graph-build)");
+  if (r.op != "matmul" && r.op != "qk" && r.op != "read" && r.op != "copy" && r.op != "graph-build") {
+    throw config::ConfigError(kCli, "--op", "expected matmul | qk | read | copy | graph-build, got '" + r.op + "'");
+  }
+  if (r.unit.empty()) r.unit = r.op == "graph-build" ? "npu" : "";
+  if (r.unit != "npu" && r.unit != "gpu" && r.unit != "cpu" && r.unit != "gpu+npu") {
+    throw config::ConfigError(kCli, "--unit", "expected npu | gpu | cpu | gpu+npu, got '" + r.unit + "'");
+  }
+  if (!dtype.empty()) {
+    const auto d = hw::parse_dtype(dtype);
+    if (!d) throw config::ConfigError(kCli, "--dtype", "expected int8 | fp16 | fp32 | w4a16, got '" + dtype + "'");
+    r.dtype = *d;
+  } else if (r.op == "matmul" || r.op == "qk") {
+    throw config::ConfigError(kCli, "--dtype", "is required for " + r.op);
+  }
+  if (operands != "ddr" && operands != "tcm") throw config::ConfigError(kCli, "--operands", "expected ddr or tcm, got '" + operands + "'");
+  r.operands = operands == "tcm" ? hw::OperandHome::kTcm : hw::OperandHome::kDram;
+  const auto soc_path = resolve_input(InputKind::kSoc, soc);
+  r.soc_id = soc_path.stem().string();
+  r.soc = hw::load_soc_spec(soc_path, sets);
+  if (!model.empty()) r.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  return p;
 }
 
-nlohmann::ordered_json microbench_to_json(const std::vector<std::string>&) {
-  throw std::logic_error("microbench: the hardware unit models are not built yet");
+}  // namespace
+
+nlohmann::ordered_json microbench_to_json(const std::vector<std::string>& args) {
+  const Parsed p = parse(args);
+  if (p.help) throw config::ConfigError(kCli, "--help", "has no JSON result");
+  return runtime::run_microbench(p.request);
+}
+
+int microbench_command(const std::vector<std::string>& args) {
+  const Parsed p = parse(args);
+  if (p.help) {
+    std::cout << p.help_text;
+    return 0;
+  }
+  const auto j = runtime::run_microbench(p.request);
+  OutputFiles out;
+  if (!p.json_file.empty()) out.add(p.json_file, j.dump(2) + "\n");
+  out.write_all();
+  std::cout << "socsim microbench: " << p.request.op << " on " << p.request.unit << " (" << p.request.soc_id << ")\n";
+  for (const char* key : {"latency_ms", "latency_us", "gflops", "gbps", "build_ms", "optimize_ms"}) {
+    if (j.contains(key)) std::cout << "  " << key << ": " << j[key].get<double>() << "\n";
+  }
+  if (j.contains("plan")) std::cout << "  plan: " << j["plan"].dump() << "\n";
+  return 0;
 }
 
 }  // namespace socsim::cli

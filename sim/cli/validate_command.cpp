@@ -1,19 +1,73 @@
-// `socsim validate`: placeholder until the claims runner lands.
+// `socsim validate`: runs every claim of a claims file (schema in calibration/README.md) and
+// compares the simulator with the published numbers. A malformed claims file is bad input
+// (exit 2, nothing run or written); a claim outside tolerance or one that cannot be evaluated is
+// a finding reported in its row (exit 1); 0 only when every non-informational claim passes.
+#include <boost/program_options.hpp>
 #include <iostream>
+#include <sstream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/output_files.h"
+#include "sim/config/config_error.h"
+#include "sim/validation/claim.h"
+#include "sim/validation/claim_report.h"
+#include "sim/validation/claim_runner.h"
+#include "sim/validation/claim_summary.h"
+
+namespace po = boost::program_options;
 
 namespace socsim::cli {
 
+namespace {
+
+// The commands a claim may name. `serve` joins this table when the LLMS command exists; until
+// then a serve claim is an ERROR row saying so.
+validation::CommandTable command_table() {
+  return {{"microbench", &microbench_to_json}, {"run", &run_to_json}};
+}
+
+}  // namespace
+
 int validate_command(const std::vector<std::string>& args) {
-  for (const auto& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: socsim validate --claims FILE.yaml [--json FILE]\n";
-      return 0;
-    }
+  po::options_description opts("socsim validate options");
+  std::string claims_file, json_file;
+  opts.add_options()
+      ("help,h", "this message")
+      ("claims", po::value(&claims_file), "claims file (YAML, schema in calibration/README.md)")
+      ("json", po::value(&json_file), "also write the results as JSON to this file");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "usage: socsim validate --claims FILE.yaml [--json FILE]\n\n"
+                 "Runs every claim and prints one row per claim (expected, simulated, relative error,\n"
+                 "status pass/FAIL/info/ERROR), then `claims: N, within tolerance: K, median abs error: X%`.\n"
+                 "Exit 0 when every non-informational claim is within tolerance, 1 otherwise, 2 for a\n"
+                 "malformed claims file.\n\n"
+              << opts;
+    return 0;
   }
-  std::cerr << "error: validate: not built yet\n";
-  return 1;
+  if (claims_file.empty()) {
+    throw config::ConfigError({"command line", 0, 0}, "--claims", "is required (a claims YAML file)");
+  }
+
+  // Loading checks the whole file before any claim runs.
+  const std::vector<validation::Claim> claims = validation::load_claims_file(claims_file);
+  validation::ClaimRunner runner(command_table());
+  const auto results = runner.run_all(claims);
+  const auto summary = validation::summarize(results);
+
+  std::ostringstream table;
+  validation::print_table(results, table);
+  std::cout << table.str() << validation::summary_line(summary) << "\n" << std::flush;
+
+  // Written only once every claim has run, so the file always holds a complete run.
+  if (!json_file.empty()) {
+    OutputFiles out;
+    out.add(json_file, validation::results_json(results, summary).dump(2) + "\n");
+    out.write_all();
+  }
+  return validation::exit_status(summary);
 }
 
 }  // namespace socsim::cli

@@ -23,6 +23,10 @@ CpuSpec parse_cpu_spec(const config::Section& s) {
   cpu.sleep_granularity = s.time("sleep_granularity");
   cpu.poll_interval = s.time("poll_interval");
   cpu.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);
+  cpu.gemm_tile_rows = static_cast<std::uint32_t>(s.integer("gemm_tile_rows", 1, 4096));
+  cpu.task_dispatch = s.time("task_dispatch");
+  cpu.idle_wakeup = s.time("idle_wakeup");
+  cpu.idle_threshold = s.time("idle_threshold");
   const auto clusters = s.child("clusters");
   std::set<std::string> names;
   for (const auto& name : clusters.keys()) {

@@ -25,6 +25,18 @@ struct CpuSpec {
   Tick sleep_granularity = 0;  // usleep() wakes this late at best (HeteroLLM 4.2: 80-100 us)
   Tick poll_interval = 0;      // one check of a shared flag while spinning
   double port_bandwidth = 0;   // cap of the CPU complex's port to DRAM, bytes/s
+  // Row block of the GEMM micro-kernel: a GEMM's M is rounded up to a multiple of it, so a
+  // partial block costs a whole one (e.g. i8mm SMMLA works on 2-row pairs, llama.cpp's
+  // repacked Q4_0 kernels on 4-row groups).
+  std::uint32_t gemm_tile_rows = 1;
+  // Waking the worker threads of a parallel task and joining them (thread-pool barrier), paid
+  // once per CpuComplex::run() call.
+  Tick task_dispatch = 0;
+  // A cluster whose cores all sat idle for idle_threshold has dropped to a low clock and deep idle
+  // state; the first task on it pays idle_wakeup (idle exit + governor ramp) before it computes.
+  // A run starts from an idle CPU.
+  Tick idle_wakeup = 0;
+  Tick idle_threshold = 0;
 
   const CpuClusterSpec& cluster(std::string_view name) const;  // throws std::out_of_range
 };

@@ -6,7 +6,7 @@ using config::Quantity;
 
 GpuSpec parse_gpu_spec(const config::Section& s) {
   GpuSpec g;
-  g.impl = s.string("impl");
+  g.impl = s.choice("impl", {"adreno"});  // the GPU models registered so far
   g.clock_hz = static_cast<std::uint64_t>(s.positive_quantity("clock", Quantity::kFrequency));
   g.compute_units = static_cast<std::uint32_t>(s.integer("compute_units", 1, 1024));
   g.fp16_flops_per_cycle = s.number("fp16_flops_per_cycle", 1, 1e6);
@@ -14,6 +14,7 @@ GpuSpec parse_gpu_spec(const config::Section& s) {
   g.int8_ops_per_cycle = s.number("int8_ops_per_cycle", 1, 1e6);
   g.peak_efficiency = s.number("peak_efficiency", 0.01, 1.0);
   g.half_efficiency_flops = s.number("half_efficiency_flops", 0, 1e15);
+  g.half_efficiency_rows = s.number("half_efficiency_rows", 0, 1e6);
   g.submit = s.time("submit");
   g.restart = s.time("restart");
   g.copy_fixed = s.time("copy_fixed");

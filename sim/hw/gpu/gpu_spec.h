@@ -16,9 +16,12 @@ struct GpuSpec {
   double fp32_flops_per_cycle = 0;
   double int8_ops_per_cycle = 0;
   // Achieved efficiency rises with kernel size ("performance is linear in size", HeteroLLM 3.1):
-  // efficiency = peak_efficiency * work / (work + half_efficiency_flops).
+  // efficiency = peak_efficiency * flops / (flops + half_efficiency_flops)
+  //                              * rows / (rows + half_efficiency_rows)   (GEMMs only)
+  // The rows factor: a GEMM with few rows under-fills the workgroup tiles (gpu_compute_model.h).
   double peak_efficiency = 0;
   double half_efficiency_flops = 0;
+  double half_efficiency_rows = 0;
   Tick submit = 0;          // enqueue a kernel while the queue is busy
   Tick restart = 0;         // extra cost of the first kernel after a sync emptied the queue
   Tick copy_fixed = 0;      // clEnqueueWriteBuffer fixed cost when a buffer is not shared

@@ -30,6 +30,26 @@ void validate(const FairShareTree& tree) {
   }
 }
 
+namespace {
+
+// Max-min division of `capacity` among claimants with the given demands (infinity = no limit of
+// its own): the smallest demands are met in full, the rest share what is left equally.
+// Returns the common level granted to the unsatisfied claimants.
+double water_fill(double capacity, std::vector<double> demands) {
+  std::sort(demands.begin(), demands.end());
+  double left = capacity;
+  std::size_t remaining = demands.size();
+  for (double d : demands) {
+    const double share = left / static_cast<double>(remaining);
+    if (d >= share) return share;
+    left -= d;
+    --remaining;
+  }
+  return std::numeric_limits<double>::infinity();  // every claimant satisfied
+}
+
+}  // namespace
+
 std::vector<double> max_min_fair_by_count(const FairShareTree& tree, double root_capacity,
                                           std::span<const std::uint32_t> flows_at) {
   validate(tree);
@@ -39,58 +59,48 @@ std::vector<double> max_min_fair_by_count(const FairShareTree& tree, double root
   const std::size_t n = tree.caps.size();
   if (flows_at.size() != n) throw std::invalid_argument("max_min_fair: one flow count per node expected");
 
-  // The work arrays hold the root as node n, so every constraint is treated alike.
+  // The work arrays hold the root as node n, so every node is treated alike.
   const std::size_t root = n;
   auto up = [&](std::size_t i) -> std::size_t {
     return tree.parents[i] == kRootParent ? root : static_cast<std::size_t>(tree.parents[i]);
   };
-  auto cap = [&](std::size_t v) { return v == root ? root_capacity : tree.caps[v]; };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
 
+  // Bottom-up: what each subtree could absorb alone (its cap, unless its flows are all behind
+  // tighter children). Children follow their parents, so one reverse pass suffices.
+  std::vector<double> child_demand(n + 1, 0.0);
+  std::vector<char> active(n + 1, 0);
+  std::vector<double> demand(n, 0.0);
+  for (std::size_t i = n; i-- > 0;) {
+    if (flows_at[i] > 0) active[i] = 1;
+    if (!active[i]) continue;
+    demand[i] = flows_at[i] > 0 ? tree.caps[i] : std::min(tree.caps[i], child_demand[i]);
+    child_demand[up(i)] += demand[i];
+    active[up(i)] = 1;
+  }
+
+  // Top-down: each node divides what it was granted max-min fairly among its active child
+  // subtrees and its own flows (a memory controller arbitrates between ports, not between the
+  // software streams behind one port). Parents precede children: one forward pass.
+  std::vector<double> grant(n + 1, 0.0);
+  std::vector<double> level(n + 1, 0.0);  // per-claimant level inside each node
+  std::vector<std::vector<std::size_t>> children(n + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (active[i]) children[up(i)].push_back(i);
+  }
+  auto divide = [&](std::size_t v, double granted) {
+    std::vector<double> demands;
+    for (std::size_t c : children[v]) demands.push_back(demand[c]);
+    if (v != root) demands.insert(demands.end(), flows_at[v], kInf);
+    level[v] = demands.empty() ? 0.0 : water_fill(granted, std::move(demands));
+    for (std::size_t c : children[v]) grant[c] = std::min(demand[c], level[v]);
+  };
+  if (active[root]) divide(root, std::min(root_capacity, child_demand[root]));
   std::vector<double> rate(n, 0.0);
-  std::vector<char> frozen(n);  // flows issued on the node have their final rate (or there are none)
-  for (std::size_t i = 0; i < n; ++i) frozen[i] = flows_at[i] == 0;
-  std::vector<double> used(n + 1);      // capacity held by frozen flows in the subtree
-  std::vector<double> unfrozen(n + 1);  // number of still-rising flows in the subtree
-  std::vector<double> fair(n + 1);      // level at which the node would be full
-  std::vector<char> freeze(n + 1);
-
-  double level = 0.0;
-  // Each round freezes at least the flows under the tightest constraint, so at most n + 1 rounds.
-  for (;;) {
-    std::fill(used.begin(), used.end(), 0.0);
-    std::fill(unfrozen.begin(), unfrozen.end(), 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (frozen[i]) used[i] = flows_at[i] * rate[i];
-      else unfrozen[i] = flows_at[i];
-    }
-    // Children follow their parents, so one reverse pass sums every subtree.
-    for (std::size_t i = n; i-- > 0;) {
-      used[up(i)] += used[i];
-      unfrozen[up(i)] += unfrozen[i];
-    }
-    if (unfrozen[root] == 0.0) break;
-
-    // All rising flows sit at `level`; a node is full when they reach (cap - used) / unfrozen.
-    double next = std::numeric_limits<double>::infinity();
-    for (std::size_t v = 0; v <= n; ++v) {
-      if (unfrozen[v] == 0.0) continue;
-      fair[v] = (cap(v) - used[v]) / unfrozen[v];
-      next = std::min(next, fair[v]);
-    }
-    // Rounding can put a level a hair below the current one; rates never fall while filling.
-    level = std::max(level, next);
-
-    // Every node that is full now (ties within rounding included, so symmetric cases come out
-    // exactly equal) freezes its whole subtree. Parents precede children: one forward pass.
-    const double tolerance = level * 1e-12;
-    for (std::size_t v = 0; v <= n; ++v) freeze[v] = unfrozen[v] > 0.0 && fair[v] <= level + tolerance;
-    for (std::size_t i = 0; i < n; ++i) {
-      freeze[i] = freeze[i] || freeze[up(i)];
-      if (freeze[i] && !frozen[i]) {
-        frozen[i] = 1;
-        rate[i] = level;
-      }
-    }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!active[i]) continue;
+    divide(i, grant[i]);
+    if (flows_at[i] > 0) rate[i] = level[i];
   }
   return rate;
 }

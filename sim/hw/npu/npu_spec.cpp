@@ -14,7 +14,7 @@ std::uint32_t u32(const config::Section& s, std::string_view key, std::int64_t m
 
 NpuSpec parse_npu_spec(const config::Section& s) {
   NpuSpec n;
-  n.impl = s.string("impl");
+  n.impl = s.choice("impl", {"hexagon"});  // the NPU models registered so far
   n.clock_hz = static_cast<std::uint64_t>(s.positive_quantity("clock", Quantity::kFrequency));
   n.scalar_threads = u32(s, "scalar_threads", 1, 64);
   n.address_space_bytes = static_cast<std::uint64_t>(s.positive_quantity("address_space", Quantity::kSize));
@@ -22,18 +22,17 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.tcm_bytes = static_cast<std::uint64_t>(s.positive_quantity("tcm", Quantity::kSize));
   n.l2_bytes = static_cast<std::uint64_t>(s.positive_quantity("l2", Quantity::kSize));
   n.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);
+  n.core_bandwidth = s.positive_quantity("core_bandwidth", Quantity::kBandwidth);
 
   const auto h = s.child("hmx");
   n.hmx.units = u32(h, "units", 1, 16);
-  n.hmx.fp16_tile_rows = u32(h, "fp16_tile_rows", 1, 1024);
-  n.hmx.fp16_tile_cols = u32(h, "fp16_tile_cols", 1, 1024);
-  n.hmx.int8_tile_rows = u32(h, "int8_tile_rows", 1, 1024);
-  n.hmx.int8_tile_cols = u32(h, "int8_tile_cols", 1, 1024);
+  n.hmx.tile_rows = u32(h, "tile_rows", 1, 1024);
+  n.hmx.fp16_tile_depth = u32(h, "fp16_tile_depth", 1, 1024);
+  n.hmx.int8_tile_depth = u32(h, "int8_tile_depth", 1, 1024);
   n.hmx.fp16_tile_op_cycles = static_cast<std::uint64_t>(h.integer("fp16_tile_op_cycles", 1, 1 << 20));
   n.hmx.int8_tile_op_cycles = static_cast<std::uint64_t>(h.integer("int8_tile_op_cycles", 1, 1 << 20));
   n.hmx.weight_load_cycles = static_cast<std::uint64_t>(h.integer("weight_load_cycles", 0, 1 << 20));
   n.hmx.output_tile_cycles = static_cast<std::uint64_t>(h.integer("output_tile_cycles", 0, 1 << 20));
-  n.hmx.accumulators = u32(h, "accumulators", 1, 1024);
 
   const auto v = s.child("hvx");
   n.hvx.contexts = u32(v, "contexts", 1, 64);
@@ -42,6 +41,7 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.hvx.vgather_latency_packets = u32(v, "vgather_latency_packets", 1, 1024);
   n.hvx.vlut16_packets = u32(v, "vlut16_packets", 1, 1024);
   n.hvx.qfloat = v.boolean("qfloat");
+  n.hvx.fp16_mac_packets = v.number("fp16_mac_packets", 0.25, 1024);
   n.hvx.read_bandwidth = v.positive_quantity("read_bandwidth", Quantity::kBandwidth);
 
   const auto d = s.child("dma");
@@ -52,7 +52,6 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   const auto g = s.child("graph");
   n.graph.execute_overhead = g.time("execute_overhead");
   n.graph.op_dispatch = g.time("op_dispatch");
-  n.graph.cache_maintenance_bandwidth = g.positive_quantity("cache_maintenance_bandwidth", Quantity::kBandwidth);
   n.graph.build_base = g.time("build_base");
   n.graph.build_per_op = g.time("build_per_op");
   n.graph.build_per_mib_ms = g.number("build_per_mib_ms", 0, 1e6);
@@ -61,7 +60,7 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.graph.optimize_per_mib_ms = g.number("optimize_per_mib_ms", 0, 1e6);
 
   // Meaning, not just syntax: the scratchpad must hold at least a weight and an activation tile.
-  const std::uint64_t tile_bytes = std::uint64_t{n.hmx.fp16_tile_rows} * n.hmx.fp16_tile_cols * 2;
+  const std::uint64_t tile_bytes = std::uint64_t{n.hmx.tile_rows} * n.hmx.fp16_tile_depth * 2;
   if (n.tcm_bytes < 2 * tile_bytes) {
     throw config::ConfigError(s.location_of("tcm"), s.path().empty() ? "tcm" : s.path() + ".tcm",
                               "TCM of " + std::to_string(n.tcm_bytes) + " B cannot hold two FP16 tiles of " +

@@ -9,15 +9,18 @@
 
 namespace socsim::hw {
 
+// HMX works on tiles: an activation tile is tile_rows x depth, a weight tile depth x tile_rows,
+// an output tile tile_rows x tile_rows. FP16: 32x32x32 (2 KiB operands); INT8 packs a deeper
+// reduction into the same 2 KiB.
 struct HmxSpec {
   std::uint32_t units = 0;
-  std::uint32_t fp16_tile_rows = 0, fp16_tile_cols = 0;  // 32x32 FP16 = 2 KiB
-  std::uint32_t int8_tile_rows = 0, int8_tile_cols = 0;  // INT8 tile shape (SoC-specific)
-  std::uint64_t fp16_tile_op_cycles = 0;  // one activation tile x one weight tile, accumulate
+  std::uint32_t tile_rows = 0;            // M and N extent of a tile
+  std::uint32_t fp16_tile_depth = 0;      // K extent of an FP16 tile
+  std::uint32_t int8_tile_depth = 0;      // K extent of an INT8 tile
+  std::uint64_t fp16_tile_op_cycles = 0;  // one activation tile x one weight tile, accumulated
   std::uint64_t int8_tile_op_cycles = 0;
-  std::uint64_t weight_load_cycles = 0;   // load one weight tile into the array (weight-stationary)
-  std::uint64_t output_tile_cycles = 0;   // drain/convert one accumulator tile to TCM
-  std::uint32_t accumulators = 0;         // accumulator tiles held in the engine
+  std::uint64_t weight_load_cycles = 0;   // load one weight tile from TCM into the array
+  std::uint64_t output_tile_cycles = 0;   // drain one accumulator tile to TCM (with column scale)
 };
 
 struct HvxSpec {
@@ -27,7 +30,8 @@ struct HvxSpec {
   std::uint32_t vgather_latency_packets = 0;
   std::uint32_t vlut16_packets = 0;
   bool qfloat = false;                     // float results in qf16/qf32 (pre-V79): extra converts
-  double read_bandwidth = 0;               // core-path (L2) DRAM read, bytes/s
+  double fp16_mac_packets = 0;             // packets per vector FP16 multiply-accumulate in a GEMM loop
+  double read_bandwidth = 0;               // one thread's core-path (L2) DRAM stream, bytes/s
 };
 
 struct DmaSpec {
@@ -39,7 +43,6 @@ struct DmaSpec {
 struct NpuGraphSpec {
   Tick execute_overhead = 0;               // per graph execute (FastRPC-style call)
   Tick op_dispatch = 0;                    // per op node in an executing graph
-  double cache_maintenance_bandwidth = 0;  // bytes/s for flushing/invalidating I/O buffers
   Tick build_base = 0, build_per_op = 0;   // graph build (create + add nodes)
   double build_per_mib_ms = 0;             // build time per MiB of tensors, ms
   Tick optimize_base = 0, optimize_per_op = 0;
@@ -54,7 +57,8 @@ struct NpuSpec {
   std::uint64_t session_limit_bytes = 0;   // per-session mapping limit
   std::uint64_t tcm_bytes = 0;
   std::uint64_t l2_bytes = 0;
-  double port_bandwidth = 0;               // cap of the NPU's port to DRAM, bytes/s
+  double port_bandwidth = 0;               // cap of the NPU's whole port to DRAM (DMA + core), bytes/s
+  double core_bandwidth = 0;               // cap of the core (HVX/L2) path, all threads, bytes/s
   HmxSpec hmx;
   HvxSpec hvx;
   DmaSpec dma;

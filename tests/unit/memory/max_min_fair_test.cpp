@@ -69,22 +69,34 @@ TEST(MaxMinFair, FlowOnAParentCompetesWithItsChildren) {
   EXPECT_EQ(max_min_fair(t, 68 * GB, flows), (std::vector<double>{35 * GB, 10 * GB}));
 }
 
-TEST(MaxMinFair, SeveralRoundsAcrossLevels) {
+TEST(MaxMinFair, SharesAreFairBetweenMastersThenWithinThem) {
   // gpu 40, npu 45 { dma 60, hvx 26 }, cpu 20; root 100; one flow each on gpu, dma, hvx, cpu.
-  //   round 1: fair levels root 100/4 = 25, npu 45/2 = 22.5, cpu 20 -> level 20, cpu frozen.
-  //   round 2: root (100-20)/3 = 26.7, npu 22.5 -> level 22.5, dma and hvx frozen.
-  //   round 3: root 100 - 20 - 45 = 35 < gpu 40 -> gpu 35. Total 100 = root.
+  //   root: masters demand cpu 20, gpu 40, npu min(45, 60 + 26) = 45. Equal share 33.3 > 20:
+  //         cpu 20; the other two share 80: 40 each (gpu's demand is exactly 40).
+  //   npu:  40 between dma (60) and hvx (26): 20 each. Total 100 = root.
   FairShareTree t{{40 * GB, 45 * GB, 60 * GB, 26 * GB, 20 * GB}, {kRootParent, kRootParent, 1, 1, kRootParent}};
   const std::vector<std::uint32_t> flows{0, 2, 3, 4};
-  EXPECT_EQ(max_min_fair(t, 100 * GB, flows), (std::vector<double>{35 * GB, 22.5 * GB, 22.5 * GB, 20 * GB}));
+  EXPECT_EQ(max_min_fair(t, 100 * GB, flows), (std::vector<double>{40 * GB, 20 * GB, 20 * GB, 20 * GB}));
 }
 
 TEST(MaxMinFair, ByCountGivesPerFlowRatePerNode) {
-  // Two flows on gpu (cap 40), one on npu (cap 40), root 60: level 20 fills the root
-  // (3 x 20 = 60) before any cap; a node without flows reports 0.
+  // Two flows on gpu (cap 40), one on npu (cap 40), root 60: the masters get 30 each (a port's
+  // share does not grow with its number of streams); gpu's two flows split its 30. A node
+  // without flows reports 0.
   FairShareTree t{{40 * GB, 40 * GB, 10 * GB}, {kRootParent, kRootParent, kRootParent}};
   const std::vector<std::uint32_t> counts{2, 1, 0};
-  EXPECT_EQ(max_min_fair_by_count(t, 60 * GB, counts), (std::vector<double>{20 * GB, 20 * GB, 0.0}));
+  EXPECT_EQ(max_min_fair_by_count(t, 60 * GB, counts), (std::vector<double>{15 * GB, 30 * GB, 0.0}));
+}
+
+TEST(MaxMinFair, FourStreamsOfOneMasterDoNotCrowdOutAnother) {
+  // The HeteroLLM 3.3 case: gpu (cap 42.5) one stream; npu.core (cap 42.5) with four HVX streams
+  // (cap 26 each); root 60. gpu 30, npu 30 = 4 x 7.5.
+  FairShareTree t{{42.5 * GB, 60 * GB, 42.5 * GB, 26 * GB, 26 * GB, 26 * GB, 26 * GB},
+                  {kRootParent, kRootParent, 1, 2, 2, 2, 2}};
+  const std::vector<std::uint32_t> counts{1, 0, 0, 1, 1, 1, 1};
+  const auto r = max_min_fair_by_count(t, 60 * GB, counts);
+  EXPECT_DOUBLE_EQ(r[0], 30 * GB);
+  for (int i = 3; i < 7; ++i) EXPECT_DOUBLE_EQ(r[i], 7.5 * GB);
 }
 
 TEST(MaxMinFair, NoFlowsNoRates) {
@@ -92,9 +104,12 @@ TEST(MaxMinFair, NoFlowsNoRates) {
   EXPECT_TRUE(max_min_fair(t, 68 * GB, std::vector<std::uint32_t>{}).empty());
 }
 
-// The defining property on random trees: no constraint is exceeded, and every flow has a
-// bottleneck, a full constraint on its path where no other flow gets more than it does.
-TEST(MaxMinFair, RandomTreesAreFeasibleAndMaxMinFair) {
+// The defining properties on random trees: no constraint is exceeded, and at every node each
+// claimant (an active child subtree or a flow issued on the node) that gets less than another is
+// saturated: it receives all its subtree can absorb (its demand). Flows issued directly on a node
+// can absorb anything, so they always get the node's top share. And a node hands out all it was
+// given unless every claimant is saturated (checked at the root, whose grant is known).
+TEST(MaxMinFair, RandomTreesAreFeasibleAndHierarchicallyFair) {
   std::mt19937 rng(12345);
   std::uniform_real_distribution<double> cap(1.0, 100.0);
   for (int trial = 0; trial < 200; ++trial) {
@@ -109,31 +124,52 @@ TEST(MaxMinFair, RandomTreesAreFeasibleAndMaxMinFair) {
     const double root = cap(rng) * 2 * GB;
     const std::vector<double> rate = max_min_fair(t, root, flows);
 
-    // Path of node i to the root, as constraint ids (n = root).
-    auto path = [&](std::uint32_t i) {
-      std::vector<std::size_t> p;
-      for (std::int32_t v = static_cast<std::int32_t>(i); v != kRootParent; v = t.parents[v]) p.push_back(v);
-      p.push_back(n);
-      return p;
-    };
-    std::vector<double> load(n + 1, 0.0), top(n + 1, 0.0);
+    // Subtree loads and demands, computed independently of the implementation.
+    auto parent_of = [&](std::size_t i) { return t.parents[i] == kRootParent ? n : static_cast<std::size_t>(t.parents[i]); };
+    std::vector<double> load(n + 1, 0.0);
+    std::vector<std::uint32_t> direct(n, 0);
     for (std::size_t k = 0; k < flows.size(); ++k) {
       ASSERT_GT(rate[k], 0.0);
-      for (std::size_t v : path(flows[k])) {
-        load[v] += rate[k];
-        top[v] = std::max(top[v], rate[k]);
-      }
+      ++direct[flows[k]];
+      for (std::size_t v = flows[k]; v != n; v = parent_of(v)) load[v] += rate[k];
+      load[n] += rate[k];
+    }
+    std::vector<double> demand(n, 0.0), child_sum(n + 1, 0.0);
+    std::vector<char> active(n + 1, 0);
+    for (std::size_t i = n; i-- > 0;) {
+      active[i] = active[i] || direct[i] > 0;
+      if (!active[i]) continue;
+      demand[i] = direct[i] > 0 ? t.caps[i] : std::min(t.caps[i], child_sum[i]);
+      child_sum[parent_of(i)] += demand[i];
+      active[parent_of(i)] = 1;
     }
     auto capacity = [&](std::size_t v) { return v == n ? root : t.caps[v]; };
     const double eps = 1e-9 * root;
     for (std::size_t v = 0; v <= n; ++v) ASSERT_LE(load[v], capacity(v) + eps) << "trial " << trial;
-    for (std::size_t k = 0; k < flows.size(); ++k) {
-      bool bottleneck = false;
-      for (std::size_t v : path(flows[k])) {
-        bottleneck |= load[v] >= capacity(v) - eps && rate[k] >= top[v] - eps;
+    for (std::size_t v = 0; v <= n; ++v) {
+      double top = 0.0;
+      for (std::size_t c = 0; c < n; ++c) {
+        if (active[c] && parent_of(c) == v) top = std::max(top, load[c]);
       }
-      EXPECT_TRUE(bottleneck) << "trial " << trial << " flow " << k;
+      for (std::size_t k = 0; k < flows.size(); ++k) {
+        if (flows[k] == v) top = std::max(top, rate[k]);
+      }
+      for (std::size_t c = 0; c < n; ++c) {
+        if (active[c] && parent_of(c) == v && load[c] < top - eps) {
+          EXPECT_GE(load[c], demand[c] - eps) << "trial " << trial << " node " << c << " is short but not saturated";
+        }
+      }
+      for (std::size_t k = 0; k < flows.size(); ++k) {
+        if (flows[k] == v) {
+          EXPECT_GE(rate[k], top - eps) << "trial " << trial << " flow " << k;
+        }
+      }
     }
+    bool all_saturated = true;
+    for (std::size_t c = 0; c < n; ++c) {
+      if (active[c] && parent_of(c) == n) all_saturated = all_saturated && load[c] >= demand[c] - eps;
+    }
+    EXPECT_TRUE(load[n] >= root - eps || all_saturated) << "trial " << trial;
   }
 }
 

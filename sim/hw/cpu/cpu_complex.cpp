@@ -1,0 +1,137 @@
+#include "sim/hw/cpu/cpu_complex.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace socsim::hw {
+
+CpuComplex::CpuComplex(Simulator& sim, const CpuSpec& spec, DramModel& dram, PortId cpu_port,
+                       report::TraceRecorder* trace)
+    : sim_(sim), spec_(spec), dram_(dram), trace_(trace) {
+  for (const auto& c : spec_.clusters) clusters_.push_back(std::make_shared<CpuCluster>(sim, c, dram, cpu_port));
+}
+
+std::shared_ptr<CpuCluster> CpuComplex::find(std::string_view cluster) const {
+  for (const auto& c : clusters_) {
+    if (c->name() == cluster) return c;
+  }
+  std::string known;
+  for (const auto& c : clusters_) known += (known.empty() ? "" : ", ") + c->name();
+  throw std::invalid_argument("no CPU cluster named '" + std::string(cluster) + "' (known: " + known + ")");
+}
+
+std::string CpuComplex::track(const CpuCluster& c, std::uint32_t core) const {
+  return "cpu." + c.name() + std::to_string(core);
+}
+
+Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t threads) {
+  auto c = find(cluster);
+  if (threads == 0 || threads > c->spec().cores) {
+    throw std::invalid_argument("CPU task '" + t.name + "': " + std::to_string(threads) +
+                                " threads requested on cluster '" + c->name() + "', which has " +
+                                std::to_string(c->spec().cores) + " cores");
+  }
+  if (!(t.ops >= 0) || !std::isfinite(t.ops)) {
+    throw std::invalid_argument("CPU task '" + t.name + "': ops must be finite and >= 0");
+  }
+  return run_on(t, std::move(c), threads);
+}
+
+Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) {
+  Lease lease = co_await c->cores().acquire(threads);
+  const bool cold = c->idle_for_at_least(spec_.idle_threshold);
+  CoreGrant grant(c, std::move(lease), threads);
+  const Tick start = sim_.now();
+  co_await sim_.delay((cold ? spec_.idle_wakeup : 0) + spec_.task_dispatch);
+  const std::uint64_t cycles =
+      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), ops_per_cycle(c->spec(), t.dtype), threads);
+  const Tick compute = c->clock().cycles_to_ticks(cycles);
+  // Even split of the bytes; the first (bytes % threads) threads move one byte more.
+  const std::uint64_t base = t.dram_bytes / threads, extra = t.dram_bytes % threads;
+  if (threads == 1) {
+    co_await core_part(c, grant.cores()[0], compute, t.dram_bytes, t.name);
+  } else {
+    std::vector<Task<>> parts;
+    for (std::uint32_t i = 0; i < threads; ++i) {
+      parts.push_back(core_part(c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name));
+    }
+    co_await when_all(sim_, std::move(parts), "cpu." + c->name() + ":" + t.name);
+  }
+  if (trace_) {
+    // Dispatch shows on the first core's track: it is the thread that wakes the others.
+    if (spec_.task_dispatch > 0) {
+      trace_->span(track(*c, grant.cores()[0]), "dispatch", start, start + spec_.task_dispatch);
+    }
+  }
+  c->add_ops(t.ops);
+}
+
+Task<> CpuComplex::core_part(std::shared_ptr<CpuCluster> c, std::uint32_t core, Tick compute, std::uint64_t bytes,
+                             std::string name) {
+  // Compute and the DRAM stream overlap (prefetching SIMD loops): the thread ends at the later.
+  const Tick start = sim_.now();
+  const Tick compute_end = sim_.checked_add(start, compute);
+  co_await dram_.transfer(c->core_port(core), bytes);
+  co_await sim_.delay_until(compute_end);
+  if (trace_) trace_->span(track(*c, core), std::move(name), start, sim_.now());
+}
+
+Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
+  std::uint32_t total = 0;
+  for (const auto& c : clusters_) total += c->spec().cores;
+  if (threads == 0 || threads > total) {
+    throw std::invalid_argument("CPU task '" + t.name + "': " + std::to_string(threads) +
+                                " threads requested, the CPU has " + std::to_string(total) + " cores");
+  }
+  std::vector<std::shared_ptr<CpuCluster>> order = clusters_;
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    return core_ops_per_second(a->spec(), t.dtype) > core_ops_per_second(b->spec(), t.dtype);
+  });
+  struct Pick {
+    std::shared_ptr<CpuCluster> cluster;
+    std::uint32_t threads;
+    double weight;  // ops/s of this part's cores
+  };
+  std::vector<Pick> picks;
+  double total_weight = 0;
+  for (std::uint32_t left = threads; const auto& c : order) {
+    if (left == 0) break;
+    const std::uint32_t n = std::min(left, c->spec().cores);
+    picks.push_back({c, n, n * core_ops_per_second(c->spec(), t.dtype)});
+    total_weight += picks.back().weight;
+    left -= n;
+  }
+  if (picks.size() == 1) return run(t, picks[0].cluster->name(), threads);
+  std::vector<Task<>> parts;
+  std::uint64_t bytes_left = t.dram_bytes;
+  for (std::size_t i = 0; i < picks.size(); ++i) {
+    const double share = picks[i].weight / total_weight;
+    CpuTask part = t;
+    part.ops = t.ops * share;
+    // Bytes follow the same share; the last part takes the rounding remainder.
+    const bool last = i + 1 == picks.size();
+    const auto rounded = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.dram_bytes) * share));
+    const std::uint64_t bytes = last ? bytes_left : std::min(bytes_left, rounded);
+    part.dram_bytes = bytes;
+    bytes_left -= bytes;
+    parts.push_back(run(part, picks[i].cluster->name(), picks[i].threads));
+  }
+  return when_all(sim_, std::move(parts), "cpu.fastest:" + t.name);
+}
+
+Tick CpuComplex::compute_time(const CpuTask& t, std::string_view cluster, std::uint32_t threads) const {
+  const auto c = find(cluster);
+  if (threads == 0 || threads > c->spec().cores) {
+    throw std::invalid_argument("compute_time: " + std::to_string(threads) + " threads on cluster '" + c->name() +
+                                "', which has " + std::to_string(c->spec().cores) + " cores");
+  }
+  const Tick compute = c->clock().cycles_to_ticks(
+      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), ops_per_cycle(c->spec(), t.dtype), threads));
+  const double rate = std::min({threads * c->spec().core_bandwidth, spec_.port_bandwidth, dram_.peak_bytes_per_s()});
+  const Tick dram = t.dram_bytes == 0 ? 0 : seconds_to_ticks_ceil(static_cast<double>(t.dram_bytes) / rate);
+  return spec_.task_dispatch + std::max(compute, dram);
+}
+
+}  // namespace socsim::hw

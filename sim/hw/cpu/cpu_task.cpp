@@ -1,0 +1,37 @@
+#include "sim/hw/cpu/cpu_task.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace socsim::hw {
+
+double ops_per_cycle(const CpuClusterSpec& c, DType d) {
+  switch (d) {
+    case DType::kFp32: return c.fp32_flops_per_cycle;
+    case DType::kFp16: return c.fp16_flops_per_cycle;
+    case DType::kInt8:
+    case DType::kW4A16: return c.int8_ops_per_cycle;
+  }
+  throw std::invalid_argument("unknown dtype");
+}
+
+double core_ops_per_second(const CpuClusterSpec& c, DType d) {
+  return static_cast<double>(c.clock_hz) * ops_per_cycle(c, d);
+}
+
+double padded_ops(const CpuTask& t, std::uint32_t gemm_tile_rows) {
+  if (t.rows == 0 || gemm_tile_rows <= 1) return t.ops;
+  const std::uint64_t blocks = (t.rows + gemm_tile_rows - 1) / gemm_tile_rows;
+  const std::uint64_t padded = blocks * gemm_tile_rows;
+  return t.ops * static_cast<double>(padded) / static_cast<double>(t.rows);
+}
+
+std::uint64_t compute_cycles_per_thread(double ops, double per_cycle, std::uint32_t threads) {
+  if (!(ops >= 0) || !std::isfinite(ops)) throw std::invalid_argument("CPU task ops must be finite and >= 0");
+  if (!(per_cycle > 0)) throw std::invalid_argument("CPU ops per cycle must be > 0");
+  if (threads == 0) throw std::invalid_argument("CPU task needs at least one thread");
+  const double cycles = ops / (per_cycle * threads);
+  return static_cast<std::uint64_t>(std::ceil(cycles - cycles * 1e-12));
+}
+
+}  // namespace socsim::hw

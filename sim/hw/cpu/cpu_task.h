@@ -1,0 +1,39 @@
+#pragma once
+// One unit of CPU work as a strategy hands it to the CPU model, and the pure cost arithmetic the
+// model (and solvers that must not run a simulation) derive from it.
+#include <cstdint>
+#include <string>
+
+#include "sim/hw/cpu/cpu_spec.h"
+#include "sim/hw/dtype.h"
+
+namespace socsim::hw {
+
+struct CpuTask {
+  std::string name;
+  double ops = 0;                // arithmetic ops (2*M*K*N for a GEMM; elementwise op counts otherwise)
+  DType dtype = DType::kFp32;    // picks fp32/fp16/int8 throughput per cycle
+  std::uint64_t dram_bytes = 0;  // bytes streamed from/to DRAM
+  std::uint64_t rows = 0;        // GEMM M, for micro-kernel row padding; 0 if not a GEMM
+};
+
+// Ops one core of `c` completes per cycle for `d`. W4A16 uses the INT8 rate: llama.cpp-style CPU
+// kernels quantize activations to 8 bits and run Q4 weights through int8 dot products
+// (ggml-cpu vec_dot_q4_0_q8_0, SDOT/SMMLA), so there is no FP16 math in the inner loop.
+double ops_per_cycle(const CpuClusterSpec& c, DType d);
+
+// Ops per second of one core of `c` for `d` (clock x ops per cycle): the order in which
+// run_on_fastest fills clusters.
+double core_ops_per_second(const CpuClusterSpec& c, DType d);
+
+// The ops the cores actually execute: for a GEMM (rows > 0) M is rounded up to a multiple of
+// gemm_tile_rows, because the micro-kernel always computes a whole row block (a 32-row GEMM
+// costs as much as a 64-row one when the block is 64). Non-GEMM work is not padded.
+double padded_ops(const CpuTask& t, std::uint32_t gemm_tile_rows);
+
+// Whole cycles one of `threads` cores needs for its even share of `ops` (rounded up: a started
+// cycle is spent). A relative 1e-12 slack keeps exact quotients such as 1e6/16 from becoming
+// one cycle more through floating-point representation error.
+std::uint64_t compute_cycles_per_thread(double ops, double ops_per_cycle, std::uint32_t threads);
+
+}  // namespace socsim::hw

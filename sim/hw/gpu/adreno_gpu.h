@@ -1,0 +1,117 @@
+#pragma once
+// An Adreno-class GPU behind one in-order OpenCL command queue (the PPL/MLC-OpenCL setting of
+// HeteroLLM). Three costs HeteroLLM 3.1 measured on the 8 Gen 3 shape what the host sees:
+//   - submitting a kernel costs the host `submit` (10-20 us) whatever the queue holds;
+//   - after a synchronization emptied the queue, the next kernel pays `restart` (extra 50-100 us)
+//     on the GPU before it starts: the queue went cold and must be re-armed;
+//   - clEnqueueWriteBuffer of a buffer that is not shared costs `copy_fixed` (~400 us) plus the
+//     bytes at `copy_bandwidth`.
+// A kernel runs for max(compute time, DRAM time): its arithmetic (gpu_compute_model.h) and its
+// DRAM traffic proceed concurrently, and the traffic is a flow in the shared DRAM model, so other
+// masters streaming at the same time slow a memory-bound kernel down.
+//
+//   AdrenoGpu gpu(sim, soc.gpu, dram, dram.add_port("gpu", soc.gpu.port_bandwidth), &trace);
+//   co_await gpu.enqueue({.name = "qkv", .flops = 2.0 * m * k * n, .dram_bytes = w, .rows = m});
+//   co_await gpu.finish();
+//
+// Idle GPUs schedule nothing: a queue worker process exists only while kernels are queued.
+// Teardown in either order is safe (GPU before or after the Simulator's process frames). After
+// Simulator::kill_processes the kernel that was running counts as finished (abandoned) and kernels
+// still queued run once the next one is enqueued.
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/core/simulator.h"
+#include "sim/core/statistics.h"
+#include "sim/core/task.h"
+#include "sim/core/time.h"
+#include "sim/hw/gpu/gpu_kernel.h"
+#include "sim/hw/gpu/gpu_spec.h"
+#include "sim/hw/memory/dram_model.h"
+#include "sim/report/trace.h"
+
+namespace socsim::hw {
+
+class AdrenoGpu {
+ public:
+  // `port` is the GPU's DRAM port (its cap is usually spec.port_bandwidth); `trace` may be null.
+  // Throws std::invalid_argument for a spec with no FP16 throughput or a non-positive copy
+  // bandwidth.
+  AdrenoGpu(Simulator& sim, const GpuSpec& spec, DramModel& dram, PortId port, report::TraceRecorder* trace);
+  ~AdrenoGpu();
+  AdrenoGpu(const AdrenoGpu&) = delete;
+  AdrenoGpu& operator=(const AdrenoGpu&) = delete;
+
+  // Host side: costs `submit` on the caller, then the kernel joins the queue and runs after every
+  // kernel enqueued before it. If a synchronization (finish()) drained the queue since the last
+  // kernel, this kernel also pays `restart` on the GPU before it starts. Returns once submitted,
+  // not when the kernel has run.
+  Task<> enqueue(GpuKernel k);
+
+  // Synchronization (clFinish): returns when every kernel enqueued before the call has finished,
+  // at that very tick (the runtime adds its own driver/copy costs). If the queue is then empty,
+  // the next kernel pays `restart`.
+  Task<> finish();
+
+  // Returns when the first `count` kernels ever enqueued have finished, without draining the
+  // queue: the completion flag a fast synchronization polls (HeteroLLM 4.2), so no `restart`
+  // follows. count = enqueued() waits for everything submitted so far.
+  Task<> wait_completed(std::uint64_t count);
+
+  // Blocking clEnqueueWriteBuffer of an unshared buffer: copy_fixed + bytes / copy_bandwidth. It
+  // is a memcpy on a unified-memory SoC, so 2 x bytes (read the source, write the copy) flow
+  // through the GPU's DRAM port meanwhile; contention can make that the longer part. Copies do
+  // not wait behind queued kernels (call finish() first when the data depends on them).
+  Task<> copy(std::uint64_t bytes);
+
+  // Compute-only time of a kernel on this GPU (no DRAM, no launch costs), for partition solvers.
+  Tick compute_time(const GpuKernel& k) const;
+
+  // Statistics. busy() covers kernel execution only (not restart gaps or copies).
+  const BusyTime& busy() const { return busy_; }
+  const BusyTime& copy_busy() const { return copy_busy_; }
+  std::uint64_t kernels() const { return completed_; }  // finished kernels
+  std::uint64_t enqueued() const { return enqueued_; }  // kernels submitted so far
+  double flops_done() const { return flops_done_; }
+  std::uint64_t copies() const { return copies_; }
+  std::uint64_t copy_bytes() const { return copy_bytes_; }
+  const GpuSpec& spec() const { return spec_; }
+
+ private:
+  struct Entry {
+    GpuKernel kernel;
+    Tick compute;   // compute-only time, computed (and checked) at enqueue
+    bool restart;   // pays `restart` before it starts
+  };
+  struct CompletionWaiter;
+  struct WorkerGuard;
+
+  void push(GpuKernel k, Tick compute);
+  Task<> run_queue();
+  Task<> execute(const GpuKernel& k, Tick compute);
+  void wake_waiters();
+  bool idle() const { return queue_.empty() && !worker_running_; }
+
+  Simulator& sim_;
+  GpuSpec spec_;
+  DramModel& dram_;
+  PortId port_;
+  report::TraceRecorder* trace_;
+
+  std::deque<Entry> queue_;          // submitted, not started
+  bool worker_running_ = false;      // a queue worker is spawned (set at spawn, before it starts)
+  WorkerGuard* worker_ = nullptr;    // the running worker's frame guard, if any
+  bool drained_by_sync_ = false;     // a finish() left the queue empty: the next kernel restarts
+  std::vector<CompletionWaiter*> waiters_;
+
+  BusyTime busy_;
+  BusyTime copy_busy_;
+  std::uint64_t enqueued_ = 0;
+  std::uint64_t completed_ = 0;
+  double flops_done_ = 0;
+  std::uint64_t copies_ = 0;
+  std::uint64_t copy_bytes_ = 0;
+};
+
+}  // namespace socsim::hw

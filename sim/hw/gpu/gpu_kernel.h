@@ -1,0 +1,22 @@
+#pragma once
+// One OpenCL kernel as the GPU model sees it: how much arithmetic, in which precision, how many
+// bytes it moves to and from DRAM, and (for a GEMM) how many parallel rows it has.
+#include <cstdint>
+#include <string>
+
+#include "sim/hw/dtype.h"
+
+namespace socsim::hw {
+
+struct GpuKernel {
+  std::string name;
+  double flops = 0;               // arithmetic work (2*M*K*N for a GEMM)
+  DType dtype = DType::kFp16;     // picks fp16/fp32/int8 throughput (w4a16 -> fp16 math)
+  std::uint64_t dram_bytes = 0;   // bytes moved to/from DRAM by the kernel
+  // GEMM M (parallel rows); 0 when not a GEMM. Few rows scale the compute efficiency by
+  // rows / (rows + half_efficiency_rows) (gpu_compute_model.h): M = 1 costs ~65x on the 8 Gen 3
+  // values, so a GEMV kernel that parallelizes over N rather than tiling M should say rows = 0.
+  std::uint64_t rows = 0;
+};
+
+}  // namespace socsim::hw

@@ -1,0 +1,152 @@
+#include "sim/hw/npu/gemm_plan.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace socsim::hw {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+struct Geometry {
+  std::uint64_t mt, kt, nt;
+  std::uint64_t tile_bytes, out_tile_bytes;
+  std::uint64_t op_cycles;
+};
+
+Geometry geometry(const NpuSpec& npu, const GemmShape& s) {
+  const auto& h = npu.hmx;
+  std::uint64_t depth = 0, elem = 0, out_elem = 0, op = 0;
+  switch (s.dtype) {
+    case DType::kInt8: depth = h.int8_tile_depth, elem = 1, out_elem = 1, op = h.int8_tile_op_cycles; break;
+    case DType::kFp16: depth = h.fp16_tile_depth, elem = 2, out_elem = 2, op = h.fp16_tile_op_cycles; break;
+    default: throw std::invalid_argument("HMX GEMM supports int8 and fp16, not " + std::string(dtype_name(s.dtype)));
+  }
+  const std::uint64_t rows = h.tile_rows;
+  return {ceil_div(s.m, rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * out_elem, op};
+}
+
+// Cycles HMX spends on a block: every weight tile loaded once into the array, then multiplied by
+// each resident activation tile; each finished output tile drained once. Several HMX units split
+// the work evenly (they share nothing but TCM).
+void finish_block(GemmBlock& b, const NpuSpec& npu, const Geometry& g) {
+  const std::uint64_t cycles =
+      b.weight_loads * npu.hmx.weight_load_cycles + b.tile_ops * g.op_cycles + b.output_tiles * npu.hmx.output_tile_cycles;
+  b.hmx_cycles = ceil_div(cycles, npu.hmx.units);
+}
+
+void add(GemmBlock& sum, const GemmBlock& b) {
+  sum.stage_bytes += b.stage_bytes;
+  sum.stage_transfers += b.stage_transfers;
+  sum.weight_loads += b.weight_loads;
+  sum.tile_ops += b.tile_ops;
+  sum.output_tiles += b.output_tiles;
+  sum.writeback_bytes += b.writeback_bytes;
+  sum.hmx_cycles += b.hmx_cycles;
+}
+
+// Streams the weights column by column (kt tiles per output column) through a TCM budget, against
+// `rows` resident activation tiles. Appends one block per group of columns.
+void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows,
+                           std::uint64_t budget, GemmBlock prologue) {
+  const std::uint64_t per_column = g.kt * g.tile_bytes + rows * g.out_tile_bytes;
+  const std::uint64_t cols = std::max<std::uint64_t>(1, std::min(g.nt, budget / per_column));
+  bool first = true;
+  for (std::uint64_t c0 = 0; c0 < g.nt; c0 += cols) {
+    const std::uint64_t c = std::min(cols, g.nt - c0);
+    GemmBlock b = first ? prologue : GemmBlock{};
+    first = false;
+    b.stage_bytes += c * g.kt * g.tile_bytes;
+    b.stage_transfers += c * g.kt;  // one transfer per weight tile
+    b.weight_loads = c * g.kt;
+    b.tile_ops = c * g.kt * rows;
+    b.output_tiles = c * rows;
+    b.writeback_bytes = c * rows * g.out_tile_bytes;
+    finish_block(b, npu, g);
+    plan.blocks.push_back(b);
+  }
+}
+
+}  // namespace
+
+const char* strategy_name(GemmStrategy s) {
+  switch (s) {
+    case GemmStrategy::kAllInTcm: return "all-in-tcm";
+    case GemmStrategy::kActivationsResident: return "activations-resident";
+    case GemmStrategy::kWeightsResident: return "weights-resident";
+    case GemmStrategy::kRowBlocked: return "row-blocked";
+  }
+  return "?";
+}
+
+GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  if (s.m == 0 || s.k == 0 || s.n == 0) throw std::invalid_argument("GEMM with an empty dimension");
+  const Geometry g = geometry(npu, s);
+  GemmPlan plan;
+  plan.mt = g.mt, plan.kt = g.kt, plan.nt = g.nt;
+  plan.tile_bytes = g.tile_bytes, plan.output_tile_bytes = g.out_tile_bytes;
+  plan.useful_flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
+
+  const std::uint64_t tcm = npu.tcm_bytes;
+  const std::uint64_t a_bytes = g.mt * g.kt * g.tile_bytes;
+  const std::uint64_t w_bytes = g.kt * g.nt * g.tile_bytes;
+  const std::uint64_t c_bytes = g.mt * g.nt * g.out_tile_bytes;
+
+  if (home == OperandHome::kTcm) {
+    if (a_bytes + w_bytes + c_bytes > tcm) {
+      throw std::invalid_argument("operands of " + std::to_string(a_bytes + w_bytes + c_bytes) +
+                                  " B (padded to tiles) do not fit the TCM of " + std::to_string(tcm) + " B");
+    }
+    plan.strategy = GemmStrategy::kAllInTcm;
+    GemmBlock b;
+    b.weight_loads = g.kt * g.nt;
+    b.tile_ops = g.kt * g.nt * g.mt;
+    b.output_tiles = g.mt * g.nt;
+    finish_block(b, npu, g);
+    plan.blocks.push_back(b);
+  } else if (a_bytes <= tcm / 2) {
+    // Activations resident; the rest of the TCM double-buffers weight columns.
+    plan.strategy = GemmStrategy::kActivationsResident;
+    GemmBlock prologue;
+    prologue.stage_bytes = a_bytes;
+    prologue.stage_transfers = 1;
+    stream_weight_columns(plan, npu, g, g.mt, (tcm - a_bytes) / 2, prologue);
+  } else if (w_bytes <= tcm / 2) {
+    // Weights resident; the rest double-buffers activation row blocks with their outputs.
+    plan.strategy = GemmStrategy::kWeightsResident;
+    const std::uint64_t per_row = g.kt * g.tile_bytes + g.nt * g.out_tile_bytes;
+    const std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, (tcm - w_bytes) / 2 / per_row));
+    bool first = true;
+    for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
+      const std::uint64_t r = std::min(rows, g.mt - r0);
+      GemmBlock b;
+      if (first) b.stage_bytes = w_bytes, b.stage_transfers = g.kt * g.nt;
+      first = false;
+      b.stage_bytes += r * g.kt * g.tile_bytes;
+      b.stage_transfers += 1;
+      b.weight_loads = g.kt * g.nt;
+      b.tile_ops = g.kt * g.nt * r;
+      b.output_tiles = r * g.nt;
+      b.writeback_bytes = r * g.nt * g.out_tile_bytes;
+      finish_block(b, npu, g);
+      plan.blocks.push_back(b);
+    }
+  } else {
+    // Neither fits: row blocks of a quarter of the TCM, all weights streamed again for each.
+    plan.strategy = GemmStrategy::kRowBlocked;
+    const std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 4 / (g.kt * g.tile_bytes)));
+    for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
+      const std::uint64_t r = std::min(rows, g.mt - r0);
+      GemmBlock prologue;
+      prologue.stage_bytes = r * g.kt * g.tile_bytes;
+      prologue.stage_transfers = 1;
+      stream_weight_columns(plan, npu, g, r, (tcm - r * g.kt * g.tile_bytes) / 2, prologue);
+    }
+  }
+  for (const auto& b : plan.blocks) add(plan.total, b);
+  return plan;
+}
+
+}  // namespace socsim::hw

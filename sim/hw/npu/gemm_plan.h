@@ -1,0 +1,61 @@
+#pragma once
+// How an HMX GEMM C[m x n] = A[m x k] * W[k x n] is blocked for the TCM scratchpad. A pure
+// function of the shape and the NPU's parameters, so it is unit-tested on its own and the
+// timing model (hmx_gemm.h) only replays it.
+//
+// HMX is weight-stationary: a weight tile is loaded into the array once per pass over the
+// activation tiles resident in TCM. Operands live in TCM only (HMX cannot read DRAM), so DMA
+// stages them: static weights tile by tile (each tile is its own transfer, as the vendor runtime
+// places them; the per-transfer set-up dominates), activations and outputs as large row blocks.
+// Which operand stays resident follows from TCM capacity:
+//   - all operands already in TCM (a kernel benchmark): compute only;
+//   - activations fit in half the TCM: stage them once, stream weight columns through the rest;
+//   - else weights fit in half the TCM: stage them once, stream activation row blocks (every block
+//     reloads each weight tile into the array);
+//   - else block the rows so a block fits a quarter of the TCM and stream all weights per block.
+// Order sensitivity (which operand is the weight), shape sensitivity and padding stages (every
+// dimension rounded up to whole tiles) all follow from this.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/hw/dtype.h"
+#include "sim/hw/npu/npu_spec.h"
+
+namespace socsim::hw {
+
+struct GemmShape {
+  std::uint64_t m = 0, k = 0, n = 0;
+  DType dtype = DType::kFp16;  // kInt8 (W8A8) or kFp16 on HMX
+};
+
+enum class OperandHome { kDram, kTcm };
+
+enum class GemmStrategy { kAllInTcm, kActivationsResident, kWeightsResident, kRowBlocked };
+const char* strategy_name(GemmStrategy s);
+
+// One step of the software pipeline: stage this block's inputs, compute on them, write outputs.
+struct GemmBlock {
+  std::uint64_t stage_bytes = 0;        // DRAM -> TCM
+  std::uint64_t stage_transfers = 0;    // DMA transfers those bytes take (set-up cost each)
+  std::uint64_t weight_loads = 0;       // weight tiles loaded into the array
+  std::uint64_t tile_ops = 0;           // activation tile x weight tile products
+  std::uint64_t output_tiles = 0;       // accumulator tiles drained to TCM
+  std::uint64_t writeback_bytes = 0;    // TCM -> DRAM
+  std::uint64_t hmx_cycles = 0;         // weight_loads, tile_ops and drains in HMX cycles
+};
+
+struct GemmPlan {
+  GemmStrategy strategy = GemmStrategy::kAllInTcm;
+  std::uint64_t mt = 0, kt = 0, nt = 0;  // tiles per dimension (padded)
+  std::uint64_t tile_bytes = 0, output_tile_bytes = 0;
+  std::vector<GemmBlock> blocks;         // in execution order
+  GemmBlock total;                       // sums over blocks
+  double useful_flops = 0;               // 2*m*k*n (without padding)
+};
+
+// Throws std::invalid_argument for empty shapes, unsupported dtypes, or operands that must sit in
+// TCM but do not fit it (the message names the sizes).
+GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
+
+}  // namespace socsim::hw

@@ -1,0 +1,36 @@
+#include "sim/hw/npu/graph_costs.h"
+
+#include "sim/core/time.h"
+
+namespace socsim::hw {
+
+GraphSize graph_size(const std::vector<model::OpDesc>& ops) {
+  GraphSize s;
+  for (const auto& op : ops) {
+    ++s.ops;
+    s.tensor_bytes += op.weight_params;
+    const bool gemm_like = op.kind == model::OpKind::kMatMul || op.kind == model::OpKind::kAttnScores ||
+                           op.kind == model::OpKind::kAttnContext;
+    const std::uint64_t out_elems = gemm_like ? op.batch * op.m * op.n : op.elements;
+    const bool int8_out = op.kind == model::OpKind::kMatMul || op.kind == model::OpKind::kQuantize;
+    s.tensor_bytes += out_elems * (int8_out ? 1 : 2);
+  }
+  return s;
+}
+
+namespace {
+Tick linear(Tick base, Tick per_op, double per_mib_ms, const GraphSize& s) {
+  const double mib = static_cast<double>(s.tensor_bytes) / (1024.0 * 1024.0);
+  return base + per_op * s.ops + seconds_to_ticks_ceil(per_mib_ms * mib / 1e3);
+}
+}  // namespace
+
+Tick graph_build_time(const NpuGraphSpec& g, const GraphSize& s) {
+  return linear(g.build_base, g.build_per_op, g.build_per_mib_ms, s);
+}
+
+Tick graph_optimize_time(const NpuGraphSpec& g, const GraphSize& s) {
+  return linear(g.optimize_base, g.optimize_per_op, g.optimize_per_mib_ms, s);
+}
+
+}  // namespace socsim::hw

@@ -1,0 +1,26 @@
+#pragma once
+// Static-graph preparation costs of the vendor runtime (QNN-style build -> optimize/finalize):
+// linear in the number of op nodes and in the tensor bytes the graph holds (HeteroLLM Fig. 9:
+// preparation grows with tensor size; llm.npu 2.3: Gemma-2B build 360 ms, optimize 11.54 s).
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/hw/npu/npu_spec.h"
+#include "sim/model/layer_ops.h"
+
+namespace socsim::hw {
+
+struct GraphSize {
+  std::uint64_t ops = 0;
+  std::uint64_t tensor_bytes = 0;  // static weights + activation buffers
+};
+
+// Size of an INT8 (W8A8) NPU graph made of these ops: weights one byte each, activations of the
+// quantized ops one byte, float ones two (FP16 buffers).
+GraphSize graph_size(const std::vector<model::OpDesc>& ops);
+
+Tick graph_build_time(const NpuGraphSpec& g, const GraphSize& size);
+Tick graph_optimize_time(const NpuGraphSpec& g, const GraphSize& size);
+
+}  // namespace socsim::hw

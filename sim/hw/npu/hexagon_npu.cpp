@@ -1,0 +1,105 @@
+#include "sim/hw/npu/hexagon_npu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/core/sync.h"
+
+namespace socsim::hw {
+
+HexagonNpu::HexagonNpu(Simulator& sim, const NpuSpec& spec, DramModel& dram, report::TraceRecorder* trace)
+    : sim_(sim),
+      spec_(spec),
+      clock_("npu", spec.clock_hz),
+      dram_(dram),
+      trace_(trace),
+      hmx_(sim, "npu.hmx", spec.hmx.units),
+      hvx_(sim, "npu.hvx", spec.hvx.contexts),
+      dma_(sim, "npu.dma", 1),
+      rpc_(sim, "npu.rpc", 1) {
+  port_ = dram.add_port("npu", spec.port_bandwidth);
+  dma_port_ = dram.add_port("npu.dma", spec.dma.bandwidth, port_);
+  core_port_ = dram.add_port("npu.core", spec.core_bandwidth, port_);
+  for (std::uint32_t i = 0; i < spec.hvx.contexts; ++i) {
+    hvx_ports_.push_back(dram.add_port("npu.core.hvx" + std::to_string(i), spec.hvx.read_bandwidth, core_port_));
+  }
+}
+
+Task<> HexagonNpu::dma(std::uint64_t bytes, std::uint64_t transfers, std::string name) {
+  if (bytes == 0 && transfers == 0) co_return;
+  auto lease = co_await dma_.acquire();
+  busy_.begin(sim_.now());
+  const Tick start = sim_.now();
+  // Set-up of each transfer; `channels` transfers set up concurrently.
+  const std::uint64_t rounds = (transfers + spec_.dma.channels - 1) / spec_.dma.channels;
+  co_await sim_.delay(rounds * spec_.dma.descriptor_overhead);
+  co_await dram_.transfer(dma_port_, bytes);
+  dma_bytes_.add(bytes);
+  busy_.end(sim_.now());
+  span("npu.dma", name, start);
+}
+
+Task<> HexagonNpu::hmx(std::uint64_t cycles, std::string name) {
+  if (cycles == 0) co_return;
+  auto lease = co_await hmx_.acquire();
+  busy_.begin(sim_.now());
+  const Tick start = sim_.now();
+  co_await sim_.delay(clock_.cycles_to_ticks(cycles));
+  hmx_cycles_.add(cycles);
+  busy_.end(sim_.now());
+  span("npu.hmx", name, start);
+}
+
+Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) {
+  if (threads == 0 || threads > spec_.hvx.contexts) {
+    throw std::invalid_argument("HVX work on " + std::to_string(threads) + " threads; the NPU has " +
+                                std::to_string(spec_.hvx.contexts) + " HVX contexts");
+  }
+  if (packets <= 0) co_return;
+  auto lease = co_await hvx_.acquire(threads);
+  busy_.begin(sim_.now());
+  const Tick start = sim_.now();
+  const double per_thread = packets / threads / spec_.hvx.packets_per_cycle;
+  co_await sim_.delay(clock_.cycles_to_ticks(static_cast<std::uint64_t>(std::ceil(per_thread))));
+  busy_.end(sim_.now());
+  span("npu.hvx", name, start);
+}
+
+Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name) {
+  if (threads == 0 || threads > spec_.hvx.contexts) {
+    throw std::invalid_argument("HVX stream on " + std::to_string(threads) + " threads; the NPU has " +
+                                std::to_string(spec_.hvx.contexts) + " HVX contexts");
+  }
+  if (bytes == 0) co_return;
+  auto lease = co_await hvx_.acquire(threads);
+  busy_.begin(sim_.now());
+  const Tick start = sim_.now();
+  std::vector<Task<>> parts;
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    // Split evenly; the first threads take the remainder bytes.
+    const std::uint64_t share = bytes / threads + (t < bytes % threads ? 1 : 0);
+    parts.push_back(dram_.transfer(hvx_ports_[t], share));
+  }
+  co_await when_all(sim_, std::move(parts), "npu.hvx_stream");
+  busy_.end(sim_.now());
+  span("npu.hvx", name, start);
+}
+
+Task<> HexagonNpu::graph_call(std::uint32_t ops, std::string name) {
+  // One call at a time through the RPC channel (calls from several host threads serialize).
+  auto lease = co_await rpc_.acquire();
+  const Tick start = sim_.now();
+  co_await sim_.delay(spec_.graph.execute_overhead + ops * spec_.graph.op_dispatch);
+  span("npu.rpc", name, start);
+}
+
+void HexagonNpu::check_mappable(std::uint64_t bytes, std::string_view what) const {
+  if (bytes > spec_.session_limit_bytes) {
+    throw std::invalid_argument(std::string(what) + " needs " + std::to_string(bytes) +
+                                " B mapped on the NPU, more than its session limit of " +
+                                std::to_string(spec_.session_limit_bytes) + " B (npu.session_limit; 32-bit address space)");
+  }
+}
+
+}  // namespace socsim::hw

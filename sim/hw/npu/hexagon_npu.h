@@ -1,0 +1,82 @@
+#pragma once
+// A Hexagon-class NPU: scalar hardware threads that issue work, the HMX matrix engine, HVX vector
+// contexts, a DMA engine between DRAM and TCM, and the vendor runtime's per-graph costs. Each
+// engine is a FIFO resource, so work from several issuers queues and overlaps the way the
+// hardware allows (HMX computes while DMA stages the next block).
+//
+// DRAM ports (children of the shared DRAM model's root):
+//   npu            cap port_bandwidth        everything the NPU moves
+//   npu.dma        cap dma.bandwidth         DMA engine
+//   npu.core       cap core_bandwidth        HVX/L2 path, all threads
+//   npu.core.hvxN  cap hvx.read_bandwidth    one HVX thread's stream
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/clock_domain.h"
+#include "sim/core/resource.h"
+#include "sim/core/simulator.h"
+#include "sim/core/statistics.h"
+#include "sim/hw/memory/dram_model.h"
+#include "sim/hw/npu/npu_spec.h"
+#include "sim/report/trace.h"
+
+namespace socsim::hw {
+
+class HexagonNpu {
+ public:
+  HexagonNpu(Simulator& sim, const NpuSpec& spec, DramModel& dram, report::TraceRecorder* trace);
+  HexagonNpu(const HexagonNpu&) = delete;
+  HexagonNpu& operator=(const HexagonNpu&) = delete;
+
+  const NpuSpec& spec() const { return spec_; }
+  const ClockDomain& clock() const { return clock_; }
+  Simulator& sim() { return sim_; }
+
+  // DMA between DRAM and TCM: `transfers` transfers moving `bytes` in total. Requests are served in
+  // FIFO order; each transfer pays the set-up cost (channels overlap theirs), then the bytes flow
+  // through the DRAM model, so other masters slow them down.
+  Task<> dma(std::uint64_t bytes, std::uint64_t transfers, std::string name);
+  // HMX busy for `cycles` NPU cycles.
+  Task<> hmx(std::uint64_t cycles, std::string name);
+  // `packets` VLIW packets of HVX work spread evenly over `threads` contexts (each issues
+  // packets_per_cycle per cycle); holds those contexts until done.
+  Task<> hvx(double packets, std::uint32_t threads, std::string name);
+  // Core-path (L2) streaming of `bytes` from DRAM by `threads` HVX threads.
+  Task<> hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name);
+  // Host-side cost of executing a static graph of `ops` nodes (FastRPC-style call + per-node
+  // dispatch), paid before its work starts.
+  Task<> graph_call(std::uint32_t ops, std::string name);
+  // The address-space limit: throws std::invalid_argument when `bytes` of buffers cannot be mapped
+  // in one session (the message names both numbers).
+  void check_mappable(std::uint64_t bytes, std::string_view what) const;
+
+  // Statistics.
+  const BusyTime& busy() const { return busy_; }  // any engine active
+  const BusyTime& hmx_busy() const { return hmx_.busy(); }
+  const BusyTime& dma_busy() const { return dma_.busy(); }
+  const BusyTime& hvx_busy() const { return hvx_.busy(); }
+  std::uint64_t dma_bytes() const { return dma_bytes_.value(); }
+  std::uint64_t hmx_cycles() const { return hmx_cycles_.value(); }
+  PortId dma_port() const { return dma_port_; }
+  PortId core_port() const { return core_port_; }
+
+ private:
+  void span(const std::string& track, const std::string& name, Tick start) const {
+    if (trace_) trace_->span(track, name, start, sim_.now());
+  }
+
+  Simulator& sim_;
+  NpuSpec spec_;
+  ClockDomain clock_;
+  DramModel& dram_;
+  report::TraceRecorder* trace_;
+  Resource hmx_, hvx_, dma_, rpc_;
+  PortId port_, dma_port_, core_port_;
+  std::vector<PortId> hvx_ports_;
+  BusyTime busy_;
+  Counter dma_bytes_, hmx_cycles_;
+};
+
+}  // namespace socsim::hw

@@ -1,0 +1,89 @@
+#include "sim/model/layer_ops.h"
+
+namespace socsim::model {
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::kNorm: return "norm";
+    case OpKind::kMatMul: return "matmul";
+    case OpKind::kBiasAdd: return "bias_add";
+    case OpKind::kRope: return "rope";
+    case OpKind::kAttnScores: return "attn_scores";
+    case OpKind::kSoftmax: return "softmax";
+    case OpKind::kAttnContext: return "attn_context";
+    case OpKind::kActivation: return "activation";
+    case OpKind::kElementwise: return "elementwise";
+    case OpKind::kQuantize: return "quantize";
+    case OpKind::kDequantize: return "dequantize";
+  }
+  return "?";
+}
+
+namespace {
+
+struct Builder {
+  std::vector<OpDesc> ops;
+  bool quantized;
+  void elementwise(std::string name, OpKind kind, std::uint64_t elements) {
+    OpDesc o{std::move(name), kind};
+    o.elements = elements;
+    ops.push_back(o);
+  }
+  // A group of matmuls sharing one input (q/k/v, gate/up): one Quantize before, one Dequantize after each.
+  void matmul_group(std::initializer_list<std::pair<const char*, std::uint64_t>> outs, std::uint64_t tokens, std::uint64_t in) {
+    if (quantized) elementwise("quantize", OpKind::kQuantize, tokens * in);
+    for (const auto& [name, out] : outs) {
+      OpDesc o{name, OpKind::kMatMul};
+      o.m = tokens, o.k = in, o.n = out;
+      o.weight_params = in * out;
+      ops.push_back(o);
+      if (quantized) elementwise(std::string(name) + "_dequantize", OpKind::kDequantize, tokens * out);
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s, bool quantized_npu_graph) {
+  Builder b{{}, quantized_npu_graph};
+  const std::uint64_t t = s.tokens, h = m.hidden, q_dim = m.heads * m.head_dim, kv_dim = m.kv_heads * m.head_dim;
+  b.elementwise("input_norm", OpKind::kNorm, t * h);
+  b.matmul_group({{"q_proj", q_dim}, {"k_proj", kv_dim}, {"v_proj", kv_dim}}, t, h);
+  if (m.attention_bias) {
+    b.elementwise("q_bias", OpKind::kBiasAdd, t * q_dim);
+    b.elementwise("k_bias", OpKind::kBiasAdd, t * kv_dim);
+    b.elementwise("v_bias", OpKind::kBiasAdd, t * kv_dim);
+  }
+  b.elementwise("rope_q", OpKind::kRope, t * q_dim);
+  b.elementwise("rope_k", OpKind::kRope, t * kv_dim);
+  OpDesc scores{"attn_scores", OpKind::kAttnScores};
+  scores.m = t, scores.k = m.head_dim, scores.n = s.context, scores.batch = m.heads;
+  b.ops.push_back(scores);
+  b.elementwise("softmax", OpKind::kSoftmax, m.heads * t * s.context);
+  OpDesc context{"attn_context", OpKind::kAttnContext};
+  context.m = t, context.k = s.context, context.n = m.head_dim, context.batch = m.heads;
+  b.ops.push_back(context);
+  b.matmul_group({{"o_proj", h}}, t, q_dim);
+  b.elementwise("attn_residual", OpKind::kElementwise, t * h);
+  b.elementwise("post_norm", OpKind::kNorm, t * h);
+  if (m.gated_mlp) {
+    b.matmul_group({{"gate_proj", m.intermediate}, {"up_proj", m.intermediate}}, t, h);
+    b.elementwise("act", OpKind::kActivation, t * m.intermediate);
+    b.elementwise("gate_mul", OpKind::kElementwise, t * m.intermediate);
+  } else {
+    b.matmul_group({{"fc1", m.intermediate}}, t, h);
+    b.elementwise("act", OpKind::kActivation, t * m.intermediate);
+  }
+  b.matmul_group({{m.gated_mlp ? "down_proj" : "fc2", h}}, t, m.intermediate);
+  b.elementwise("mlp_residual", OpKind::kElementwise, t * h);
+  return b.ops;
+}
+
+std::vector<OpDesc> head_ops(const ModelConfig& m, std::uint64_t tokens, bool quantized_npu_graph) {
+  Builder b{{}, quantized_npu_graph};
+  b.elementwise("final_norm", OpKind::kNorm, tokens * m.hidden);
+  b.matmul_group({{"lm_head", m.vocab}}, tokens, m.hidden);
+  return b.ops;
+}
+
+}  // namespace socsim::model

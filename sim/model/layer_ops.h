@@ -1,0 +1,51 @@
+#pragma once
+// The operators of one decoder layer with their shapes: the seed of the model graph. The graph
+// builder of the runtime expands this per chunk and per decode step; the NPU graph-build cost model
+// counts it; kernels lower each op for a unit.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/model/model_config.h"
+
+namespace socsim::model {
+
+enum class OpKind {
+  kNorm,          // RMSNorm / LayerNorm over hidden
+  kMatMul,        // activation [m x k] x weight [k x n]
+  kBiasAdd,
+  kRope,
+  kAttnScores,    // Q K^T per head: [tokens x head_dim] x [head_dim x context]
+  kSoftmax,
+  kAttnContext,   // P V per head
+  kActivation,    // SiLU / GELU
+  kElementwise,   // gating multiply, residual add
+  kQuantize,      // float -> INT8 at the input of a quantized NPU subgraph
+  kDequantize,    // INT8/INT32 -> float at its output
+};
+
+const char* op_kind_name(OpKind k);
+
+struct OpDesc {
+  std::string name;  // "q_proj", "attn_scores", ...
+  OpKind kind;
+  std::uint64_t m = 0, k = 0, n = 0;     // GEMM-like shape (matmul and attention), else 0
+  std::uint64_t batch = 1;               // heads for attention ops
+  std::uint64_t elements = 0;            // elements produced (for non-GEMM ops)
+  std::uint64_t weight_params = 0;       // static weights the op reads
+};
+
+struct LayerShape {
+  std::uint64_t tokens = 0;   // rows processed (prompt chunk, or batch in decode)
+  std::uint64_t context = 0;  // keys visible to attention (cache + these tokens)
+};
+
+// `quantized_npu_graph`: the W8A8 NPU form (llm.npu): each group of matmuls sharing an input is
+// preceded by a Quantize and each matmul followed by a Dequantize, as QNN graphs of that form have.
+std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s, bool quantized_npu_graph);
+
+// Final norm and lm_head over `tokens` rows (prefill needs only the last row's logits, but static
+// graphs compute all rows of the chunk).
+std::vector<OpDesc> head_ops(const ModelConfig& m, std::uint64_t tokens, bool quantized_npu_graph);
+
+}  // namespace socsim::model

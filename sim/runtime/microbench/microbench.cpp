@@ -1,0 +1,45 @@
+#include "sim/runtime/microbench/microbench.h"
+
+#include "sim/config/config_error.h"
+#include "sim/runtime/microbench/gpu_cpu_microbench.h"
+#include "sim/runtime/microbench/npu_microbench.h"
+
+namespace socsim::runtime {
+
+namespace {
+const config::SourceLocation kCli{"command line", 0, 0};
+
+void require_shape(const MicrobenchRequest& r) {
+  if (r.m == 0) throw config::ConfigError(kCli, "--m", "is required and must be >= 1");
+  if (r.k == 0) throw config::ConfigError(kCli, "--k", "is required and must be >= 1");
+  if (r.n == 0) throw config::ConfigError(kCli, "--n", "is required and must be >= 1");
+}
+
+[[noreturn]] void unsupported(const MicrobenchRequest& r) {
+  throw config::ConfigError(kCli, "--unit", "op '" + r.op + "' is not modelled on unit '" + r.unit + "'");
+}
+}  // namespace
+
+nlohmann::ordered_json run_microbench(const MicrobenchRequest& r) {
+  if (r.op == "matmul" || r.op == "qk") require_shape(r);
+  if ((r.op == "read" || r.op == "copy") && r.bytes == 0) throw config::ConfigError(kCli, "--bytes", "is required and must be >= 1");
+  if (r.op == "qk" && r.heads == 0) throw config::ConfigError(kCli, "--heads", "must be >= 1");
+  if (r.unit == "npu") {
+    if (r.op == "matmul") return npu_matmul(r);
+    if (r.op == "qk") return npu_qk(r);
+    if (r.op == "read") return npu_read(r);
+    if (r.op == "graph-build") return npu_graph_build(r);
+  } else if (r.unit == "gpu") {
+    if (r.op == "matmul") return gpu_matmul(r);
+    if (r.op == "read") return gpu_read(r);
+    if (r.op == "copy") return gpu_copy(r);
+  } else if (r.unit == "cpu") {
+    if (r.op == "matmul") return cpu_matmul(r);
+    if (r.op == "read") return cpu_read(r);
+  } else if (r.unit == "gpu+npu") {
+    if (r.op == "read") return gpu_npu_read(r);
+  }
+  unsupported(r);
+}
+
+}  // namespace socsim::runtime

@@ -1,0 +1,36 @@
+#pragma once
+// One operator on one unit of a SoC, timed by the same hardware models a full run uses
+// (`socsim microbench`; calibration claims are written against it).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/hw/dtype.h"
+#include "sim/hw/npu/gemm_plan.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
+
+namespace socsim::runtime {
+
+struct MicrobenchRequest {
+  std::string soc_id;
+  hw::SocSpec soc;
+  std::string op;                    // matmul | qk | read | copy | graph-build
+  std::string unit;                  // npu | gpu | cpu | gpu+npu
+  std::string engine;                // npu: hmx | hvx | dma; "" = the vendor runtime's default path
+  hw::DType dtype = hw::DType::kFp16;
+  std::uint64_t m = 0, k = 0, n = 0;
+  std::uint64_t heads = 1;
+  std::uint32_t threads = 0;         // 0 = the unit's default (see microbench_command --help)
+  hw::OperandHome operands = hw::OperandHome::kDram;
+  std::uint64_t bytes = 0;
+  std::optional<model::ModelConfig> model;
+  std::uint64_t prompt = 0;
+};
+
+// Throws config::ConfigError for combinations that make no sense (the key says which option).
+nlohmann::ordered_json run_microbench(const MicrobenchRequest& request);
+
+}  // namespace socsim::runtime

@@ -1,0 +1,42 @@
+#include "sim/runtime/microbench/microbench_result.h"
+
+namespace socsim::runtime {
+
+nlohmann::ordered_json microbench_header(const MicrobenchRequest& r, Tick latency) {
+  nlohmann::ordered_json j;
+  j["soc"] = r.soc_id;
+  j["op"] = r.op;
+  j["unit"] = r.unit;
+  if (!r.engine.empty()) j["engine"] = r.engine;
+  if (r.op == "matmul" || r.op == "qk") {
+    j["dtype"] = hw::dtype_name(r.dtype);
+    j["m"] = r.m, j["k"] = r.k, j["n"] = r.n;
+    if (r.op == "qk") j["heads"] = r.heads;
+    j["operands"] = r.operands == hw::OperandHome::kTcm ? "tcm" : "ddr";
+  }
+  if (r.threads) j["threads"] = r.threads;
+  if (r.bytes) j["bytes"] = r.bytes;
+  j["latency_ms"] = to_ms(latency);
+  j["latency_us"] = to_us(latency);
+  return j;
+}
+
+nlohmann::ordered_json unit_breakdown(hw::Soc& soc) {
+  const Tick now = soc.sim().now();
+  auto& npu = soc.npu();
+  auto& dram = soc.dram();
+  nlohmann::ordered_json u;
+  u["npu"] = {{"busy_ms", to_ms(npu.busy().busy(now))},
+              {"hmx_busy_ms", to_ms(npu.hmx_busy().busy(now))},
+              {"hvx_busy_ms", to_ms(npu.hvx_busy().busy(now))},
+              {"dma_busy_ms", to_ms(npu.dma_busy().busy(now))},
+              {"dma_bytes", npu.dma_bytes()}};
+  u["gpu"] = {{"busy_ms", to_ms(soc.gpu().busy().busy(now))}, {"kernels", soc.gpu().kernels()}};
+  u["dram"] = {{"busy_ms", to_ms(dram.busy().busy(now))},
+               {"bytes", dram.total_bytes()},
+               {"avg_gbps", now == 0 ? 0.0 : static_cast<double>(dram.total_bytes()) / to_seconds(now) / 1e9},
+               {"peak_gbps", dram.bandwidth().max() / 1e9}};
+  return u;
+}
+
+}  // namespace socsim::runtime

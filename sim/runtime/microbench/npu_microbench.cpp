@@ -1,0 +1,143 @@
+#include "sim/runtime/microbench/npu_microbench.h"
+
+#include <cmath>
+
+#include "sim/config/config_error.h"
+#include "sim/hw/npu/graph_costs.h"
+#include "sim/hw/npu/hmx_gemm.h"
+#include "sim/hw/soc.h"
+#include "sim/runtime/microbench/microbench_result.h"
+
+namespace socsim::runtime {
+
+namespace {
+
+const config::SourceLocation kCli{"command line", 0, 0};
+
+void run_to_end(Simulator& sim) {
+  if (sim.run() != RunResult::kIdle) throw std::logic_error("microbench did not run to completion");
+}
+
+nlohmann::ordered_json plan_json(const hw::GemmPlan& p) {
+  return {{"strategy", hw::strategy_name(p.strategy)}, {"tiles_m", p.mt},        {"tiles_k", p.kt},
+          {"tiles_n", p.nt},                          {"blocks", p.blocks.size()}, {"tile_ops", p.total.tile_ops},
+          {"weight_loads", p.total.weight_loads},    {"dma_transfers", p.total.stage_transfers},
+          {"stage_bytes", p.total.stage_bytes},      {"writeback_bytes", p.total.writeback_bytes}};
+}
+
+// A GEMM on HMX. Through the vendor runtime (operands in DRAM) it is a one-op static graph: the
+// call overhead, then the pipelined tile schedule. With operands already in TCM it is the bare
+// kernel the TTS paper measures.
+// The plan is taken by value: the coroutine outlives the caller's scope.
+Task<> hmx_matmul_graph(hw::HexagonNpu& npu, hw::GemmPlan plan, std::uint32_t ops, bool via_graph) {
+  if (via_graph) co_await npu.graph_call(ops, "graph_execute");
+  co_await hw::run_hmx_gemm(npu, plan, "matmul");
+}
+
+// HVX GEMM: each output vector of `lanes` FP16 values takes k multiply-accumulates, each costing
+// fp16_mac_packets packets (loads, multiply, accumulate and qfloat conversions of the inner loop).
+Task<> hvx_matmul(hw::HexagonNpu& npu, double packets, std::uint32_t threads) { co_await npu.hvx(packets, threads, "hvx_matmul"); }
+
+}  // namespace
+
+nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
+  Simulator sim;
+  hw::Soc soc(sim, r.soc, nullptr);
+  auto& npu = soc.npu();
+  const std::string engine = r.engine.empty() ? "hmx" : r.engine;
+  nlohmann::ordered_json plan_info;
+  if (engine == "hmx") {
+    const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype}, r.operands);
+    plan_info = plan_json(plan);
+    sim.spawn(hmx_matmul_graph(npu, plan, 1, r.operands == hw::OperandHome::kDram), "microbench.matmul");
+  } else if (engine == "hvx") {
+    if (r.dtype != hw::DType::kFp16) throw config::ConfigError(kCli, "--dtype", "the HVX matmul model is FP16 only");
+    if (r.operands != hw::OperandHome::kTcm) throw config::ConfigError(kCli, "--operands", "the HVX matmul benchmark runs on operands in TCM (--operands tcm)");
+    const std::uint32_t threads = r.threads ? r.threads : 1;
+    const double lanes = r.soc.npu.hvx.vector_bytes / 2.0;
+    const double packets = std::ceil(static_cast<double>(r.m * r.n) / lanes) * static_cast<double>(r.k) * r.soc.npu.hvx.fp16_mac_packets;
+    sim.spawn(hvx_matmul(npu, packets, threads), "microbench.hvx_matmul");
+  } else {
+    throw config::ConfigError(kCli, "--engine", "matmul on the NPU runs on hmx or hvx, not '" + engine + "'");
+  }
+  run_to_end(sim);
+  auto j = microbench_header(r, sim.now());
+  const double flops = 2.0 * static_cast<double>(r.m) * static_cast<double>(r.k) * static_cast<double>(r.n);
+  j["gflops"] = flops / to_seconds(sim.now()) / 1e9;
+  if (!plan_info.is_null()) j["plan"] = plan_info;
+  j["units"] = unit_breakdown(soc);
+  return j;
+}
+
+nlohmann::ordered_json npu_qk(const MicrobenchRequest& r) {
+  // H heads of Q[m x k] . K[n x k]^T as one static graph: per head the graph slices Q and K,
+  // transposes K into the weight layout, and multiplies (4 nodes); K is run-time data, so its
+  // tiles are staged like weights. Fusing heads shares the graph call but not the per-head nodes.
+  Simulator sim;
+  hw::Soc soc(sim, r.soc, nullptr);
+  auto& npu = soc.npu();
+  const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype}, hw::OperandHome::kDram);
+  constexpr std::uint32_t kNodesPerHead = 4;
+  auto body = [](hw::HexagonNpu& n, hw::GemmPlan p, std::uint64_t heads, std::uint32_t nodes) -> Task<> {
+    co_await n.graph_call(static_cast<std::uint32_t>(heads) * nodes, "graph_execute");
+    for (std::uint64_t h = 0; h < heads; ++h) co_await hw::run_hmx_gemm(n, p, "qk head " + std::to_string(h));
+  };
+  sim.spawn(body(npu, plan, r.heads, kNodesPerHead), "microbench.qk");
+  run_to_end(sim);
+  auto j = microbench_header(r, sim.now());
+  const double flops = 2.0 * static_cast<double>(r.heads * r.m * r.k * r.n);
+  j["gflops"] = flops / to_seconds(sim.now()) / 1e9;
+  j["plan"] = plan_json(plan);
+  j["units"] = unit_breakdown(soc);
+  return j;
+}
+
+nlohmann::ordered_json npu_read(const MicrobenchRequest& r) {
+  Simulator sim;
+  hw::Soc soc(sim, r.soc, nullptr);
+  auto& npu = soc.npu();
+  if (r.engine == "dma") {
+    // Large regular blocks: one transfer per MiB.
+    const std::uint64_t transfers = (r.bytes + (1 << 20) - 1) >> 20;
+    sim.spawn(npu.dma(r.bytes, transfers, "read"), "microbench.read");
+  } else if (r.engine == "hvx") {
+    sim.spawn(npu.hvx_stream(r.bytes, r.threads ? r.threads : 1, "read"), "microbench.read");
+  } else if (r.engine.empty()) {
+    // The vendor runtime streams (decode GEMV weights) on all HVX threads through L2.
+    sim.spawn(npu.hvx_stream(r.bytes, r.threads ? r.threads : r.soc.npu.hvx.contexts, "read"), "microbench.read");
+  } else {
+    throw config::ConfigError(kCli, "--engine", "read on the NPU uses dma or hvx (or no --engine for the runtime's path)");
+  }
+  run_to_end(sim);
+  auto j = microbench_header(r, sim.now());
+  j["gbps"] = static_cast<double>(r.bytes) / to_seconds(sim.now()) / 1e9;
+  j["units"] = unit_breakdown(soc);
+  return j;
+}
+
+nlohmann::ordered_json npu_graph_build(const MicrobenchRequest& r) {
+  if (!r.model) throw config::ConfigError(kCli, "--model", "graph-build needs --model");
+  if (r.prompt == 0) throw config::ConfigError(kCli, "--prompt", "graph-build needs --prompt (the graph's sequence length)");
+  const auto& m = *r.model;
+  std::vector<model::OpDesc> ops;
+  for (std::uint64_t l = 0; l < m.layers; ++l) {
+    auto layer = model::decoder_layer_ops(m, {r.prompt, r.prompt}, true);
+    ops.insert(ops.end(), layer.begin(), layer.end());
+  }
+  auto head = model::head_ops(m, r.prompt, true);
+  ops.insert(ops.end(), head.begin(), head.end());
+  const auto size = hw::graph_size(ops);
+  const Tick build = hw::graph_build_time(r.soc.npu.graph, size);
+  const Tick optimize = hw::graph_optimize_time(r.soc.npu.graph, size);
+  MicrobenchRequest echo = r;
+  auto j = microbench_header(echo, build + optimize);
+  j["model"] = m.id;
+  j["prompt"] = r.prompt;
+  j["graph_ops"] = size.ops;
+  j["tensor_mib"] = static_cast<double>(size.tensor_bytes) / (1024.0 * 1024.0);
+  j["build_ms"] = to_ms(build);
+  j["optimize_ms"] = to_ms(optimize);
+  return j;
+}
+
+}  // namespace socsim::runtime

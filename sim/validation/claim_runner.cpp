@@ -1,0 +1,102 @@
+#include "sim/validation/claim_runner.h"
+
+#include <cmath>
+#include <utility>
+
+#include "sim/validation/metric_path.h"
+
+namespace socsim::validation {
+
+namespace {
+
+// Raised while measuring; carries the reason without the claim id, which run() adds.
+class ClaimError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::kPass: return "pass";
+    case Status::kFail: return "FAIL";
+    case Status::kInfo: return "info";
+    case Status::kError: return "ERROR";
+  }
+  return "?";
+}
+
+// A claim exactly at its tolerance passes ("<= tolerance"). The relative slack absorbs binary
+// rounding, e.g. |1.17 - 0.9| / 0.9 = 0.30000000000000004 for a 0.3 tolerance; it is far below
+// any difference a claim could mean.
+bool within_tolerance(double relative_error, double tolerance) {
+  return relative_error <= tolerance * (1 + 1e-9);
+}
+
+bool ClaimResult::within_tolerance() const {
+  return relative_error.has_value() && validation::within_tolerance(*relative_error, tolerance);
+}
+
+ClaimRunner::ClaimRunner(CommandTable table) : cache_(std::move(table)) {}
+
+double ClaimRunner::measure(const Measurement& m) {
+  try {
+    return lookup_metric(cache_.call(m.command, m.args), m.metric);
+  } catch (const CommandFailure& e) {
+    throw ClaimError(e.what());
+  } catch (const MetricError& e) {
+    throw ClaimError(std::string(e.what()) + " in the result of `" + command_line(m.command, m.args) + "`");
+  }
+}
+
+ClaimResult ClaimRunner::run(const Claim& claim) {
+  ClaimResult r;
+  r.id = claim.id;
+  r.source = claim.source;
+  r.expected = claim.expect;
+  r.tolerance = claim.tolerance;
+  r.informational = claim.informational;
+  try {
+    double value = 0;
+    if (claim.is_ratio()) {
+      double numerator = 0, denominator = 0;
+      try {
+        numerator = measure(claim.value);
+      } catch (const ClaimError& e) {
+        throw ClaimError(std::string("numerator: ") + e.what());
+      }
+      try {
+        denominator = measure(*claim.denominator);
+      } catch (const ClaimError& e) {
+        throw ClaimError(std::string("denominator: ") + e.what());
+      }
+      if (denominator == 0) throw ClaimError("denominator: metric '" + claim.denominator->metric + "' is 0");
+      value = numerator / denominator;
+    } else {
+      value = measure(claim.value);
+    }
+    r.simulated = value;
+    r.relative_error = std::abs(value - claim.expect) / claim.expect;
+    if (claim.informational) {
+      r.status = Status::kInfo;
+    } else {
+      r.status = r.within_tolerance() ? Status::kPass : Status::kFail;
+    }
+  } catch (const ClaimError& e) {
+    // Informational claims also become ERROR: "informational" waives the tolerance, not the
+    // requirement that the claim can be evaluated at all.
+    r.status = Status::kError;
+    r.message = "claim " + claim.id + ": " + e.what();
+  }
+  return r;
+}
+
+std::vector<ClaimResult> ClaimRunner::run_all(const std::vector<Claim>& claims) {
+  std::vector<ClaimResult> results;
+  results.reserve(claims.size());
+  for (const Claim& c : claims) results.push_back(run(c));
+  return results;
+}
+
+}  // namespace socsim::validation

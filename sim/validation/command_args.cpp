@@ -1,0 +1,46 @@
+#include "sim/validation/command_args.h"
+
+#include <string_view>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::validation {
+
+namespace {
+
+// Section::string() accepts any scalar and rejects maps, lists and empty values with
+// "expected a string, got ...". Here numbers and booleans are just as valid, so the expectation
+// is restated; the location, key and the "got ..." part are kept.
+std::string scalar(const config::Section& block, const std::string& key) {
+  try {
+    return block.string(key);
+  } catch (const config::ConfigError& e) {
+    constexpr std::string_view kPrefix = "expected a string";
+    std::string message = e.message();
+    if (message.rfind(kPrefix, 0) == 0) {
+      message = "expected a scalar (number, string or true/false)" + message.substr(kPrefix.size());
+    }
+    throw config::ConfigError(e.location(), e.key(), message);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> command_args(const config::Section& block) {
+  std::vector<std::string> args;
+  for (const std::string& key : block.keys()) {
+    if (key == "set") {
+      const config::Section overrides = block.child("set");
+      for (const std::string& name : overrides.keys()) {
+        args.push_back("--set");
+        args.push_back(name + "=" + scalar(overrides, name));
+      }
+      continue;
+    }
+    args.push_back("--" + key);
+    args.push_back(scalar(block, key));
+  }
+  return args;
+}
+
+}  // namespace socsim::validation

@@ -1,0 +1,120 @@
+// Sharing the CPU: FIFO core contention, thread-count errors, run_on_fastest's split across
+// clusters, other DRAM masters slowing CPU streams, and teardown with tasks in flight.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "sim/hw/cpu/cpu_complex.h"
+#include "tests/unit/cpu/cpu_test_spec.h"
+
+namespace socsim::hw {
+namespace {
+
+using testing::CpuBench;
+using testing::kGB;
+using testing::timed;
+
+TEST(CpuSharing, CoresAreGrantedFifo) {
+  CpuBench b;
+  // A and B each take 3 of the 4 mid cores for 100 us (2.4e6 ops / 3 threads = 8e5 each,
+  // / 8 per cycle = 1e5 cycles at 1 GHz). C wants 1 core, and one is idle at t = 0, but C queued
+  // behind B (strict FIFO), so it starts with B at 100 us and ends 50 us later.
+  const CpuTask three{"t", 2.4e6, DType::kFp32, 0, 0};
+  const CpuTask one{"c", 4e5, DType::kFp32, 0, 0};  // 4e5 / 8 = 50,000 cycles = 50 us
+  Tick a = 0, bb = 0, c = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run(three, "mid", 3), a), "A");
+  b.sim.spawn(timed(b.sim, b.cpu.run(three, "mid", 3), bb), "B");
+  b.sim.spawn(timed(b.sim, b.cpu.run(one, "mid", 1), c), "C");
+  EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(a, 100 * kMicrosecond);
+  EXPECT_EQ(bb, 200 * kMicrosecond);
+  EXPECT_EQ(c, 150 * kMicrosecond);
+  // Core-time 3x100 + 3x100 + 1x50 = 650 us; wall time 0-200 us.
+  EXPECT_EQ(b.cpu.core_busy("mid"), 650 * kMicrosecond);
+  EXPECT_EQ(b.cpu.wall_busy("mid"), 200 * kMicrosecond);
+  // B reuses cores 0-2 after A; C gets the idle core 3.
+  bool c_on_mid3 = false;
+  for (const auto& s : b.trace.spans()) c_on_mid3 = c_on_mid3 || (s.name == "c" && s.track == "cpu.mid3");
+  EXPECT_TRUE(c_on_mid3);
+}
+
+TEST(CpuSharing, TooManyThreadsIsAnErrorNamingBothNumbers) {
+  CpuBench b;
+  const CpuTask t{"big", 1e6, DType::kFp32, 0, 0};
+  try {
+    (void)b.cpu.run(t, "mid", 5);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("5 threads"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("4 cores"), std::string::npos) << msg;
+  }
+  EXPECT_THROW((void)b.cpu.run(t, "mid", 0), std::invalid_argument);
+  EXPECT_THROW((void)b.cpu.run(t, "gold", 1), std::invalid_argument);
+  EXPECT_THROW((void)b.cpu.run_on_fastest(t, 6), std::invalid_argument);  // 1 + 4 cores
+  EXPECT_THROW((void)b.cpu.compute_time(t, "prime", 2), std::invalid_argument);
+}
+
+TEST(CpuSharing, RunOnFastestSplitsByThroughput) {
+  CpuBench b;
+  // Per core FP32: prime 2 GHz x 16 = 32 GFLOP/s, mid 1 GHz x 8 = 8 GFLOP/s. Three threads =
+  // prime + 2 mid: weights 32 : 16, so prime gets 2/3 of 4.8e6 = 3.2e6 ops (3.2e6 / 16 = 2e5
+  // cycles at 2 GHz = 100 us) and mid 1.6e6 (0.8e6 per core / 8 = 1e5 cycles at 1 GHz = 100 us).
+  // Bytes follow the shares: prime 200 KB (20 us at 10 GB/s), mid 100 KB (50 KB per core, 10 us
+  // at 5 GB/s): compute-bound everywhere, all parts end at 100 us.
+  const CpuTask t{"gemm", 4.8e6, DType::kFp32, 300'000, 0};
+  Tick end = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, 3), end), "fastest");
+  EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 100 * kMicrosecond);
+  EXPECT_DOUBLE_EQ(b.cpu.ops_done("prime"), 3.2e6);
+  EXPECT_DOUBLE_EQ(b.cpu.ops_done("mid"), 1.6e6);
+  EXPECT_EQ(b.dram.port_bytes(b.dram.port("cpu.prime0")), 200'000u);
+  EXPECT_EQ(b.dram.port_bytes(b.dram.port("cpu.mid0")), 50'000u);
+  EXPECT_EQ(b.dram.port_bytes(b.dram.port("cpu.mid1")), 50'000u);
+  EXPECT_EQ(b.cpu.core_busy("prime"), 100 * kMicrosecond);
+  EXPECT_EQ(b.cpu.core_busy("mid"), 200 * kMicrosecond);
+}
+
+TEST(CpuSharing, RunOnFastestWithinOneCluster) {
+  CpuBench b;
+  // One thread: the prime core alone, 3.2e6 / 16 = 2e5 cycles at 2 GHz = 100 us.
+  Tick end = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest({"g", 3.2e6, DType::kFp32, 0, 0}, 1), end), "fastest");
+  EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 100 * kMicrosecond);
+  EXPECT_EQ(b.cpu.core_busy("mid"), 0u);
+}
+
+Task<> other_master(DramModel& dram, PortId p, std::uint64_t bytes) { co_await dram.transfer(p, bytes); }
+
+TEST(CpuSharing, OtherMastersSlowCpuStreams) {
+  CpuBench b;
+  // A 15 GB/s DRAM shared by a GPU flow (cap 64 GB/s) and one prime core (cap 10 GB/s):
+  // max-min fair gives 7.5 GB/s each, below both caps, so the core's 750 KB take 100 us instead
+  // of the 75 us it would need alone at 10 GB/s.
+  Simulator sim;
+  DramModel dram(sim, 15 * kGB);
+  const PortId gpu = dram.add_port("gpu", 64 * kGB);
+  const PortId cpu_port = dram.add_port("cpu", 40 * kGB);
+  CpuComplex cpu(sim, testing::small_cpu_spec(), dram, cpu_port, nullptr);
+  Tick end = 0;
+  sim.spawn(other_master(dram, gpu, 10'000'000), "gpu");
+  sim.spawn(timed(sim, cpu.run({"s", 0, DType::kFp32, 750'000, 0}, "prime", 1), end), "cpu");
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 100 * kMicrosecond);
+}
+
+TEST(CpuSharing, TeardownWithTasksInFlight) {
+  // A 4-core task still running when everything is destroyed (CPU first, then DRAM, then the
+  // simulator kills the frames): the frames must give their cores back without touching freed
+  // memory (checked under ASan).
+  CpuBench b;
+  b.sim.spawn(b.cpu.run({"long", 8e6, DType::kFp32, 4'000'000, 0}, "mid", 4), "long");
+  b.sim.spawn(b.cpu.run({"queued", 8e6, DType::kFp32, 0, 0}, "mid", 2), "queued");
+  EXPECT_EQ(b.sim.run(50 * kMicrosecond), RunResult::kTimeLimit);
+}
+
+}  // namespace
+}  // namespace socsim::hw

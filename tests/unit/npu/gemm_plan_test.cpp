@@ -1,0 +1,99 @@
+#include "sim/hw/npu/gemm_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "npu_test_spec.h"
+
+namespace socsim::hw {
+namespace {
+
+TEST(GemmPlan, AllInTcmIsComputeOnly) {
+  const auto npu = test::small_npu();
+  // 64x64x64 FP16: 2x2x2 tiles; A, W, C 8 KiB each = 24 KiB <= 64 KiB.
+  const auto p = plan_hmx_gemm(npu, {64, 64, 64, DType::kFp16}, OperandHome::kTcm);
+  EXPECT_EQ(p.strategy, GemmStrategy::kAllInTcm);
+  ASSERT_EQ(p.blocks.size(), 1u);
+  EXPECT_EQ(p.total.stage_bytes, 0u);
+  EXPECT_EQ(p.total.weight_loads, 4u);  // kt*nt
+  EXPECT_EQ(p.total.tile_ops, 8u);      // kt*nt*mt
+  EXPECT_EQ(p.total.output_tiles, 4u);
+  // 4 loads x 2 + 8 ops x 5 + 4 drains x 8 = 80 cycles
+  EXPECT_EQ(p.total.hmx_cycles, 80u);
+}
+
+TEST(GemmPlan, OperandsThatDoNotFitTcmAreAnError) {
+  const auto npu = test::small_npu();
+  EXPECT_THROW(plan_hmx_gemm(npu, {256, 256, 256, DType::kFp16}, OperandHome::kTcm), std::invalid_argument);
+}
+
+TEST(GemmPlan, MisalignedShapeIsPaddedToWholeTiles) {
+  const auto npu = test::small_npu();
+  // 33 rows need 2 row tiles, like 64 rows: a padding "stage".
+  const auto a = plan_hmx_gemm(npu, {33, 64, 64, DType::kFp16}, OperandHome::kTcm);
+  const auto b = plan_hmx_gemm(npu, {64, 64, 64, DType::kFp16}, OperandHome::kTcm);
+  EXPECT_EQ(a.mt, 2u);
+  EXPECT_EQ(a.total.hmx_cycles, b.total.hmx_cycles);
+  const auto c = plan_hmx_gemm(npu, {32, 64, 64, DType::kFp16}, OperandHome::kTcm);
+  EXPECT_LT(c.total.hmx_cycles, a.total.hmx_cycles);
+}
+
+TEST(GemmPlan, Int8TilesAreTwiceAsDeep) {
+  const auto npu = test::small_npu();
+  const auto p = plan_hmx_gemm(npu, {32, 128, 32, DType::kInt8}, OperandHome::kTcm);
+  EXPECT_EQ(p.kt, 2u);  // 128 / 64
+  EXPECT_EQ(p.tile_bytes, 2048u);
+  EXPECT_EQ(p.output_tile_bytes, 1024u);  // INT8 output
+}
+
+TEST(GemmPlan, SmallActivationsStayResidentAndWeightsStreamTileByTile) {
+  const auto npu = test::small_npu();
+  // 32x256x256 FP16: mt=1, kt=8, nt=8. A = 8 tiles = 16 KiB <= 32 KiB (half the TCM).
+  const auto p = plan_hmx_gemm(npu, {32, 256, 256, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(p.strategy, GemmStrategy::kActivationsResident);
+  // Budget (64-16)/2 = 24 KiB per buffer; a column = 8 weight tiles (16 KiB) + 1 output tile
+  // (2 KiB) = 18 KiB -> 1 column per block -> 8 blocks.
+  ASSERT_EQ(p.blocks.size(), 8u);
+  EXPECT_EQ(p.blocks[0].stage_bytes, 16384u + 16384u);  // A, then the first column
+  EXPECT_EQ(p.blocks[0].stage_transfers, 1u + 8u);      // A in one transfer, weights one per tile
+  EXPECT_EQ(p.total.stage_transfers, 1u + 64u);
+  EXPECT_EQ(p.total.weight_loads, 64u);                 // each weight tile loaded once
+  EXPECT_EQ(p.total.writeback_bytes, 8u * 2048u);
+}
+
+TEST(GemmPlan, SmallWeightsStayResidentAndActivationsStreamInRowBlocks) {
+  const auto npu = test::small_npu();
+  // 512x64x32 FP16: mt=16, kt=2, nt=1. A = 32 tiles = 64 KiB > 32 KiB; W = 2 tiles = 4 KiB.
+  const auto p = plan_hmx_gemm(npu, {512, 64, 32, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(p.strategy, GemmStrategy::kWeightsResident);
+  // Budget (64-4)/2 = 30 KiB; a row tile = 2 A tiles + 1 C tile = 6 KiB -> 5 rows per block.
+  ASSERT_EQ(p.blocks.size(), 4u);  // 5+5+5+1
+  EXPECT_EQ(p.blocks[0].stage_transfers, 2u + 1u);
+  EXPECT_EQ(p.blocks[1].stage_transfers, 1u);
+  EXPECT_EQ(p.total.weight_loads, 4u * 2u);  // every block reloads the 2 weight tiles
+}
+
+TEST(GemmPlan, NeitherFitsStreamsWeightsPerRowBlock) {
+  const auto npu = test::small_npu();
+  // 512x256x256 FP16: A = 16x8 tiles = 256 KiB, W = 8x8 = 128 KiB: neither fits half of 64 KiB.
+  const auto p = plan_hmx_gemm(npu, {512, 256, 256, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(p.strategy, GemmStrategy::kRowBlocked);
+  // Row block: 16 KiB (a quarter of the TCM) / (8 tiles x 2 KiB) = 1 row tile -> 16 row blocks,
+  // each streaming all 64 weight tiles again.
+  EXPECT_EQ(p.total.weight_loads, 16u * 64u);
+  EXPECT_EQ(p.total.stage_bytes, 16u * (16384u + 64u * 2048u));
+}
+
+TEST(GemmPlan, WhichOperandIsTheWeightMatters) {
+  const auto npu = test::small_npu();
+  // Same FLOPs, operands swapped: wide weights stream tile by tile, narrow ones stay resident.
+  const auto wide = plan_hmx_gemm(npu, {32, 256, 1024, DType::kFp16}, OperandHome::kDram);
+  const auto narrow = plan_hmx_gemm(npu, {1024, 256, 32, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(wide.total.tile_ops, narrow.total.tile_ops);
+  // wide: A (8 tiles) resident, 8x32 weight tiles one transfer each: 1 + 256 = 257.
+  // narrow: 8 weight tiles resident (8 transfers), 32 row blocks of one transfer each: 40.
+  EXPECT_EQ(wide.total.stage_transfers, 257u);
+  EXPECT_EQ(narrow.total.stage_transfers, 40u);
+}
+
+}  // namespace
+}  // namespace socsim::hw

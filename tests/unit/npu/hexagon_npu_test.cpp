@@ -1,0 +1,115 @@
+#include "sim/hw/npu/hexagon_npu.h"
+
+#include <gtest/gtest.h>
+
+#include "npu_test_spec.h"
+#include "sim/hw/npu/hmx_gemm.h"
+
+namespace socsim::hw {
+namespace {
+
+struct Rig {
+  Simulator sim;
+  DramModel dram{sim, 10e9, {1.0}};
+  HexagonNpu npu{sim, test::small_npu(), dram, nullptr};
+  ~Rig() { sim.kill_processes(); }
+  Tick run() {
+    EXPECT_EQ(sim.run(), RunResult::kIdle);
+    return sim.now();
+  }
+};
+
+TEST(HexagonNpu, DmaPaysSetUpPerTransferThenBytes) {
+  Rig r;
+  // 10 transfers x 100 ns + 20,000 B at 2 GB/s (the DMA cap) = 1 us + 10 us = 11 us
+  r.sim.spawn(r.npu.dma(20000, 10, "t"), "dma");
+  EXPECT_EQ(r.run(), 11 * kMicrosecond);
+  EXPECT_EQ(r.npu.dma_bytes(), 20000u);
+}
+
+TEST(HexagonNpu, HmxCyclesAtTheNpuClock) {
+  Rig r;
+  r.sim.spawn(r.npu.hmx(320, "t"), "hmx");  // 320 cycles at 1 GHz = 320 ns
+  EXPECT_EQ(r.run(), 320 * kNanosecond);
+}
+
+TEST(HexagonNpu, HvxSplitsPacketsOverThreads) {
+  Rig r;
+  r.sim.spawn(r.npu.hvx(1000, 2, "t"), "hvx");  // 1000 packets / 2 threads / 1 per cycle = 500 ns
+  EXPECT_EQ(r.run(), 500 * kNanosecond);
+}
+
+TEST(HexagonNpu, HvxStreamsCappedPerThreadAndByTheCorePath) {
+  Rig r1;
+  // One thread: its 1 GB/s cap binds: 1e6 B -> 1 ms.
+  r1.sim.spawn(r1.npu.hvx_stream(1'000'000, 1, "t"), "s");
+  EXPECT_EQ(r1.run(), 1 * kMillisecond);
+  Rig r2;
+  // Two threads: 2 x 1 GB/s = 2 GB/s, under the 3 GB/s core cap: 1e6 B -> 0.5 ms.
+  r2.sim.spawn(r2.npu.hvx_stream(1'000'000, 2, "t"), "s");
+  EXPECT_EQ(r2.run(), 500 * kMicrosecond);
+}
+
+TEST(HexagonNpu, TwoConcurrentStreamsShareTheNpuPort) {
+  Rig r;
+  // DMA (cap 2 GB/s) and two HVX threads (2 x 1 GB/s) under the NPU port cap of 4 GB/s: no port
+  // contention, each runs at its own cap. 2e6 B by DMA = 1 ms; 1e6 B by HVX = 0.5 ms.
+  Tick dma_done = 0, hvx_done = 0;
+  auto dma = [](Rig& g, Tick& done) -> Task<> {
+    co_await g.npu.dma(2'000'000, 1, "d");
+    done = g.sim.now();
+  };
+  auto hvx = [](Rig& g, Tick& done) -> Task<> {
+    co_await g.npu.hvx_stream(1'000'000, 2, "h");
+    done = g.sim.now();
+  };
+  r.sim.spawn(dma(r, dma_done), "dma");
+  r.sim.spawn(hvx(r, hvx_done), "hvx");
+  r.run();
+  EXPECT_EQ(hvx_done, 500 * kMicrosecond);
+  EXPECT_EQ(dma_done, 100 * kNanosecond + 1 * kMillisecond);
+}
+
+TEST(HexagonNpu, GraphCallCostsOverheadPlusPerNode) {
+  Rig r;
+  r.sim.spawn(r.npu.graph_call(3, "g"), "g");  // 250 us + 3 x 40 us = 370 us
+  EXPECT_EQ(r.run(), 370 * kMicrosecond);
+}
+
+TEST(HexagonNpu, AddressSpaceLimitIsAnError) {
+  Rig r;
+  EXPECT_NO_THROW(r.npu.check_mappable(1ULL << 30, "weights"));
+  try {
+    r.npu.check_mappable(3ULL << 30, "llama-3-8b weights");
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("session limit"), std::string::npos);
+  }
+}
+
+TEST(HmxGemm, GemmThatFitsTcmIsComputeBound) {
+  Rig r;
+  const auto plan = plan_hmx_gemm(r.npu.spec(), {64, 64, 64, DType::kFp16}, OperandHome::kTcm);
+  r.sim.spawn(run_hmx_gemm(r.npu, plan, "g"), "g");
+  EXPECT_EQ(r.run(), 80 * kNanosecond);  // 80 cycles (see GemmPlan.AllInTcmIsComputeOnly)
+}
+
+TEST(HmxGemm, GemmThatDoesNotFitTcmIsBoundByWeightStaging) {
+  Rig r;
+  // 32x256x256 FP16 from DRAM: activations resident, 8 blocks of one weight column each.
+  // Stage 0: A (1 transfer, 16 KiB) + column 0 (8 transfers, 16 KiB) = 9 x 100 ns + 32768 B / 2 GB/s
+  //   = 0.9 us + 16.384 us = 17.284 us.
+  // Each next block: stage 8 x 100 ns + 16384 B / 2 GB/s = 8.992 us, and write back the previous
+  //   output tile: 100 ns + 2048 B / 2 GB/s = 1.124 us, serialized on the one DMA engine
+  //   = 10.116 us, while HMX computes 8 loads x 2 + 8 ops x 5 + 1 drain x 8 = 64 ns.
+  // Steps: i=0 stages block 1 only (8.992 us); i=1..6 stage block i+1 and write back block i-1
+  // (10.116 us each); i=7 writes back block 6 (1.124 us, HMX's 64 ns hidden under it); then the
+  // epilogue writes back block 7 (1.124 us).
+  const auto plan = plan_hmx_gemm(r.npu.spec(), {32, 256, 256, DType::kFp16}, OperandHome::kDram);
+  r.sim.spawn(run_hmx_gemm(r.npu, plan, "g"), "g");
+  const Tick expected = 17'284'000 + 8'992'000 + 6 * 10'116'000 + 1'124'000 + 1'124'000;  // 89.22 us
+  EXPECT_EQ(r.run(), expected);
+}
+
+}  // namespace
+}  // namespace socsim::hw
