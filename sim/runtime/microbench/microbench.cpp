@@ -18,9 +18,24 @@ void require_shape(const MicrobenchRequest& r) {
 [[noreturn]] void unsupported(const MicrobenchRequest& r) {
   throw config::ConfigError(kCli, "--unit", "op '" + r.op + "' is not modelled on unit '" + r.unit + "'");
 }
+
+nlohmann::ordered_json dispatch(const MicrobenchRequest& r);
+
 }  // namespace
 
 nlohmann::ordered_json run_microbench(const MicrobenchRequest& r) {
+  // The unit models reject impossible work (operands that cannot fit TCM, buffers beyond the
+  // NPU's address space): for a microbench that is bad input, named as such (exit 2).
+  try {
+    return dispatch(r);
+  } catch (const std::invalid_argument& e) {
+    throw config::ConfigError(kCli, r.op == "graph-build" ? "--model" : "--op", e.what());
+  }
+}
+
+namespace {
+
+nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
   if (r.op == "matmul" || r.op == "qk") require_shape(r);
   if ((r.op == "read" || r.op == "copy") && r.bytes == 0) throw config::ConfigError(kCli, "--bytes", "is required and must be >= 1");
   if (r.op == "qk" && r.heads == 0) throw config::ConfigError(kCli, "--heads", "must be >= 1");
@@ -42,4 +57,5 @@ nlohmann::ordered_json run_microbench(const MicrobenchRequest& r) {
   unsupported(r);
 }
 
+}  // namespace
 }  // namespace socsim::runtime

@@ -48,6 +48,9 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
   nlohmann::ordered_json plan_info;
   if (engine == "hmx") {
     const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype}, r.operands);
+    npu.check_mappable(plan.mt * plan.kt * plan.tile_bytes + plan.kt * plan.nt * plan.tile_bytes +
+                           plan.mt * plan.nt * plan.output_tile_bytes,
+                       "this matmul");
     plan_info = plan_json(plan);
     sim.spawn(hmx_matmul_graph(npu, plan, 1, r.operands == hw::OperandHome::kDram), "microbench.matmul");
   } else if (engine == "hvx") {
@@ -127,6 +130,14 @@ nlohmann::ordered_json npu_graph_build(const MicrobenchRequest& r) {
   auto head = model::head_ops(m, r.prompt, true);
   ops.insert(ops.end(), head.begin(), head.end());
   const auto size = hw::graph_size(ops);
+  std::uint64_t weight_bytes = 0;
+  for (const auto& op : ops) weight_bytes += op.weight_params;  // INT8: one byte each
+  if (weight_bytes > r.soc.npu.address_space_bytes) {
+    throw config::ConfigError(kCli, "--model", m.id + "'s INT8 weights (" + std::to_string(weight_bytes) +
+                                                   " B) exceed the NPU's address space of " +
+                                                   std::to_string(r.soc.npu.address_space_bytes) + " B (npu.address_space)");
+  }
+  const std::uint64_t sessions = (weight_bytes + r.soc.npu.session_limit_bytes - 1) / r.soc.npu.session_limit_bytes;
   const Tick build = hw::graph_build_time(r.soc.npu.graph, size);
   const Tick optimize = hw::graph_optimize_time(r.soc.npu.graph, size);
   MicrobenchRequest echo = r;
@@ -135,6 +146,8 @@ nlohmann::ordered_json npu_graph_build(const MicrobenchRequest& r) {
   j["prompt"] = r.prompt;
   j["graph_ops"] = size.ops;
   j["tensor_mib"] = static_cast<double>(size.tensor_bytes) / (1024.0 * 1024.0);
+  j["weight_bytes"] = weight_bytes;
+  j["sessions"] = sessions;  // NPU sessions needed to map the weights (npu.session_limit each)
   j["build_ms"] = to_ms(build);
   j["optimize_ms"] = to_ms(optimize);
   return j;

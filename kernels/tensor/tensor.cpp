@@ -1,0 +1,36 @@
+#include "kernels/tensor/tensor.h"
+
+namespace socsim::kernels {
+
+const char* elem_type_name(ElemType t) {
+  switch (t) {
+    case ElemType::kF32: return "f32";
+    case ElemType::kF16: return "f16";
+    case ElemType::kI8: return "i8";
+    case ElemType::kI32: return "i32";
+    case ElemType::kI4Packed: return "i4";
+  }
+  return "?";
+}
+
+std::size_t storage_bytes(ElemType t, std::size_t count) {
+  switch (t) {
+    case ElemType::kF32: case ElemType::kI32: return 4 * count;
+    case ElemType::kF16: return 2 * count;
+    case ElemType::kI8: return count;
+    case ElemType::kI4Packed: return (count + 1) / 2;
+  }
+  return 0;
+}
+
+Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout)
+    : shape_(std::move(shape)), type_(type), layout_(layout) {
+  numel_ = 1;
+  for (auto d : shape_) {
+    if (d < 0) throw std::invalid_argument("tensor dimension must be >= 0");
+    numel_ *= static_cast<std::size_t>(d);
+  }
+  storage_.assign(storage_bytes(type_, numel_), 0);
+}
+
+}  // namespace socsim::kernels

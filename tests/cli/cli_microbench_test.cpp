@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+nlohmann::json microbench_json(const std::string& args, const std::string& name) {
+  const auto dir = scratch_dir("mb_" + name);
+  const auto r = run_socsim("microbench --soc snapdragon-8gen3 " + args + " --json '" + (dir / "m.json").string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(read_file(dir / "m.json"));
+}
+
+TEST(CliMicrobench, MatmulOnEachUnitHasLatencyAndThroughput) {
+  for (const char* unit : {"npu", "gpu", "cpu"}) {
+    const auto j = microbench_json(std::string("--op matmul --unit ") + unit + " --dtype int8 --m 64 --k 2048 --n 2048", unit);
+    EXPECT_GT(j["latency_ms"].get<double>(), 0.0) << unit;
+    EXPECT_NEAR(j["latency_us"].get<double>(), 1000 * j["latency_ms"].get<double>(), 1e-6) << unit;
+    EXPECT_GT(j["gflops"].get<double>(), 0.0) << unit;
+    EXPECT_TRUE(j["units"].contains("dram")) << unit;
+  }
+}
+
+TEST(CliMicrobench, NpuMatmulReportsItsTilePlan) {
+  const auto j = microbench_json("--op matmul --unit npu --dtype fp16 --m 256 --k 4096 --n 14336", "plan");
+  EXPECT_EQ(j["plan"]["strategy"], "activations-resident");
+  EXPECT_EQ(j["plan"]["tiles_n"], 448);
+}
+
+TEST(CliMicrobench, ReadAndCopyReportBandwidth) {
+  EXPECT_GT(microbench_json("--op read --unit npu --engine dma --bytes 1048576", "dma")["gbps"].get<double>(), 1.0);
+  EXPECT_GT(microbench_json("--op read --unit gpu+npu --bytes 1048576", "both")["gbps"].get<double>(), 1.0);
+  EXPECT_GT(microbench_json("--op copy --unit gpu --bytes 4096", "copy")["latency_us"].get<double>(), 100.0);
+}
+
+TEST(CliMicrobench, DoubledTcmWhatIfIsFaster) {
+  const std::string gemm = "--op matmul --unit npu --dtype fp16 --m 1024 --k 4096 --n 4096";
+  const auto base = microbench_json(gemm, "tcm8");
+  const auto dir = scratch_dir("mb_tcm16");
+  const auto r = run_socsim("microbench --soc snapdragon-8gen3-tcm16 " + gemm + " --json '" + (dir / "m.json").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto big = nlohmann::json::parse(read_file(dir / "m.json"));
+  EXPECT_LT(big["latency_ms"].get<double>(), 0.5 * base["latency_ms"].get<double>());
+  // The same through --set on the base file.
+  const auto set = microbench_json(gemm + " --set npu.tcm=16MiB", "tcm_set");
+  EXPECT_DOUBLE_EQ(set["latency_ms"].get<double>(), big["latency_ms"].get<double>());
+}
+
+TEST(CliMicrobench, BadInputExits2) {
+  auto r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --m 64 --k 64 --n 64");
+  EXPECT_EQ(r.exit_code, 2);  // no --dtype
+  EXPECT_NE(r.err.find("--dtype"), std::string::npos);
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op conv --unit npu");
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --dtype fp16 --m 4096 --k 4096 --n 4096 --operands tcm");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("do not fit the TCM"), std::string::npos) << r.err;
+}
+
+TEST(CliMicrobench, AddressSpaceLimitIsReported) {
+  auto r = run_socsim("microbench --soc snapdragon-8gen3 --op graph-build --model llama-3-8b --prompt 256");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("address space"), std::string::npos) << r.err;
+  r = run_socsim("microbench --soc snapdragon-8gen2 --op graph-build --model qwen2.5-3b --prompt 256");
+  EXPECT_EQ(r.exit_code, 2);  // V73's 2 GiB keeps 3B models off the NPU (TTS 3.1.2)
+  const auto j = microbench_json("--op graph-build --model qwen2.5-1.5b --prompt 256", "graph");
+  EXPECT_EQ(j["sessions"], 1);
+  EXPECT_GT(j["optimize_ms"].get<double>(), j["build_ms"].get<double>());
+}
+
+}  // namespace
+}  // namespace socsim::test
