@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev     # JSON reports and HF config.json (Boost 1.74 in Debian 12 has no Boost.JSON)
   libgtest-dev libgmock-dev
   libbenchmark-dev
+  libopenblas-dev        # the GEMM benchmark's reference (cblas_sgemm in tests/benchmarks/gemm_benchmark.cpp)
 )
 missing=()
 for p in "${packages[@]}"; do

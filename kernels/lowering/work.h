@@ -17,7 +17,7 @@ enum class Unit { kNpu, kGpu, kCpu };
 // One step on the NPU. Steps of one NpuWork run in order (a static graph's nodes, or a custom
 // kernel's phases); overlap inside a step is the unit model's business (HMX GEMM pipeline).
 struct NpuStep {
-  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma };
+  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream };
   Kind kind = Kind::kHvx;
   std::string name;
   std::uint32_t graph_ops = 0;                        // kGraphCall: nodes in the executed graph
@@ -25,7 +25,8 @@ struct NpuStep {
   hw::OperandHome home = hw::OperandHome::kDram;      // kHmxGemm
   double packets = 0;                                 // kHvx: VLIW packets in total
   std::uint32_t threads = 1;                          // kHvx: hardware threads sharing them
-  std::uint64_t bytes = 0, transfers = 0;             // kDma
+  std::uint64_t bytes = 0, transfers = 0;             // kDma; kHvxStream: bytes streamed by `threads`
+                                                      // through L2 while computing `packets`
 
   static NpuStep graph_call(std::string n, std::uint32_t ops) {
     NpuStep s; s.kind = Kind::kGraphCall; s.name = std::move(n); s.graph_ops = ops; return s;
@@ -38,6 +39,11 @@ struct NpuStep {
   }
   static NpuStep dma(std::string n, std::uint64_t bytes, std::uint64_t transfers) {
     NpuStep s; s.kind = Kind::kDma; s.name = std::move(n); s.bytes = bytes; s.transfers = transfers; return s;
+  }
+  // HVX work that streams its operand from DRAM as it computes (a GEMV over weights that do not
+  // fit TCM): time is the longer of the stream and the packets.
+  static NpuStep hvx_stream(std::string n, std::uint64_t bytes, double packets, std::uint32_t threads) {
+    NpuStep s; s.kind = Kind::kHvxStream; s.name = std::move(n); s.bytes = bytes; s.packets = packets; s.threads = threads; return s;
   }
 };
 

@@ -13,7 +13,9 @@
 #include "sim/config/config_tree.h"
 #include "sim/report/trace.h"
 #include "sim/report/html_report.h"
-#include "sim/runtime/placeholder_run.h"
+#include "sim/runtime/simulate_run.h"
+#include "sim/systems/system.h"
+#include "sim/runtime/workload/workload.h"
 #include "sim/systems/system_ids.h"
 
 namespace po = boost::program_options;
@@ -30,18 +32,11 @@ struct Lengths {
   std::uint64_t prompt = 0, decode = 0, batch = 1;
 };
 
-// A workload file gives the lengths (the full workload format, with distributions and repeats,
-// belongs to the workload issue; this reads its fixed-length subset).
+// A workload file gives the lengths. The runtime that iterates over a workload's requests comes
+// later; until then a run simulates the first drawn request.
 Lengths read_workload(const std::filesystem::path& file) {
-  auto tree = config::ConfigTree::load_file(file);
-  auto root = tree.root();
-  Lengths l;
-  l.prompt = static_cast<std::uint64_t>(root.integer("prompt", 1, 1 << 24));
-  l.decode = static_cast<std::uint64_t>(root.integer("decode", 0, 1 << 24));
-  l.batch = static_cast<std::uint64_t>(root.integer_or("batch", 1));
-  if (l.batch < 1) throw config::ConfigError(root.location_of("batch"), "batch", "must be >= 1");
-  tree.check_all_consumed();
-  return l;
+  const auto first = runtime::draw_requests(runtime::load_workload(file)).front();
+  return {first.prompt, first.decode, first.batch};
 }
 
 struct RunOutcome {
@@ -88,11 +83,15 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
   if (model.empty()) bad("--model", "is required (a config.json or id such as qwen2-1.5b)");
   if (system.empty()) bad("--system", "is required");
-  if (!systems::is_known_system(system)) {
+  const auto& registry = systems::SystemRegistry::builtin();
+  if (!registry.has(system)) {
     std::string known;
-    for (auto s : systems::kSystemIds) known += (known.empty() ? "" : ", ") + std::string(s);
-    bad("--system", "unknown system '" + system + "' (known: " + known + ")");
+    for (const auto& id : registry.ids()) known += (known.empty() ? "" : ", ") + id;
+    bad("--system", (systems::is_known_system(system) ? "system '" + system + "' is not implemented yet"
+                                                      : "unknown system '" + system + "'") +
+                        " (available: " + known + ")");
   }
+  auto strategy = registry.make(system);
   if (mode != "timing" && mode != "functional") bad("--mode", "expected timing or functional, got '" + mode + "'");
 
   runtime::RunRequest req;
@@ -117,14 +116,26 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
 
   const auto soc_path = resolve_input(InputKind::kSoc, soc);
   req.soc_id = soc_path.stem().string();
-  req.soc = hw::load_soc_spec(soc_path, sets);
+  // The SoC file and --set overrides form one tree: the SoC's sections describe hardware, the
+  // system reads its own options from it; any key nobody read is an error.
+  auto tree = config::ConfigTree::load_file(soc_path);
+  for (const auto& o : sets) tree.apply_override(o);
+  req.soc = hw::parse_soc_spec(tree);
+  req.soc.source_file = soc_path.string();
   req.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  auto root = tree.root();
+  strategy->configure(root, req.soc, req.model);
+  tree.check_all_consumed();
+  req.soc.resolved_yaml = tree.dump_yaml();
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
     bad("--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +
                         " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));
   }
 
-  outcome.report = runtime::run_placeholder(req, outcome.trace);
+  if (req.mode == runtime::Mode::kFunctional) {
+    bad("--mode", "functional mode needs the functional kernels in the runtime, which are not wired yet; use --mode timing");
+  }
+  outcome.report = runtime::simulate_run(req, *strategy, outcome.trace);
   outcome.soc_yaml = req.soc.resolved_yaml;
   outcome.report_dir = report_dir;
   outcome.json_file = json_file;

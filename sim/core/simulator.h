@@ -72,6 +72,8 @@ class Simulator {
     return Awaiter{*this, dt};
   }
   auto delay_until(Tick t) { return delay(t > now_ ? t - now_ : 0); }
+  // A delay as a task, to run beside others in when_all.
+  Task<> delay_task(Tick dt) { co_await delay(dt); }
 
   // Runs events in (time, sequence) order until none is left or the next one is later than
   // `until`. An exception escaping a process is rethrown from here.

@@ -44,9 +44,34 @@ struct Builder {
 
 }  // namespace
 
+double op_flops(const OpDesc& op) {
+  const auto mul = [](std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+    return static_cast<double>(a) * static_cast<double>(b) * static_cast<double>(c) * static_cast<double>(d);
+  };
+  switch (op.kind) {
+    case OpKind::kMatMul:
+    case OpKind::kAttnScores:
+    case OpKind::kAttnContext: return 2.0 * mul(op.batch, op.m, op.k, op.n);
+    case OpKind::kNorm: return 5.0 * static_cast<double>(op.elements);        // square, sum, rsqrt, scale, weight
+    case OpKind::kRope: return 6.0 * static_cast<double>(op.elements);        // two multiplies, an add, sin/cos table
+    case OpKind::kSoftmax: return 5.0 * static_cast<double>(op.elements);     // max, sub, exp, sum, divide
+    case OpKind::kActivation: return 8.0 * static_cast<double>(op.elements);  // exp/erf-based
+    case OpKind::kQuantize:
+    case OpKind::kDequantize: return 2.0 * static_cast<double>(op.elements);
+    case OpKind::kBiasAdd:
+    case OpKind::kElementwise: return static_cast<double>(op.elements);
+  }
+  return 0.0;
+}
+
+double op_weight_bytes(const OpDesc& op, double bits_per_weight) {
+  return static_cast<double>(op.weight_params) * bits_per_weight / 8.0;
+}
+
 std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s, bool quantized_npu_graph) {
   Builder b{{}, quantized_npu_graph};
-  const std::uint64_t t = s.tokens, h = m.hidden, q_dim = m.heads * m.head_dim, kv_dim = m.kv_heads * m.head_dim;
+  // Matmuls and elementwise ops see every sequence's rows; attention runs per sequence and head.
+  const std::uint64_t t = s.tokens * s.sequences, h = m.hidden, q_dim = m.heads * m.head_dim, kv_dim = m.kv_heads * m.head_dim;
   b.elementwise("input_norm", OpKind::kNorm, t * h);
   b.matmul_group({{"q_proj", q_dim}, {"k_proj", kv_dim}, {"v_proj", kv_dim}}, t, h);
   if (m.attention_bias) {
@@ -57,11 +82,11 @@ std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s,
   b.elementwise("rope_q", OpKind::kRope, t * q_dim);
   b.elementwise("rope_k", OpKind::kRope, t * kv_dim);
   OpDesc scores{"attn_scores", OpKind::kAttnScores};
-  scores.m = t, scores.k = m.head_dim, scores.n = s.context, scores.batch = m.heads;
+  scores.m = s.tokens, scores.k = m.head_dim, scores.n = s.context, scores.batch = m.heads * s.sequences;
   b.ops.push_back(scores);
-  b.elementwise("softmax", OpKind::kSoftmax, m.heads * t * s.context);
+  b.elementwise("softmax", OpKind::kSoftmax, m.heads * t * s.context);  // t = tokens x sequences
   OpDesc context{"attn_context", OpKind::kAttnContext};
-  context.m = t, context.k = s.context, context.n = m.head_dim, context.batch = m.heads;
+  context.m = s.tokens, context.k = s.context, context.n = m.head_dim, context.batch = m.heads * s.sequences;
   b.ops.push_back(context);
   b.matmul_group({{"o_proj", h}}, t, q_dim);
   b.elementwise("attn_residual", OpKind::kElementwise, t * h);

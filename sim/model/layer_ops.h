@@ -36,9 +36,17 @@ struct OpDesc {
 };
 
 struct LayerShape {
-  std::uint64_t tokens = 0;   // rows processed (prompt chunk, or batch in decode)
-  std::uint64_t context = 0;  // keys visible to attention (cache + these tokens)
+  std::uint64_t tokens = 0;     // new tokens per sequence (a prompt chunk, or 1 in decode)
+  std::uint64_t context = 0;    // keys visible to the last of them (cache + these tokens)
+  std::uint64_t sequences = 1;  // sequences processed together (batch): matmuls see
+                                // tokens x sequences rows, attention runs per sequence
 };
+
+// Arithmetic work of an op (multiply-adds count 2): matmuls and attention exactly, elementwise
+// ops by a per-element count (norm ~5, rope ~6, softmax ~5, activation ~8, others 1-2).
+double op_flops(const OpDesc& op);
+// Bytes of static weights an op reads at `bits_per_weight`.
+double op_weight_bytes(const OpDesc& op, double bits_per_weight);
 
 // `quantized_npu_graph`: the W8A8 NPU form (llm.npu): each group of matmuls sharing an input is
 // preceded by a Quantize and each matmul followed by a Dequantize, as QNN graphs of that form have.

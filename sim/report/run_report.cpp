@@ -35,6 +35,7 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["units"] = units;
   j["dram"] = {{"bytes", r.dram_bytes}, {"avg_gbps", r.dram_avg_gbps}, {"peak_gbps", r.dram_peak_gbps}};
   if (r.accuracy) j["accuracy"] = *r.accuracy;
+  for (const auto& [k, v] : r.extra.items()) j[k] = v;
   if (!r.notes.empty()) j["notes"] = r.notes;
   return j;
 }

@@ -18,14 +18,21 @@ TEST(CliRun, WritesContractKeysItCanCompute) {
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
   }
   const auto j = nlohmann::json::parse(read_file(dir / "r.json"));
-  for (const char* k : {"soc", "model", "system", "mode", "prompt_tokens", "decode_tokens", "batch", "units", "dram"}) {
+  for (const char* k : {"soc", "model", "system", "mode", "prompt_tokens", "decode_tokens", "batch", "ttft_ms",
+                        "prefill_ms", "prefill_tokens_per_s", "decode_ms_per_token", "decode_tokens_per_s", "total_ms",
+                        "energy_j", "units", "dram"}) {
     EXPECT_TRUE(j.contains(k)) << k;
   }
+  for (const char* u : {"npu", "gpu", "cpu", "dram", "storage"}) {
+    EXPECT_TRUE(j["units"][u].contains("busy_ms")) << u;
+    EXPECT_TRUE(j["units"][u].contains("energy_j")) << u;
+  }
   EXPECT_EQ(j["prompt_tokens"], 64);
-  EXPECT_TRUE(j["dram"].contains("bytes"));
-  // The foundation run computes no latency: the keys must be absent, not invented.
-  EXPECT_FALSE(j.contains("ttft_ms"));
-  EXPECT_FALSE(j.contains("energy_j"));
+  for (const char* k : {"bytes", "avg_gbps", "peak_gbps"}) EXPECT_TRUE(j["dram"].contains(k)) << k;
+  // Timing mode computes no accuracy: the key is absent, not invented.
+  EXPECT_FALSE(j.contains("accuracy"));
+  EXPECT_GT(j["ttft_ms"].get<double>(), 0.0);
+  EXPECT_LE(j["ttft_ms"].get<double>(), j["total_ms"].get<double>());
   const auto trace = nlohmann::json::parse(read_file(dir / "rep/trace.json"));
   EXPECT_TRUE(trace.contains("traceEvents"));
 }

@@ -53,6 +53,9 @@ class CpuComplex {
   // Spins on `flag` holding one core of `cluster` busy: the core checks at grant time and then
   // every poll_interval, so it wakes at the first check at or after the fire time.
   Task<> poll_until(Trigger& flag, std::string_view cluster);
+  // Host software of a known duration (a vendor runtime compiling a graph): one core of
+  // `cluster` busy for `duration`.
+  Task<> hold(std::string_view cluster, Tick duration, std::string name);
 
   // run()'s duration with no contention and no queueing, for solvers: dispatch +
   // max(compute per thread, bytes / min(threads x core bandwidth, CPU port, DRAM peak)).
@@ -75,6 +78,7 @@ class CpuComplex {
   Task<> core_part(std::shared_ptr<CpuCluster> c, std::uint32_t core, Tick compute, std::uint64_t bytes,
                    std::string name);
   Task<> poll_on(Trigger& flag, std::shared_ptr<CpuCluster> c);
+  Task<> hold_on(std::shared_ptr<CpuCluster> c, Tick duration, std::string name);
   std::string track(const CpuCluster& c, std::uint32_t core) const;
 
   Simulator& sim_;

@@ -33,4 +33,15 @@ Task<> CpuComplex::poll_on(Trigger& flag, std::shared_ptr<CpuCluster> c) {
   if (trace_) trace_->span(track(*c, grant.cores()[0]), "poll", start, sim_.now());
 }
 
+Task<> CpuComplex::hold(std::string_view cluster, Tick duration, std::string name) {
+  return hold_on(find(cluster), duration, std::move(name));
+}
+
+Task<> CpuComplex::hold_on(std::shared_ptr<CpuCluster> c, Tick duration, std::string name) {
+  CoreGrant grant(c, co_await c->cores().acquire(1), 1);
+  const Tick start = sim_.now();
+  co_await sim_.delay(duration);
+  if (trace_) trace_->span(track(*c, grant.cores()[0]), std::move(name), start, sim_.now());
+}
+
 }  // namespace socsim::hw

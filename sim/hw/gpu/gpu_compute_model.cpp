@@ -48,6 +48,10 @@ double gpu_peak_flops_per_s(const GpuSpec& spec, DType dtype) {
 
 double gpu_efficiency(const GpuSpec& spec, const GpuKernel& k) {
   if (!(k.flops > 0)) return 0.0;
+  // The size ramp belongs to kernels that tile their work over the compute units (tile set-up,
+  // partial waves, few-row tiles half empty). Streaming kernels (GEMV, elementwise) run at the
+  // sustained rate and are normally bound by memory instead.
+  if (k.streaming) return spec.peak_efficiency;
   double e = spec.peak_efficiency * saturation(k.flops, spec.half_efficiency_flops);
   if (k.rows > 0) e *= saturation(static_cast<double>(k.rows), spec.half_efficiency_rows);
   return e;

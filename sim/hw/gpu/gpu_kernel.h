@@ -17,6 +17,9 @@ struct GpuKernel {
   // rows / (rows + half_efficiency_rows) (gpu_compute_model.h): M = 1 costs ~65x on the 8 Gen 3
   // values, so a GEMV kernel that parallelizes over N rather than tiling M should say rows = 0.
   std::uint64_t rows = 0;
+  // A streaming kernel (GEMV over the weights, elementwise ops) has no tile ramp: it runs at
+  // peak_efficiency and is normally memory-bound. Tiled kernels (GEMM, attention) ramp up with size.
+  bool streaming = false;
 };
 
 }  // namespace socsim::hw

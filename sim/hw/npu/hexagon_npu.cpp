@@ -66,16 +66,20 @@ Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) 
   span("npu.hvx", name, start);
 }
 
-Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name) {
+Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name, double packets) {
   if (threads == 0 || threads > spec_.hvx.contexts) {
     throw std::invalid_argument("HVX stream on " + std::to_string(threads) + " threads; the NPU has " +
                                 std::to_string(spec_.hvx.contexts) + " HVX contexts");
   }
-  if (bytes == 0) co_return;
+  if (bytes == 0 && packets <= 0) co_return;
   auto lease = co_await hvx_.acquire(threads);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
   std::vector<Task<>> parts;
+  if (packets > 0) {
+    const double per_thread = packets / threads / spec_.hvx.packets_per_cycle;
+    parts.push_back(sim_.delay_task(clock_.cycles_to_ticks(static_cast<std::uint64_t>(std::ceil(per_thread)))));
+  }
   for (std::uint32_t t = 0; t < threads; ++t) {
     // Split evenly; the first threads take the remainder bytes.
     const std::uint64_t share = bytes / threads + (t < bytes % threads ? 1 : 0);

@@ -43,8 +43,9 @@ class HexagonNpu {
   // `packets` VLIW packets of HVX work spread evenly over `threads` contexts (each issues
   // packets_per_cycle per cycle); holds those contexts until done.
   Task<> hvx(double packets, std::uint32_t threads, std::string name);
-  // Core-path (L2) streaming of `bytes` from DRAM by `threads` HVX threads.
-  Task<> hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name);
+  // Core-path (L2) streaming of `bytes` from DRAM by `threads` HVX threads, while they execute
+  // `packets` packets of work on it (0 for a pure read): time is the longer of the two.
+  Task<> hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name, double packets = 0);
   // Host-side cost of executing a static graph of `ops` nodes (FastRPC-style call + per-node
   // dispatch), paid before its work starts.
   Task<> graph_call(std::uint32_t ops, std::string name);

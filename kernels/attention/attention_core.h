@@ -1,0 +1,29 @@
+#pragma once
+// One query row of FP32 attention: s_j = scale * q.k_j over a set of keys, exact max-subtracted
+// softmax, o = sum_j p_j v_j. The keys are either a prefix [0, count) (dense causal attention)
+// or an index list (sparse and block-sparse attention); both go through the same arithmetic, so
+// sparse attention over all visible keys reproduces dense attention bit for bit.
+// The object owns the score scratch so the row loop does not allocate.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace socsim::kernels {
+
+// q.k in FP32 with 8 partial sums (vectorizable; the order is fixed, so results are deterministic).
+float dot_f32(const float* a, const float* b, std::uint64_t d);
+
+class RowAttender {
+ public:
+  // k, v point at the kv head's [n, d] rows.
+  void over_prefix(const float* q, const float* k, const float* v, std::uint64_t count, std::uint64_t d, float scale, float* o);
+  void over_indices(const float* q, const float* k, const float* v, std::span<const std::int32_t> idx, std::uint64_t d,
+                    float scale, float* o);
+
+ private:
+  template <class KeyAt>
+  void attend(const float* q, const float* k, const float* v, std::uint64_t count, KeyAt key_at, std::uint64_t d, float scale, float* o);
+  std::vector<float> p_;
+};
+
+}  // namespace socsim::kernels

@@ -1,0 +1,109 @@
+#include "kernels/attention/flash_attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/attention/attention_core.h"
+#include "kernels/softmax/softmax.h"
+
+namespace socsim::kernels {
+
+namespace {
+
+// FP16 values held in floats: a product of two is exact in FP32, so dot_f32 over them is the
+// FP32-accumulated FP16 GEMM HMX performs.
+std::vector<float> as_fp16_values(const Tensor& t) {
+  std::vector<float> out(t.numel());
+  if (t.type() == ElemType::kF16) {
+    auto s = t.data<half>();
+    for (std::size_t i = 0; i < s.size(); ++i) out[i] = to_float(s[i]);
+  } else {
+    auto s = t.data<float>();
+    for (std::size_t i = 0; i < s.size(); ++i) out[i] = to_float(to_half(s[i]));
+  }
+  return out;
+}
+
+half hmul(half a, half b) { return to_half(to_float(a) * to_float(b)); }
+half hadd(half a, half b) { return to_half(to_float(a) + to_float(b)); }
+half hsub(half a, half b) { return to_half(to_float(a) - to_float(b)); }
+
+}  // namespace
+
+void validate_flash_params(const FlashParams& p) {
+  if (p.kv_tile != 32 && p.kv_tile != 64) throw std::invalid_argument("FlashAttention KV tiles hold 32 or 64 keys");
+  if (p.q_block == 0) throw std::invalid_argument("FlashAttention needs a query block of at least one row");
+}
+
+Tensor flash_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0, const FlashParams& p,
+                       const LutExpTable* lut, std::optional<float> scale) {
+  validate_flash_params(p);
+  if (q.type() != ElemType::kF32 && q.type() != ElemType::kF16) throw std::invalid_argument("FlashAttention takes F32 or F16 tensors");
+  const AttentionShape s = attention_shape_of(q, k, v, p0, q.type());
+  std::unique_ptr<LutExpTable> own;
+  if (p.exp == ExpVariant::kLut && lut == nullptr) {
+    own = std::make_unique<LutExpTable>();
+    lut = own.get();
+  }
+  const float sc = resolve_scale(s, scale);
+  const std::uint64_t d = s.head_dim, Bc = p.kv_tile, Br = p.q_block;
+  const std::vector<float> qh = as_fp16_values(q), kh = as_fp16_values(k), vh = as_fp16_values(v);
+  const half neg_inf = half_from_bits(0xfc00);
+
+  Tensor o(q.shape(), ElemType::kF32);
+  auto od = o.data<float>();
+  std::vector<half> m(Br), acc(Br * d), sr(Bc), pr(Bc);
+  std::vector<float> l(Br), pv(d);
+  for (std::uint64_t h = 0; h < s.heads; ++h) {
+    const float* kb = kh.data() + s.kv_head_of(h) * s.kv_len * d;
+    const float* vb = vh.data() + s.kv_head_of(h) * s.kv_len * d;
+    for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += Br) {
+      const std::uint64_t rows = std::min(Br, s.q_len - i0);
+      const std::uint64_t keys = s.visible(i0 + rows - 1);  // tiles past the last row's position are skipped
+      std::fill(m.begin(), m.end(), neg_inf);
+      std::fill(l.begin(), l.end(), 0.0f);
+      std::fill(acc.begin(), acc.end(), to_half(0.0f));
+      for (std::uint64_t j0 = 0; j0 < keys; j0 += Bc) {
+        for (std::uint64_t r = 0; r < rows; ++r) {
+          const std::uint64_t vis = s.visible(i0 + r);
+          if (j0 >= vis) continue;  // the whole tile is masked for this row: nothing changes
+          const std::uint64_t cnt = std::min({Bc, keys - j0, vis - j0});
+          const float* qi = qh.data() + (h * s.q_len + i0 + r) * d;
+          half mx = m[r];
+          for (std::uint64_t j = 0; j < cnt; ++j) {
+            sr[j] = to_half(sc * dot_f32(qi, kb + (j0 + j) * d, d));
+            mx = std::max(mx, sr[j]);
+          }
+          const half a = m[r] == neg_inf ? to_half(0.0f) : exp_f16(hsub(m[r], mx), p.exp, lut);
+          float rowsum = 0;
+          for (std::uint64_t j = 0; j < cnt; ++j) {
+            pr[j] = exp_f16(hsub(sr[j], mx), p.exp, lut);
+            rowsum += to_float(pr[j]);
+          }
+          l[r] = to_float(a) * l[r] + rowsum;
+          std::fill(pv.begin(), pv.end(), 0.0f);
+          for (std::uint64_t j = 0; j < cnt; ++j) {
+            const float w = to_float(pr[j]);
+            const float* vj = vb + (j0 + j) * d;
+            for (std::uint64_t c = 0; c < d; ++c) pv[c] += w * vj[c];
+          }
+          half* oi = acc.data() + r * d;
+          for (std::uint64_t c = 0; c < d; ++c) oi[c] = hadd(hmul(a, oi[c]), to_half(pv[c]));
+          m[r] = mx;
+        }
+      }
+      for (std::uint64_t r = 0; r < rows; ++r) {
+        float* out = od.data() + (h * s.q_len + i0 + r) * d;
+        const float inv = 1.0f / l[r];
+        for (std::uint64_t c = 0; c < d; ++c) out[c] = to_float(acc[r * d + c]) * inv;
+      }
+    }
+  }
+  return o;
+}
+
+}  // namespace socsim::kernels

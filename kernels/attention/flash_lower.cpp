@@ -1,0 +1,158 @@
+#include "kernels/attention/flash_lower.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/elementwise/op_costs.h"
+#include "kernels/softmax/softmax_lower.h"
+
+namespace socsim::kernels {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+std::uint64_t lut_bytes(const FlashParams& p) { return p.exp == ExpVariant::kLut ? LutExpTable::bytes() : 0; }
+
+// TCM bytes of an FP16 HMX GEMM's operands padded to tiles, as gemm_plan.h lays them out.
+std::uint64_t gemm_tcm_bytes(const hw::NpuSpec& npu, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+  const std::uint64_t R = npu.hmx.tile_rows, D = npu.hmx.fp16_tile_depth;
+  const std::uint64_t mt = ceil_div(m, R), kt = ceil_div(k, D), nt = ceil_div(n, R);
+  const std::uint64_t tb = R * D * 2, ob = R * R * 2;
+  return mt * kt * tb + kt * nt * tb + mt * nt * ob;
+}
+
+std::uint64_t spare_tcm(const hw::NpuSpec& npu, const FlashParams& p) {
+  return npu.tcm_bytes > lut_bytes(p) ? npu.tcm_bytes - lut_bytes(p) : 0;
+}
+
+// Tiles per (head, query block), and the work totals the CPU/GPU faces need.
+struct TileCounts {
+  double scores = 0, row_tiles = 0, rows = 0;
+};
+
+TileCounts tile_counts(const AttentionShape& s, const FlashParams& p) {
+  TileCounts c;
+  for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
+    const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
+    const std::uint64_t tiles = ceil_div(s.visible(i0 + r - 1), p.kv_tile);
+    c.scores += static_cast<double>(r * tiles * p.kv_tile);
+    c.row_tiles += static_cast<double>(r * tiles);
+    c.rows += static_cast<double>(r);
+  }
+  const auto heads = static_cast<double>(s.heads);
+  return {c.scores * heads, c.row_tiles * heads, c.rows * heads};
+}
+
+}  // namespace
+
+double flash_tile_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t kv_tile, std::uint64_t head_dim, ExpVariant v) {
+  const HvxCost c{hvx};
+  const double f = c.fop(), i = HvxCost::kIop, e = hvx_exp_packets_f16(hvx, v);
+  const std::uint64_t seg = std::min<std::uint64_t>(kv_tile, c.lanes(2));
+  const double row_max = 2.0 * static_cast<double>(std::bit_width(seg) - 1);
+  const double per_score_vector = row_max + i + f + e + (HvxCost::kWiden + 2 * f) + 2 * f;
+  const double per_row_vector = i + f + e;
+  const double per_out_vector = i + 2 * f;
+  return static_cast<double>(c.vectors(rows * kv_tile, 2)) * per_score_vector +
+         static_cast<double>(c.vectors(rows, 2)) * per_row_vector + static_cast<double>(c.vectors(rows * head_dim, 2)) * per_out_vector;
+}
+
+double flash_finalize_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t head_dim) {
+  const HvxCost c{hvx};
+  const double f = c.fop();
+  return static_cast<double>(rows) * (f + c.reduce(4, f)) + static_cast<double>(c.vectors(rows, 2)) * c.reciprocal() +
+         static_cast<double>(c.vectors(rows * head_dim, 2)) * (HvxCost::kIop + f);
+}
+
+std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std::uint64_t head_dim, const FlashParams& p) {
+  const std::uint64_t budget = spare_tcm(npu, p) / 4;
+  auto fits = [&](std::uint64_t g) {
+    const std::uint64_t keys = g * p.kv_tile;
+    return gemm_tcm_bytes(npu, rows, head_dim, keys) <= budget && gemm_tcm_bytes(npu, rows, keys, head_dim) <= budget;
+  };
+  if (!fits(1)) {
+    throw std::invalid_argument("FlashAttention: one tile's operands do not fit a quarter of the " + std::to_string(spare_tcm(npu, p)) +
+                                " B of TCM beside the LUT");
+  }
+  std::uint64_t g = 1;
+  while (fits(g + 1)) ++g;
+  return g;
+}
+
+NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
+                                  hw::OperandHome home) {
+  validate_flash_params(p);
+  s.validate();
+  const bool dram = home == hw::OperandHome::kDram;
+  const std::uint64_t d = s.head_dim, Bc = p.kv_tile;
+  const std::uint64_t kv_head_bytes = s.keys_used() * d * 2 * 2;
+  const bool kv_resident = kv_head_bytes <= spare_tcm(npu, p) / 2;
+  NpuWork w;
+  for (std::uint64_t h = 0; h < s.heads; ++h) {
+    if (dram) {
+      w.steps.push_back(NpuStep::dma("flash.q", s.q_len * d * 2, 1));
+      if (kv_resident && h % s.group() == 0) w.steps.push_back(NpuStep::dma("flash.kv", kv_head_bytes, 2));
+    }
+    for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
+      const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
+      const std::uint64_t tiles = ceil_div(s.visible(i0 + r - 1), Bc);
+      const std::uint64_t chunk = flash_chunk_tiles(npu, r, d, p);
+      const double tile_packets = flash_tile_hvx_packets(npu.hvx, r, Bc, d, p.exp);
+      const std::uint32_t hvx_t = hvx_threads(npu, threads, r);
+      for (std::uint64_t t0 = 0; t0 < tiles; t0 += chunk) {
+        const std::uint64_t g = std::min(chunk, tiles - t0);
+        const bool last = t0 + g == tiles;
+        if (dram && !kv_resident) w.steps.push_back(NpuStep::dma("flash.kv", g * Bc * d * 2 * 2, 2));
+        w.steps.push_back(NpuStep::hmx_gemm("flash.qk", {r, d, g * Bc, hw::DType::kFp16}, hw::OperandHome::kTcm));
+        const double packets = static_cast<double>(g) * tile_packets + (last ? flash_finalize_hvx_packets(npu.hvx, r, d) : 0.0);
+        w.steps.push_back(NpuStep::hvx(std::string("flash.softmax.") + exp_variant_name(p.exp), packets, hvx_t));
+        w.steps.push_back(NpuStep::hmx_gemm("flash.pv", {r, g * Bc, d, hw::DType::kFp16}, hw::OperandHome::kTcm));
+      }
+    }
+    if (dram) w.steps.push_back(NpuStep::dma("flash.o", s.q_len * d * 2, 1));
+  }
+  return w;
+}
+
+namespace {
+
+double flash_ops(const AttentionShape& s, const FlashParams& p, double exp_ops) {
+  const TileCounts c = tile_counts(s, p);
+  const auto d = static_cast<double>(s.head_dim);
+  return c.scores * (4 * d + 3 + exp_ops) + c.row_tiles * (2 * d + 2 + exp_ops) + c.rows * (d + 1);
+}
+
+std::uint64_t flash_bytes(const AttentionShape& s) {
+  return s.heads * s.q_len * s.head_dim * 2 * 2 + s.heads * s.keys_used() * s.head_dim * 2 * 2;
+}
+
+}  // namespace
+
+CpuWork lower_flash_attention_cpu(const AttentionShape& s, const FlashParams& p, std::uint32_t threads) {
+  validate_flash_params(p);
+  s.validate();
+  hw::CpuTask t;
+  t.name = "flash_attention";
+  t.ops = flash_ops(s, p, cpu_exp_ops(p.exp));
+  t.dtype = hw::DType::kFp16;
+  t.dram_bytes = flash_bytes(s);
+  t.rows = s.q_len;
+  return CpuWork{{t}, std::max<std::uint32_t>(1, threads)};
+}
+
+GpuWork lower_flash_attention_gpu(const AttentionShape& s, const FlashParams& p) {
+  validate_flash_params(p);
+  s.validate();
+  hw::GpuKernel k;
+  k.name = "flash_attention";
+  k.flops = flash_ops(s, p, gpu_exp_ops(p.exp));
+  k.dtype = hw::DType::kFp16;
+  k.dram_bytes = flash_bytes(s);
+  k.rows = s.heads * s.q_len;
+  return GpuWork{{k}};
+}
+
+}  // namespace socsim::kernels

@@ -1,0 +1,49 @@
+#pragma once
+// FlashAttention, the `lower` face.
+//
+// NPU (TTS paper): per head and query block of r <= q_block rows seeing n_b keys, T_b =
+// ceil(n_b / kv_tile) tiles (tiles wholly in the block's future are skipped), split into chunks
+// of at most G tiles whose GEMM operands fit a quarter of the TCM left beside the 64 KiB LUT
+// (double-buffered chunks and resident K/V share the rest). Per chunk of g tiles:
+//   hmx_gemm  S = Q_blk K^T      {r, d, g Bc} FP16, operands in TCM
+//   hvx       g x flash_tile_hvx_packets (+ flash_finalize_hvx_packets after the last chunk)
+//   hmx_gemm  O += P V           {r, g Bc, d} FP16, operands in TCM
+// With home = kDram, DMA steps stage them: per head Q in and O out (one transfer each); K and V
+// once per kv head when both fit half the TCM beside the LUT (GQA heads of a group reuse them),
+// else per chunk. Steps run in order, so this DMA is not overlapped with compute (an upper
+// bound); home = kTcm is the kernel-benchmark setting with everything resident.
+//
+// HVX per tile of r rows x Bc keys, d head dims, with V_t = ceil(r Bc / 64) score vectors,
+// R = ceil(r / 64) row vectors and V_o = ceil(r d / 64) output vectors (f = float op, E = exp):
+//   per score vector: segmented row max 2 log2(Bc) + broadcast m' 1 + S - m' f + E
+//                     + FP32 lane-wise row sum: widen 2 + accumulate 2f + rescale by a 2f
+//   per row vector:   m' = max(m, rowmax) 1 + (m - m') f + E for a
+//   per output vector: broadcast a 1 + a O f + (+ P V) f
+// Finalize per block: per row combine + reduce the FP32 sum (f + 5 (1 + f)), R reciprocals,
+// per output vector broadcast + scale (1 + f).
+//
+// CPU / GPU: FP16 tiled loops with the same tile skipping: QK and PV 2 d flops per score, softmax
+// 3 + exp ops per score, per (row, tile) 2 d + 2 + exp (rescale O, m', a), per row d + 1; bytes
+// Q and O once, K and V once per query head (FP16).
+#include <cstdint>
+
+#include "kernels/attention/attention_shape.h"
+#include "kernels/attention/flash_attention.h"
+#include "kernels/lowering/work.h"
+#include "sim/hw/npu/gemm_plan.h"
+#include "sim/hw/npu/npu_spec.h"
+
+namespace socsim::kernels {
+
+double flash_tile_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t kv_tile, std::uint64_t head_dim, ExpVariant v);
+double flash_finalize_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t head_dim);
+// Largest tile count per chunk (>= 1) whose GEMM operands fit the chunk budget; throws if one
+// tile does not fit.
+std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std::uint64_t head_dim, const FlashParams& p);
+
+NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
+                                  hw::OperandHome home = hw::OperandHome::kTcm);
+CpuWork lower_flash_attention_cpu(const AttentionShape& s, const FlashParams& p, std::uint32_t threads);
+GpuWork lower_flash_attention_gpu(const AttentionShape& s, const FlashParams& p);
+
+}  // namespace socsim::kernels

@@ -1,0 +1,57 @@
+#pragma once
+// `lower` faces of the GEMM kernels for the Hexagon NPU (HVX packet counts: hvx_costs.h).
+#include <cstdint>
+
+#include "kernels/gemm/gemm_dims.h"
+#include "kernels/lowering/work.h"
+#include "kernels/quant/block_quant.h"
+#include "sim/hw/npu/npu_spec.h"
+
+namespace socsim::kernels {
+
+// W8A8 per-tensor through the vendor runtime: a one-node static graph, then the HMX INT8 GEMM
+// (dequantization rides on HMX's per-column output scaling).
+NpuWork lower_gemm_i8_npu(const GemmDims& d, hw::OperandHome home = hw::OperandHome::kDram);
+
+// Per-group INT8 the only way a static graph can express it (llm.npu 2.3): per group g of
+// G = ceil(k / group) groups, a slice of the activations (a strided view: a node, no HVX work), an
+// INT8 sub-GEMM [m x group] x [group x n], a node converting its INT32 result to float with the
+// group's column scales (the calibrated activation scale folded in offline), and from the second
+// group on a node adding it to the running sum: 4 G - 1 nodes in one graph call. Then per group
+// the HMX sub-GEMM and the HVX reduction over ceil(m n / (vector_bytes / 4)) vectors
+// (hvx::group_reduce_packets), on all HVX contexts. The node dispatches dominate at small groups
+// (8 Gen 3 values, 64x2048x2048: G = 32 / 64 / 128 -> about 17x / 9x / 5x the per-tensor time,
+// around llm.npu's 8.1-10.7x). Approximation: the sub-GEMM plans drain INT8-sized output tiles,
+// so the INT32 partials' extra traffic is not counted.
+NpuWork lower_gemm_i8_per_group_npu(const GemmDims& d, std::int64_t group, const hw::NpuSpec& spec,
+                                    hw::OperandHome home = hw::OperandHome::kDram);
+
+// Whether operands already are in the HMX tile layout; row-major ones are shuffled on HVX.
+struct HmxOperandLayout {
+  bool activations_tiled = false;
+  bool outputs_tiled = false;
+};
+
+// FP16 GEMM on HMX as a custom kernel (TTS: no static graph): tile the activations on HVX
+// (hvx::tile_shuffle_packets per activation tile), the HMX FP16 GEMM, untile the outputs.
+NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOperandLayout layout = {},
+                               hw::OperandHome home = hw::OperandHome::kDram);
+
+struct W4A16NpuOptions {
+  bool tile_group_layout = true;  // TTS 5.1.1: groups permuted offline into HMX order; false: ggml groups
+  HmxOperandLayout layout;
+};
+
+// W4A16 (Q4_0) or W8A16 (Q8_0) as TTS runs it: the quantized weights stream through TCM, HVX
+// dequantizes them there into FP16 tiles, HMX multiplies them with operands in TCM. The working
+// set gets half the TCM (the other half is the next chunk's double buffer):
+//   row blocks:   mb = clamp(floor(tcm/4 / (kt * tile)), 1, mt) activation tile rows
+//   column chunks: nb = clamp(floor((tcm/2 - mb kt tile) / (kt tile + q_col + mb tile)), 1, nt)
+// (tile = 2 KiB FP16 tile, q_col = quantized bytes of 32 columns, mt, kt, nt = tiles per dim).
+// Per row block: DMA its activations in (one transfer), tile them on HVX; per column chunk: DMA
+// its quantized weights (one transfer per 32-column strip), dequantize every weight of its whole
+// tiles on HVX (q4_0/q8_0_dequant_packets per unit), the HMX GEMM on TCM operands, untile the
+// outputs on HVX and DMA them out (one transfer). Steps run in order (no overlap across them).
+NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options = {});
+
+}  // namespace socsim::kernels

@@ -1,0 +1,117 @@
+#include "kernels/quant/block_quant.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/gemm/bulk_convert.h"
+
+namespace socsim::kernels {
+
+namespace {
+
+void put_scale(std::uint8_t* block, float d) {
+  const std::uint16_t bits = half_bits(static_cast<half>(d));
+  block[0] = static_cast<std::uint8_t>(bits & 0xFF);
+  block[1] = static_cast<std::uint8_t>(bits >> 8);
+}
+
+void quantize_q4_0(const float* x, std::uint8_t* block) {
+  float amax = 0, max = 0;
+  for (int j = 0; j < kQuantBlock; ++j) {
+    if (amax < std::fabs(x[j])) amax = std::fabs(x[j]), max = x[j];
+  }
+  const float d = max / -8.0f, id = d != 0 ? 1.0f / d : 0.0f;
+  put_scale(block, d);
+  for (int j = 0; j < kQuantBlock / 2; ++j) {
+    const auto lo = std::min(15, static_cast<int>(x[j] * id + 8.5f));
+    const auto hi = std::min(15, static_cast<int>(x[j + kQuantBlock / 2] * id + 8.5f));
+    block[2 + j] = static_cast<std::uint8_t>(lo | (hi << 4));
+  }
+}
+
+void quantize_q8_0(const float* x, std::uint8_t* block) {
+  float amax = 0;
+  for (int j = 0; j < kQuantBlock; ++j) amax = std::max(amax, std::fabs(x[j]));
+  const float d = amax / 127.0f, id = d != 0 ? 1.0f / d : 0.0f;
+  put_scale(block, d);
+  for (int j = 0; j < kQuantBlock; ++j) {
+    block[2 + j] = static_cast<std::uint8_t>(static_cast<std::int8_t>(std::round(x[j] * id)));
+  }
+}
+
+// Element (r, c) of the dequantized matrix for each c of row r, through `emit(c, d, value)`.
+template <class Emit>
+void for_each_value(const BlockQuantized& w, Emit emit) {
+  std::int8_t v[kQuantBlock];
+  for (std::int64_t r = 0; r < w.rows; ++r) {
+    for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
+      const std::uint8_t* blk = w.block(r, b);
+      const float d = static_cast<float>(block_scale(blk));
+      block_values(w.format, blk, v);
+      const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
+      for (std::int64_t j = 0; j < count; ++j) emit(r * w.cols + c0 + j, d, v[j]);
+    }
+  }
+}
+
+}  // namespace
+
+const char* block_format_name(BlockFormat f) { return f == BlockFormat::kQ4_0 ? "q4_0" : "q8_0"; }
+
+void block_values(BlockFormat format, const std::uint8_t* block, std::int8_t* values) {
+  if (format == BlockFormat::kQ8_0) {
+    std::memcpy(values, block + 2, kQuantBlock);
+    return;
+  }
+  for (int j = 0; j < kQuantBlock / 2; ++j) {
+    values[j] = static_cast<std::int8_t>((block[2 + j] & 0x0F) - 8);
+    values[j + kQuantBlock / 2] = static_cast<std::int8_t>((block[2 + j] >> 4) - 8);
+  }
+}
+
+BlockQuantized quantize_blocks(const Tensor& x, BlockFormat format) {
+  if (x.rank() != 2 || x.type() != ElemType::kF32) throw std::invalid_argument("block quantization takes a float32 matrix");
+  BlockQuantized w{format, x.dim(0), x.dim(1), {}};
+  w.bytes = Tensor::matrix(w.rows, w.blocks_per_row() * block_bytes(format), ElemType::kI8);
+  const auto in = x.data<float>();
+  float padded[kQuantBlock];
+  for (std::int64_t r = 0; r < w.rows; ++r) {
+    for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
+      const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
+      std::fill(padded, padded + kQuantBlock, 0.0f);
+      std::copy_n(in.data() + r * w.cols + c0, count, padded);
+      std::uint8_t* blk = w.block(r, b);
+      format == BlockFormat::kQ4_0 ? quantize_q4_0(padded, blk) : quantize_q8_0(padded, blk);
+    }
+  }
+  return w;
+}
+
+BlockQuantized blocks_from_bytes(BlockFormat format, std::int64_t rows, std::int64_t cols, Tensor bytes) {
+  BlockQuantized w{format, rows, cols, std::move(bytes)};
+  const auto want = static_cast<std::size_t>(rows * w.blocks_per_row() * block_bytes(format));
+  if (w.bytes.type() != ElemType::kI8 || w.bytes.bytes() != want) {
+    throw std::invalid_argument(std::string(block_format_name(format)) + " matrix of " + std::to_string(rows) + "x" +
+                                std::to_string(cols) + " needs " + std::to_string(want) + " bytes of int8 blocks");
+  }
+  return w;
+}
+
+Tensor dequantize_blocks(const BlockQuantized& w) {
+  Tensor y = Tensor::matrix(w.rows, w.cols, ElemType::kF32);
+  auto out = y.data<float>();
+  for_each_value(w, [&](std::int64_t i, float d, std::int8_t v) { out[i] = d * static_cast<float>(v); });
+  return y;
+}
+
+Tensor dequantize_blocks_to_half(const BlockQuantized& w) {
+  Tensor exact = dequantize_blocks(w);  // d * v is exact in float (11 x 8 significant bits)
+  Tensor y = Tensor::matrix(w.rows, w.cols, ElemType::kF16);
+  narrow(exact.data<float>().data(), y.data<half>().data(), exact.numel());
+  return y;
+}
+
+}  // namespace socsim::kernels

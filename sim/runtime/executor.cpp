@@ -1,0 +1,159 @@
+#include "sim/runtime/executor.h"
+
+#include <algorithm>
+
+#include "sim/hw/npu/graph_costs.h"
+#include "sim/hw/npu/hmx_gemm.h"
+#include "sim/runtime/op_lowering.h"
+
+namespace socsim::runtime {
+
+const char* unit_name(kernels::Unit u) {
+  switch (u) {
+    case kernels::Unit::kNpu: return "npu";
+    case kernels::Unit::kGpu: return "gpu";
+    case kernels::Unit::kCpu: return "cpu";
+  }
+  return "?";
+}
+
+Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace)
+    : soc_(soc), model_(model), sync_(sync), trace_(trace) {}
+
+void Executor::account(const std::string& unit, const std::string& kind, Tick start) {
+  op_time_[{unit, kind}] += soc_.sim().now() - start;
+}
+
+Task<> Executor::run(const Plan& plan) {
+  Simulator& sim = soc_.sim();
+  for (const auto& g : plan.prepared_graphs) built_graphs_.insert(g);
+  done_.clear();
+  end_.assign(plan.jobs.size(), 0);
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) done_.push_back(std::make_unique<Trigger>(sim));
+  WaitGroup all(sim);
+  all.add(plan.jobs.size());
+  auto job_process = [](Executor& ex, const Plan& p, std::uint32_t i, WaitGroup& wg) -> Task<> {
+    co_await ex.run_job(p, i);
+    wg.done();
+  };
+  for (std::uint32_t i = 0; i < plan.jobs.size(); ++i) {
+    for (auto d : plan.jobs[i].deps) {
+      if (d >= i) throw std::logic_error("job '" + plan.jobs[i].name + "' depends on a later job");
+    }
+    sim.spawn(job_process(*this, plan, i, all), plan.jobs[i].name);
+  }
+  co_await all.wait();
+}
+
+Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
+  const Job& job = plan.jobs[index];
+  for (auto d : job.deps) co_await done_[d]->wait();
+  // One hand-over per producing unit (the latest producer on it covers the earlier ones: units
+  // complete their work in order).
+  for (kernels::Unit u : {kernels::Unit::kNpu, kernels::Unit::kGpu, kernels::Unit::kCpu}) {
+    if (u == job.unit) continue;
+    const Job* last = nullptr;
+    for (auto d : job.deps) {
+      if (plan.jobs[d].unit == u) last = &plan.jobs[d];
+    }
+    if (last) co_await hand_over(*last, job);
+  }
+  co_await run_ops(job);
+  end_[index] = soc_.sim().now();
+  done_[index]->fire();
+}
+
+Task<> Executor::hand_over(const Job& from, const Job& to) {
+  const Tick start = soc_.sim().now();
+  auto& gpu = soc_.gpu();
+  // Bytes crossing: the last op's output (an activation; the copy's fixed cost dominates).
+  auto output_bytes = [](const Job& j) -> std::uint64_t {
+    if (j.ops.empty()) return 0;
+    const auto& op = j.ops.back().op;
+    const std::uint64_t elems = op.elements ? op.elements : op.batch * op.m * op.n;
+    return elems * 2;
+  };
+  if (from.unit == kernels::Unit::kGpu) {
+    co_await gpu.finish();  // the host waits for the queue to drain
+    if (!sync_.shared_buffers) co_await gpu.copy(output_bytes(from));
+  }
+  if (to.unit == kernels::Unit::kGpu && !sync_.shared_buffers) co_await gpu.copy(output_bytes(from));
+  if (soc_.sim().now() > start) account(unit_name(to.unit), "sync", start);
+}
+
+Task<> Executor::build_graph_if_new(const Job& job) {
+  if (job.npu_graph.empty() || built_graphs_.count(job.npu_graph)) co_return;
+  built_graphs_.insert(job.npu_graph);
+  ++graphs_built_;
+  std::vector<model::OpDesc> ops;
+  for (const auto& g : job.ops) ops.push_back(g.op);
+  const auto size = hw::graph_size(ops);
+  const auto& spec = soc_.spec().npu.graph;
+  const Tick start = soc_.sim().now();
+  // Graph preparation runs in the vendor runtime on the host (a prime core) before the first
+  // execution.
+  co_await soc_.cpu().hold(soc_.spec().cpu.clusters.front().name,
+                           hw::graph_build_time(spec, size) + hw::graph_optimize_time(spec, size), "graph build " + job.npu_graph);
+  if (trace_) trace_->span("npu.graph_build", job.npu_graph, start, soc_.sim().now());
+  account("npu", "graph_build", start);
+}
+
+Task<> Executor::run_npu_step(const kernels::NpuStep& step) {
+  auto& npu = soc_.npu();
+  switch (step.kind) {
+    case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, step.name); break;
+    case kernels::NpuStep::Kind::kHmxGemm: co_await hw::run_hmx_gemm(npu, hw::plan_hmx_gemm(npu.spec(), step.gemm, step.home), step.name); break;
+    case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, step.name); break;
+    case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, step.name); break;
+    case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, step.name, step.packets); break;
+  }
+}
+
+Task<> Executor::run_ops(const Job& job) {
+  Simulator& sim = soc_.sim();
+  switch (job.unit) {
+    case kernels::Unit::kNpu: {
+      std::vector<std::vector<kernels::NpuStep>> lowered;
+      std::uint32_t nodes = 0;
+      for (const auto& g : job.ops) {
+        lowered.push_back(lower_npu(g.op, model_, job.precision, soc_.spec().npu));
+        nodes += static_cast<std::uint32_t>(lowered.back().size());
+      }
+      if (!job.npu_graph.empty()) {
+        co_await build_graph_if_new(job);
+        const Tick start = sim.now();
+        co_await soc_.npu().graph_call(nodes, job.npu_graph);
+        account("npu", "graph_call", start);
+      }
+      for (std::size_t i = 0; i < job.ops.size(); ++i) {
+        const Tick start = sim.now();
+        for (const auto& step : lowered[i]) co_await run_npu_step(step);
+        account("npu", model::op_kind_name(job.ops[i].op.kind), start);
+      }
+      break;
+    }
+    case kernels::Unit::kGpu: {
+      // Host-side: kernels are enqueued; they run on the GPU's in-order queue. Time per op kind
+      // is the GPU's own execution time of each kernel.
+      for (const auto& g : job.ops) {
+        const auto kernel = lower_gpu(g.op, model_, job.precision);
+        // Per-kind GPU time is the kernel's uncontended time (compute or its own DRAM traffic at
+        // the GPU's port rate, whichever binds); the queue's real timeline is in the trace.
+        const Tick memory = seconds_to_ticks_ceil(static_cast<double>(kernel.dram_bytes) / soc_.spec().gpu.port_bandwidth);
+        op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += std::max(soc_.gpu().compute_time(kernel), memory);
+        co_await soc_.gpu().enqueue(kernel);
+      }
+      break;
+    }
+    case kernels::Unit::kCpu: {
+      for (const auto& g : job.ops) {
+        const Tick start = sim.now();
+        co_await soc_.cpu().run_on_fastest(lower_cpu(g.op, model_, job.precision), job.cpu_threads);
+        account("cpu", model::op_kind_name(g.op.kind), start);
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace socsim::runtime

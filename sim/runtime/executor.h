@@ -1,0 +1,63 @@
+#pragma once
+// Runs a Plan on a SoC: every job becomes a process that waits for the jobs it depends on, pays
+// the synchronization the hand-over between units costs, then runs its ops' lowered work on its
+// unit. Units serialize their own work (the NPU executes one graph at a time, the GPU queue is
+// in order, CPU cores are handed out FIFO), so the order of execution follows from dependencies
+// and resource availability, deterministically.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/core/sync.h"
+#include "sim/hw/soc.h"
+#include "sim/model/model_config.h"
+#include "sim/report/trace.h"
+#include "sim/runtime/job.h"
+#include "sim/runtime/sync_policy.h"
+
+namespace socsim::runtime {
+
+struct OpTimeKey {
+  std::string unit;     // npu | gpu | cpu
+  std::string kind;     // op kind (matmul, attn_scores, ...) or "graph_build", "sync"
+  bool operator<(const OpTimeKey& o) const { return unit != o.unit ? unit < o.unit : kind < o.kind; }
+};
+
+class Executor {
+ public:
+  Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace);
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Runs every job of the plan; completes when all have finished.
+  Task<> run(const Plan& plan);
+
+  Tick job_end(std::uint32_t job) const { return end_.at(job); }
+  // Wall time per (unit, op kind), summed over ops (ops of different units overlap in time).
+  const std::map<OpTimeKey, Tick>& op_time() const { return op_time_; }
+  std::uint64_t graphs_built() const { return graphs_built_; }
+
+ private:
+  Task<> run_job(const Plan& plan, std::uint32_t index);
+  Task<> run_ops(const Job& job);
+  Task<> hand_over(const Job& from, const Job& to);
+  Task<> run_npu_step(const kernels::NpuStep& step);
+  Task<> build_graph_if_new(const Job& job);
+  void account(const std::string& unit, const std::string& kind, Tick start);
+
+  hw::Soc& soc_;
+  const model::ModelConfig& model_;
+  SyncPolicy sync_;
+  report::TraceRecorder* trace_;
+  std::vector<std::unique_ptr<Trigger>> done_;
+  std::vector<Tick> end_;
+  std::set<std::string> built_graphs_;
+  std::uint64_t graphs_built_ = 0;
+  std::map<OpTimeKey, Tick> op_time_;
+};
+
+const char* unit_name(kernels::Unit u);
+
+}  // namespace socsim::runtime

@@ -1,0 +1,96 @@
+#include "sim/systems/baselines/npu_only.h"
+
+#include <algorithm>
+
+#include "sim/config/config_error.h"
+#include "sim/systems/baselines/npu_naive.h"
+#include "sim/systems/plan_builder.h"
+
+namespace socsim::systems {
+
+void NpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  check_npu_fits(soc, m, weight_bits());
+  standard_ = {32, 64, 128, 256, 512, 1024, 2048, 4096};
+  if (auto npu = options.optional_child("npu")) {
+    const std::string p = npu->has("shape_policy") ? npu->choice("shape_policy", {"online-prepare", "padding", "pipe"}) : "padding";
+    policy_ = p == "online-prepare" ? ShapePolicy::kOnlinePrepare : p == "padding" ? ShapePolicy::kPadding : ShapePolicy::kPipe;
+    if (npu->has("standard_lengths")) {
+      standard_.clear();
+      for (double v : npu->number_list("standard_lengths")) {
+        if (v < 1 || v != static_cast<double>(static_cast<std::uint64_t>(v))) {
+          throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "lengths must be positive integers");
+        }
+        standard_.push_back(static_cast<std::uint64_t>(v));
+      }
+      std::sort(standard_.begin(), standard_.end());
+      if (standard_.empty()) throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "needs at least one length");
+    }
+  }
+}
+
+runtime::Plan NpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, const RequestShape& r) {
+  runtime::Plan plan;
+  const Placement npu{kernels::Unit::kNpu, runtime::Precision::kW4A16, 1};
+  std::vector<model::GraphOp> prefill;
+  std::uint64_t graph_rows = r.prompt;
+  const std::uint64_t largest = standard_.back();
+  auto next_standard = [&](std::uint64_t n) {
+    for (auto s : standard_) {
+      if (s >= n) return s;
+    }
+    return largest;
+  };
+  switch (policy_) {
+    case ShapePolicy::kOnlinePrepare:
+      prefill = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, true);
+      break;
+    case ShapePolicy::kPadding:
+      // The next standard length; prompts beyond the largest run in chunks of it, last one padded.
+      graph_rows = next_standard(r.prompt);
+      prefill = model::prefill_graph(m, {r.prompt, graph_rows, r.batch, false, true}, true);
+      break;
+    case ShapePolicy::kPipe: {
+      // Largest standard lengths first; the remainder padded to the smallest that holds it.
+      std::uint64_t left = r.prompt, done = 0, chunk = 0;
+      while (left > 0) {
+        std::uint64_t s = standard_.front();
+        for (auto v : standard_) {
+          if (v <= left) s = v;
+        }
+        if (s > left) s = next_standard(left);
+        const std::uint64_t real = std::min(s, left);
+        for (std::uint32_t l = 0; l < m.layers; ++l) {
+          for (auto& op : model::decoder_layer_ops(m, {s, done + s, r.batch}, false)) prefill.push_back({op, model::Phase::kPrefill, l, chunk});
+        }
+        left -= real, done += real, ++chunk;
+        graph_rows = s;
+      }
+      for (auto& op : model::head_ops(m, graph_rows * r.batch, false)) {
+        prefill.push_back({op, model::Phase::kPrefill, static_cast<std::uint32_t>(m.layers), chunk - 1});
+      }
+      break;
+    }
+  }
+  // One static graph per chunk length (prefill) or batch (decode): a job is a whole forward pass
+  // (jobs are cut at chunk and step boundaries), named by its row count; pipe chunks of the same
+  // standard length reuse one graph.
+  const std::uint64_t hidden = m.hidden;
+  auto rows_of = [hidden](const model::GraphOp& g) { return g.op.elements / hidden; };  // first op: input_norm
+  auto name_of = [rows_of](const model::GraphOp& g) {
+    return std::string("npu-only/") + (g.phase == model::Phase::kPrefill ? "prefill" : "decode") + "/rows" +
+           std::to_string(rows_of(g));
+  };
+  SequentialPlanBuilder b([npu](const model::GraphOp&) { return npu; }, name_of);
+  if (policy_ != ShapePolicy::kOnlinePrepare) {
+    // Standard-length graphs are prepared offline (not on the request's critical path).
+    for (const auto& g : prefill) {
+      if (g.op.kind == model::OpKind::kNorm && g.layer == 0) plan.prepared_graphs.push_back(name_of(g));
+    }
+  }
+  build_prefill_decode(plan, b, m, prefill, r.prompt, r.decode, r.batch);
+  // The decode graph (one row per sequence) is prepared once, whatever the policy.
+  plan.prepared_graphs.push_back(name_of(model::decode_step_graph(m, r.prompt, 0, r.batch).front()));
+  return plan;
+}
+
+}  // namespace socsim::systems

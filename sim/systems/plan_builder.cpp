@@ -1,0 +1,63 @@
+#include "sim/systems/plan_builder.h"
+
+namespace socsim::systems {
+
+std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops) {
+  runtime::Job* open = nullptr;
+  Placement open_place;
+  for (const auto& g : ops) {
+    const Placement p = placer_(g);
+    const bool same = open && p == open_place && open->ops.back().phase == g.phase && open->ops.back().step == g.step;
+    if (!same) {
+      runtime::Job j;
+      j.unit = p.unit;
+      j.precision = p.precision;
+      j.cpu_threads = p.cpu_threads;
+      j.name = std::string(g.phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(g.step) + ".L" +
+               std::to_string(g.layer) + "." + g.op.name;
+      if (p.unit == kernels::Unit::kNpu) j.npu_graph = namer_(g);
+      if (has_last_) j.deps.push_back(last_);
+      last_ = plan.add(std::move(j));
+      has_last_ = true;
+      open = &plan.jobs[last_];
+      open_place = p;
+    }
+    open->ops.push_back(g);
+  }
+  return last_;
+}
+
+std::uint32_t SequentialPlanBuilder::append_host_op(runtime::Plan& plan, model::OpDesc op, model::Phase phase,
+                                                    std::uint64_t step) {
+  runtime::Job j;
+  j.unit = kernels::Unit::kCpu;
+  j.precision = runtime::Precision::kFp32;
+  j.cpu_threads = 1;
+  j.name = std::string(phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(step) + ".sample";
+  j.ops.push_back({std::move(op), phase, 0, step});
+  if (has_last_) j.deps.push_back(last_);
+  last_ = plan.add(std::move(j));
+  has_last_ = true;
+  return last_;
+}
+
+model::OpDesc sample_op(const model::ModelConfig& m, std::uint64_t sequences) {
+  model::OpDesc op{"sample", model::OpKind::kElementwise};
+  op.elements = m.vocab * sequences;  // one pass over the logits (argmax / top-p)
+  return op;
+}
+
+void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
+                          const std::vector<model::GraphOp>& prefill, std::uint64_t prompt, std::uint64_t decode,
+                          std::uint64_t batch) {
+  b.append(plan, prefill);
+  plan.prefill_end = b.append_host_op(plan, sample_op(m, batch), model::Phase::kPrefill, 0);
+  // The prompt's logits give the first token (TTFT); each of the `decode` steps then runs one
+  // forward pass over the last token and samples the next.
+  for (std::uint64_t s = 0; s < decode; ++s) {
+    b.append(plan, model::decode_step_graph(m, prompt, s, batch));
+    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, batch), model::Phase::kDecode, s));
+  }
+}
+
+}  // namespace socsim::systems

@@ -1,0 +1,50 @@
+#pragma once
+// Builds a runtime Plan from model ops placed one by one: consecutive ops with the same placement
+// become one job (one NPU graph call, one run of GPU kernels, one run of CPU tasks), each job
+// waiting for the one before it. Strategies with more structure (pipelines, partitions) build
+// their jobs themselves.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/model/graph_builder.h"
+#include "sim/runtime/job.h"
+
+namespace socsim::systems {
+
+struct Placement {
+  kernels::Unit unit = kernels::Unit::kCpu;
+  runtime::Precision precision = runtime::Precision::kFp32;
+  std::uint32_t cpu_threads = 1;
+  bool operator==(const Placement&) const = default;
+};
+
+using Placer = std::function<Placement(const model::GraphOp&)>;
+// Names the static graph an NPU job executes (given its first op); "" = no graph call.
+using GraphNamer = std::function<std::string(const model::GraphOp&)>;
+
+class SequentialPlanBuilder {
+ public:
+  SequentialPlanBuilder(Placer placer, GraphNamer namer) : placer_(std::move(placer)), namer_(std::move(namer)) {}
+  // Appends ops; a job is also cut where the phase or step changes. Returns the last job's index.
+  std::uint32_t append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops);
+  // Appends one CPU job of a single op (sampling the next token from the logits, on the host).
+  std::uint32_t append_host_op(runtime::Plan& plan, model::OpDesc op, model::Phase phase, std::uint64_t step);
+
+ private:
+  Placer placer_;
+  GraphNamer namer_;
+  bool has_last_ = false;
+  std::uint32_t last_ = 0;
+};
+
+// The host's sampling op after the logits (argmax over the vocabulary).
+model::OpDesc sample_op(const model::ModelConfig& m, std::uint64_t sequences);
+
+// Adds prefill and decode to the plan with one builder, marking prefill_end and each decode
+// step's end: the common shape of single-request systems.
+void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
+                          const std::vector<model::GraphOp>& prefill, std::uint64_t prompt, std::uint64_t decode,
+                          std::uint64_t batch);
+
+}  // namespace socsim::systems

@@ -1,0 +1,51 @@
+#pragma once
+// A system (strategy) decides where each op of a request runs, at what precision, in what order
+// and with which synchronization: it turns the model graph into a runtime Plan. Everything else
+// (kernels, units, memory) is shared. Systems register by id (the contract's system ids) so the
+// command line selects them without an if/else chain.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_tree.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
+#include "sim/runtime/job.h"
+#include "sim/runtime/sync_policy.h"
+
+namespace socsim::systems {
+
+struct RequestShape {
+  std::uint64_t prompt = 0, decode = 0, batch = 1;
+};
+
+class System {
+ public:
+  virtual ~System() = default;
+  virtual std::string id() const = 0;
+  // Reads the system's own options (a `<id>:` section of --set overrides) and checks the model
+  // fits the units it uses; throws config::ConfigError for bad input.
+  virtual void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) = 0;
+  virtual runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) = 0;
+  virtual runtime::SyncPolicy sync_policy() const { return {}; }
+  // Bits per weight the system stores (for memory and address-space checks and reports).
+  virtual double weight_bits() const = 0;
+};
+
+using SystemFactory = std::function<std::unique_ptr<System>()>;
+
+class SystemRegistry {
+ public:
+  static const SystemRegistry& builtin();
+  void add(std::string id, SystemFactory f) { factories_.emplace(std::move(id), std::move(f)); }
+  bool has(const std::string& id) const { return factories_.count(id) != 0; }
+  std::unique_ptr<System> make(const std::string& id) const { return factories_.at(id)(); }
+  std::vector<std::string> ids() const;
+
+ private:
+  std::map<std::string, SystemFactory> factories_;
+};
+
+}  // namespace socsim::systems

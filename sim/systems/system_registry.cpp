@@ -1,0 +1,22 @@
+#include "sim/systems/system.h"
+#include "sim/systems/baselines/baselines.h"
+
+namespace socsim::systems {
+
+const SystemRegistry& SystemRegistry::builtin() {
+  // Built once on first use; immutable afterwards.
+  static const SystemRegistry registry = [] {
+    SystemRegistry r;
+    register_baselines(r);
+    return r;
+  }();
+  return registry;
+}
+
+std::vector<std::string> SystemRegistry::ids() const {
+  std::vector<std::string> v;
+  for (const auto& [id, f] : factories_) v.push_back(id);
+  return v;
+}
+
+}  // namespace socsim::systems

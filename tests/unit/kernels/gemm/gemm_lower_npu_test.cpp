@@ -1,0 +1,118 @@
+#include "kernels/gemm/gemm_lower_npu.h"
+
+#include <gtest/gtest.h>
+
+#include "kernel_test_util.h"
+#include "sim/hw/npu/gemm_plan.h"
+
+namespace socsim::kernels {
+namespace {
+
+using Kind = NpuStep::Kind;
+
+void expect_gemm(const NpuStep& s, std::uint64_t m, std::uint64_t k, std::uint64_t n, hw::DType d, hw::OperandHome h) {
+  ASSERT_EQ(s.kind, Kind::kHmxGemm) << s.name;
+  EXPECT_EQ(s.gemm.m, m);
+  EXPECT_EQ(s.gemm.k, k);
+  EXPECT_EQ(s.gemm.n, n);
+  EXPECT_EQ(s.gemm.dtype, d);
+  EXPECT_EQ(s.home, h);
+}
+
+void expect_hvx(const NpuStep& s, double packets, std::uint32_t threads) {
+  ASSERT_EQ(s.kind, Kind::kHvx) << s.name;
+  EXPECT_DOUBLE_EQ(s.packets, packets) << s.name;
+  EXPECT_EQ(s.threads, threads);
+}
+
+void expect_dma(const NpuStep& s, std::uint64_t bytes, std::uint64_t transfers) {
+  ASSERT_EQ(s.kind, Kind::kDma) << s.name;
+  EXPECT_EQ(s.bytes, bytes) << s.name;
+  EXPECT_EQ(s.transfers, transfers) << s.name;
+}
+
+TEST(GemmLowerNpu, Int8IsAOneNodeGraphAndAnHmxGemm) {
+  const NpuWork w = lower_gemm_i8_npu({64, 2048, 2048});
+  ASSERT_EQ(w.steps.size(), 2u);
+  EXPECT_EQ(w.steps[0].kind, Kind::kGraphCall);
+  EXPECT_EQ(w.steps[0].graph_ops, 1u);
+  expect_gemm(w.steps[1], 64, 2048, 2048, hw::DType::kInt8, hw::OperandHome::kDram);
+  const NpuWork t = lower_gemm_i8_npu({33, 65, 17}, hw::OperandHome::kTcm);
+  ASSERT_EQ(t.steps.size(), 2u);
+  expect_gemm(t.steps[1], 33, 65, 17, hw::DType::kInt8, hw::OperandHome::kTcm);
+}
+
+TEST(GemmLowerNpu, PerGroupIsOneSubGemmAndOneReductionPerGroup) {
+  const auto spec = test::small_npu();  // 128-B vectors (32 INT32), 4 contexts, qfloat
+  // k 2048 / G 128 = 16 groups: 4*16 - 1 = 63 nodes; 1 + 2*16 = 33 steps.
+  const NpuWork w = lower_gemm_i8_per_group_npu({64, 2048, 2048}, 128, spec);
+  ASSERT_EQ(w.steps.size(), 33u);
+  EXPECT_EQ(w.steps[0].graph_ops, 63u);
+  // 64*2048 / 32 = 4096 vectors: group 0 (convert, scale, qfloat) 3 each = 12,288; later 4 = 16,384.
+  expect_gemm(w.steps[1], 64, 128, 2048, hw::DType::kInt8, hw::OperandHome::kDram);
+  expect_hvx(w.steps[2], 12'288, 4);
+  expect_gemm(w.steps[31], 64, 128, 2048, hw::DType::kInt8, hw::OperandHome::kDram);
+  expect_hvx(w.steps[32], 16'384, 4);
+  // k 100, G 32: groups of 32, 32, 32, 4; 15 nodes; 3*10 = 30 outputs = 1 vector; no qfloat: 2, 3, 3, 3.
+  const NpuWork o = lower_gemm_i8_per_group_npu({3, 100, 10}, 32, test::small_npu(false), hw::OperandHome::kTcm);
+  ASSERT_EQ(o.steps.size(), 9u);
+  EXPECT_EQ(o.steps[0].graph_ops, 15u);
+  expect_hvx(o.steps[2], 2, 4);
+  expect_gemm(o.steps[7], 3, 4, 10, hw::DType::kInt8, hw::OperandHome::kTcm);
+  expect_hvx(o.steps[8], 3, 4);
+}
+
+TEST(GemmLowerNpu, Fp16HmxShufflesRowMajorOperands) {
+  const auto spec = test::small_npu();
+  // 64x2048x2048: mt 2, kt 64, nt 64; 16 packets per tile: 2*64*16 = 2048 each way.
+  const NpuWork w = lower_gemm_f16_hmx_npu({64, 2048, 2048}, spec);
+  ASSERT_EQ(w.steps.size(), 3u);
+  expect_hvx(w.steps[0], 2048, 4);
+  expect_gemm(w.steps[1], 64, 2048, 2048, hw::DType::kFp16, hw::OperandHome::kDram);
+  expect_hvx(w.steps[2], 2048, 4);
+  // 33x65x17 with tiled activations: mt 2, nt 1 -> untile 2*1*16 = 32.
+  const NpuWork t = lower_gemm_f16_hmx_npu({33, 65, 17}, spec, {true, false}, hw::OperandHome::kTcm);
+  ASSERT_EQ(t.steps.size(), 2u);
+  expect_gemm(t.steps[0], 33, 65, 17, hw::DType::kFp16, hw::OperandHome::kTcm);
+  expect_hvx(t.steps[1], 32, 4);
+}
+
+TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
+  const auto spec = test::small_npu();  // TCM 1 MiB: working set 512 KiB
+  // 1x2048x4096 Q4_0, tile groups: mt 1, kt 64, nt 128. Row block: 256 KiB / (64 x 2 KiB) = 2 -> 1.
+  // Column chunk: (512 KiB - 128 KiB) / (128 KiB + 32 x 64 x 18 = 36,864 + 2 KiB) = 2.31 -> 2
+  // tile columns (64 weights columns), 64 chunks.
+  const NpuWork w = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec);
+  ASSERT_EQ(w.steps.size(), 2u + 64 * 5);
+  expect_dma(w.steps[0], 1 * 2048 * 2, 1);
+  expect_hvx(w.steps[1], 1 * 64 * 16, 4);
+  expect_dma(w.steps[2], 64 * 64 * 18, 2);  // 64 columns x 64 blocks x 18 B, one transfer per strip
+  // 2 x 64 tiles x 1024 weights / 256 = 512 units x (2 + 2*2 + 2*2 + 4 + 4 qfloat = 18) = 9216.
+  expect_hvx(w.steps[3], 9216, 4);
+  expect_gemm(w.steps[4], 1, 2048, 64, hw::DType::kFp16, hw::OperandHome::kTcm);
+  expect_hvx(w.steps[5], 2 * 16, 4);
+  expect_dma(w.steps[6], 64 * 2, 1);
+  double dequant = 0;
+  for (const auto& s : w.steps) {
+    if (s.name == "w4a16 dequantize") dequant += s.packets;
+  }
+  EXPECT_DOUBLE_EQ(dequant, 2048.0 * 4096 / 256 * 18);  // every weight once
+  for (const auto& s : w.steps) {
+    if (s.kind == Kind::kHmxGemm) {
+      EXPECT_NO_THROW(hw::plan_hmx_gemm(spec, s.gemm, s.home));
+    }
+  }
+
+  // 33x65x17 Q8_0, ggml groups, operands already tiled: mt 2, kt 3, nt 1: one chunk.
+  // Dequantize 3 tiles x 1024 / 256 = 12 units x (2 + 4 + 2*2 + 4 + 4 + 10 shuffle = 28) = 336.
+  const NpuWork o = lower_gemm_w4a16_npu({33, 65, 17}, BlockFormat::kQ8_0, spec, {false, {true, true}});
+  ASSERT_EQ(o.steps.size(), 5u);
+  expect_dma(o.steps[0], 33 * 65 * 2, 1);
+  expect_dma(o.steps[1], 17 * 3 * 34, 1);
+  expect_hvx(o.steps[2], 336, 4);
+  expect_gemm(o.steps[3], 33, 65, 17, hw::DType::kFp16, hw::OperandHome::kTcm);
+  expect_dma(o.steps[4], 33 * 17 * 2, 1);
+}
+
+}  // namespace
+}  // namespace socsim::kernels

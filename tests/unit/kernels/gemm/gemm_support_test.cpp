@@ -1,0 +1,73 @@
+// The GEMM engine's support pieces: bulk conversions, fork-join, output partitioning.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "kernels/gemm/bulk_convert.h"
+#include "kernels/gemm/packed_gemm.h"
+
+namespace socsim::kernels {
+namespace {
+
+TEST(GemmBulkConvert, MatchesScalarConversionsOnEveryHalf) {
+  std::vector<half> all(65536);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = half_from_bits(static_cast<std::uint16_t>(i));
+  std::vector<float> wide(all.size());
+  widen(all.data(), wide.data(), all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const float want = static_cast<float>(all[i]);
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(wide[i]));
+    } else {
+      ASSERT_EQ(wide[i], want) << i;
+    }
+  }
+  // Narrowing rounds to nearest even, like static_cast: ties, subnormals, overflow.
+  std::vector<float> f = {1.0f + std::ldexp(1.0f, -11), 1.0f + 3 * std::ldexp(1.0f, -11), 70000.0f, 1e-7f, -0.0f, 3.1415926f,
+                          65519.0f, 65520.0f, std::ldexp(1.0f, -25), 0.1f, -2.5f};
+  std::vector<half> h(f.size());
+  narrow(f.data(), h.data(), f.size());
+  std::vector<float> r = f;
+  round_through_half(r.data(), r.size());
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    EXPECT_EQ(half_bits(h[i]), half_bits(static_cast<half>(f[i]))) << f[i];
+    EXPECT_EQ(r[i], static_cast<float>(static_cast<half>(f[i]))) << f[i];
+  }
+  std::int8_t i8[] = {-128, -1, 0, 1, 127};
+  float out[5];
+  widen(i8, out, 5);
+  EXPECT_EQ(out[0], -128.0f);
+  EXPECT_EQ(out[4], 127.0f);
+}
+
+TEST(GemmParallel, RunsEveryIndexOnceAndRethrows) {
+  std::atomic<int> sum{0};
+  parallel_for(5, [&](std::size_t i) { sum += static_cast<int>(i) + 1; });
+  EXPECT_EQ(sum.load(), 15);
+  EXPECT_THROW(parallel_for(3, [](std::size_t i) {
+                 if (i == 2) throw std::runtime_error("boom");
+               }),
+               std::runtime_error);
+}
+
+TEST(GemmParallel, OutputSplitCoversEverythingOnTileEdges) {
+  using packed_gemm_detail::split_output;
+  // n >= m: column strips on 16-column edges.
+  const auto cols = split_output({10, 5, 100}, 3);
+  ASSERT_EQ(cols.size(), 3u);
+  EXPECT_EQ(cols[0].j0, 0);
+  EXPECT_EQ(cols[0].j1 % 16, 0);
+  EXPECT_EQ(cols[2].j1, 100);
+  for (std::size_t i = 1; i < cols.size(); ++i) EXPECT_EQ(cols[i].j0, cols[i - 1].j1);
+  // m > n: row strips on 6-row edges; never more strips than micro-tiles.
+  const auto rows = split_output({13, 5, 4}, 8);
+  ASSERT_EQ(rows.size(), 3u);  // 13 rows = 3 micro-tile rows
+  EXPECT_EQ(rows[1].i0, 6);
+  EXPECT_EQ(rows[2].i1, 13);
+}
+
+}  // namespace
+}  // namespace socsim::kernels

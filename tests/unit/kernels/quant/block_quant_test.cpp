@@ -1,0 +1,111 @@
+#include "kernels/quant/block_quant.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "tests/unit/kernels/gemm/kernel_test_util.h"
+
+namespace socsim::kernels {
+namespace {
+
+// ggml's reference quantizers (quantize_row_q4_0_ref / quantize_row_q8_0_ref), transcribed.
+std::vector<std::uint8_t> ggml_q4_0(const float* x) {
+  std::vector<std::uint8_t> b(18);
+  float amax = 0, max = 0;
+  for (int j = 0; j < 32; ++j)
+    if (amax < std::fabs(x[j])) amax = std::fabs(x[j]), max = x[j];
+  const float d = max / -8, id = d ? 1.0f / d : 0.0f;
+  const std::uint16_t h = half_bits(static_cast<half>(d));
+  b[0] = h & 0xFF, b[1] = h >> 8;
+  for (int j = 0; j < 16; ++j) {
+    const std::uint8_t lo = std::min(15, static_cast<int>(static_cast<std::int8_t>(x[j] * id + 8.5f)));
+    const std::uint8_t hi = std::min(15, static_cast<int>(static_cast<std::int8_t>(x[16 + j] * id + 8.5f)));
+    b[2 + j] = static_cast<std::uint8_t>(lo | hi << 4);
+  }
+  return b;
+}
+
+std::vector<std::uint8_t> ggml_q8_0(const float* x) {
+  std::vector<std::uint8_t> b(34);
+  float amax = 0;
+  for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[j]));
+  const float d = amax / 127, id = d ? 1.0f / d : 0.0f;
+  const std::uint16_t h = half_bits(static_cast<half>(d));
+  b[0] = h & 0xFF, b[1] = h >> 8;
+  for (int j = 0; j < 32; ++j) b[2 + j] = static_cast<std::uint8_t>(static_cast<std::int8_t>(std::roundf(x[j] * id)));
+  return b;
+}
+
+void expect_ggml_bytes(BlockFormat f, std::int64_t rows, std::int64_t cols) {
+  const Tensor x = test::random_f32(rows, cols, 71, -3, 3);
+  const BlockQuantized q = quantize_blocks(x, f);
+  const std::int64_t nb = (cols + 31) / 32;
+  ASSERT_EQ(q.bytes.bytes(), static_cast<std::size_t>(rows * nb * block_bytes(f)));
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t b = 0; b < nb; ++b) {
+      float blk[32] = {};
+      for (std::int64_t j = 0; j < 32 && b * 32 + j < cols; ++j) blk[j] = x.data<float>()[r * cols + b * 32 + j];
+      const auto want = f == BlockFormat::kQ4_0 ? ggml_q4_0(blk) : ggml_q8_0(blk);
+      ASSERT_EQ(std::memcmp(q.block(r, b), want.data(), want.size()), 0) << "row " << r << " block " << b;
+    }
+}
+
+TEST(Q4_0Blocks, SameBytesAsGgmlAndFourAndAHalfBits) {
+  EXPECT_EQ(block_bytes(BlockFormat::kQ4_0), 18);
+  EXPECT_DOUBLE_EQ(block_bits_per_weight(BlockFormat::kQ4_0), 4.5);
+  expect_ggml_bytes(BlockFormat::kQ4_0, 5, 96);
+  expect_ggml_bytes(BlockFormat::kQ4_0, 3, 65);  // short last block padded with zeros
+  expect_ggml_bytes(BlockFormat::kQ4_0, 1, 1);
+}
+
+TEST(Q8_0Blocks, SameBytesAsGgmlAndEightAndAHalfBits) {
+  EXPECT_EQ(block_bytes(BlockFormat::kQ8_0), 34);
+  EXPECT_DOUBLE_EQ(block_bits_per_weight(BlockFormat::kQ8_0), 8.5);
+  expect_ggml_bytes(BlockFormat::kQ8_0, 5, 96);
+  expect_ggml_bytes(BlockFormat::kQ8_0, 3, 65);
+}
+
+TEST(Q4_0Blocks, DequantizesAsGgmlAndToHalf) {
+  const Tensor x = test::random_f32(4, 70, 72, -2, 2);
+  for (BlockFormat f : {BlockFormat::kQ4_0, BlockFormat::kQ8_0}) {
+    const BlockQuantized q = quantize_blocks(x, f);
+    const Tensor d = dequantize_blocks(q), h = dequantize_blocks_to_half(q);
+    std::int8_t v[32];
+    for (std::int64_t r = 0; r < 4; ++r)
+      for (std::int64_t c = 0; c < 70; ++c) {
+        const std::uint8_t* blk = q.block(r, c / 32);
+        block_values(f, blk, v);
+        const float s = static_cast<float>(block_scale(blk));
+        const float want = s * v[c % 32];
+        ASSERT_EQ(d.data<float>()[r * 70 + c], want);
+        ASSERT_EQ(half_bits(h.data<half>()[r * 70 + c]), half_bits(static_cast<half>(want)));
+        // Q4_0 error: within one step |d| (the side opposite the largest value clamps at +7);
+        // Q8_0 within half a step; plus the FP16 rounding of d.
+        const double step = std::fabs(s) * (f == BlockFormat::kQ4_0 ? 1.0 : 0.5);
+        ASSERT_LE(std::fabs(want - x.data<float>()[r * 70 + c]), step * 1.01 + 1e-6);
+      }
+  }
+}
+
+TEST(Q4_0Blocks, NibbleOrderAndPackingRoundTrip) {
+  // Element j in the low nibble of byte j, element j + 16 in the high nibble.
+  Tensor x = Tensor::matrix(1, 32, ElemType::kF32);
+  for (int j = 0; j < 32; ++j) x.data<float>()[j] = static_cast<float>(j - 16);  // max |.| = 16 -> d = 2
+  const BlockQuantized q = quantize_blocks(x, BlockFormat::kQ4_0);
+  EXPECT_EQ(static_cast<float>(block_scale(q.block(0, 0))), 2.0f);
+  std::int8_t v[32];
+  block_values(BlockFormat::kQ4_0, q.block(0, 0), v);
+  EXPECT_EQ(v[0], -8);   // -16 / 2
+  EXPECT_EQ(v[16], 0);
+  EXPECT_EQ(v[31], 7);   // 15 / 2 = 7.5 -> trunc(7.5 + 8.5) = 16, clamped to 15 -> 7
+  EXPECT_EQ(q.block(0, 0)[2], 0x00 | (8 << 4));
+  const BlockQuantized again = blocks_from_bytes(BlockFormat::kQ4_0, 1, 32, q.bytes);
+  EXPECT_EQ(std::memcmp(again.block(0, 0), q.block(0, 0), 18), 0);
+  EXPECT_THROW(blocks_from_bytes(BlockFormat::kQ8_0, 1, 32, q.bytes), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace socsim::kernels

@@ -1,0 +1,82 @@
+#include "sim/model/graph_builder.h"
+
+#include <gtest/gtest.h>
+
+namespace socsim::model {
+namespace {
+
+// Qwen2-0.5B dimensions (models/qwen2-0.5b.json): hidden 896, 14 heads x 64, 2 KV heads,
+// intermediate 4864, 24 layers, vocab 151936, q/k/v biases, gated SiLU MLP.
+ModelConfig qwen2_05b() {
+  ModelConfig m;
+  m.id = "qwen2-0.5b";
+  m.model_type = "qwen2";
+  m.hidden = 896, m.intermediate = 4864, m.layers = 24, m.heads = 14, m.kv_heads = 2, m.head_dim = 64;
+  m.vocab = 151936, m.max_context = 32768, m.attention_bias = true, m.tied_embeddings = true;
+  return m;
+}
+
+double matmul_flops(const std::vector<GraphOp>& ops) {
+  double f = 0;
+  for (const auto& g : ops) {
+    if (g.op.kind == OpKind::kMatMul) f += op_flops(g.op);
+  }
+  return f;
+}
+
+TEST(GraphBuilder, LayerOpCounts) {
+  const auto m = qwen2_05b();
+  // norm, q k v, 3 biases, 2 rope, scores, softmax, context, o, residual, norm, gate, up, act,
+  // mul, down, residual = 21 ops; the W8A8 NPU form adds 4 quantizes and 7 dequantizes = 32.
+  EXPECT_EQ(decoder_layer_ops(m, {16, 16, 1}, false).size(), 21u);
+  EXPECT_EQ(decoder_layer_ops(m, {16, 16, 1}, true).size(), 32u);
+  // Whole prefill: 24 x 21 + final norm + lm_head = 506.
+  EXPECT_EQ(prefill_graph(m, {256, 0, 1, false, false}, false).size(), 24u * 21 + 2);
+  // Four chunks of 64: four times the layers, one head.
+  EXPECT_EQ(prefill_graph(m, {256, 64, 1, false, false}, false).size(), 4u * 24 * 21 + 2);
+}
+
+TEST(GraphBuilder, MatmulFlopsMatchTheParameterCount) {
+  const auto m = qwen2_05b();
+  // Per token and layer: 2 x (896x896 q + 2x896x128 k,v + 896x896 o + 3x896x4864 mlp)
+  //   = 2 x 14,909,440 = 29,818,880; the head (last row only) adds 2 x 896 x 151936.
+  EXPECT_EQ(m.params_per_layer(), 14'909'440u);
+  const double prompt = 100;
+  const double expected = 2.0 * prompt * 24 * 14'909'440 + 2.0 * 896 * 151936;
+  EXPECT_DOUBLE_EQ(matmul_flops(prefill_graph(m, {100, 0, 1, false, false}, false)), expected);
+  // Chunking does not change the matmul work; padding the last chunk adds its padded rows.
+  EXPECT_DOUBLE_EQ(matmul_flops(prefill_graph(m, {100, 32, 1, false, false}, false)), expected);
+  const double padded = 2.0 * 128 * 24 * 14'909'440 + 2.0 * 32 * 896 * 151936;  // 4 chunks of 32, all head rows
+  EXPECT_DOUBLE_EQ(matmul_flops(prefill_graph(m, {100, 32, 1, false, true}, true)), padded);
+}
+
+TEST(GraphBuilder, AttentionSeesEarlierChunksAndTheCache) {
+  const auto m = qwen2_05b();
+  const auto ops = prefill_graph(m, {100, 32, 1, false, false}, false);
+  std::vector<std::uint64_t> keys;
+  for (const auto& g : ops) {
+    if (g.op.kind == OpKind::kAttnScores && g.layer == 0) keys.push_back(g.op.n);
+  }
+  EXPECT_EQ(keys, (std::vector<std::uint64_t>{32, 64, 96, 100}));
+  // Decode step s after a prompt of 100 attends to 100 + s + 1 keys, 14 heads per sequence.
+  for (std::uint64_t s : {0u, 7u}) {
+    for (const auto& g : decode_step_graph(m, 100, s, 3)) {
+      if (g.op.kind == OpKind::kAttnScores) {
+        EXPECT_EQ(g.op.n, 100 + s + 1);
+        EXPECT_EQ(g.op.batch, 14u * 3);
+        EXPECT_EQ(g.op.m, 1u);
+      }
+      if (g.op.kind == OpKind::kMatMul) {
+        EXPECT_EQ(g.op.m, 3u);  // one row per sequence
+      }
+    }
+  }
+}
+
+TEST(GraphBuilder, KvCacheBytes) {
+  // 2 (K and V) x 24 layers x 2 KV heads x 64 x 2 bytes = 12,288 B per token.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(qwen2_05b(), 2.0), 12288.0);
+}
+
+}  // namespace
+}  // namespace socsim::model
