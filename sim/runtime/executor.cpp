@@ -64,8 +64,11 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
 }
 
 Task<> Executor::hand_over(const Job& from, const Job& to) {
-  const Tick start = soc_.sim().now();
   auto& gpu = soc_.gpu();
+  // Waiting for the GPU's queued kernels is the GPU's time, not synchronization: wait for them
+  // first, then time what the hand-over itself costs (queue drain flag, copies).
+  if (from.unit == kernels::Unit::kGpu) co_await gpu.wait_completed(gpu.enqueued());
+  const Tick start = soc_.sim().now();
   // Bytes crossing: the last op's output (an activation; the copy's fixed cost dominates).
   auto output_bytes = [](const Job& j) -> std::uint64_t {
     if (j.ops.empty()) return 0;
@@ -87,7 +90,7 @@ Task<> Executor::build_graph_if_new(const Job& job) {
   ++graphs_built_;
   std::vector<model::OpDesc> ops;
   for (const auto& g : job.ops) ops.push_back(g.op);
-  const auto size = hw::graph_size(ops);
+  const auto size = hw::graph_size(ops, precision_weight_bits(job.precision), precision_activation_bytes(job.precision));
   const auto& spec = soc_.spec().npu.graph;
   const Tick start = soc_.sim().now();
   // Graph preparation runs in the vendor runtime on the host (a prime core) before the first
@@ -117,7 +120,7 @@ Task<> Executor::run_ops(const Job& job) {
       std::uint32_t nodes = 0;
       for (const auto& g : job.ops) {
         lowered.push_back(lower_npu(g.op, model_, job.precision, soc_.spec().npu));
-        nodes += static_cast<std::uint32_t>(lowered.back().size());
+        nodes += npu_graph_nodes(g.op, job.precision);
       }
       if (!job.npu_graph.empty()) {
         co_await build_graph_if_new(job);

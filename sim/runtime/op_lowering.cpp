@@ -23,7 +23,7 @@ namespace {
 // Per-group INT8 uses groups of 128 along K with one FP16 scale each (AWQ/K-Quant-like).
 constexpr std::uint64_t kGroup = 128;
 
-double weight_bits(Precision p) {
+double weight_bits_of(Precision p) {
   switch (p) {
     case Precision::kFp32: return 32;
     case Precision::kFp16: return 16;
@@ -34,7 +34,7 @@ double weight_bits(Precision p) {
   return 0;
 }
 
-double activation_bytes(Precision p) {
+double activation_bytes_of(Precision p) {
   switch (p) {
     case Precision::kFp32: return 4;
     case Precision::kFp16:
@@ -87,10 +87,21 @@ double hvx_packets_per_vector(OpKind k, bool qfloat) {
 
 }  // namespace
 
+double precision_weight_bits(Precision p) { return weight_bits_of(p); }
+double precision_activation_bytes(Precision p) { return activation_bytes_of(p); }
+
+std::uint32_t npu_graph_nodes(const model::OpDesc& op, Precision p) {
+  if (op.kind == OpKind::kMatMul && p == Precision::kW8A8Group && op.m >= 2) {
+    const std::uint64_t groups = (op.k + kGroup - 1) / kGroup;
+    return static_cast<std::uint32_t>(4 * groups - 1);
+  }
+  return 1;
+}
+
 OpTraffic op_traffic(const model::OpDesc& op, const model::ModelConfig& m, Precision p) {
   OpTraffic t;
-  const double act = activation_bytes(p);
-  t.weight_bytes = static_cast<double>(op.weight_params) * weight_bits(p) / 8.0;
+  const double act = activation_bytes_of(p);
+  t.weight_bytes = static_cast<double>(op.weight_params) * weight_bits_of(p) / 8.0;
   if (op.kind == OpKind::kMatMul) {
     t.activation_bytes = static_cast<double>(op.m * (op.k + op.n)) * act;
   } else if (is_attention(op)) {
@@ -143,8 +154,13 @@ std::vector<kernels::NpuStep> lower_npu(const model::OpDesc& op, const model::Mo
       const double per_vector = p == Precision::kW8A8 || p == Precision::kW8A8Group ? npu.hvx.fp16_mac_packets / 2
                                                                                       : npu.hvx.fp16_mac_packets;
       const OpTraffic t = op_traffic(op, m, p);
-      steps.push_back(kernels::NpuStep::hvx_stream(op.name, static_cast<std::uint64_t>(t.weight_bytes),
-                                                   std::ceil(macs / lanes) * per_vector, threads));
+      // Quantized weights are dequantized as they stream: Q4_0 ~4 packets per 64 weights (+1 for
+      // qfloat), per-group INT8 one scale multiply per 64.
+      const double q = npu.hvx.qfloat ? 1 : 0;
+      const double dequant = p == Precision::kW4A16 ? 4 + q : p == Precision::kW8A8Group ? 1 + q : 0;
+      const double packets = std::ceil(macs / lanes) * per_vector +
+                             std::ceil(static_cast<double>(op.weight_params) / lanes) * dequant;
+      steps.push_back(kernels::NpuStep::hvx_stream(op.name, static_cast<std::uint64_t>(t.weight_bytes), packets, threads));
       return steps;
     }
     switch (p) {
@@ -176,9 +192,12 @@ std::vector<kernels::NpuStep> lower_npu(const model::OpDesc& op, const model::Mo
     return steps;
   }
   if (is_attention(op)) {
-    // One HMX GEMM per head and sequence (K or V is run-time data, staged like weights).
+    // One HMX GEMM per KV head and sequence: the query heads sharing a KV head (GQA) are stacked
+    // as rows against one staged copy of K or V (run-time data, staged like weights).
     const hw::DType d = p == Precision::kW8A8 || p == Precision::kW8A8Group ? hw::DType::kInt8 : hw::DType::kFp16;
-    for (std::uint64_t b = 0; b < op.batch; ++b) steps.push_back(kernels::NpuStep::hmx_gemm(op.name, {op.m, op.k, op.n, d}));
+    const std::uint64_t group = m.heads / m.kv_heads;
+    const std::uint64_t gemms = op.batch / group;
+    for (std::uint64_t b = 0; b < gemms; ++b) steps.push_back(kernels::NpuStep::hmx_gemm(op.name, {op.m * group, op.k, op.n, d}));
     return steps;
   }
   steps.push_back(kernels::NpuStep::hvx(

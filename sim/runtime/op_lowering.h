@@ -24,4 +24,11 @@ hw::GpuKernel lower_gpu(const model::OpDesc& op, const model::ModelConfig& m, Pr
 std::vector<kernels::NpuStep> lower_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p,
                                         const hw::NpuSpec& npu);
 
+// Nodes an op is in a static NPU graph: one, except a per-group INT8 matmul, which a graph can
+// only express as per group a slice, a sub-GEMM, a dequantize and (after the first) an add:
+// 4 G - 1 nodes (llm.npu 2.3).
+std::uint32_t npu_graph_nodes(const model::OpDesc& op, Precision p);
+double precision_weight_bits(Precision p);
+double precision_activation_bytes(Precision p);
+
 }  // namespace socsim::runtime

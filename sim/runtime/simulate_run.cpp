@@ -41,6 +41,10 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   Executor ex(soc, req.model, system.sync_policy(), &trace);
   sim.spawn(ex.run(plan), "executor");
   if (sim.run() != RunResult::kIdle) throw std::runtime_error(stall_report(sim));
+  if (plan.decode_step_end.size() != req.decode_tokens) {
+    throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
+                           " decode steps for " + std::to_string(req.decode_tokens) + " tokens");
+  }
   const Tick end = sim.now();
   const Tick ttft = ex.job_end(plan.prefill_end);
   const Tick decode_end = plan.decode_step_end.empty() ? ttft : ex.job_end(plan.decode_step_end.back());

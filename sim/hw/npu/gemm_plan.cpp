@@ -142,7 +142,12 @@ GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home)
       GemmBlock prologue;
       prologue.stage_bytes = r * g.kt * g.tile_bytes;
       prologue.stage_transfers = 1;
-      stream_weight_columns(plan, npu, g, r, (tcm - r * g.kt * g.tile_bytes) / 2, prologue);
+      const std::uint64_t a_block = r * g.kt * g.tile_bytes;
+      if (a_block > tcm) {
+        throw std::invalid_argument("one row tile of activations (" + std::to_string(a_block) + " B for k = " +
+                                    std::to_string(s.k) + ") does not fit the TCM of " + std::to_string(tcm) + " B");
+      }
+      stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);
     }
   }
   for (const auto& b : plan.blocks) add(plan.total, b);

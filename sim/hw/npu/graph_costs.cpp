@@ -4,16 +4,16 @@
 
 namespace socsim::hw {
 
-GraphSize graph_size(const std::vector<model::OpDesc>& ops) {
+GraphSize graph_size(const std::vector<model::OpDesc>& ops, double weight_bits, double matmul_output_bytes) {
   GraphSize s;
   for (const auto& op : ops) {
     ++s.ops;
-    s.tensor_bytes += op.weight_params;
+    s.tensor_bytes += static_cast<std::uint64_t>(static_cast<double>(op.weight_params) * weight_bits / 8.0);
     const bool gemm_like = op.kind == model::OpKind::kMatMul || op.kind == model::OpKind::kAttnScores ||
                            op.kind == model::OpKind::kAttnContext;
     const std::uint64_t out_elems = gemm_like ? op.batch * op.m * op.n : op.elements;
     const bool int8_out = op.kind == model::OpKind::kMatMul || op.kind == model::OpKind::kQuantize;
-    s.tensor_bytes += out_elems * (int8_out ? 1 : 2);
+    s.tensor_bytes += static_cast<std::uint64_t>(static_cast<double>(out_elems) * (int8_out ? matmul_output_bytes : 2.0));
   }
   return s;
 }

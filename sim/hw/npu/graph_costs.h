@@ -16,9 +16,9 @@ struct GraphSize {
   std::uint64_t tensor_bytes = 0;  // static weights + activation buffers
 };
 
-// Size of an INT8 (W8A8) NPU graph made of these ops: weights one byte each, activations of the
-// quantized ops one byte, float ones two (FP16 buffers).
-GraphSize graph_size(const std::vector<model::OpDesc>& ops);
+// Size of an NPU graph made of these ops: weights at `weight_bits` each (8 for W8A8), matmul and
+// quantize outputs at `matmul_output_bytes` (1 for INT8), other activations FP16.
+GraphSize graph_size(const std::vector<model::OpDesc>& ops, double weight_bits = 8, double matmul_output_bytes = 1);
 
 Tick graph_build_time(const NpuGraphSpec& g, const GraphSize& size);
 Tick graph_optimize_time(const NpuGraphSpec& g, const GraphSize& size);

@@ -45,7 +45,9 @@ nlohmann::ordered_json finish(const MicrobenchRequest& r, hw::Soc& soc) {
 nlohmann::ordered_json gpu_matmul(const MicrobenchRequest& r) {
   Simulator sim;
   hw::Soc soc(sim, r.soc, nullptr);
-  hw::GpuKernel k{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m};
+  // One row is a GEMV kernel (streams the weights), as the runtime lowers it.
+  hw::GpuKernel k{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};
+  k.streaming = r.m <= 1;
   sim.spawn(gpu_kernel_and_sync(soc.gpu(), k), "microbench.gpu_matmul");
   run_to_end(sim);
   auto j = finish(r, soc);
@@ -76,7 +78,7 @@ nlohmann::ordered_json gpu_copy(const MicrobenchRequest& r) {
 nlohmann::ordered_json cpu_matmul(const MicrobenchRequest& r) {
   Simulator sim;
   hw::Soc soc(sim, r.soc, nullptr);
-  hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m};
+  hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};  // M=1: GEMV path
   sim.spawn(soc.cpu().run_on_fastest(t, r.threads ? r.threads : kDefaultCpuThreads), "microbench.cpu_matmul");
   run_to_end(sim);
   auto j = finish(r, soc);
