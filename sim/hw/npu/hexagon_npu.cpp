@@ -14,6 +14,7 @@ HexagonNpu::HexagonNpu(Simulator& sim, const NpuSpec& spec, DramModel& dram, rep
       clock_("npu", spec.clock_hz),
       dram_(dram),
       trace_(trace),
+      scalar_(sim, "npu.scalar", spec.scalar_threads),
       hmx_(sim, "npu.hmx", spec.hmx.units),
       hvx_(sim, "npu.hvx", spec.hvx.contexts),
       dma_(sim, "npu.dma", 1),
@@ -42,6 +43,7 @@ Task<> HexagonNpu::dma(std::uint64_t bytes, std::uint64_t transfers, std::string
 
 Task<> HexagonNpu::hmx(std::uint64_t cycles, std::string name) {
   if (cycles == 0) co_return;
+  auto thread = co_await scalar_.acquire();
   auto lease = co_await hmx_.acquire();
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
@@ -57,6 +59,7 @@ Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) 
                                 std::to_string(spec_.hvx.contexts) + " HVX contexts");
   }
   if (packets <= 0) co_return;
+  auto issuers = co_await scalar_.acquire(threads);
   auto lease = co_await hvx_.acquire(threads);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
@@ -72,6 +75,7 @@ Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::s
                                 std::to_string(spec_.hvx.contexts) + " HVX contexts");
   }
   if (bytes == 0 && packets <= 0) co_return;
+  auto issuers = co_await scalar_.acquire(threads);
   auto lease = co_await hvx_.acquire(threads);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();

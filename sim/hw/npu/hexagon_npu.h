@@ -2,7 +2,10 @@
 // A Hexagon-class NPU: scalar hardware threads that issue work, the HMX matrix engine, HVX vector
 // contexts, a DMA engine between DRAM and TCM, and the vendor runtime's per-graph costs. Each
 // engine is a FIFO resource, so work from several issuers queues and overlaps the way the
-// hardware allows (HMX computes while DMA stages the next block).
+// hardware allows (HMX computes while DMA stages the next block). HVX contexts and HMX are driven
+// by scalar hardware threads: work takes its threads first (one per HVX context it uses, one for
+// HMX), then its engine, so six threads bound how much runs at once. DMA runs on its own once its
+// transfers are queued.
 //
 // DRAM ports (children of the shared DRAM model's root):
 //   npu            cap port_bandwidth        everything the NPU moves
@@ -73,7 +76,7 @@ class HexagonNpu {
   ClockDomain clock_;
   DramModel& dram_;
   report::TraceRecorder* trace_;
-  Resource hmx_, hvx_, dma_, rpc_;
+  Resource scalar_, hmx_, hvx_, dma_, rpc_;
   PortId port_, dma_port_, core_port_;
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;

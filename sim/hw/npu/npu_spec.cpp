@@ -20,7 +20,6 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.address_space_bytes = static_cast<std::uint64_t>(s.positive_quantity("address_space", Quantity::kSize));
   n.session_limit_bytes = static_cast<std::uint64_t>(s.positive_quantity("session_limit", Quantity::kSize));
   n.tcm_bytes = static_cast<std::uint64_t>(s.positive_quantity("tcm", Quantity::kSize));
-  n.l2_bytes = static_cast<std::uint64_t>(s.positive_quantity("l2", Quantity::kSize));
   n.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);
   n.core_bandwidth = s.positive_quantity("core_bandwidth", Quantity::kBandwidth);
 

@@ -56,7 +56,6 @@ struct NpuSpec {
   std::uint64_t address_space_bytes = 0;   // 32-bit virtual space usable for buffers
   std::uint64_t session_limit_bytes = 0;   // per-session mapping limit
   std::uint64_t tcm_bytes = 0;
-  std::uint64_t l2_bytes = 0;
   double port_bandwidth = 0;               // cap of the NPU's whole port to DRAM (DMA + core), bytes/s
   double core_bandwidth = 0;               // cap of the core (HVX/L2) path, all threads, bytes/s
   HmxSpec hmx;

@@ -13,7 +13,6 @@ inline NpuSpec small_npu() {
   n.address_space_bytes = 4ULL << 30;
   n.session_limit_bytes = 2ULL << 30;
   n.tcm_bytes = 64 * 1024;
-  n.l2_bytes = 1 << 20;
   n.port_bandwidth = 4e9;
   n.core_bandwidth = 3e9;
   n.hmx = {1, 32, 32, 64, 5, 5, 2, 8};

@@ -15,7 +15,6 @@ inline hw::NpuSpec v75() {
   n.address_space_bytes = 4ULL << 30;
   n.session_limit_bytes = 2ULL << 30;
   n.tcm_bytes = 8ULL << 20;
-  n.l2_bytes = 1ULL << 20;
   n.port_bandwidth = 60e9;
   n.core_bandwidth = 30e9;
   n.hmx = {1, 32, 32, 64, 5, 5, 2, 8};

@@ -120,7 +120,6 @@ inline hw::NpuSpec small_npu(bool qfloat = true) {
   n.clock_hz = 1'000'000'000;
   n.scalar_threads = 4;
   n.tcm_bytes = 1 << 20;
-  n.l2_bytes = 1 << 20;
   n.hmx = {1, 32, 32, 64, 5, 5, 2, 8};
   n.hvx.contexts = 4;
   n.hvx.vector_bytes = 128;
