@@ -8,8 +8,10 @@
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <thread>
 
 #include "kernels/gemm/gemm_f16_hmx.h"
 #include "kernels/gemm/gemm_float.h"
@@ -41,33 +43,42 @@ Tensor i8(std::int64_t r, std::int64_t c, std::uint32_t seed) {
   return t;
 }
 
-// Times `kernel` and, in the same iteration, cblas_sgemm on FP32 operands of the same shape, so
-// that both see the same machine (other processes' load drifts over a run). The benchmark's own
-// time is the kernel's; counters give both rates and vs_BLAS = kernel FLOPS / BLAS FLOPS.
+// Times `kernel`, then cblas_sgemm on FP32 operands of the same shape right after it, so that
+// both see the same machine (other processes' load drifts over a run); counters give both rates
+// and vs_BLAS = kernel FLOPS / BLAS FLOPS. The two never overlap or alternate: OpenBLAS's worker
+// threads keep spinning for tens of milliseconds after each call (they halved the kernels' speed
+// when calls alternated), so BLAS runs after the timed loop and the benchmark then waits for its
+// workers to go to sleep before the next one starts.
 template <class Kernel>
 void run_vs_blas(benchmark::State& state, Kernel kernel) {
   using Clock = std::chrono::steady_clock;
   const auto m = state.range(0), k = state.range(1), n = state.range(2);
-  const Tensor a = f32(m, k, 3), w = f32(k, n, 4);
-  Tensor c = Tensor::matrix(m, n, ElemType::kF32);
-  double kernel_s = 0, blas_s = 0;
+  double kernel_s = 0;
   for (auto _ : state) {
     const auto t0 = Clock::now();
+    kernel();
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    kernel_s += dt;
+    state.SetIterationTime(dt);
+  }
+  const Tensor a = f32(m, k, 3), w = f32(k, n, 4);
+  Tensor c = Tensor::matrix(m, n, ElemType::kF32);
+  auto sgemm = [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f,
                 a.data<float>().data(), static_cast<int>(k), w.data<float>().data(), static_cast<int>(n), 0.0f,
                 c.data<float>().data(), static_cast<int>(n));
     benchmark::DoNotOptimize(c.raw().data());
-    const auto t1 = Clock::now();
-    kernel();
-    const auto t2 = Clock::now();
-    blas_s += std::chrono::duration<double>(t1 - t0).count();
-    kernel_s += std::chrono::duration<double>(t2 - t1).count();
-    state.SetIterationTime(std::chrono::duration<double>(t2 - t1).count());
-  }
-  const double flops = 2.0 * static_cast<double>(m * k * n) * static_cast<double>(state.iterations());
-  state.counters["GFLOPS"] = flops / kernel_s / 1e9;
-  state.counters["BLAS_GFLOPS"] = flops / blas_s / 1e9;
-  state.counters["vs_BLAS"] = blas_s / kernel_s;
+  };
+  sgemm();  // wakes the BLAS workers
+  const auto reps = std::clamp<std::int64_t>(state.iterations(), 3, 50);
+  const auto t0 = Clock::now();
+  for (std::int64_t i = 0; i < reps; ++i) sgemm();
+  const double blas_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double flops = 2.0 * static_cast<double>(m * k * n);
+  state.counters["GFLOPS"] = flops * static_cast<double>(state.iterations()) / kernel_s / 1e9;
+  state.counters["BLAS_GFLOPS"] = flops * static_cast<double>(reps) / blas_s / 1e9;
+  state.counters["vs_BLAS"] = state.counters["GFLOPS"] / state.counters["BLAS_GFLOPS"];
 }
 
 void BM_GemmF32(benchmark::State& state) {
