@@ -32,14 +32,18 @@ Parsed parse(const std::vector<std::string>& args) {
   opts.add_options()
       ("help,h", "this message")
       ("soc", po::value(&soc), "SoC file or id")
-      ("op", po::value(&r.op), "matmul | qk | read | copy | graph-build")
+      ("op", po::value(&r.op), "matmul | qk | read | copy | graph-build | softmax | attention")
       ("unit", po::value(&r.unit), "npu | gpu | cpu (read: also gpu+npu)")
       ("engine", po::value(&r.engine), "npu: hmx | hvx | dma (default: the vendor runtime's path: matmul on HMX through a static graph, read by all HVX threads)")
       ("dtype", po::value(&dtype), "int8 | fp16 | fp32 | w4a16")
       ("m", po::value(&r.m), "rows of A (activations)")
       ("k", po::value(&r.k), "reduction dimension")
       ("n", po::value(&r.n), "columns of the weight B")
-      ("heads", po::value(&r.heads), "qk: heads fused in one graph (default 1)")
+      ("heads", po::value(&r.heads), "qk: heads fused in one graph; attention: query heads (default 1)")
+      ("kv-heads", po::value(&r.kv_heads), "attention: KV heads (default = heads; fewer = GQA)")
+      ("q", po::value(&r.q), "attention: query rows (the last --q positions of the --kv keys)")
+      ("kv", po::value(&r.kv), "attention: keys (KV length)")
+      ("exp", po::value(&r.exp), "softmax/attention exp: exact | poly | lut (default: exact on cpu/gpu, lut on npu)")
       ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest)")
       ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
       ("bytes", po::value(&r.bytes), "read/copy: bytes")
@@ -53,7 +57,8 @@ Parsed parse(const std::vector<std::string>& args) {
   if (vm.count("help")) {
     std::ostringstream h;
     h << "usage: socsim microbench --soc S --op OP --unit U [--engine hmx|hvx|dma] [--dtype D] [--m M --k K --n N]\n"
-         "                         [--heads H] [--threads T] [--operands ddr|tcm] [--bytes B] [--model M --prompt P]\n"
+         "                         [--heads H] [--kv-heads G --q Q --kv N --exp exact|poly|lut] [--threads T]\n"
+         "                         [--operands ddr|tcm] [--bytes B] [--model M --prompt P]\n"
          "                         [--set k=v]... [--json FILE]\n\n"
       << opts;
     p.help = true;
@@ -62,8 +67,9 @@ Parsed parse(const std::vector<std::string>& args) {
   }
   if (soc.empty()) throw config::ConfigError(kCli, "--soc", "is required");
   if (r.op.empty()) throw config::ConfigError(kCli, "--op", "is required (matmul | qk | read | copy | graph-build)");
-  if (r.op != "matmul" && r.op != "qk" && r.op != "read" && r.op != "copy" && r.op != "graph-build") {
-    throw config::ConfigError(kCli, "--op", "expected matmul | qk | read | copy | graph-build, got '" + r.op + "'");
+  if (r.op != "matmul" && r.op != "qk" && r.op != "read" && r.op != "copy" && r.op != "graph-build" && r.op != "softmax" &&
+      r.op != "attention") {
+    throw config::ConfigError(kCli, "--op", "expected matmul | qk | read | copy | graph-build | softmax | attention, got '" + r.op + "'");
   }
   if (r.unit.empty()) r.unit = r.op == "graph-build" ? "npu" : "";
   if (r.unit != "npu" && r.unit != "gpu" && r.unit != "cpu" && r.unit != "gpu+npu") {

@@ -5,6 +5,7 @@
 #include "sim/hw/npu/graph_costs.h"
 #include "sim/hw/npu/hmx_gemm.h"
 #include "sim/runtime/op_lowering.h"
+#include "sim/runtime/work_runner.h"
 
 namespace socsim::runtime {
 
@@ -101,16 +102,7 @@ Task<> Executor::build_graph_if_new(const Job& job) {
   account("npu", "graph_build", start);
 }
 
-Task<> Executor::run_npu_step(const kernels::NpuStep& step) {
-  auto& npu = soc_.npu();
-  switch (step.kind) {
-    case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, step.name); break;
-    case kernels::NpuStep::Kind::kHmxGemm: co_await hw::run_hmx_gemm(npu, hw::plan_hmx_gemm(npu.spec(), step.gemm, step.home), step.name); break;
-    case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, step.name); break;
-    case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, step.name); break;
-    case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, step.name, step.packets); break;
-  }
-}
+Task<> Executor::run_npu_step(const kernels::NpuStep& step) { co_await runtime::run_npu_step(soc_.npu(), step); }
 
 Task<> Executor::run_ops(const Job& job) {
   Simulator& sim = soc_.sim();

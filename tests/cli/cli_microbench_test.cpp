@@ -49,6 +49,33 @@ TEST(CliMicrobench, DoubledTcmWhatIfIsFaster) {
   EXPECT_DOUBLE_EQ(set["latency_ms"].get<double>(), big["latency_ms"].get<double>());
 }
 
+TEST(CliMicrobench, SoftmaxAndAttentionRunOnEachUnit) {
+  for (const char* unit : {"cpu", "gpu", "npu"}) {
+    const auto sm = microbench_json(std::string("--op softmax --unit ") + unit + " --m 64 --n 1024", std::string("sm_") + unit);
+    EXPECT_GT(sm["latency_ms"].get<double>(), 0.0) << unit;
+    EXPECT_EQ(sm["cols"], 1024) << unit;
+    const auto at = microbench_json(std::string("--op attention --unit ") + unit + " --heads 12 --kv-heads 2 --k 128 --q 64 --kv 512",
+                                    std::string("at_") + unit);
+    EXPECT_GT(at["latency_ms"].get<double>(), 0.0) << unit;
+    EXPECT_EQ(at["kv_heads"], 2) << unit;
+  }
+  // The exp variant is a switch of the NPU softmax: each gives its own cost.
+  const auto lut = microbench_json("--op softmax --unit npu --m 64 --n 1024 --exp lut", "lut");
+  const auto poly = microbench_json("--op softmax --unit npu --m 64 --n 1024 --exp poly", "poly");
+  EXPECT_NE(lut["latency_ms"].get<double>(), poly["latency_ms"].get<double>());
+}
+
+TEST(CliMicrobench, AttentionChecksItsShape) {
+  auto r = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit cpu --heads 12 --kv-heads 5 --k 64 --q 8 --kv 8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--kv-heads"), std::string::npos) << r.err;
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit cpu --heads 2 --k 64 --q 16 --kv 8");
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op softmax --unit npu --m 4 --n 64 --exp fast");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--exp"), std::string::npos) << r.err;
+}
+
 TEST(CliMicrobench, BadInputExits2) {
   auto r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --m 64 --k 64 --n 64");
   EXPECT_EQ(r.exit_code, 2);  // no --dtype

@@ -2,6 +2,7 @@
 
 #include "sim/config/config_error.h"
 #include "sim/runtime/microbench/gpu_cpu_microbench.h"
+#include "sim/runtime/microbench/kernel_microbench.h"
 #include "sim/runtime/microbench/npu_microbench.h"
 
 namespace socsim::runtime {
@@ -39,6 +40,8 @@ nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
   if (r.op == "matmul" || r.op == "qk") require_shape(r);
   if ((r.op == "read" || r.op == "copy") && r.bytes == 0) throw config::ConfigError(kCli, "--bytes", "is required and must be >= 1");
   if (r.op == "qk" && r.heads == 0) throw config::ConfigError(kCli, "--heads", "must be >= 1");
+  if (r.op == "softmax" && r.unit != "gpu+npu") return kernel_softmax(r);
+  if (r.op == "attention" && r.unit != "gpu+npu") return kernel_attention(r);
   if (r.unit == "npu") {
     if (r.op == "matmul") return npu_matmul(r);
     if (r.op == "qk") return npu_qk(r);

@@ -17,12 +17,15 @@ namespace socsim::runtime {
 struct MicrobenchRequest {
   std::string soc_id;
   hw::SocSpec soc;
-  std::string op;                    // matmul | qk | read | copy | graph-build
+  std::string op;                    // matmul | qk | read | copy | graph-build | softmax | attention
   std::string unit;                  // npu | gpu | cpu | gpu+npu
   std::string engine;                // npu: hmx | hvx | dma; "" = the vendor runtime's default path
   hw::DType dtype = hw::DType::kFp16;
   std::uint64_t m = 0, k = 0, n = 0;
   std::uint64_t heads = 1;
+  std::uint64_t kv_heads = 0;        // attention: 0 = heads (no GQA)
+  std::uint64_t q = 0, kv = 0;       // attention: query rows (a chunk at the end of kv) and keys
+  std::string exp;                   // softmax/attention exp: exact | poly | lut ("" = the unit's default)
   std::uint32_t threads = 0;         // 0 = the unit's default (see microbench_command --help)
   hw::OperandHome operands = hw::OperandHome::kDram;
   std::uint64_t bytes = 0;
