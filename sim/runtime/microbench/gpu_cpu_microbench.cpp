@@ -14,10 +14,6 @@ const config::SourceLocation kCli{"command line", 0, 0};
 // The CPU microbenchmarks use llama.cpp/MLLM's default of 4 threads, on the fastest cores.
 constexpr std::uint32_t kDefaultCpuThreads = 4;
 
-void run_to_end(Simulator& sim) {
-  if (sim.run() != RunResult::kIdle) throw std::logic_error("microbench did not run to completion");
-}
-
 // Bytes a GEMM moves through DRAM once: weights, activations in, outputs out.
 std::uint64_t gemm_bytes(const MicrobenchRequest& r) {
   const double w = static_cast<double>(r.k * r.n) * hw::weight_bits(r.dtype) / 8.0;
@@ -34,81 +30,54 @@ Task<> gpu_kernel_and_sync(hw::AdrenoGpu& gpu, hw::GpuKernel k) {
   co_await gpu.finish();
 }
 
-nlohmann::ordered_json finish(const MicrobenchRequest& r, hw::Soc& soc) {
-  auto j = microbench_header(r, soc.sim().now());
-  j["units"] = unit_breakdown(soc);
-  return j;
-}
-
 }  // namespace
 
 nlohmann::ordered_json gpu_matmul(const MicrobenchRequest& r) {
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
   // One row is a GEMV kernel (streams the weights), as the runtime lowers it.
   hw::GpuKernel k{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};
   k.streaming = r.m <= 1;
-  sim.spawn(gpu_kernel_and_sync(soc.gpu(), k), "microbench.gpu_matmul");
-  run_to_end(sim);
-  auto j = finish(r, soc);
-  j["gflops"] = gemm_flops(r) / to_seconds(sim.now()) / 1e9;
-  return j;
+  return time_on_soc(r, [k](hw::Soc& soc) { return gpu_kernel_and_sync(soc.gpu(), k); }, "gflops", gemm_flops(r));
 }
 
 nlohmann::ordered_json gpu_read(const MicrobenchRequest& r) {
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
-  sim.spawn(gpu_kernel_and_sync(soc.gpu(), {"read", 0, hw::DType::kFp16, r.bytes, 0}), "microbench.gpu_read");
-  run_to_end(sim);
-  auto j = finish(r, soc);
-  j["gbps"] = static_cast<double>(r.bytes) / to_seconds(sim.now()) / 1e9;
-  return j;
+  const hw::GpuKernel k{"read", 0, hw::DType::kFp16, r.bytes, 0};
+  return time_on_soc(r, [k](hw::Soc& soc) { return gpu_kernel_and_sync(soc.gpu(), k); }, "gbps", static_cast<double>(r.bytes));
 }
 
 nlohmann::ordered_json gpu_copy(const MicrobenchRequest& r) {
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
-  sim.spawn(soc.gpu().copy(r.bytes), "microbench.gpu_copy");
-  run_to_end(sim);
-  auto j = finish(r, soc);
-  j["gbps"] = static_cast<double>(r.bytes) / to_seconds(sim.now()) / 1e9;
-  return j;
+  const std::uint64_t bytes = r.bytes;
+  return time_on_soc(r, [bytes](hw::Soc& soc) { return soc.gpu().copy(bytes); }, "gbps", static_cast<double>(bytes));
 }
 
 nlohmann::ordered_json cpu_matmul(const MicrobenchRequest& r) {
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
-  hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};  // M=1: GEMV path
-  sim.spawn(soc.cpu().run_on_fastest(t, r.threads ? r.threads : kDefaultCpuThreads), "microbench.cpu_matmul");
-  run_to_end(sim);
-  auto j = finish(r, soc);
-  j["gflops"] = gemm_flops(r) / to_seconds(sim.now()) / 1e9;
-  return j;
+  const hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};  // M=1: GEMV path
+  const std::uint32_t threads = r.threads ? r.threads : kDefaultCpuThreads;
+  return time_on_soc(r, [t, threads](hw::Soc& soc) { return soc.cpu().run_on_fastest(t, threads); }, "gflops", gemm_flops(r));
 }
 
 nlohmann::ordered_json cpu_read(const MicrobenchRequest& r) {
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
-  hw::CpuTask t{"read", 0, hw::DType::kFp32, r.bytes, 0};
-  sim.spawn(soc.cpu().run_on_fastest(t, r.threads ? r.threads : kDefaultCpuThreads), "microbench.cpu_read");
-  run_to_end(sim);
-  auto j = finish(r, soc);
-  j["gbps"] = static_cast<double>(r.bytes) / to_seconds(sim.now()) / 1e9;
-  return j;
+  const hw::CpuTask t{"read", 0, hw::DType::kFp32, r.bytes, 0};
+  const std::uint32_t threads = r.threads ? r.threads : kDefaultCpuThreads;
+  return time_on_soc(r, [t, threads](hw::Soc& soc) { return soc.cpu().run_on_fastest(t, threads); }, "gbps",
+                     static_cast<double>(r.bytes));
 }
 
 nlohmann::ordered_json gpu_npu_read(const MicrobenchRequest& r) {
   // Both processors stream `bytes` each at once, the NPU on its runtime path (all HVX threads):
   // the decode situation of HeteroLLM 3.3. gbps = all bytes moved / time until both finish.
   if (!r.engine.empty()) throw config::ConfigError(kCli, "--engine", "gpu+npu read uses each unit's default path");
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
-  sim.spawn(gpu_kernel_and_sync(soc.gpu(), {"read", 0, hw::DType::kFp16, r.bytes, 0}), "microbench.gpu_read");
-  sim.spawn(soc.npu().hvx_stream(r.bytes, r.soc.npu.hvx.contexts, "read"), "microbench.npu_read");
-  run_to_end(sim);
-  auto j = finish(r, soc);
-  j["gbps"] = 2.0 * static_cast<double>(r.bytes) / to_seconds(sim.now()) / 1e9;
-  return j;
+  const hw::GpuKernel k{"read", 0, hw::DType::kFp16, r.bytes, 0};
+  const std::uint64_t bytes = r.bytes;
+  const std::uint32_t threads = r.soc.npu.hvx.contexts;
+  return time_on_soc(
+      r,
+      [k, bytes, threads](hw::Soc& soc) {
+        std::vector<Task<>> both;
+        both.push_back(gpu_kernel_and_sync(soc.gpu(), k));
+        both.push_back(soc.npu().hvx_stream(bytes, threads, "read"));
+        return when_all(soc.sim(), std::move(both), "microbench.gpu+npu");
+      },
+      "gbps", 2.0 * static_cast<double>(bytes));
 }
 
 }  // namespace socsim::runtime

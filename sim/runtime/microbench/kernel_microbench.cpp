@@ -25,13 +25,7 @@ kernels::ExpVariant exp_variant(const MicrobenchRequest& r, kernels::ExpVariant 
 
 template <class Work>
 nlohmann::ordered_json time_work(const MicrobenchRequest& r, Work work) {
-  Simulator sim;
-  hw::Soc soc(sim, r.soc, nullptr);
-  sim.spawn(run_work(soc, std::move(work)), "microbench." + r.op);
-  if (sim.run() != RunResult::kIdle) throw std::logic_error("microbench did not run to completion");
-  auto j = microbench_header(r, sim.now());
-  j["units"] = unit_breakdown(soc);
-  return j;
+  return time_on_soc(r, [work](hw::Soc& soc) { return run_work(soc, work); });
 }
 
 }  // namespace

@@ -39,4 +39,16 @@ nlohmann::ordered_json unit_breakdown(hw::Soc& soc) {
   return u;
 }
 
+nlohmann::ordered_json time_on_soc(const MicrobenchRequest& r, const std::function<Task<>(hw::Soc&)>& body,
+                                   const char* rate_key, double work) {
+  Simulator sim;
+  hw::Soc soc(sim, r.soc, nullptr);
+  sim.spawn(body(soc), "microbench." + r.op);
+  if (sim.run() != RunResult::kIdle) throw std::logic_error("microbench did not run to completion");
+  auto j = microbench_header(r, sim.now());
+  if (rate_key) j[rate_key] = work / to_seconds(sim.now()) / 1e9;
+  j["units"] = unit_breakdown(soc);
+  return j;
+}
+
 }  // namespace socsim::runtime
