@@ -7,6 +7,7 @@
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
 #include "sim/runtime/microbench/microbench.h"
 
 namespace po = boost::program_options;
@@ -34,7 +35,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("soc", po::value(&soc), "SoC file or id")
       ("op", po::value(&r.op), "matmul | qk | read | copy | graph-build | softmax | attention")
       ("unit", po::value(&r.unit), "npu | gpu | cpu (read: also gpu+npu)")
-      ("engine", po::value(&r.engine), "npu: hmx | hvx | dma (default: the vendor runtime's path: matmul on HMX through a static graph, read by all HVX threads)")
+      ("engine", po::value(&r.engine), "npu: hmx | hvx | dma (default: the vendor runtime's path: matmul and attention on HMX, softmax on HVX, read by all HVX threads)")
       ("dtype", po::value(&dtype), "int8 | fp16 | fp32 | w4a16")
       ("m", po::value(&r.m), "rows of A (activations)")
       ("k", po::value(&r.k), "reduction dimension")
@@ -49,7 +50,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("bytes", po::value(&r.bytes), "read/copy: bytes")
       ("model", po::value(&model), "graph-build: model config or id")
       ("prompt", po::value(&r.prompt), "graph-build: sequence length of the graph")
-      ("set", po::value(&sets)->composing(), "override a SoC parameter: --set npu.tcm=16MiB (repeatable)")
+      ("set", po::value(&sets)->composing(), "override a SoC parameter (--set npu.tcm=16MiB) or a kernel switch (--set kernel.w4a16.format=q8_0, kernel.w4a16.layout=tile-group|ggml, kernel.flash.kv_tile=32|64, kernel.flash.q_block=N); repeatable")
       ("json", po::value(&p.json_file), "write the JSON result to this file");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -86,7 +87,15 @@ Parsed parse(const std::vector<std::string>& args) {
   r.operands = operands == "tcm" ? hw::OperandHome::kTcm : hw::OperandHome::kDram;
   const auto soc_path = resolve_input(InputKind::kSoc, soc);
   r.soc_id = soc_path.stem().string();
-  r.soc = hw::load_soc_spec(soc_path, sets);
+  // One tree for the SoC file and every --set: hardware keys go to the SoC spec, kernel.* to the
+  // kernel switches; a key neither reads is an error.
+  auto tree = config::ConfigTree::load_file(soc_path);
+  for (const auto& o : sets) tree.apply_override(o);
+  r.soc = hw::parse_soc_spec(tree);
+  r.switches = runtime::read_kernel_switches(tree.root());
+  tree.check_all_consumed();
+  r.soc.source_file = soc_path.string();
+  r.soc.resolved_yaml = tree.dump_yaml();
   if (!model.empty()) r.model = model::load_model_config(resolve_input(InputKind::kModel, model));
   return p;
 }

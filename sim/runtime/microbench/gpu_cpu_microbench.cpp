@@ -4,6 +4,8 @@
 #include "sim/core/sync.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/microbench/microbench_result.h"
+#include "sim/runtime/work_runner.h"
+#include "kernels/gemm/gemm_lower.h"
 
 namespace socsim::runtime {
 
@@ -32,7 +34,18 @@ Task<> gpu_kernel_and_sync(hw::AdrenoGpu& gpu, hw::GpuKernel k) {
 
 }  // namespace
 
+namespace {
+kernels::GemmDims dims(const MicrobenchRequest& r) {
+  return {static_cast<std::int64_t>(r.m), static_cast<std::int64_t>(r.k), static_cast<std::int64_t>(r.n)};
+}
+}  // namespace
+
 nlohmann::ordered_json gpu_matmul(const MicrobenchRequest& r) {
+  if (r.dtype == hw::DType::kW4A16) {
+    // Block-quantized weights dequantized to FP16 in the kernel (gemm_lower.h).
+    auto work = kernels::lower_gemm_w4a16_gpu(dims(r), r.switches.w4a16_format);
+    return time_on_soc(r, [work](hw::Soc& soc) { return run_work(soc, work); }, "gflops", gemm_flops(r));
+  }
   // One row is a GEMV kernel (streams the weights), as the runtime lowers it.
   hw::GpuKernel k{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};
   k.streaming = r.m <= 1;
@@ -50,6 +63,11 @@ nlohmann::ordered_json gpu_copy(const MicrobenchRequest& r) {
 }
 
 nlohmann::ordered_json cpu_matmul(const MicrobenchRequest& r) {
+  if (r.dtype == hw::DType::kW4A16) {
+    // llama.cpp's q4_0 x q8_0 (q8_0 x q8_0) dot products (gemm_lower.h).
+    auto work = kernels::lower_gemm_w4a16_cpu(dims(r), r.switches.w4a16_format, r.threads ? r.threads : kDefaultCpuThreads);
+    return time_on_soc(r, [work](hw::Soc& soc) { return run_work(soc, work); }, "gflops", gemm_flops(r));
+  }
   const hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};  // M=1: GEMV path
   const std::uint32_t threads = r.threads ? r.threads : kDefaultCpuThreads;
   return time_on_soc(r, [t, threads](hw::Soc& soc) { return soc.cpu().run_on_fastest(t, threads); }, "gflops", gemm_flops(r));

@@ -2,6 +2,8 @@
 
 #include "kernels/attention/attention_lower.h"
 #include "kernels/attention/flash_lower.h"
+#include "kernels/attention/hvx_attention_lower.h"
+#include "kernels/attention/int8_attention.h"
 #include "kernels/softmax/softmax_lower.h"
 #include "sim/config/config_error.h"
 #include "sim/runtime/microbench/microbench_result.h"
@@ -40,6 +42,9 @@ nlohmann::ordered_json kernel_softmax(const MicrobenchRequest& r) {
   } else if (r.unit == "gpu") {
     j = time_work(r, kernels::lower_softmax_gpu(s, exp_variant(r, kernels::ExpVariant::kExact)));
   } else {
+    if (!r.engine.empty() && r.engine != "hvx") {
+      throw config::ConfigError(kCli, "--engine", "softmax on the NPU runs on HVX (--engine hvx); HMX only multiplies matrices");
+    }
     j = time_work(r, kernels::lower_softmax_npu(r.soc.npu, s, exp_variant(r, kernels::ExpVariant::kLut),
                                                 threads ? threads : r.soc.npu.hvx.contexts));
   }
@@ -61,9 +66,27 @@ nlohmann::ordered_json kernel_attention(const MicrobenchRequest& r) {
   } else if (r.unit == "gpu") {
     j = time_work(r, kernels::lower_attention_gpu(s));
   } else {
-    kernels::FlashParams p;
-    p.exp = exp_variant(r, kernels::ExpVariant::kLut);
-    j = time_work(r, kernels::lower_flash_attention_npu(r.soc.npu, s, p, threads ? threads : r.soc.npu.hvx.contexts, r.operands));
+    const std::uint32_t t = threads ? threads : r.soc.npu.hvx.contexts;
+    const std::string engine = r.engine.empty() ? "hmx" : r.engine;
+    if (engine == "hvx") {
+      // Everything on the vector units (a custom kernel, operands in TCM).
+      if (r.dtype != hw::DType::kFp16) throw config::ConfigError(kCli, "--dtype", "HVX attention is FP16 (--dtype fp16)");
+      if (r.operands != hw::OperandHome::kTcm) throw config::ConfigError(kCli, "--operands", "HVX attention runs on operands in TCM (--operands tcm)");
+      j = time_work(r, kernels::lower_attention_hvx_npu(r.soc.npu, s, exp_variant(r, kernels::ExpVariant::kLut), t));
+    } else if (engine != "hmx") {
+      throw config::ConfigError(kCli, "--engine", "attention on the NPU runs on hmx or hvx, not '" + engine + "'");
+    } else if (r.dtype == hw::DType::kInt8) {
+      // llm.npu's form: one static graph, INT8 QK and PV on HMX, FP32 softmax on HVX.
+      if (!r.exp.empty() && r.exp != "exact") throw config::ConfigError(kCli, "--exp", "the INT8 attention graph's softmax is exact FP32");
+      j = time_work(r, kernels::lower_attention_int8_npu(r.soc.npu, s, t));
+    } else if (r.dtype == hw::DType::kFp16) {
+      kernels::FlashParams p = r.switches.flash;
+      p.exp = exp_variant(r, kernels::ExpVariant::kLut);
+      j = time_work(r, kernels::lower_flash_attention_npu(r.soc.npu, s, p, t, r.operands));
+    } else {
+      throw config::ConfigError(kCli, "--dtype", "attention on the NPU is fp16 (FlashAttention on HMX) or int8 (static graph)");
+    }
+    j["engine"] = engine;
   }
   j["heads"] = r.heads, j["kv_heads"] = kv_heads, j["head_dim"] = r.k, j["q"] = r.q, j["kv"] = r.kv;
   return j;

@@ -40,6 +40,9 @@ nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
   if (r.op == "matmul" || r.op == "qk") require_shape(r);
   if ((r.op == "read" || r.op == "copy") && r.bytes == 0) throw config::ConfigError(kCli, "--bytes", "is required and must be >= 1");
   if (r.op == "qk" && r.heads == 0) throw config::ConfigError(kCli, "--heads", "must be >= 1");
+  if (!r.engine.empty() && (r.unit == "cpu" || r.unit == "gpu")) {
+    throw config::ConfigError(kCli, "--engine", "chooses among the NPU's engines (hmx | hvx | dma); the " + r.unit + " has one path");
+  }
   if (r.op == "softmax" && r.unit != "gpu+npu") return kernel_softmax(r);
   if (r.op == "attention" && r.unit != "gpu+npu") return kernel_attention(r);
   if (r.unit == "npu") {

@@ -11,6 +11,7 @@
 #include "sim/hw/npu/gemm_plan.h"
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/microbench/kernel_switches.h"
 
 namespace socsim::runtime {
 
@@ -31,6 +32,7 @@ struct MicrobenchRequest {
   std::uint64_t bytes = 0;
   std::optional<model::ModelConfig> model;
   std::uint64_t prompt = 0;
+  KernelSwitches switches;           // --set kernel.*
 };
 
 // Throws config::ConfigError for combinations that make no sense (the key says which option).

@@ -7,6 +7,9 @@
 #include "sim/hw/npu/hmx_gemm.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/microbench/microbench_result.h"
+#include "sim/runtime/work_runner.h"
+#include "kernels/gemm/gemm_lower.h"
+#include "kernels/gemm/gemm_lower_npu.h"
 
 namespace socsim::runtime {
 
@@ -46,7 +49,24 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
   auto& npu = soc.npu();
   const std::string engine = r.engine.empty() ? "hmx" : r.engine;
   nlohmann::ordered_json plan_info;
-  if (engine == "hmx") {
+  if (r.dtype == hw::DType::kW4A16) {
+    // TTS's W4A16 kernel (a custom kernel, no graph call): quantized weights through TCM,
+    // dequantized on HVX, multiplied on HMX (kernels/gemm/gemm_lower_npu.h).
+    if (engine != "hmx") throw config::ConfigError(kCli, "--engine", "W4A16 matmul on the NPU dequantizes on HVX and multiplies on HMX (--engine hmx)");
+    if (r.operands != hw::OperandHome::kDram) throw config::ConfigError(kCli, "--operands", "the W4A16 kernel streams its weights from DRAM (--operands ddr)");
+    kernels::W4A16NpuOptions options;
+    options.tile_group_layout = r.switches.w4a16_tile_group_layout;
+    const kernels::GemmDims d{static_cast<std::int64_t>(r.m), static_cast<std::int64_t>(r.k), static_cast<std::int64_t>(r.n)};
+    auto work = kernels::lower_gemm_w4a16_npu(d, r.switches.w4a16_format, r.soc.npu, options);
+    const std::uint64_t weight_bytes = kernels::block_weight_bytes(d.k, d.n, r.switches.w4a16_format);
+    npu.check_mappable(weight_bytes + (r.m * r.k + r.m * r.n) * 2, "this matmul");
+    plan_info = {{"kernel", "w4a16"},
+                 {"format", kernels::block_format_name(r.switches.w4a16_format)},
+                 {"layout", options.tile_group_layout ? "tile-group" : "ggml"},
+                 {"steps", work.steps.size()},
+                 {"weight_bytes", weight_bytes}};
+    sim.spawn(run_work(soc, std::move(work)), "microbench.w4a16");
+  } else if (engine == "hmx") {
     const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype}, r.operands);
     npu.check_mappable(plan.mt * plan.kt * plan.tile_bytes + plan.kt * plan.nt * plan.tile_bytes +
                            plan.mt * plan.nt * plan.output_tile_bytes,
