@@ -28,5 +28,6 @@ nlohmann::ordered_json microbench_to_json(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int microbench_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
+int bench_command(const std::vector<std::string>& args);
 
 }  // namespace socsim::cli

@@ -5,7 +5,8 @@ namespace socsim::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> kCommands = {
       {"run", "simulate one LLM inference (prefill + decode) and report latency, energy, timeline", &run_command},
-      {"microbench", "simulate one operator on one unit (matmul, qk, read, copy, graph-build)", &microbench_command},
+      {"microbench", "simulate one operator on one unit (matmul, qk, read, copy, graph-build, softmax, attention)", &microbench_command},
+      {"bench", "measure the simulator's own speed: wall time of whole runs, engine events per second", &bench_command},
       {"validate", "run calibration/validation claims and compare with published numbers", &validate_command},
   };
   return kCommands;

@@ -1,0 +1,35 @@
+// `socsim bench`: runs its cases and reports wall times and event rates (never asserts on speed).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+TEST(CliBench, EngineCaseReportsEventsPerSecond) {
+  const auto dir = scratch_dir("bench");
+  const auto r = run_socsim("bench --case engine --repeat 1 --json '" + (dir / "b.json").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(dir / "b.json"));
+  ASSERT_EQ(j["cases"].size(), 1u);
+  EXPECT_EQ(j["cases"][0]["case"], "engine");
+  EXPECT_EQ(j["cases"][0]["events"], 64u * 100000u + 64u);  // every delay is one event, plus each start
+  EXPECT_GT(j["cases"][0]["events_per_s"].get<double>(), 0.0);
+}
+
+TEST(CliBench, ListsCasesAndRejectsUnknownOnes) {
+  auto r = run_socsim("bench --list");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("timing-llama3-8b-gpu"), std::string::npos);
+  EXPECT_NE(r.out.find("functional-qwen2-0.5b-npu"), std::string::npos);
+  r = run_socsim("bench --case enigne");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--case"), std::string::npos) << r.err;
+  r = run_socsim("bench --repeat 0");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace socsim::test
