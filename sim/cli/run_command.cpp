@@ -32,13 +32,6 @@ struct Lengths {
   std::uint64_t prompt = 0, decode = 0, batch = 1;
 };
 
-// A workload file gives the lengths. The runtime that iterates over a workload's requests comes
-// later; until then a run simulates the first drawn request.
-Lengths read_workload(const std::filesystem::path& file) {
-  const auto first = runtime::draw_requests(runtime::load_workload(file)).front();
-  return {first.prompt, first.decode, first.batch};
-}
-
 struct RunOutcome {
   bool help = false;
   std::string help_text;
@@ -100,9 +93,16 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   req.seed = seed;
 
   Lengths lengths;
+  runtime::Workload work;
   if (!workload.empty()) {
     if (prompt >= 0 || decode >= 0 || batch >= 0) bad("--workload", "give either --workload or --prompt/--decode/--batch, not both");
-    lengths = read_workload(resolve_input(InputKind::kWorkload, workload));
+    // Every drawn request is simulated, back to back (simulate_run.h); the first one's lengths
+    // stand for the run in the checks below, the workload's bounds are checked once the model is known.
+    work = runtime::load_workload(resolve_input(InputKind::kWorkload, workload));
+    req.workload = runtime::draw_requests(work);
+    req.workload_name = work.name;
+    const auto& first = req.workload.front();
+    lengths = {first.prompt, first.decode, first.batch};
   } else {
     if (prompt < 1) bad("--prompt", prompt < 0 ? "is required without --workload" : "must be >= 1");
     if (decode < 0) bad("--decode", "is required without --workload (0 for prefill only)");
@@ -127,6 +127,11 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   strategy->configure(root, req.soc, req.model);
   tree.check_all_consumed();
   req.soc.resolved_yaml = tree.dump_yaml();
+  if (!req.workload.empty() && work.prompt.max() + work.decode.max() > req.model.max_context) {
+    bad("--workload", "workload '" + work.name + "' allows prompt + decode up to " + std::to_string(work.prompt.max()) + " + " +
+                          std::to_string(work.decode.max()) + " tokens, beyond " + req.model.id + "'s context of " +
+                          std::to_string(req.model.max_context));
+  }
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
     bad("--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +
                         " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));

@@ -5,6 +5,8 @@
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/workload/workload.h"
+#include <vector>
 
 namespace socsim::runtime {
 
@@ -20,6 +22,11 @@ struct RunRequest {
   std::uint64_t decode_tokens = 0;
   std::uint64_t batch = 1;
   std::uint64_t seed = 0;
+  // The requests of a workload file, simulated back to back on one SoC (closed loop, one client:
+  // each starts when the previous has produced its last token; the NPU graph cache and every
+  // unit's state carry over). Empty: the single request above.
+  std::vector<Request> workload;
+  std::string workload_name;
 };
 
 inline const char* mode_name(Mode m) { return m == Mode::kTiming ? "timing" : "functional"; }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/hw/power/energy_model.h"
 #include "sim/hw/soc.h"
@@ -32,40 +33,88 @@ std::string stall_report(Simulator& sim) {
 
 }  // namespace
 
+namespace {
+
+// What one request of a run did, in simulated time.
+struct RequestTimes {
+  Request lengths;
+  Tick start = 0, first_token = 0, end = 0;
+};
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  const std::size_t i = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size()))) - 1;
+  return v[std::min(i, v.size() - 1)];
+}
+
+// Plans and runs each request after the previous one; a plan lives in this coroutine's frame
+// while the executor runs it.
+Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const RunRequest& req,
+                    const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs) {
+  for (const Request& q : requests) {
+    const Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
+    if (plan.decode_step_end.size() != q.decode) {
+      throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
+                             " decode steps for " + std::to_string(q.decode) + " tokens");
+    }
+    RequestTimes t{q, sim.now(), 0, 0};
+    co_await ex.run(plan);
+    t.first_token = ex.job_end(plan.prefill_end);
+    t.end = plan.decode_step_end.empty() ? t.first_token : ex.job_end(plan.decode_step_end.back());
+    times.push_back(t);
+    jobs += plan.jobs.size();
+  }
+}
+
+}  // namespace
+
 report::RunReport simulate_run(const RunRequest& req, systems::System& system, report::TraceRecorder& trace) {
   Simulator sim;
   hw::Soc soc(sim, req.soc, &trace);
   soc.dram().record_timeline(true);
-  const systems::RequestShape shape{req.prompt_tokens, req.decode_tokens, req.batch};
-  const Plan plan = system.plan(req.soc, req.model, shape);
+  const std::vector<Request> requests =
+      req.workload.empty() ? std::vector<Request>{{req.prompt_tokens, req.decode_tokens, req.batch}} : req.workload;
   Executor ex(soc, req.model, system.sync_policy(), &trace);
-  sim.spawn(ex.run(plan), "executor");
+  std::vector<RequestTimes> times;
+  std::size_t jobs = 0;
+  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs), "executor");
   if (sim.run() != RunResult::kIdle) throw std::runtime_error(stall_report(sim));
-  if (plan.decode_step_end.size() != req.decode_tokens) {
-    throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
-                           " decode steps for " + std::to_string(req.decode_tokens) + " tokens");
-  }
   const Tick end = sim.now();
-  const Tick ttft = ex.job_end(plan.prefill_end);
-  const Tick decode_end = plan.decode_step_end.empty() ? ttft : ex.job_end(plan.decode_step_end.back());
+
+  // Totals over the requests: prefill from each start to its first token, decode from there to
+  // its last token. One request gives the plain per-request figures.
+  Tick prefill = 0, decode = 0;
+  std::uint64_t prompt_tokens = 0, decode_tokens = 0, prompt_rows = 0, decode_rows = 0;
+  double decode_bytes = 0;
+  std::vector<double> ttfts;
+  for (const auto& t : times) {
+    prefill += t.first_token - t.start;
+    decode += t.end - t.first_token;
+    prompt_tokens += t.lengths.prompt;
+    decode_tokens += t.lengths.decode;
+    prompt_rows += t.lengths.prompt * t.lengths.batch;
+    decode_rows += t.lengths.decode * t.lengths.batch;
+    decode_bytes += dram_bytes_between(soc.dram(), t.first_token, t.end);
+    ttfts.push_back(to_ms(t.first_token - t.start));
+  }
+  const double n = static_cast<double>(times.size());
 
   report::RunReport r;
   r.soc = req.soc_id;
   r.model = req.model.id;
   r.system = req.system;
   r.mode = mode_name(req.mode);
-  r.prompt_tokens = req.prompt_tokens;
-  r.decode_tokens = req.decode_tokens;
+  r.prompt_tokens = prompt_tokens;
+  r.decode_tokens = decode_tokens;
   r.batch = req.batch;
   r.seed = req.seed;
-  r.ttft_ms = to_ms(ttft);
-  r.prefill_ms = to_ms(ttft);
-  r.prefill_tokens_per_s = static_cast<double>(req.prompt_tokens * req.batch) / to_seconds(ttft);
-  if (req.decode_tokens > 0) {
-    const Tick decode = decode_end - ttft;
-    r.decode_ms_per_token = to_ms(decode) / static_cast<double>(req.decode_tokens);
-    r.decode_tokens_per_s = static_cast<double>(req.decode_tokens * req.batch) / to_seconds(decode);
-    r.extra["decode_dram_gbps"] = dram_bytes_between(soc.dram(), ttft, decode_end) / to_seconds(decode) / 1e9;
+  r.ttft_ms = to_ms(prefill) / n;  // mean over the requests
+  r.prefill_ms = to_ms(prefill) / n;
+  r.prefill_tokens_per_s = static_cast<double>(prompt_rows) / to_seconds(prefill);
+  if (decode_tokens > 0) {
+    r.decode_ms_per_token = to_ms(decode) / static_cast<double>(decode_tokens);
+    r.decode_tokens_per_s = static_cast<double>(decode_rows) / to_seconds(decode);
+    r.extra["decode_dram_gbps"] = decode_bytes / to_seconds(decode) / 1e9;
   }
   r.total_ms = to_ms(end);
   r.simulated_ms = to_ms(end);
@@ -101,7 +150,22 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   for (const auto& [key, t] : ex.op_time()) by_type[key.unit][key.kind] = to_ms(t);
   r.extra["op_time_ms"] = by_type;
   r.extra["npu_graphs_built"] = ex.graphs_built();
-  r.extra["jobs"] = plan.jobs.size();
+  r.extra["jobs"] = jobs;
+  r.extra["events"] = sim.events_fired();
+  if (!req.workload.empty()) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& t : times) {
+      nlohmann::ordered_json q = {{"prompt", t.lengths.prompt}, {"decode", t.lengths.decode}, {"batch", t.lengths.batch},
+                                  {"start_ms", to_ms(t.start)}, {"ttft_ms", to_ms(t.first_token - t.start)}};
+      if (t.lengths.decode > 0) q["decode_ms_per_token"] = to_ms(t.end - t.first_token) / static_cast<double>(t.lengths.decode);
+      list.push_back(q);
+    }
+    r.extra["workload"] = {{"name", req.workload_name},
+                           {"requests", times.size()},
+                           {"ttft_ms", {{"mean", to_ms(prefill) / n}, {"p50", percentile(ttfts, 0.5)},
+                                        {"p95", percentile(ttfts, 0.95)}, {"max", percentile(ttfts, 1.0)}}},
+                           {"per_request", list}};
+  }
   return r;
 }
 
