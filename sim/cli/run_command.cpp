@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "sim/cli/command.h"
@@ -11,6 +12,7 @@
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
+#include "sim/functional/functional_run.h"
 #include "sim/report/trace.h"
 #include "sim/report/html_report.h"
 #include "sim/runtime/simulate_run.h"
@@ -43,9 +45,9 @@ struct RunOutcome {
 RunOutcome execute_run(const std::vector<std::string>& args) {
   RunOutcome outcome;
   po::options_description opts("socsim run options");
-  std::string soc, model, system, workload, mode = "timing", report_dir, json_file;
+  std::string soc, model, system, workload, mode = "timing", report_dir, json_file, weights;
   std::vector<std::string> sets;
-  std::int64_t prompt = -1, decode = -1, batch = -1;
+  std::int64_t prompt = -1, decode = -1, batch = -1, functional_layers = -1;
   std::uint64_t seed = 0;
   opts.add_options()
       ("help,h", "this message")
@@ -59,6 +61,8 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
       ("set", po::value(&sets)->composing(), "override a parameter: --set dram.peak=60GB/s (repeatable)")
       ("mode", po::value(&mode), "timing (default) or functional")
       ("seed", po::value(&seed), "random seed (default 0)")
+      ("weights", po::value(&weights), "functional mode: a safetensors checkpoint (default: synthetic weights from --seed)")
+      ("functional-layers", po::value(&functional_layers), "functional mode: compute the first N decoder layers (default: all)")
       ("report-dir", po::value(&report_dir), "write report.json, trace.json and report.html here")
       ("json", po::value(&json_file), "write the JSON report to this file");
   po::variables_map vm;
@@ -67,7 +71,8 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   if (vm.count("help")) {
     std::ostringstream h;
     h << "usage: socsim run --soc S --model M --system Y [--workload W | --prompt N --decode N --batch N]\n"
-         "                  [--set key=value]... [--mode functional|timing] [--seed N] [--report-dir DIR] [--json FILE]\n\n"
+         "                  [--set key=value]... [--mode functional|timing] [--seed N] [--report-dir DIR] [--json FILE]\n"
+         "                  [--weights FILE.safetensors] [--functional-layers N]\n\n"
       << opts;
     outcome.help = true;
     outcome.help_text = h.str();
@@ -90,6 +95,9 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   runtime::RunRequest req;
   req.system = system;
   req.mode = mode == "timing" ? runtime::Mode::kTiming : runtime::Mode::kFunctional;
+  const bool functional = req.mode == runtime::Mode::kFunctional;
+  if (!functional && vm.count("weights")) bad("--weights", "applies only with --mode functional");
+  if (!functional && vm.count("functional-layers")) bad("--functional-layers", "applies only with --mode functional");
   req.seed = seed;
 
   Lengths lengths;
@@ -125,6 +133,24 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   req.model = model::load_model_config(resolve_input(InputKind::kModel, model));
   auto root = tree.root();
   strategy->configure(root, req.soc, req.model);
+  functional::FunctionalOptions fopt;
+  // functional.* settings of the synthetic weights (--set functional.outlier_channels=N ...).
+  if (auto f = root.optional_child("functional")) {
+    if (!functional) throw config::ConfigError(f->location(), "functional", "settings apply only with --mode functional");
+    const bool outlier_keys = f->has("outlier_channels") || f->has("outlier_scale");
+    if (!weights.empty() && outlier_keys) {
+      throw config::ConfigError(f->location(), "functional", "outlier settings shape synthetic weights; they do not apply with --weights");
+    }
+    if (f->has("outlier_channels")) {
+      fopt.synthetic.outlier_channels = static_cast<std::uint32_t>(f->integer("outlier_channels", 0, static_cast<std::int64_t>(req.model.hidden)));
+    }
+    if (f->has("outlier_scale")) {
+      fopt.synthetic.outlier_scale = f->number("outlier_scale", 0, 1e6);
+      if (!(fopt.synthetic.outlier_scale > 0)) {
+        throw config::ConfigError(f->location_of("outlier_scale"), "functional.outlier_scale", "must be > 0");
+      }
+    }
+  }
   tree.check_all_consumed();
   req.soc.resolved_yaml = tree.dump_yaml();
   if (!req.workload.empty() && work.prompt.max() + work.decode.max() > req.model.max_context) {
@@ -137,10 +163,20 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
                         " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));
   }
 
-  if (req.mode == runtime::Mode::kFunctional) {
-    bad("--mode", "functional mode needs the functional kernels in the runtime, which are not wired yet; use --mode timing");
+  std::optional<nlohmann::ordered_json> accuracy;
+  if (functional) {
+    if (vm.count("functional-layers") && (functional_layers < 1 || static_cast<std::uint64_t>(functional_layers) > req.model.layers)) {
+      bad("--functional-layers", "must be in [1, " + std::to_string(req.model.layers) + "] (" + req.model.id + "'s layers), got " +
+                                     std::to_string(functional_layers));
+    }
+    fopt.weights_file = weights;
+    fopt.layers = vm.count("functional-layers") ? static_cast<std::uint64_t>(functional_layers) : 0;
+    // The numerics run first: a bad weights file fails before any simulation. They do not
+    // change the timing, which the timing run below computes exactly as in timing mode.
+    accuracy = functional::run_functional(req, *strategy, fopt);
   }
   outcome.report = runtime::simulate_run(req, *strategy, outcome.trace);
+  outcome.report.accuracy = accuracy;
   outcome.soc_yaml = req.soc.resolved_yaml;
   outcome.report_dir = report_dir;
   outcome.json_file = json_file;

@@ -50,6 +50,12 @@ class Reader {
     if (!j_[key].is_string()) fail(key, "expected a string, got " + j_[key].dump());
     return j_[key].get<std::string>();
   }
+  double positive_number_or(const char* key, double dflt) const {
+    if (!has(key)) return dflt;
+    const json& v = j_[key];
+    if (!v.is_number() || !(v.get<double>() > 0)) fail(key, "expected a positive number, got " + v.dump());
+    return v.get<double>();
+  }
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
     throw config::ConfigError({file_, 0, 0}, key, msg);
   }
@@ -131,6 +137,14 @@ ModelConfig load_model_config(const std::filesystem::path& file) {
     m.head_dim = m.hidden / m.heads;
   }
   if (m.heads % m.kv_heads != 0) r.fail("num_key_value_heads", "must divide num_attention_heads");
+  // Functional-mode numerics. Families name the norm epsilon differently; the defaults are
+  // Hugging Face's (RMSNorm models 1e-6, LayerNorm ones 1e-5).
+  const double eps_default = m.norm == NormKind::kLayerNorm ? 1e-5 : 1e-6;
+  m.norm_eps = r.positive_number_or("rms_norm_eps",
+                                    r.positive_number_or("layer_norm_eps", r.positive_number_or("layer_norm_epsilon", eps_default)));
+  m.rope_theta = r.positive_number_or("rope_theta", 10000.0);
+  m.rotary_fraction = r.positive_number_or("partial_rotary_factor", 1.0);
+  if (m.rotary_fraction > 1.0) r.fail("partial_rotary_factor", "must be in (0, 1]");
   return m;
 }
 

@@ -27,6 +27,10 @@ struct ModelConfig {
   bool attention_bias = false;
   Activation activation = Activation::kSilu;
   NormKind norm = NormKind::kRmsNorm;
+  // Numerics that only functional mode uses (the timing model never reads them).
+  double norm_eps = 1e-6;          // rms_norm_eps / layer_norm_eps / layer_norm_epsilon
+  double rope_theta = 10000.0;     // rope_theta (HF default 10000)
+  double rotary_fraction = 1.0;    // partial_rotary_factor (phi-2: 0.4)
 
   // Parameter counts (weights only).
   std::uint64_t params_per_layer() const;

@@ -63,6 +63,26 @@ std::string summary_text(const RunReport& r) {
   s += fmt::format("  {:<22}{:>12.3f} GB, avg {:.1f} GB/s, peak {:.1f} GB/s\n", "DRAM traffic", r.dram_bytes / 1e9,
                    r.dram_avg_gbps, r.dram_peak_gbps);
   for (const auto& u : r.units) s += fmt::format("  {:<22}{:>12.3f} ms busy\n", u.name, u.busy_ms);
+  if (r.accuracy) {
+    // Functional mode: the system's numbers against the FP32 reference (sim/functional/accuracy.h).
+    const auto& a = *r.accuracy;
+    std::string what = fmt::format("{} of {} layers, weights {}", a.value("functional_layers", 0), a.value("layers", 0),
+                                   a.value("weights", std::string("?")));
+    if (a.contains("outlier_channels")) {
+      what += fmt::format(", {} outlier channels x{}", a["outlier_channels"].get<std::uint64_t>(), a.value("outlier_scale", 0.0));
+    }
+    s += "  accuracy vs FP32 reference (" + what + ")\n";
+    const auto num = [&](const char* label, const char* key) {
+      if (a.contains(key)) s += fmt::format("    {:<20}{:>12.4e}\n", label, a[key].get<double>());
+    };
+    num("hidden rel error", "hidden_rel_error");
+    num("logits rel error", "logits_rel_error");
+    num("logits max abs error", "logits_max_abs_error");
+    if (a.contains("top1_agreement")) {
+      s += fmt::format("    {:<20}{:>11.1f}% of {} positions\n", "top-1 agreement", 100.0 * a["top1_agreement"].get<double>(),
+                       a.value("positions", std::uint64_t{0}));
+    }
+  }
   for (const auto& n : r.notes) s += "  note: " + n + "\n";
   return s;
 }

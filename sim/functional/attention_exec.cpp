@@ -1,0 +1,42 @@
+#include "sim/functional/attention_exec.h"
+
+#include "kernels/attention/flash_attention.h"
+#include "kernels/attention/full_attention.h"
+#include "kernels/attention/int8_attention.h"
+
+namespace socsim::functional {
+
+AttentionKind attention_kind(const OpPlacement& p) {
+  using runtime::Precision;
+  switch (p.unit) {
+    case kernels::Unit::kCpu: return AttentionKind::kF32;
+    case kernels::Unit::kNpu:
+      return p.precision == Precision::kW8A8 || p.precision == Precision::kW8A8Group ? AttentionKind::kInt8
+                                                                                      : AttentionKind::kFlashLut;
+    case kernels::Unit::kGpu: return p.precision == Precision::kFp32 ? AttentionKind::kF32 : AttentionKind::kFlashExact;
+  }
+  return AttentionKind::kF32;
+}
+
+const char* attention_kind_name(AttentionKind k) {
+  switch (k) {
+    case AttentionKind::kF32: return "fp32";
+    case AttentionKind::kInt8: return "int8";
+    case AttentionKind::kFlashLut: return "fp16-flash-lut";
+    case AttentionKind::kFlashExact: return "fp16-flash-exact";
+  }
+  return "?";
+}
+
+kernels::Tensor run_attention(AttentionKind kind, const kernels::Tensor& q, const kernels::Tensor& k, const kernels::Tensor& v,
+                              std::uint64_t p0, const kernels::LutExpTable& lut) {
+  switch (kind) {
+    case AttentionKind::kF32: return kernels::attention_f32(q, k, v, p0);
+    case AttentionKind::kInt8: return kernels::attention_int8(q, k, v, p0);
+    case AttentionKind::kFlashLut: return kernels::flash_attention(q, k, v, p0, {64, 32, kernels::ExpVariant::kLut}, &lut);
+    case AttentionKind::kFlashExact: return kernels::flash_attention(q, k, v, p0, {64, 32, kernels::ExpVariant::kExact});
+  }
+  throw std::logic_error("unknown attention kind");
+}
+
+}  // namespace socsim::functional

@@ -1,0 +1,128 @@
+#include "sim/functional/functional_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include "kernels/quant/int8_quant.h"
+#include "sim/functional/linear.h"
+#include "sim/functional/plan_forward.h"
+#include "sim/functional/reference_forward.h"
+#include "sim/functional/safetensors_weights.h"
+#include "sim/functional/tensor_util.h"
+
+namespace socsim::functional {
+
+using kernels::Tensor;
+using runtime::Precision;
+
+namespace {
+
+// Vocabulary rows per head block: 8192 x hidden FP32 (28 MiB at hidden 896) plus its quantized
+// forms, large enough that the GEMMs stay efficient.
+constexpr std::uint64_t kHeadBlock = 8192;
+
+// Per-tensor INT8 scale of the whole head (a block's own max would be a per-block scale).
+float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
+  float mx = 0;
+  for (std::uint64_t v0 = 0; v0 < vocab; v0 += kHeadBlock) {
+    const Tensor w = weights.lm_head_rows(v0, std::min(kHeadBlock, vocab - v0));
+    for (float x : w.data<float>()) mx = std::max(mx, std::fabs(x));
+  }
+  return mx > 0 ? mx / 127.0f : 1.0f;
+}
+
+}  // namespace
+
+FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
+                                         const WeightSource& weights, std::uint64_t seed, std::uint64_t layers) {
+  if (layers == 0) layers = model.layers;
+  if (layers > model.layers) throw std::invalid_argument("functional layers exceed the model's");
+  const std::vector<std::int32_t> ids = draw_tokens(shape, model.vocab, seed);
+  PlanForward system(model, plan, shape, ids, weights);
+  ReferenceForward reference(model, shape, ids, weights);
+  for (std::uint32_t l = 0; l < layers; ++l) {
+    const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
+    system.run_layer(l, w);
+    reference.run_layer(w);
+  }
+
+  const NormWeights final_norm = weights.final_norm();
+  const std::vector<HeadGroup> groups = system.head_groups(final_norm);
+  FunctionalOutcome out;
+  out.functional_layers = layers;
+  out.attention = system.attention_used();
+  out.reference_hidden = reference.final_hidden(final_norm);
+  const std::uint64_t B = shape.sequences, h = model.hidden, positions = shape.positions();
+  out.system_hidden = f32_matrix(positions, h);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    std::memcpy(out.system_hidden.data<float>().data() + g * B * h, groups[g].hidden.data<float>().data(), B * h * sizeof(float));
+  }
+
+  std::optional<float> w_scale;
+  if (std::any_of(groups.begin(), groups.end(), [](const HeadGroup& g) { return g.precision == Precision::kW8A8; })) {
+    w_scale = head_weight_scale(weights, model.vocab);
+  }
+  LogitsComparison logits(positions);
+  for (std::uint64_t v0 = 0; v0 < model.vocab; v0 += kHeadBlock) {
+    const std::uint64_t cols = std::min(kHeadBlock, model.vocab - v0);
+    const Tensor w = weights.lm_head_rows(v0, cols);
+    Linear head(w, Linear::Orientation::kOutIn, w_scale);
+    const Tensor ref = head.apply(out.reference_hidden, Precision::kFp32);
+    Tensor sys = f32_matrix(positions, cols);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const Tensor part = head.apply(groups[g].hidden, groups[g].precision, groups[g].activation_scale);
+      std::memcpy(sys.data<float>().data() + g * B * cols, part.data<float>().data(), B * cols * sizeof(float));
+    }
+    logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);
+  }
+  out.metrics.hidden_rel_error = relative_error(out.system_hidden, out.reference_hidden);
+  out.metrics.logits_rel_error = logits.rel_error();
+  out.metrics.logits_max_abs_error = logits.max_abs_error();
+  out.metrics.top1_agreement = logits.top1_agreement();
+  out.metrics.positions = positions;
+  return out;
+}
+
+nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::System& system, const FunctionalOptions& opt) {
+  std::unique_ptr<WeightSource> weights;
+  const SyntheticWeights* synthetic = nullptr;
+  if (opt.weights_file.empty()) {
+    auto s = std::make_unique<SyntheticWeights>(req.model, req.seed, opt.synthetic);
+    synthetic = s.get();
+    weights = std::move(s);
+  } else {
+    weights = std::make_unique<SafetensorsWeights>(opt.weights_file, req.model);
+  }
+  // The request's lengths (a workload's first request): the same plan the timing run executes.
+  const runtime::Plan plan = system.plan(req.soc, req.model, {req.prompt_tokens, req.decode_tokens, req.batch});
+  const ForwardShape shape{req.prompt_tokens, req.decode_tokens, req.batch};
+  const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers);
+
+  nlohmann::ordered_json j;
+  j["hidden_rel_error"] = o.metrics.hidden_rel_error;
+  j["logits_rel_error"] = o.metrics.logits_rel_error;
+  j["logits_max_abs_error"] = o.metrics.logits_max_abs_error;
+  j["top1_agreement"] = o.metrics.top1_agreement;
+  j["positions"] = o.metrics.positions;
+  j["functional_layers"] = o.functional_layers;
+  j["layers"] = req.model.layers;
+  j["weights"] = weights->describe();
+  if (synthetic) {
+    j["outlier_channels"] = synthetic->outlier_channels().size();
+    j["outlier_scale"] = opt.synthetic.outlier_scale;
+  }
+  if (!req.workload.empty()) {
+    // A workload's requests differ only in lengths; the numerics of the first stand for them
+    // (every request computed for real would multiply the run time by their number).
+    j["requests_computed"] = 1;
+    j["workload_requests"] = req.workload.size();
+  }
+  j["attention"] = o.attention;
+  j["reference"] = "fp32, whole sequence, teacher-forced tokens";
+  return j;
+}
+
+}  // namespace socsim::functional

@@ -1,0 +1,50 @@
+#pragma once
+// Functional mode end to end: run the system's plan with real arithmetic (plan_forward.h) and the
+// FP32 reference (reference_forward.h) side by side on the same weights and tokens, layer by
+// layer, then both heads block by block of the vocabulary, and compare (accuracy.h).
+//
+// Truncation: with `layers` = N < L only the first N decoder layers are computed, then the final
+// norm and the head on their output; the system and the reference are truncated alike, so the
+// comparison stays like for like (the timing run still covers the whole model).
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/functional/accuracy.h"
+#include "sim/functional/forward_shape.h"
+#include "sim/functional/synthetic_weights.h"
+#include "sim/functional/weight_source.h"
+#include "sim/runtime/job.h"
+#include "sim/runtime/run_request.h"
+#include "sim/systems/system.h"
+
+namespace socsim::functional {
+
+struct FunctionalOptions {
+  std::filesystem::path weights_file;  // empty: synthetic weights from the run's seed
+  std::uint64_t layers = 0;            // decoder layers computed; 0 = all
+  SyntheticOptions synthetic;
+};
+
+struct FunctionalOutcome {
+  AccuracyMetrics metrics;
+  std::uint64_t functional_layers = 0;
+  kernels::Tensor system_hidden, reference_hidden;  // final-normed, [positions x hidden]
+  std::map<std::string, std::string> attention;     // "unit/precision" -> attention kernel
+};
+
+// The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).
+FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
+                                         const WeightSource& weights, std::uint64_t seed, std::uint64_t layers);
+
+// `socsim run --mode functional`: plans the request with `system`, makes the weight source (a
+// safetensors file is checked before anything is computed: config::ConfigError on bad input),
+// runs the comparison and returns the report's `accuracy` object. With a workload, the first
+// request's lengths are computed.
+nlohmann::ordered_json run_functional(const runtime::RunRequest& request, systems::System& system, const FunctionalOptions& options);
+
+}  // namespace socsim::functional

@@ -1,0 +1,58 @@
+#pragma once
+// One weight matrix of a linear layer and the matmul at each precision the plan can ask for.
+// Quantized forms are made on first use and kept while the layer is alive: a layer's matmul may
+// run at different precisions in prefill and decode (npu-naive: per-group INT8 on the NPU, then
+// per-tensor INT8 on the CPU), and each form is made once, not per chunk or step.
+//
+//   kFp32      gemm_f32
+//   kFp16      FP16 weights and activations, gemm_f16 (FP32 accumulation, one FP16 rounding per
+//              output; bit-identical to the HMX tile GEMM gemm_f16_hmx, so the NPU needs no
+//              separate path)
+//   kW8A8      per-tensor INT8 activations (min-max scale of this matmul's input) x per-tensor
+//              INT8 weights, gemm_i8 then dequantize_i32
+//   kW8A8Group per-tensor INT8 activations x per-group INT8 weights (groups of 128 along k, as
+//              the runtime's op lowering costs them), gemm_i8_per_group
+//   kW4A16     Q4_0 weights x FP16 activations, gemm_w4a16
+// Results come back as FP32 [m x n].
+#include <optional>
+
+#include "kernels/quant/block_quant.h"
+#include "kernels/quant/group_quant.h"
+#include "kernels/quant/int8_quant.h"
+#include "kernels/tensor/tensor.h"
+#include "sim/runtime/job.h"
+
+namespace socsim::functional {
+
+// The per-group INT8 group size (sim/runtime/op_lowering.cpp's kGroup, which times the split).
+inline constexpr std::int64_t kWeightGroup = 128;
+
+class Linear {
+ public:
+  enum class Orientation {
+    kInOut,  // W[k x n], the GEMM kernels' orientation (decoder-layer weights)
+    kOutIn,  // [n x k], Hugging Face's and the head's (lm_head rows)
+  };
+  // `w` must outlive this. `weight_scale`: the per-tensor INT8 weight scale to use instead of
+  // w's own max, for a block of a larger matrix (the head, processed in vocabulary blocks).
+  Linear(const kernels::Tensor& w, Orientation orientation, std::optional<float> weight_scale = std::nullopt);
+
+  // x: FP32 [m x k]. `activation_scale`: the per-tensor INT8 activation scale when the planned
+  // matmul's input has more rows than x (padding-free subset); default: x's own min-max.
+  kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision,
+                        std::optional<float> activation_scale = std::nullopt);
+
+ private:
+  const kernels::Tensor& in_out();  // W[k x n] FP32
+  const kernels::Tensor& out_in();  // [n x k] FP32
+
+  const kernels::Tensor& w_;
+  Orientation orientation_;
+  std::optional<float> weight_scale_;
+  std::optional<kernels::Tensor> other_orientation_, f16_;
+  std::optional<kernels::QuantizedI8> i8_;
+  std::optional<kernels::GroupQuantizedI8> group_;
+  std::optional<kernels::BlockQuantized> q4_;
+};
+
+}  // namespace socsim::functional

@@ -1,0 +1,222 @@
+#include "sim/functional/plan_forward.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "kernels/elementwise/activation.h"
+#include "kernels/elementwise/norm.h"
+#include "kernels/elementwise/rope.h"
+#include "kernels/quant/int8_quant.h"
+#include "sim/functional/attention_exec.h"
+#include "sim/functional/linear.h"
+#include "sim/functional/tensor_util.h"
+
+namespace socsim::functional {
+
+using kernels::ElemType;
+using kernels::Tensor;
+using runtime::Precision;
+
+namespace {
+
+const char* unit_name(kernels::Unit u) {
+  switch (u) {
+    case kernels::Unit::kCpu: return "cpu";
+    case kernels::Unit::kGpu: return "gpu";
+    case kernels::Unit::kNpu: return "npu";
+  }
+  return "?";
+}
+
+Tensor apply_norm(const model::ModelConfig& m, const Tensor& x, const NormWeights& w) {
+  const auto eps = static_cast<float>(m.norm_eps);
+  return m.norm == model::NormKind::kRmsNorm ? kernels::rms_norm(x, w.weight, eps) : kernels::layer_norm(x, w.weight, w.bias, eps);
+}
+
+Tensor activate(model::Activation a, const Tensor& x) {
+  switch (a) {
+    case model::Activation::kSilu: return kernels::silu(x);
+    case model::Activation::kGelu: return kernels::gelu_erf(x);
+    case model::Activation::kGeluTanh: return kernels::gelu_tanh(x);
+    case model::Activation::kRelu: {
+      Tensor y = x;
+      for (float& v : y.data<float>()) v = v > 0 ? v : 0.0f;
+      return y;
+    }
+  }
+  throw std::logic_error("unknown activation");
+}
+
+void add_bias(Tensor& x, const std::vector<float>& bias) {
+  if (bias.empty()) return;
+  const std::size_t n = bias.size(), rows = x.numel() / n;
+  auto d = x.data<float>();
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < n; ++c) d[r * n + c] += bias[c];
+  }
+}
+
+void add_into(Tensor& x, const Tensor& y) {
+  auto a = x.data<float>();
+  auto b = y.data<float>();
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+}
+
+}  // namespace
+
+// One layer's weights, their quantized forms (made on first use) and its KV cache, per sequence
+// [kv_heads, tokens, head_dim], filled position by position as segments run.
+class PlanForward::LayerState {
+ public:
+  LayerState(std::uint32_t index, const LayerWeights& w, const model::ModelConfig& m, const ForwardShape& s)
+      : layer(index),
+        weights(w),
+        q(w.q, Linear::Orientation::kInOut),
+        k(w.k, Linear::Orientation::kInOut),
+        v(w.v, Linear::Orientation::kInOut),
+        o(w.o, Linear::Orientation::kInOut),
+        gate(m.gated_mlp ? w.gate : w.up, Linear::Orientation::kInOut),
+        up(w.up, Linear::Orientation::kInOut),
+        down(w.down, Linear::Orientation::kInOut),
+        k_cache(s.sequences, std::vector<float>(m.kv_heads * s.tokens() * m.head_dim)),
+        v_cache(k_cache) {}
+  std::uint32_t layer;
+  const LayerWeights& weights;
+  Linear q, k, v, o, gate, up, down;
+  std::vector<std::vector<float>> k_cache, v_cache;
+};
+
+PlanForward::PlanForward(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
+                         const std::vector<std::int32_t>& ids, const WeightSource& weights)
+    : model_(model), placement_(plan), shape_(shape) {
+  if (ids.size() != shape.sequences * shape.tokens()) throw std::invalid_argument("token ids do not match the shape");
+  // The plan's prefill chunks; rows past the prompt are padding.
+  std::uint64_t done = 0, step = 0;
+  for (const std::uint64_t rows : placement_.prefill_chunk_rows()) {
+    if (done >= shape.prompt) throw std::logic_error("plan has more prefill chunks than the prompt fills");
+    const std::uint64_t real = std::min(rows, shape.prompt - done);
+    segments_.push_back({model::Phase::kPrefill, step++, done, real});
+    done += real;
+  }
+  if (done != shape.prompt) throw std::logic_error("plan's prefill chunks cover " + std::to_string(done) + " of " +
+                                                   std::to_string(shape.prompt) + " prompt tokens");
+  for (std::uint64_t s = 0; s < shape.decode; ++s) segments_.push_back({model::Phase::kDecode, s, shape.prompt + s, 1});
+  x_.resize(ids.size() * model.hidden);
+  weights.embedding_rows(ids, x_.data());
+}
+
+void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
+  LayerState st(layer, w, model_, shape_);
+  for (const auto& s : segments_) run_segment(st, s);
+}
+
+void PlanForward::run_segment(LayerState& st, const Segment& seg) {
+  const model::ModelConfig& m = model_;
+  const std::uint64_t B = shape_.sequences, r = seg.rows, h = m.hidden, hd = m.head_dim;
+  const std::uint64_t heads = m.heads, kvh = m.kv_heads, q_dim = heads * hd, kv_dim = kvh * hd, T = shape_.tokens();
+  const auto precision = [&](const char* op) { return placement_.at(seg.phase, seg.step, st.layer, op).precision; };
+
+  // The segment's rows of every sequence, sequence-major: the planned matmuls' m = rows x sequences.
+  Tensor x = f32_matrix(B * r, h);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    std::memcpy(x.data<float>().data() + b * r * h, x_.data() + shape_.row(b, seg.p0) * h, r * h * sizeof(float));
+  }
+
+  const Tensor hn = apply_norm(m, x, st.weights.input_norm);
+  Tensor q = st.q.apply(hn, precision("q_proj")), k = st.k.apply(hn, precision("k_proj")), v = st.v.apply(hn, precision("v_proj"));
+  add_bias(q, st.weights.q_bias);
+  add_bias(k, st.weights.k_bias);
+  add_bias(v, st.weights.v_bias);
+
+  const OpPlacement attn_place = placement_.at(seg.phase, seg.step, st.layer, "attn_scores");
+  const AttentionKind kind = attention_kind(attn_place);
+  attention_used_[std::string(unit_name(attn_place.unit)) + "/" + runtime::precision_name(attn_place.precision)] =
+      attention_kind_name(kind);
+  const kernels::RopeParams rope{m.rope_theta, m.rotary_fraction};
+  const std::uint64_t n = seg.p0 + r;  // keys visible to the segment's last row
+  Tensor attn = f32_matrix(B * r, q_dim);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    Tensor qs({static_cast<std::int64_t>(r), static_cast<std::int64_t>(heads), static_cast<std::int64_t>(hd)}, ElemType::kF32);
+    Tensor ks({static_cast<std::int64_t>(r), static_cast<std::int64_t>(kvh), static_cast<std::int64_t>(hd)}, ElemType::kF32);
+    std::memcpy(qs.data<float>().data(), q.data<float>().data() + b * r * q_dim, r * q_dim * sizeof(float));
+    std::memcpy(ks.data<float>().data(), k.data<float>().data() + b * r * kv_dim, r * kv_dim * sizeof(float));
+    kernels::apply_rope(qs, rope, seg.p0);
+    kernels::apply_rope(ks, rope, seg.p0);
+    // Append this segment's keys and values to the cache, then attend over positions [0, n).
+    float* kc = st.k_cache[b].data();
+    float* vc = st.v_cache[b].data();
+    const float* vs = v.data<float>().data() + b * r * kv_dim;
+    for (std::uint64_t i = 0; i < r; ++i) {
+      for (std::uint64_t g = 0; g < kvh; ++g) {
+        std::memcpy(kc + (g * T + seg.p0 + i) * hd, ks.data<float>().data() + (i * kvh + g) * hd, hd * sizeof(float));
+        std::memcpy(vc + (g * T + seg.p0 + i) * hd, vs + (i * kvh + g) * hd, hd * sizeof(float));
+      }
+    }
+    Tensor qh({static_cast<std::int64_t>(heads), static_cast<std::int64_t>(r), static_cast<std::int64_t>(hd)}, ElemType::kF32);
+    for (std::uint64_t i = 0; i < r; ++i) {
+      for (std::uint64_t hh = 0; hh < heads; ++hh) {
+        std::memcpy(qh.data<float>().data() + (hh * r + i) * hd, qs.data<float>().data() + (i * heads + hh) * hd, hd * sizeof(float));
+      }
+    }
+    Tensor kt({static_cast<std::int64_t>(kvh), static_cast<std::int64_t>(n), static_cast<std::int64_t>(hd)}, ElemType::kF32);
+    Tensor vt(kt.shape(), ElemType::kF32);
+    for (std::uint64_t g = 0; g < kvh; ++g) {
+      std::memcpy(kt.data<float>().data() + g * n * hd, kc + g * T * hd, n * hd * sizeof(float));
+      std::memcpy(vt.data<float>().data() + g * n * hd, vc + g * T * hd, n * hd * sizeof(float));
+    }
+    const Tensor out = run_attention(kind, qh, kt, vt, seg.p0, lut_);
+    for (std::uint64_t i = 0; i < r; ++i) {
+      for (std::uint64_t hh = 0; hh < heads; ++hh) {
+        std::memcpy(attn.data<float>().data() + (b * r + i) * q_dim + hh * hd, out.data<float>().data() + (hh * r + i) * hd,
+                    hd * sizeof(float));
+      }
+    }
+  }
+  add_into(x, st.o.apply(attn, precision("o_proj")));
+
+  const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
+  if (m.gated_mlp) {
+    const Tensor g = activate(m.activation, st.gate.apply(hn2, precision("gate_proj")));
+    const Tensor u = st.up.apply(hn2, precision("up_proj"));
+    add_into(x, st.down.apply(kernels::gate_mul(g, u), precision("down_proj")));
+  } else {
+    const Tensor a = activate(m.activation, st.up.apply(hn2, precision("fc1")));
+    add_into(x, st.down.apply(a, precision("fc2")));
+  }
+  for (std::uint64_t b = 0; b < B; ++b) {
+    std::memcpy(x_.data() + shape_.row(b, seg.p0) * h, x.data<float>().data() + b * r * h, r * h * sizeof(float));
+  }
+}
+
+std::vector<HeadGroup> PlanForward::head_groups(const NormWeights& final_norm) const {
+  const std::uint64_t B = shape_.sequences, h = model_.hidden, L = model_.layers;
+  const auto normed_rows = [&](std::uint64_t first, std::uint64_t count) {
+    // Positions [first, first + count) of every sequence, final-normed.
+    Tensor x = f32_matrix(B * count, h);
+    for (std::uint64_t b = 0; b < B; ++b) {
+      std::memcpy(x.data<float>().data() + b * count * h, x_.data() + shape_.row(b, first) * h, count * h * sizeof(float));
+    }
+    return apply_norm(model_, x, final_norm);
+  };
+  std::vector<HeadGroup> groups;
+  for (std::uint64_t g = 0; g < shape_.head_groups(); ++g) {
+    const bool prefill = g == 0;
+    const model::Phase phase = prefill ? model::Phase::kPrefill : model::Phase::kDecode;
+    const std::uint64_t step = prefill ? placement_.prefill_chunk_rows().size() - 1 : g - 1;
+    HeadGroup hg;
+    hg.hidden = normed_rows(shape_.head_position(g), 1);
+    hg.precision = placement_.at(phase, step, static_cast<std::uint32_t>(L), "lm_head").precision;
+    if (hg.precision == Precision::kW8A8 || hg.precision == Precision::kW8A8Group) {
+      // The planned head's rows per sequence: 1 (the last token) or the whole last chunk; its
+      // padding rows are not real and are left out.
+      const std::uint64_t planned = placement_.op(phase, step, static_cast<std::uint32_t>(L), "lm_head").m / B;
+      const std::uint64_t covered = prefill ? std::min(planned, segments_[step].rows) : 1;
+      hg.activation_scale = kernels::minmax_scale(normed_rows(shape_.head_position(g) + 1 - covered, covered));
+    }
+    groups.push_back(std::move(hg));
+  }
+  return groups;
+}
+
+}  // namespace socsim::functional

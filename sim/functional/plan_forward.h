@@ -1,0 +1,66 @@
+#pragma once
+// The system's forward pass, computed as its plan places it: every matmul at the precision of the
+// job that runs it (linear.h), attention by the job's unit and precision (attention_exec.h), the
+// prefill cut into the plan's chunks. Norms, RoPE, biases, activations and residual adds are FP32
+// (they are FP32 on the CPU, and the units' FP16 versions of them are not the error we measure).
+//
+// Layer-major with teacher forcing: all tokens are known up front (forward_shape.h), so instead of
+// running the whole model for the prompt and then again for each decode step, layer l is run for
+// every prefill chunk and then every decode step's single row per sequence, each attending to
+// layer l's KV cache as filled so far, before layer l + 1 starts. The arithmetic of every row is
+// exactly that of prefill followed by incremental decode (a row's inputs at layer l are the same
+// either way), but only one layer's weights and one layer's KV cache are alive at a time, and the
+// reference (reference_forward.h) can walk the layers in step, sharing each layer's weights.
+// Matmuls see all sequences' rows of a chunk or step at once (tokens x sequences rows, as the
+// planned op); attention runs per sequence. Padding rows of a padded static-graph chunk are not
+// computed: they change no real row.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "kernels/softmax/lut_exp.h"
+#include "sim/functional/forward_shape.h"
+#include "sim/functional/plan_placement.h"
+#include "sim/functional/weight_source.h"
+#include "sim/model/model_config.h"
+
+namespace socsim::functional {
+
+// The head's input for one head group (forward_shape.h): final-normed rows, one per sequence, and
+// the planned lm_head's precision and per-tensor activation scale.
+struct HeadGroup {
+  kernels::Tensor hidden;  // F32 [sequences x hidden]
+  runtime::Precision precision = runtime::Precision::kFp32;
+  // INT8 precisions: min-max scale over all real rows the planned lm_head multiplies (a static
+  // graph's head covers the whole last chunk, not only its last row); else unset.
+  std::optional<float> activation_scale;
+};
+
+class PlanForward {
+ public:
+  PlanForward(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
+              const std::vector<std::int32_t>& ids, const WeightSource& weights);
+
+  void run_layer(std::uint32_t layer, const LayerWeights& w);
+  std::vector<HeadGroup> head_groups(const NormWeights& final_norm) const;
+  // Attention kernels used, "unit/precision -> kernel", for the report.
+  const std::map<std::string, std::string>& attention_used() const { return attention_used_; }
+
+ private:
+  struct Segment {
+    model::Phase phase;
+    std::uint64_t step, p0, rows;
+  };
+  class LayerState;
+  void run_segment(LayerState& st, const Segment& s);
+
+  model::ModelConfig model_;
+  PlanPlacement placement_;
+  ForwardShape shape_;
+  std::vector<Segment> segments_;
+  std::vector<float> x_;  // residual stream [sequences * tokens x hidden]
+  kernels::LutExpTable lut_;
+  std::map<std::string, std::string> attention_used_;
+};
+
+}  // namespace socsim::functional

@@ -1,0 +1,161 @@
+#include "sim/functional/reference_forward.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "kernels/gemm/gemm_float.h"
+#include "sim/functional/tensor_util.h"
+
+namespace socsim::functional {
+
+using kernels::Tensor;
+
+namespace {
+
+// RMSNorm / LayerNorm of each row, statistics in double.
+Tensor norm(const model::ModelConfig& m, const Tensor& x, const NormWeights& w) {
+  const std::uint64_t rows = static_cast<std::uint64_t>(x.dim(0)), h = static_cast<std::uint64_t>(x.dim(1));
+  Tensor y = f32_matrix(rows, h);
+  const float* in = x.data<float>().data();
+  float* out = y.data<float>().data();
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    const float* v = in + r * h;
+    double mean = 0, sq = 0;
+    if (m.norm == model::NormKind::kLayerNorm) {
+      for (std::uint64_t j = 0; j < h; ++j) mean += v[j];
+      mean /= static_cast<double>(h);
+    }
+    for (std::uint64_t j = 0; j < h; ++j) sq += (v[j] - mean) * (v[j] - mean);
+    const double inv = 1.0 / std::sqrt(sq / static_cast<double>(h) + m.norm_eps);
+    for (std::uint64_t j = 0; j < h; ++j) {
+      out[r * h + j] = static_cast<float>((v[j] - mean) * inv * w.weight[j] + (w.bias.empty() ? 0.0 : w.bias[j]));
+    }
+  }
+  return y;
+}
+
+double activation(model::Activation a, double x) {
+  switch (a) {
+    case model::Activation::kSilu: return x / (1.0 + std::exp(-x));
+    case model::Activation::kGelu: return 0.5 * x * (1.0 + std::erf(x / std::numbers::sqrt2));
+    case model::Activation::kGeluTanh:
+      return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
+    case model::Activation::kRelu: return x > 0 ? x : 0.0;
+  }
+  throw std::logic_error("unknown activation");
+}
+
+// Rotate-half RoPE of every head of a [rows x heads*hd] matrix; row r is position r % tokens.
+void rope(Tensor& x, std::uint64_t heads, std::uint64_t hd, std::uint64_t tokens, const model::ModelConfig& m) {
+  const auto rot = static_cast<std::uint64_t>(std::floor(static_cast<double>(hd) * m.rotary_fraction + 1e-9)) & ~std::uint64_t{1};
+  const std::uint64_t half = rot / 2, rows = static_cast<std::uint64_t>(x.dim(0));
+  float* d = x.data<float>().data();
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    const double pos = static_cast<double>(r % tokens);
+    for (std::uint64_t i = 0; i < half; ++i) {
+      const double angle = pos * std::pow(m.rope_theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
+      const double c = std::cos(angle), s = std::sin(angle);
+      for (std::uint64_t hh = 0; hh < heads; ++hh) {
+        float* v = d + r * heads * hd + hh * hd;
+        const double a = v[i], b = v[i + half];
+        v[i] = static_cast<float>(a * c - b * s);
+        v[i + half] = static_cast<float>(b * c + a * s);
+      }
+    }
+  }
+}
+
+void add_bias(Tensor& x, const std::vector<float>& bias) {
+  if (bias.empty()) return;
+  const std::size_t n = bias.size();
+  auto d = x.data<float>();
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] += bias[i % n];
+}
+
+}  // namespace
+
+ReferenceForward::ReferenceForward(const model::ModelConfig& model, const ForwardShape& shape,
+                                   const std::vector<std::int32_t>& ids, const WeightSource& weights)
+    : model_(model), shape_(shape), x_(f32_matrix(shape.sequences * shape.tokens(), model.hidden)) {
+  if (ids.size() != shape.sequences * shape.tokens()) throw std::invalid_argument("token ids do not match the shape");
+  weights.embedding_rows(ids, x_.data<float>().data());
+}
+
+void ReferenceForward::run_layer(const LayerWeights& w) {
+  const model::ModelConfig& m = model_;
+  const std::uint64_t T = shape_.tokens(), B = shape_.sequences, hd = m.head_dim, heads = m.heads, kvh = m.kv_heads;
+  const std::uint64_t q_dim = heads * hd, kv_dim = kvh * hd, group = heads / kvh;
+
+  const Tensor hn = norm(m, x_, w.input_norm);
+  Tensor q = kernels::gemm_f32(hn, w.q), k = kernels::gemm_f32(hn, w.k), v = kernels::gemm_f32(hn, w.v);
+  add_bias(q, w.q_bias);
+  add_bias(k, w.k_bias);
+  add_bias(v, w.v_bias);
+  rope(q, heads, hd, T, m);
+  rope(k, kvh, hd, T, m);
+
+  // Causal softmax attention, each query over keys 0..itself of its sequence, in double.
+  Tensor attn = f32_matrix(B * T, q_dim);
+  const float *qd = q.data<float>().data(), *kd = k.data<float>().data(), *vd = v.data<float>().data();
+  float* ad = attn.data<float>().data();
+  const double scale = 1.0 / std::sqrt(static_cast<double>(hd));
+  std::vector<double> p(T), o(hd);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    for (std::uint64_t hh = 0; hh < heads; ++hh) {
+      const std::uint64_t g = hh / group;
+      for (std::uint64_t i = 0; i < T; ++i) {
+        const float* qi = qd + (b * T + i) * q_dim + hh * hd;
+        double mx = -INFINITY, sum = 0;
+        for (std::uint64_t j = 0; j <= i; ++j) {
+          const float* kj = kd + (b * T + j) * kv_dim + g * hd;
+          double s = 0;
+          for (std::uint64_t c = 0; c < hd; ++c) s += static_cast<double>(qi[c]) * kj[c];
+          p[j] = s * scale;
+          mx = std::max(mx, p[j]);
+        }
+        for (std::uint64_t j = 0; j <= i; ++j) sum += p[j] = std::exp(p[j] - mx);
+        std::fill(o.begin(), o.end(), 0.0);
+        for (std::uint64_t j = 0; j <= i; ++j) {
+          const float* vj = vd + (b * T + j) * kv_dim + g * hd;
+          for (std::uint64_t c = 0; c < hd; ++c) o[c] += p[j] * vj[c];
+        }
+        for (std::uint64_t c = 0; c < hd; ++c) ad[(b * T + i) * q_dim + hh * hd + c] = static_cast<float>(o[c] / sum);
+      }
+    }
+  }
+
+  const auto add = [](Tensor& x, const Tensor& y) {
+    auto a = x.data<float>();
+    auto c = y.data<float>();
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] += c[i];
+  };
+  add(x_, kernels::gemm_f32(attn, w.o));
+  const Tensor hn2 = norm(m, x_, w.post_norm);
+  Tensor mid = kernels::gemm_f32(hn2, m.gated_mlp ? w.gate : w.up);
+  auto md = mid.data<float>();
+  if (m.gated_mlp) {
+    const Tensor up = kernels::gemm_f32(hn2, w.up);
+    auto ud = up.data<float>();
+    for (std::size_t i = 0; i < md.size(); ++i) md[i] = static_cast<float>(activation(m.activation, md[i]) * ud[i]);
+  } else {
+    for (float& val : md) val = static_cast<float>(activation(m.activation, val));
+  }
+  add(x_, kernels::gemm_f32(mid, w.down));
+}
+
+Tensor ReferenceForward::final_hidden(const NormWeights& final_norm) const {
+  const std::uint64_t h = model_.hidden;
+  Tensor rows = f32_matrix(shape_.positions(), h);
+  std::uint64_t out = 0;
+  for (std::uint64_t g = 0; g < shape_.head_groups(); ++g) {
+    for (std::uint64_t b = 0; b < shape_.sequences; ++b, ++out) {
+      const float* src = x_.data<float>().data() + shape_.row(b, shape_.head_position(g)) * h;
+      std::copy(src, src + h, rows.data<float>().data() + out * h);
+    }
+  }
+  return norm(model_, rows, final_norm);
+}
+
+}  // namespace socsim::functional

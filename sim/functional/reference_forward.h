@@ -1,0 +1,34 @@
+#pragma once
+// The FP32 reference: the textbook forward pass over each whole sequence at once (causal
+// attention over all its tokens, no chunks, no KV cache, no plan), with the same weights and
+// tokens as the system's run. Written to be obviously right rather than fast: norms, RoPE,
+// attention and activations are plain loops here (double where it costs nothing), only the
+// matmuls go through gemm_f32 (a 0.5B model's matmuls in plain loops would take minutes).
+// It runs layer by layer in step with PlanForward so both share each layer's weights.
+#include <cstdint>
+#include <vector>
+
+#include "kernels/tensor/tensor.h"
+#include "sim/functional/forward_shape.h"
+#include "sim/functional/weight_source.h"
+#include "sim/model/model_config.h"
+
+namespace socsim::functional {
+
+class ReferenceForward {
+ public:
+  ReferenceForward(const model::ModelConfig& model, const ForwardShape& shape, const std::vector<std::int32_t>& ids,
+                   const WeightSource& weights);
+
+  void run_layer(const LayerWeights& w);
+  // Final-normed hidden states at the head positions: F32 [positions x hidden], head group by
+  // head group, one row per sequence in each (forward_shape.h).
+  kernels::Tensor final_hidden(const NormWeights& final_norm) const;
+
+ private:
+  model::ModelConfig model_;
+  ForwardShape shape_;
+  kernels::Tensor x_;  // residual stream [sequences * tokens x hidden]
+};
+
+}  // namespace socsim::functional
