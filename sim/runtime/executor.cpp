@@ -19,7 +19,7 @@ const char* unit_name(kernels::Unit u) {
 }
 
 Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace)
-    : soc_(soc), model_(model), sync_(sync), trace_(trace) {}
+    : soc_(soc), model_(model), sync_(sync), trace_(trace), lowering_(model, soc.spec().npu) {}
 
 void Executor::account(const std::string& unit, const std::string& kind, Tick start) {
   op_time_[{unit, kind}] += soc_.sim().now() - start;
@@ -28,6 +28,15 @@ void Executor::account(const std::string& unit, const std::string& kind, Tick st
 Task<> Executor::run(const Plan& plan) {
   Simulator& sim = soc_.sim();
   for (const auto& g : plan.prepared_graphs) built_graphs_.insert(g);
+  // A softmax op lowers as the middle part of its layer's attention kernel; its OpDesc carries
+  // only an element count, so the layer's shape comes from its attn_scores op.
+  layer_attention_.clear();
+  for (const auto& job : plan.jobs) {
+    for (const auto& g : job.ops) {
+      if (g.op.kind != model::OpKind::kAttnScores) continue;
+      layer_attention_.emplace(std::tuple{g.phase, g.step, g.layer}, attention_shape_of(g.op, model_));
+    }
+  }
   done_.clear();
   end_.assign(plan.jobs.size(), 0);
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) done_.push_back(std::make_unique<Trigger>(sim));
@@ -102,17 +111,24 @@ Task<> Executor::build_graph_if_new(const Job& job) {
   account("npu", "graph_build", start);
 }
 
+const kernels::AttentionShape* Executor::attention_of(const model::GraphOp& g) const {
+  if (g.op.kind != model::OpKind::kSoftmax) return nullptr;
+  const auto it = layer_attention_.find({g.phase, g.step, g.layer});
+  return it == layer_attention_.end() ? nullptr : &it->second;
+}
+
 Task<> Executor::run_npu_step(const kernels::NpuStep& step) { co_await runtime::run_npu_step(soc_.npu(), step); }
 
 Task<> Executor::run_ops(const Job& job) {
   Simulator& sim = soc_.sim();
   switch (job.unit) {
     case kernels::Unit::kNpu: {
-      std::vector<std::vector<kernels::NpuStep>> lowered;
+      // The ops' kernels without their own graph calls: the job is one call of its graph.
+      std::vector<const NpuOpWork*> lowered;
       std::uint32_t nodes = 0;
       for (const auto& g : job.ops) {
-        lowered.push_back(lower_npu(g.op, model_, job.precision, soc_.spec().npu));
-        nodes += npu_graph_nodes(g.op, job.precision);
+        lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g)));
+        nodes += lowered.back()->graph_nodes;
       }
       if (!job.npu_graph.empty()) {
         co_await build_graph_if_new(job);
@@ -122,7 +138,7 @@ Task<> Executor::run_ops(const Job& job) {
       }
       for (std::size_t i = 0; i < job.ops.size(); ++i) {
         const Tick start = sim.now();
-        for (const auto& step : lowered[i]) co_await run_npu_step(step);
+        for (const auto& step : lowered[i]->work.steps) co_await run_npu_step(step);
         account("npu", model::op_kind_name(job.ops[i].op.kind), start);
       }
       break;
@@ -131,19 +147,21 @@ Task<> Executor::run_ops(const Job& job) {
       // Host-side: kernels are enqueued; they run on the GPU's in-order queue. Time per op kind
       // is the GPU's own execution time of each kernel.
       for (const auto& g : job.ops) {
-        const auto kernel = lower_gpu(g.op, model_, job.precision);
-        // Per-kind GPU time is the kernel's uncontended time (compute or its own DRAM traffic at
-        // the GPU's port rate, whichever binds); the queue's real timeline is in the trace.
-        const Tick memory = seconds_to_ticks_ceil(static_cast<double>(kernel.dram_bytes) / soc_.spec().gpu.port_bandwidth);
-        op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += std::max(soc_.gpu().compute_time(kernel), memory);
-        co_await soc_.gpu().enqueue(kernel);
+        for (const auto& kernel : lowering_.gpu(g.op, job.precision, attention_of(g)).kernels) {
+          // Per-kind GPU time is the kernel's uncontended time (compute or its own DRAM traffic
+          // at the GPU's port rate, whichever binds); the queue's real timeline is in the trace.
+          const Tick memory = seconds_to_ticks_ceil(static_cast<double>(kernel.dram_bytes) / soc_.spec().gpu.port_bandwidth);
+          op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += std::max(soc_.gpu().compute_time(kernel), memory);
+          co_await soc_.gpu().enqueue(kernel);
+        }
       }
       break;
     }
     case kernels::Unit::kCpu: {
       for (const auto& g : job.ops) {
         const Tick start = sim.now();
-        co_await soc_.cpu().run_on_fastest(lower_cpu(g.op, model_, job.precision), job.cpu_threads);
+        const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, attention_of(g));
+        for (const auto& task : work.tasks) co_await soc_.cpu().run_on_fastest(task, work.threads);
         account("cpu", model::op_kind_name(g.op.kind), start);
       }
       break;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/core/sync.h"
@@ -15,6 +16,7 @@
 #include "sim/model/model_config.h"
 #include "sim/report/trace.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/lowering/lowering_cache.h"
 #include "sim/runtime/sync_policy.h"
 
 namespace socsim::runtime {
@@ -46,6 +48,9 @@ class Executor {
   Task<> run_npu_step(const kernels::NpuStep& step);
   Task<> build_graph_if_new(const Job& job);
   void account(const std::string& unit, const std::string& kind, Tick start);
+  // The attention shape of a softmax op's layer (from the plan's attn_scores op of the same
+  // phase, step and layer); nullptr for other ops.
+  const kernels::AttentionShape* attention_of(const model::GraphOp& g) const;
 
   hw::Soc& soc_;
   const model::ModelConfig& model_;
@@ -56,6 +61,8 @@ class Executor {
   std::set<std::string> built_graphs_;
   std::uint64_t graphs_built_ = 0;
   std::map<OpTimeKey, Tick> op_time_;
+  lowering::LoweringCache lowering_;
+  std::map<std::tuple<model::Phase, std::uint64_t, std::uint32_t>, kernels::AttentionShape> layer_attention_;
 };
 
 const char* unit_name(kernels::Unit u);

@@ -1,33 +1,50 @@
 #pragma once
-// Lowers one model op to the work it is for a unit at a precision: FLOPs, bytes through DRAM,
-// HMX GEMM shapes, HVX packets (kernels/lowering/work.h). Dynamic kernels (CPU, GPU) skip the
-// causally masked half of attention; static NPU graphs compute the whole rectangle.
+// Lowers one model op to the work it is on a unit at a precision through the kernels' `lower`
+// faces (kernels/, DESIGN.md 1.2): the kernels own every cost (FLOPs, bytes, HMX GEMM shapes,
+// HVX packets); the runtime only picks the face and its shape for the op:
+//   matmul                              lowering/matmul_lowering.h (GEMM; GEMV for one row)
+//   attn_scores, softmax, attn_context  lowering/attention_lowering.h (the parts of one
+//                                       attention kernel; dynamic kernels skip the causally
+//                                       masked half, NPU kernels see the note there)
+//   norm, activation, elementwise, bias_add, rope, quantize, dequantize, the host's sample
+//                                       lowering/elementwise_lowering.h
+// Each task/kernel/step is named "<op name>/<kernel's name>".
+#include <cstdint>
+
+#include "kernels/attention/attention_shape.h"
 #include "kernels/lowering/work.h"
-#include "sim/hw/soc_spec.h"
+#include "sim/hw/npu/npu_spec.h"
 #include "sim/model/layer_ops.h"
 #include "sim/model/model_config.h"
 #include "sim/runtime/job.h"
 
 namespace socsim::runtime {
 
-struct OpTraffic {
-  double weight_bytes = 0;      // static weights read
-  double activation_bytes = 0;  // activations read and written
-  double kv_bytes = 0;          // KV cache read (attention)
+// `attention`: the shape of the layer's attention (attention_shape_of() of its attn_scores op),
+// needed by the softmax op, whose OpDesc carries only its element count; ignored by other ops.
+// A softmax op without it throws std::invalid_argument.
+kernels::CpuWork lower_op_cpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, std::uint32_t threads,
+                              const kernels::AttentionShape* attention = nullptr);
+kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p,
+                              const kernels::AttentionShape* attention = nullptr);
+
+// An op's NPU work inside a job's static graph. The kernels' graph_call steps are left out: in a
+// runtime NPU job the graph call is the executor's, one per job for the sum of its ops'
+// graph_nodes. graph_nodes is the node count of the kernel's own graph call (4 G - 1 for a
+// per-group INT8 GEMM, 8 per head for INT8 attention, counted with attn_scores), or 1 for a
+// kernel without one (a graph node of its own); 0 for the parts of an attention whose nodes are
+// counted with attn_scores.
+struct NpuOpWork {
+  kernels::NpuWork work;
+  std::uint32_t graph_nodes = 1;
 };
+NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
+                       const kernels::AttentionShape* attention = nullptr);
 
-OpTraffic op_traffic(const model::OpDesc& op, const model::ModelConfig& m, Precision p);
+// The kernel shape of a layer's attention from its attn_scores or attn_context op.
+kernels::AttentionShape attention_shape_of(const model::OpDesc& op, const model::ModelConfig& m);
 
-hw::CpuTask lower_cpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p);
-hw::GpuKernel lower_gpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p);
-// NPU steps of one op inside a graph (the graph call itself is the executor's).
-std::vector<kernels::NpuStep> lower_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p,
-                                        const hw::NpuSpec& npu);
-
-// Nodes an op is in a static NPU graph: one, except a per-group INT8 matmul, which a graph can
-// only express as per group a slice, a sub-GEMM, a dequantize and (after the first) an add:
-// 4 G - 1 nodes (llm.npu 2.3).
-std::uint32_t npu_graph_nodes(const model::OpDesc& op, Precision p);
+// Bits per stored weight and bytes per activation element of a precision (graph-size model).
 double precision_weight_bits(Precision p);
 double precision_activation_bytes(Precision p);
 

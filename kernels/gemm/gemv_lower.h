@@ -1,0 +1,35 @@
+#pragma once
+// `lower` faces of the GEMV (m = 1: one decode token) on the CPU and the GPU. A GEMV is the GEMM
+// of the same weights (gemm_lower.h: ops, dtype and DRAM bytes unchanged) run as a vector kernel:
+//   CPU: rows = 0. The vector path (llama.cpp's vec_dot kernels) has no micro-kernel row block, so
+//        M is not padded to gemm_tile_rows (cpu_task.h: padded_ops; the SoC files' note on it).
+//   GPU: rows = 0 (as the GEMM face already says for m = 1) and streaming = true: a mat-vec kernel
+//        parallel over n streams the weights at peak efficiency, without the tile ramp of a
+//        tiled GEMM (gpu_kernel.h).
+// The per-group GEMM's second task/kernel (its float reduction) becomes a vector pass the same way.
+// Throws std::invalid_argument for m != 1.
+#include "kernels/gemm/gemm_dims.h"
+#include "kernels/lowering/work.h"
+#include "kernels/quant/block_quant.h"
+
+namespace socsim::kernels {
+
+// The weight formats the GEMM faces take (gemm_lower.h), for choosing one by value.
+enum class GemmWeights { kF32, kF16, kI8, kI8PerGroup, kBlock };
+
+struct GemmFormat {
+  GemmWeights weights = GemmWeights::kF16;
+  std::int64_t group = 128;                   // kI8PerGroup: K rows per scale
+  BlockFormat block = BlockFormat::kQ4_0;     // kBlock: Q4_0 / Q8_0
+};
+
+// The GEMM face of gemm_lower.h for `f` (lower_gemm_f32_cpu, ..._f16_, ..._i8_,
+// ..._i8_per_group_, ..._w4a16_), whatever m.
+CpuWork lower_gemm_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t threads);
+GpuWork lower_gemm_gpu(const GemmDims& d, const GemmFormat& f);
+
+// The GEMV faces (m = 1), as above.
+CpuWork lower_gemv_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t threads);
+GpuWork lower_gemv_gpu(const GemmDims& d, const GemmFormat& f);
+
+}  // namespace socsim::kernels

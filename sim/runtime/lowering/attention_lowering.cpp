@@ -1,0 +1,112 @@
+#include "sim/runtime/lowering/attention_lowering.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "kernels/attention/attention_decode_lower.h"
+#include "kernels/attention/attention_lower.h"
+#include "kernels/attention/flash_lower.h"
+#include "kernels/attention/int8_attention.h"
+
+namespace socsim::runtime::lowering {
+
+bool is_attention_op(model::OpKind k) {
+  return k == model::OpKind::kAttnScores || k == model::OpKind::kSoftmax || k == model::OpKind::kAttnContext;
+}
+
+AttentionPart attention_part(model::OpKind k) {
+  switch (k) {
+    case model::OpKind::kAttnScores: return AttentionPart::kScores;
+    case model::OpKind::kSoftmax: return AttentionPart::kSoftmax;
+    case model::OpKind::kAttnContext: return AttentionPart::kContext;
+    default: break;
+  }
+  throw std::invalid_argument(std::string("op kind '") + model::op_kind_name(k) + "' is not part of attention");
+}
+
+kernels::AttentionShape attention_shape_of(const model::OpDesc& op, const model::ModelConfig& m) {
+  if (op.kind != model::OpKind::kAttnScores && op.kind != model::OpKind::kAttnContext) {
+    throw std::invalid_argument("attention shape of op '" + op.name + "', which is not attn_scores or attn_context");
+  }
+  const std::uint64_t group = m.heads / m.kv_heads;
+  if (op.batch % group != 0) {
+    throw std::invalid_argument("op '" + op.name + "': " + std::to_string(op.batch) + " query heads do not form whole GQA groups of " +
+                                std::to_string(group));
+  }
+  kernels::AttentionShape s;
+  s.heads = op.batch;
+  s.kv_heads = op.batch / group;
+  s.q_len = op.m;
+  const bool scores = op.kind == model::OpKind::kAttnScores;
+  s.head_dim = scores ? op.k : op.n;
+  s.kv_len = scores ? op.n : op.k;
+  if (s.kv_len < s.q_len) throw std::invalid_argument("op '" + op.name + "': fewer keys than queries");
+  s.q_pos0 = s.kv_len - s.q_len;
+  s.validate();
+  return s;
+}
+
+std::uint64_t softmax_elements(const kernels::AttentionShape& s) { return s.heads * s.q_len * s.kv_len; }
+
+AttentionPart part_of_step(const std::string& name) {
+  // Task and step names of attention_lower.cpp, int8_attention_lower.cpp and flash_lower.cpp.
+  static const std::pair<const char*, AttentionPart> kPrefixes[] = {
+      {"attention.qk", AttentionPart::kScores},   {"attention.softmax", AttentionPart::kSoftmax},
+      {"attention.pv", AttentionPart::kContext},  {"flash.qk", AttentionPart::kScores},
+      {"flash.q", AttentionPart::kScores},        {"flash.kv", AttentionPart::kScores},
+      {"flash.softmax", AttentionPart::kSoftmax}, {"flash.pv", AttentionPart::kContext},
+      {"flash.o", AttentionPart::kContext}};
+  for (const auto& [prefix, part] : kPrefixes) {
+    if (name.rfind(prefix, 0) == 0) return part;
+  }
+  throw std::logic_error("attention kernel step '" + name + "' belongs to none of attn_scores, softmax, attn_context");
+}
+
+kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads) {
+  return s.q_len == 1 ? kernels::lower_attention_decode_cpu(s, threads) : kernels::lower_attention_cpu(s, threads);
+}
+
+kernels::GpuWork attention_kernel_gpu(const kernels::AttentionShape& s) {
+  return s.q_len == 1 ? kernels::lower_attention_decode_gpu(s) : kernels::lower_attention_gpu(s);
+}
+
+kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu) {
+  if (p == Precision::kW8A8 || p == Precision::kW8A8Group) return kernels::lower_attention_int8_npu(npu, s, npu.hvx.contexts);
+  return kernels::lower_flash_attention_npu(npu, s, kernels::FlashParams{}, npu.hvx.contexts, hw::OperandHome::kDram);
+}
+
+kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads) {
+  kernels::CpuWork all = attention_kernel_cpu(s, threads), w;
+  w.threads = all.threads;
+  for (auto& t : all.tasks) {
+    if (part_of_step(t.name) == part) w.tasks.push_back(std::move(t));
+  }
+  return w;
+}
+
+kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, AttentionPart part) {
+  kernels::GpuWork all = attention_kernel_gpu(s), w;
+  for (auto& k : all.kernels) {
+    if (part_of_step(k.name) == part) w.kernels.push_back(std::move(k));
+  }
+  return w;
+}
+
+NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu) {
+  kernels::NpuWork all = attention_kernel_npu(s, p, npu);
+  NpuAttentionPart out;
+  bool graph = false;
+  for (auto& step : all.steps) {
+    if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
+      graph = true;
+      if (part == AttentionPart::kScores) out.graph_nodes += step.graph_ops;
+    } else if (part_of_step(step.name) == part) {
+      out.work.steps.push_back(std::move(step));
+    }
+  }
+  // A custom kernel without a graph of its own is one node of the job's graph per op.
+  if (!graph) out.graph_nodes = 1;
+  return out;
+}
+
+}  // namespace socsim::runtime::lowering

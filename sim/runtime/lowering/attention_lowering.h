@@ -1,0 +1,65 @@
+#pragma once
+// A layer's attention is three model ops (attn_scores, softmax, attn_context; layer_ops.cpp) but
+// one attention kernel. Each op lowers the kernel for the layer's shape and takes its part:
+//   attn_scores   Q K^T: the kernel's qk tasks/steps (and, on the NPU, the DMA of Q, K and V in)
+//   softmax       the kernel's softmax tasks/steps
+//   attn_context  P V: its pv tasks/steps (and the DMA of O out)
+// so the three ops' work is exactly the kernel's, attributed by phase (an NPU flash kernel's
+// interleaved qk/softmax/pv chunks run grouped by phase: steps run in order without overlap,
+// so the total is the same). Kernels per unit and precision:
+//   CPU, GPU   the FP32 full causal kernel (kernels/attention/attention_lower.h): dynamic kernels
+//              skip the causally masked half (visible_total scores); K and V are read per query
+//              head in FP32 as that kernel does. One query row per head (decode): the same kernel
+//              as mat-vec kernels (attention_decode_lower.h).
+//   NPU        kW8A8 / kW8A8Group: lower_attention_int8_npu (int8_attention.h): a static graph
+//              computing the dense rectangle (m x (p0 + m) per head), exact FP32 softmax. Its
+//              graph call (8 nodes per head) is the job's: all its nodes are counted with
+//              attn_scores (graph_nodes), softmax and attn_context add none.
+//              kFp16 / kW4A16 / kFp32: FP16 flash attention (flash_lower.h, TTS; default
+//              FlashParams: 64-key tiles, 32-row query blocks, LUT exp) as a custom kernel in
+//              the graph with K and V in DRAM (home kDram). Unlike a plain static graph it does
+//              not compute the whole rectangle: key tiles wholly in a query block's future are
+//              skipped (the rest of the rectangle is computed and masked). One graph node per op,
+//              as for any other op.
+// Batched sequences are independent attentions: they fold into the kernel's heads (op.batch =
+// heads x sequences query heads, each sequence with its own kv heads).
+#include <cstdint>
+
+#include "kernels/attention/attention_shape.h"
+#include "kernels/lowering/work.h"
+#include "sim/hw/npu/npu_spec.h"
+#include "sim/model/layer_ops.h"
+#include "sim/model/model_config.h"
+#include "sim/runtime/job.h"
+
+namespace socsim::runtime::lowering {
+
+enum class AttentionPart { kScores, kSoftmax, kContext };
+
+bool is_attention_op(model::OpKind k);
+AttentionPart attention_part(model::OpKind k);  // throws std::invalid_argument for other kinds
+
+// The kernel shape of a layer's attention from its attn_scores or attn_context op: q_len =
+// tokens, kv_len = context, queries at the last positions (q_pos0 = context - tokens).
+kernels::AttentionShape attention_shape_of(const model::OpDesc& op, const model::ModelConfig& m);
+// Elements of the layer's softmax op for that shape (heads x tokens x context).
+std::uint64_t softmax_elements(const kernels::AttentionShape& s);
+
+// The part of a kernel's tasks/steps that belongs to a part (by the kernels' task and step names;
+// an unknown name throws std::logic_error, so a kernel change cannot silently drop work).
+AttentionPart part_of_step(const std::string& name);
+
+// The whole kernel per unit (what the parts partition). The NPU one includes its graph call.
+kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads);
+kernels::GpuWork attention_kernel_gpu(const kernels::AttentionShape& s);
+kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu);
+
+struct NpuAttentionPart {
+  kernels::NpuWork work;        // no graph_call steps
+  std::uint32_t graph_nodes = 0;
+};
+kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads);
+kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, AttentionPart part);
+NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu);
+
+}  // namespace socsim::runtime::lowering

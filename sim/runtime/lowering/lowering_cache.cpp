@@ -1,0 +1,42 @@
+#include "sim/runtime/lowering/lowering_cache.h"
+
+namespace socsim::runtime::lowering {
+
+LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, std::uint32_t threads,
+                                         const kernels::AttentionShape* attention) {
+  Key key;
+  key.precision = static_cast<int>(p);
+  key.threads = threads;
+  key.kind = static_cast<int>(op.kind);
+  key.name = op.name;
+  key.m = op.m, key.k = op.k, key.n = op.n, key.batch = op.batch, key.elements = op.elements, key.weight_params = op.weight_params;
+  if (op.kind == model::OpKind::kSoftmax && attention) {
+    key.heads = attention->heads, key.kv_heads = attention->kv_heads, key.head_dim = attention->head_dim;
+    key.q_len = attention->q_len, key.q_pos0 = attention->q_pos0, key.kv_len = attention->kv_len;
+  }
+  return key;
+}
+
+const kernels::CpuWork& LoweringCache::cpu(const model::OpDesc& op, Precision p, std::uint32_t threads,
+                                           const kernels::AttentionShape* attention) {
+  Key key = key_of(op, p, threads, attention);
+  auto it = cpu_.find(key);
+  if (it == cpu_.end()) it = cpu_.emplace(std::move(key), lower_op_cpu(op, model_, p, threads, attention)).first;
+  return it->second;
+}
+
+const kernels::GpuWork& LoweringCache::gpu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention) {
+  Key key = key_of(op, p, 0, attention);
+  auto it = gpu_.find(key);
+  if (it == gpu_.end()) it = gpu_.emplace(std::move(key), lower_op_gpu(op, model_, p, attention)).first;
+  return it->second;
+}
+
+const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention) {
+  Key key = key_of(op, p, 0, attention);
+  auto it = npu_work_.find(key);
+  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(op, model_, p, npu_, attention)).first;
+  return it->second;
+}
+
+}  // namespace socsim::runtime::lowering

@@ -1,0 +1,44 @@
+#pragma once
+// Lowered work per (unit, precision, threads, op): the decoder layers of one forward pass have
+// the same ops with the same shapes, so an op is lowered once per pass instead of once per layer.
+// The work's names carry the op's name, so the name is part of the key.
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "sim/runtime/op_lowering.h"
+
+namespace socsim::runtime::lowering {
+
+class LoweringCache {
+ public:
+  LoweringCache(const model::ModelConfig& m, const hw::NpuSpec& npu) : model_(m), npu_(npu) {}
+
+  // References stay valid for the cache's lifetime.
+  const kernels::CpuWork& cpu(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
+  const kernels::GpuWork& gpu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention);
+  const NpuOpWork& npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention);
+
+  std::size_t size() const { return cpu_.size() + gpu_.size() + npu_work_.size(); }
+
+ private:
+  struct Key {
+    int precision = 0;
+    std::uint32_t threads = 0;
+    int kind = 0;
+    std::string name;
+    std::uint64_t m = 0, k = 0, n = 0, batch = 0, elements = 0, weight_params = 0;
+    std::uint64_t heads = 0, kv_heads = 0, head_dim = 0, q_len = 0, q_pos0 = 0, kv_len = 0;  // softmax: its attention
+    auto operator<=>(const Key&) const = default;
+  };
+  static Key key_of(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
+
+  const model::ModelConfig& model_;
+  const hw::NpuSpec& npu_;
+  std::map<Key, kernels::CpuWork> cpu_;
+  std::map<Key, kernels::GpuWork> gpu_;
+  std::map<Key, NpuOpWork> npu_work_;
+};
+
+}  // namespace socsim::runtime::lowering

@@ -1,0 +1,42 @@
+#include "sim/runtime/lowering/matmul_lowering.h"
+
+#include "kernels/gemm/gemm_lower_npu.h"
+#include "kernels/gemm/gemv_lower.h"
+#include "kernels/gemm/gemv_lower_npu.h"
+#include "sim/runtime/lowering/precision_formats.h"
+
+namespace socsim::runtime::lowering {
+
+namespace {
+
+kernels::GemmDims dims_of(const model::OpDesc& op) {
+  return {static_cast<std::int64_t>(op.m), static_cast<std::int64_t>(op.k), static_cast<std::int64_t>(op.n)};
+}
+
+}  // namespace
+
+kernels::CpuWork lower_matmul_cpu(const model::OpDesc& op, Precision p, std::uint32_t threads) {
+  const auto d = dims_of(op);
+  return op.m == 1 ? kernels::lower_gemv_cpu(d, gemm_format(p), threads) : kernels::lower_gemm_cpu(d, gemm_format(p), threads);
+}
+
+kernels::GpuWork lower_matmul_gpu(const model::OpDesc& op, Precision p) {
+  const auto d = dims_of(op);
+  return op.m == 1 ? kernels::lower_gemv_gpu(d, gemm_format(p)) : kernels::lower_gemm_gpu(d, gemm_format(p));
+}
+
+kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw::NpuSpec& npu) {
+  const auto d = dims_of(op);
+  const kernels::GemmFormat f = npu_gemm_format(p);
+  if (op.m == 1) return kernels::lower_gemv_npu(d, f, npu);
+  switch (f.weights) {
+    case kernels::GemmWeights::kI8: return kernels::lower_gemm_i8_npu(d);
+    case kernels::GemmWeights::kI8PerGroup: return kernels::lower_gemm_i8_per_group_npu(d, f.group, npu);
+    case kernels::GemmWeights::kBlock: return kernels::lower_gemm_w4a16_npu(d, f.block, npu);
+    case kernels::GemmWeights::kF16:
+    case kernels::GemmWeights::kF32: break;
+  }
+  return kernels::lower_gemm_f16_hmx_npu(d, npu);
+}
+
+}  // namespace socsim::runtime::lowering

@@ -1,0 +1,72 @@
+// The executor runs ops through the kernels' faces: one graph call per NPU job for the summed
+// nodes of its ops (the kernels' own graph calls are not issued again), and CPU jobs on their
+// threads.
+#include <gtest/gtest.h>
+
+#include "sim/config/config_tree.h"
+#include "sim/hw/soc.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/runtime/executor.h"
+#include "sim/runtime/op_lowering.h"
+
+namespace socsim::runtime {
+namespace {
+
+const std::string kRoot = SOCSIM_SOURCE_DIR;
+
+struct Runner {
+  config::ConfigTree tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  hw::SocSpec spec = hw::parse_soc_spec(tree);
+  model::ModelConfig model = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+
+  std::map<OpTimeKey, Tick> run(const Plan& plan) {
+    Simulator sim;
+    hw::Soc soc(sim, spec, nullptr);
+    Executor ex(soc, model, {}, nullptr);
+    sim.spawn(ex.run(plan), "executor");
+    sim.run();
+    return ex.op_time();
+  }
+};
+
+Job layer_job(const model::ModelConfig& m, kernels::Unit unit, Precision p, std::uint64_t tokens, std::uint32_t threads = 1) {
+  Job j;
+  j.name = "layer";
+  j.unit = unit;
+  j.precision = p;
+  j.cpu_threads = threads;
+  if (unit == kernels::Unit::kNpu) j.npu_graph = "g";
+  for (const auto& op : model::decoder_layer_ops(m, {tokens, tokens, 1}, false)) j.ops.push_back({op, model::Phase::kPrefill, 0, 0});
+  return j;
+}
+
+TEST(ExecutorLowering, OneGraphCallPerNpuJob) {
+  Runner r;
+  for (auto p : {Precision::kW8A8Group, Precision::kW8A8, Precision::kW4A16}) {
+    Plan plan;
+    plan.add(layer_job(r.model, kernels::Unit::kNpu, p, 64));
+    plan.prepared_graphs.push_back("g");
+    std::uint32_t nodes = 0;
+    model::OpDesc scores{"", model::OpKind::kAttnScores};
+    for (const auto& g : plan.jobs[0].ops) {
+      if (g.op.kind == model::OpKind::kAttnScores) scores = g.op;
+    }
+    const auto shape = attention_shape_of(scores, r.model);
+    for (const auto& g : plan.jobs[0].ops) nodes += lower_op_npu(g.op, r.model, p, r.spec.npu, &shape).graph_nodes;
+    const auto t = r.run(plan);
+    // One call: the execute overhead once, a dispatch per node; no kernel's call on top.
+    EXPECT_EQ(t.at({"npu", "graph_call"}), r.spec.npu.graph.execute_overhead + nodes * r.spec.npu.graph.op_dispatch) << precision_name(p);
+    EXPECT_GT(t.at({"npu", "softmax"}), 0u) << precision_name(p);  // the softmax op found its layer's attention
+  }
+}
+
+TEST(ExecutorLowering, CpuJobsRunOnTheirThreads) {
+  Runner r;
+  Plan one, four;
+  one.add(layer_job(r.model, kernels::Unit::kCpu, Precision::kW4A16, 64, 1));
+  four.add(layer_job(r.model, kernels::Unit::kCpu, Precision::kW4A16, 64, 4));
+  EXPECT_LT(r.run(four).at({"cpu", "matmul"}) * 2, r.run(one).at({"cpu", "matmul"}));
+}
+
+}  // namespace
+}  // namespace socsim::runtime
