@@ -33,6 +33,16 @@ CpuWork lower_dequantize_cpu(std::int64_t elements, std::uint32_t threads) {
   return {{task("dequantize_i32", 2, e, 8 * e)}, threads};
 }
 
+GpuWork lower_quantize_gpu(std::int64_t elements) {
+  const auto e = count(elements);
+  return {{{"quantize_i8", 4.0 * static_cast<double>(e), hw::DType::kFp16, 3 * e, 0, true}}};
+}
+
+GpuWork lower_dequantize_gpu(std::int64_t elements) {
+  const auto e = count(elements);
+  return {{{"dequantize_i32", 2.0 * static_cast<double>(e), hw::DType::kFp16, 6 * e, 0, true}}};
+}
+
 CpuWork lower_outlier_split_cpu(std::int64_t elements, std::int64_t outliers, std::uint32_t threads) {
   const auto e = count(elements), o = count(outliers);
   return {{task("outlier_split", 2, e, 8 * e + 12 * o)}, threads};

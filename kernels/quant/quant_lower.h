@@ -15,6 +15,10 @@
 //   quantize:       per input vector vmpy by 1/scale + vcvt to int16 = 2 (+1 qfloat conversion),
 //                   plus one saturating vpack of the two int16 vectors = 5 (7 with qfloat)
 //   dequantize:     per output vector of vector_bytes / 4 INT32: vcvt + vmpy = 2 (+1 qfloat)
+// GPU (llm.npu's GPU-NPU variant runs the glue there): one streaming kernel each, on FP16
+// activations, the CPU's op counts per element:
+//   quantize:       4 ops, reads 2 B (FP16), writes 1 B
+//   dequantize:     2 ops, reads 4 B (INT32), writes 2 B (FP16)
 #include <cstdint>
 
 #include "kernels/lowering/work.h"
@@ -25,6 +29,9 @@ namespace socsim::kernels {
 CpuWork lower_quantize_cpu(std::int64_t elements, bool compute_scale, std::uint32_t threads);
 CpuWork lower_dequantize_cpu(std::int64_t elements, std::uint32_t threads);
 CpuWork lower_outlier_split_cpu(std::int64_t elements, std::int64_t outliers, std::uint32_t threads);
+
+GpuWork lower_quantize_gpu(std::int64_t elements);
+GpuWork lower_dequantize_gpu(std::int64_t elements);
 
 NpuWork lower_quantize_npu(std::int64_t elements, bool compute_scale, const hw::NpuSpec& spec);
 NpuWork lower_dequantize_npu(std::int64_t elements, const hw::NpuSpec& spec);

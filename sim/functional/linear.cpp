@@ -4,6 +4,11 @@
 #include "kernels/gemm/gemm_group.h"
 #include "kernels/gemm/gemm_int8.h"
 #include "kernels/gemm/gemm_w4a16.h"
+#include "kernels/quant/outliers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include "sim/functional/tensor_util.h"
 
 namespace socsim::functional {
@@ -26,6 +31,51 @@ const Tensor& Linear::out_in() {
   return *other_orientation_;
 }
 
+const kernels::QuantizedI8& Linear::weights_i8() {
+  if (!i8_) i8_ = weight_scale_ ? kernels::quantize_per_tensor(in_out(), *weight_scale_) : kernels::quantize_per_tensor(in_out());
+  return *i8_;
+}
+
+namespace {
+
+// The offline scale of kShadow / kClip: the (c+1)-th largest input-channel max over 127.
+float offline_scale(const Tensor& x, std::uint32_t c) {
+  const std::int64_t rows = x.dim(0), cols = x.dim(1);
+  std::vector<float> channel_max(static_cast<std::size_t>(cols), 0.0f);
+  const float* p = x.data<float>().data();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t j = 0; j < cols; ++j) channel_max[j] = std::max(channel_max[j], std::fabs(p[r * cols + j]));
+  }
+  const std::size_t keep = std::min<std::size_t>(c, channel_max.size() - 1);
+  std::nth_element(channel_max.begin(), channel_max.begin() + static_cast<std::ptrdiff_t>(keep), channel_max.end(), std::greater<float>());
+  const float t = channel_max[keep];
+  return t > 0 ? t / 127.0f : 1.0f;
+}
+
+}  // namespace
+
+Tensor Linear::apply(const Tensor& x, Precision precision, runtime::OutlierHandling outliers, std::uint32_t outlier_channels) {
+  if (precision != Precision::kW8A8 || outliers == runtime::OutlierHandling::kMinMax) return apply(x, precision);
+  const float scale = offline_scale(x, outlier_channels);
+  auto split = kernels::split_outliers(x, scale);
+  const auto& w = weights_i8();
+  const kernels::QuantizedI8 xq = kernels::quantize_per_tensor(split.inliers, scale);
+  Tensor y = kernels::dequantize_i32(kernels::gemm_i8(xq.q, w.q), xq.scale, w.scale);
+  if (outliers == runtime::OutlierHandling::kClip) return y;
+  // The shadow: each outlier value times its channel's dequantized weight row, in FP32, on the
+  // side (the CPU in llm.npu), added to the INT8 result.
+  const std::int64_t n = y.dim(1);
+  float* out = y.data<float>().data();
+  const std::int8_t* wq = w.q.data<std::int8_t>().data();
+  for (const auto& e : split.outliers.entries) {
+    const float a = e.value * w.scale;
+    const std::int8_t* row = wq + static_cast<std::int64_t>(e.col) * n;
+    float* o = out + static_cast<std::int64_t>(e.row) * n;
+    for (std::int64_t j = 0; j < n; ++j) o[j] += a * static_cast<float>(row[j]);
+  }
+  return y;
+}
+
 Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> activation_scale) {
   const auto quantize_x = [&] {
     return activation_scale ? kernels::quantize_per_tensor(x, *activation_scale) : kernels::quantize_per_tensor(x);
@@ -36,9 +86,9 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
       if (!f16_) f16_ = to_half(in_out());
       return to_float(kernels::gemm_f16(to_half(x), *f16_));
     case Precision::kW8A8: {
-      if (!i8_) i8_ = weight_scale_ ? kernels::quantize_per_tensor(in_out(), *weight_scale_) : kernels::quantize_per_tensor(in_out());
+      const auto& w = weights_i8();
       const kernels::QuantizedI8 xq = quantize_x();
-      return kernels::dequantize_i32(kernels::gemm_i8(xq.q, i8_->q), xq.scale, i8_->scale);
+      return kernels::dequantize_i32(kernels::gemm_i8(xq.q, w.q), xq.scale, w.scale);
     }
     case Precision::kW8A8Group: {
       if (!group_) group_ = kernels::quantize_per_group(in_out(), kWeightGroup);

@@ -8,8 +8,15 @@
 //   kFp16      FP16 weights and activations, gemm_f16 (FP32 accumulation, one FP16 rounding per
 //              output; bit-identical to the HMX tile GEMM gemm_f16_hmx, so the NPU needs no
 //              separate path)
-//   kW8A8      per-tensor INT8 activations (min-max scale of this matmul's input) x per-tensor
-//              INT8 weights, gemm_i8 then dequantize_i32
+//   kW8A8      per-tensor INT8 activations x per-tensor INT8 weights, gemm_i8 then dequantize_i32;
+//              the activation scale per OutlierSpec (runtime::OutlierHandling):
+//                kMinMax  min-max of this matmul's input
+//                kShadow  an offline scale, standing in for llm.npu's corpus profiling: the
+//                         (c+1)-th largest input-channel max / 127, so the c channels with the
+//                         largest values fall out of range (c = outlier_channels); the input is
+//                         split exactly (kernels/quant/outliers.h), inliers through the INT8 GEMM,
+//                         the sparse excess times the dequantized weight rows in FP32, added
+//                kClip    the same scale, the excess dropped (values saturate at +-127)
 //   kW8A8Group per-tensor INT8 activations x per-group INT8 weights (groups of 128 along k, as
 //              the runtime's op lowering costs them), gemm_i8_per_group
 //   kW4A16     Q4_0 weights x FP16 activations, gemm_w4a16
@@ -41,10 +48,14 @@ class Linear {
   // matmul's input has more rows than x (padding-free subset); default: x's own min-max.
   kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision,
                         std::optional<float> activation_scale = std::nullopt);
+  // kW8A8 with an outlier handling other than min-max (see above); other precisions ignore it.
+  kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision, runtime::OutlierHandling outliers,
+                        std::uint32_t outlier_channels);
 
  private:
   const kernels::Tensor& in_out();  // W[k x n] FP32
   const kernels::Tensor& out_in();  // [n x k] FP32
+  const kernels::QuantizedI8& weights_i8();
 
   const kernels::Tensor& w_;
   Orientation orientation_;

@@ -63,6 +63,10 @@ void add_into(Tensor& x, const Tensor& y) {
   for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
 }
 
+// A decoder-layer matmul as its job computes it (precision and, for per-tensor W8A8, how its
+// activation outliers are handled).
+Tensor linear(Linear& l, const Tensor& x, const OpPlacement& p) { return l.apply(x, p.precision, p.outliers, p.outlier_channels); }
+
 }  // namespace
 
 // One layer's weights, their quantized forms (made on first use) and its KV cache, per sequence
@@ -115,7 +119,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   const model::ModelConfig& m = model_;
   const std::uint64_t B = shape_.sequences, r = seg.rows, h = m.hidden, hd = m.head_dim;
   const std::uint64_t heads = m.heads, kvh = m.kv_heads, q_dim = heads * hd, kv_dim = kvh * hd, T = shape_.tokens();
-  const auto precision = [&](const char* op) { return placement_.at(seg.phase, seg.step, st.layer, op).precision; };
+  const auto precision = [&](const char* op) { return placement_.at(seg.phase, seg.step, st.layer, op); };
 
   // The segment's rows of every sequence, sequence-major: the planned matmuls' m = rows x sequences.
   Tensor x = f32_matrix(B * r, h);
@@ -124,7 +128,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   }
 
   const Tensor hn = apply_norm(m, x, st.weights.input_norm);
-  Tensor q = st.q.apply(hn, precision("q_proj")), k = st.k.apply(hn, precision("k_proj")), v = st.v.apply(hn, precision("v_proj"));
+  Tensor q = linear(st.q, hn, precision("q_proj")), k = linear(st.k, hn, precision("k_proj")), v = linear(st.v, hn, precision("v_proj"));
   add_bias(q, st.weights.q_bias);
   add_bias(k, st.weights.k_bias);
   add_bias(v, st.weights.v_bias);
@@ -173,16 +177,16 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
       }
     }
   }
-  add_into(x, st.o.apply(attn, precision("o_proj")));
+  add_into(x, linear(st.o, attn, precision("o_proj")));
 
   const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
   if (m.gated_mlp) {
-    const Tensor g = activate(m.activation, st.gate.apply(hn2, precision("gate_proj")));
-    const Tensor u = st.up.apply(hn2, precision("up_proj"));
-    add_into(x, st.down.apply(kernels::gate_mul(g, u), precision("down_proj")));
+    const Tensor g = activate(m.activation, linear(st.gate, hn2, precision("gate_proj")));
+    const Tensor u = linear(st.up, hn2, precision("up_proj"));
+    add_into(x, linear(st.down, kernels::gate_mul(g, u), precision("down_proj")));
   } else {
-    const Tensor a = activate(m.activation, st.up.apply(hn2, precision("fc1")));
-    add_into(x, st.down.apply(a, precision("fc2")));
+    const Tensor a = activate(m.activation, linear(st.up, hn2, precision("fc1")));
+    add_into(x, linear(st.down, a, precision("fc2")));
   }
   for (std::uint64_t b = 0; b < B; ++b) {
     std::memcpy(x_.data() + shape_.row(b, seg.p0) * h, x.data<float>().data() + b * r * h, r * h * sizeof(float));

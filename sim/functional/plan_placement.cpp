@@ -8,7 +8,7 @@ PlanPlacement::PlanPlacement(const runtime::Plan& plan) {
   std::map<std::uint64_t, std::uint64_t> chunks;
   for (const auto& job : plan.jobs) {
     for (const auto& g : job.ops) {
-      ops_.insert_or_assign(Key{g.phase, g.step, g.layer, g.op.name}, Entry{{job.unit, job.precision}, g.op});
+      ops_.insert_or_assign(Key{g.phase, g.step, g.layer, g.op.name}, Entry{{job.unit, job.precision, job.outliers, job.outlier_channels}, g.op});
       if (g.phase == model::Phase::kPrefill && g.layer == 0 && g.op.kind == model::OpKind::kAttnScores) chunks[g.step] = g.op.m;
     }
   }

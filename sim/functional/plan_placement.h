@@ -20,6 +20,8 @@ namespace socsim::functional {
 struct OpPlacement {
   kernels::Unit unit = kernels::Unit::kCpu;
   runtime::Precision precision = runtime::Precision::kFp32;
+  runtime::OutlierHandling outliers = runtime::OutlierHandling::kMinMax;  // per-tensor W8A8 only
+  std::uint32_t outlier_channels = 0;
 };
 
 class PlanPlacement {

@@ -4,6 +4,7 @@
 
 #include "sim/hw/npu/graph_costs.h"
 #include "sim/hw/npu/hmx_gemm.h"
+#include "sim/runtime/job_picker.h"
 #include "sim/runtime/op_lowering.h"
 #include "sim/runtime/work_runner.h"
 
@@ -38,7 +39,12 @@ Task<> Executor::run(const Plan& plan) {
     }
   }
   done_.clear();
+  start_.assign(plan.jobs.size(), 0);
   end_.assign(plan.jobs.size(), 0);
+  lanes_.clear();
+  dependents_ = dependents_of(plan);
+  done_flags_.assign(plan.jobs.size(), false);
+  started_.assign(plan.jobs.size(), false);
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) done_.push_back(std::make_unique<Trigger>(sim));
   WaitGroup all(sim);
   all.add(plan.jobs.size());
@@ -55,9 +61,23 @@ Task<> Executor::run(const Plan& plan) {
   co_await all.wait();
 }
 
+LaneGate& Executor::lane(const Plan& plan, const std::string& name) {
+  auto& gate = lanes_[name];
+  if (!gate) {
+    gate = std::make_unique<LaneGate>(soc_.sim(), [this, &plan](const std::vector<std::uint32_t>& waiting) {
+      return pick_job(plan.pick, plan, dependents_, waiting, done_flags_, started_);
+    });
+  }
+  return *gate;
+}
+
 Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   const Job& job = plan.jobs[index];
   for (auto d : job.deps) co_await done_[d]->wait();
+  started_[index] = true;
+  LaneGate* gate = job.lane.empty() ? nullptr : &lane(plan, job.lane);
+  if (gate) co_await gate->acquire(index);
+  start_[index] = soc_.sim().now();
   // One hand-over per producing unit (the latest producer on it covers the earlier ones: units
   // complete their work in order).
   for (kernels::Unit u : {kernels::Unit::kNpu, kernels::Unit::kGpu, kernels::Unit::kCpu}) {
@@ -68,8 +88,18 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
     }
     if (last) co_await hand_over(*last, job);
   }
+  if (job.storage_read_bytes > 0) {
+    const Tick start = soc_.sim().now();
+    co_await soc_.storage().read(job.storage_read_bytes);
+    account(unit_name(job.unit), "storage_read", start);
+  }
   co_await run_ops(job);
+  // A lane is one processor running one job at a time: a GPU job holds it until its kernels
+  // have run, not only until they are enqueued.
+  if (gate && job.unit == kernels::Unit::kGpu) co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
   end_[index] = soc_.sim().now();
+  done_flags_[index] = true;
+  if (gate) gate->release();
   done_[index]->fire();
 }
 

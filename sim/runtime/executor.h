@@ -16,6 +16,7 @@
 #include "sim/model/model_config.h"
 #include "sim/report/trace.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/lane_gate.h"
 #include "sim/runtime/lowering/lowering_cache.h"
 #include "sim/runtime/sync_policy.h"
 
@@ -37,6 +38,8 @@ class Executor {
   Task<> run(const Plan& plan);
 
   Tick job_end(std::uint32_t job) const { return end_.at(job); }
+  // When the job began: its dependencies met and its lane (if any) held.
+  Tick job_start(std::uint32_t job) const { return start_.at(job); }
   // Wall time per (unit, op kind), summed over ops (ops of different units overlap in time).
   const std::map<OpTimeKey, Tick>& op_time() const { return op_time_; }
   std::uint64_t graphs_built() const { return graphs_built_; }
@@ -57,7 +60,12 @@ class Executor {
   SyncPolicy sync_;
   report::TraceRecorder* trace_;
   std::vector<std::unique_ptr<Trigger>> done_;
-  std::vector<Tick> end_;
+  std::vector<Tick> start_, end_;
+  // Lanes (job.h): one gate per lane name; the pick policy sees which jobs are done or started.
+  LaneGate& lane(const Plan& plan, const std::string& name);
+  std::map<std::string, std::unique_ptr<LaneGate>> lanes_;
+  std::vector<std::vector<std::uint32_t>> dependents_;
+  std::vector<bool> done_flags_, started_;
   std::set<std::string> built_graphs_;
   std::uint64_t graphs_built_ = 0;
   std::map<OpTimeKey, Tick> op_time_;

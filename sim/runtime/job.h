@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "kernels/lowering/work.h"
+#include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/model/graph_builder.h"
 
@@ -23,6 +26,14 @@ enum class Precision {
 
 const char* precision_name(Precision p);
 
+// How a per-tensor W8A8 matmul scales its activations (llm.npu 3.3).
+enum class OutlierHandling {
+  kMinMax,  // the scale covers the whole input (outliers squeeze every other value's resolution)
+  kShadow,  // an offline scale leaves `outlier_channels` channels out of range; their excess is
+            // multiplied in float on the side and added back: exact recombination
+  kClip,    // the same scale, the excess dropped (llm.npu's pruned layers)
+};
+
 struct Job {
   std::string name;
   kernels::Unit unit = kernels::Unit::kCpu;
@@ -33,6 +44,25 @@ struct Job {
   // seen for the first time is built and optimized before it runs unless prepared in advance.
   std::string npu_graph;
   std::uint32_t cpu_threads = 1;    // CPU: cores, filled fastest first
+  // Jobs of one lane run one at a time, the next chosen by the plan's pick policy when the lane
+  // frees (llm.npu: one subgraph per processor at a time). "" = no lane: the job runs as soon as
+  // its dependencies are met and its unit serves it.
+  std::string lane;
+  // Bytes read from storage before the ops run (llm.npu's cold outlier weight rows).
+  std::uint64_t storage_read_bytes = 0;
+  // Duration on an idle SoC, profiled offline (the NPU-stall picker's T); 0 = not profiled.
+  Tick estimate = 0;
+  // Numerics of per-tensor W8A8 matmuls (functional mode; timing is in the plan's jobs):
+  OutlierHandling outliers = OutlierHandling::kMinMax;
+  std::uint32_t outlier_channels = 0;  // kShadow / kClip: channels beyond the offline scale
+};
+
+// How a free lane chooses among the jobs waiting for it.
+enum class PickPolicy {
+  kArrival,     // the one that became ready first (FIFO)
+  kProgramOrder,// the lowest job index (in-order execution)
+  kNpuStall,    // llm.npu 3.4: max C(g) = +/- sum of T over the jobs g's completion makes ready
+                // (+ for CPU/GPU jobs, - for NPU jobs); ties: lowest index
 };
 
 struct Plan {
@@ -43,6 +73,10 @@ struct Plan {
   std::vector<std::uint32_t> decode_step_end;
   // Graphs built in a preparation stage before the request (not on its critical path).
   std::vector<std::string> prepared_graphs;
+  PickPolicy pick = PickPolicy::kArrival;
+  // What the system wants reported about this plan (memory accounting, placement, ...); the run
+  // report carries it under "system_info".
+  nlohmann::ordered_json info = nlohmann::ordered_json::object();
 
   std::uint32_t add(Job j) {
     jobs.push_back(std::move(j));

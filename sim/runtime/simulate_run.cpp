@@ -39,6 +39,7 @@ namespace {
 struct RequestTimes {
   Request lengths;
   Tick start = 0, first_token = 0, end = 0;
+  Tick prefill_npu_busy = 0;  // NPU jobs of the prefill, start to end (the NPU runs one at a time)
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -50,7 +51,8 @@ double percentile(std::vector<double> v, double p) {
 // Plans and runs each request after the previous one; a plan lives in this coroutine's frame
 // while the executor runs it.
 Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const RunRequest& req,
-                    const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs) {
+                    const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs,
+                    nlohmann::ordered_json& info) {
   for (const Request& q : requests) {
     const Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
     if (plan.decode_step_end.size() != q.decode) {
@@ -61,8 +63,15 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     co_await ex.run(plan);
     t.first_token = ex.job_end(plan.prefill_end);
     t.end = plan.decode_step_end.empty() ? t.first_token : ex.job_end(plan.decode_step_end.back());
+    for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+      const auto& job = plan.jobs[j];
+      if (job.unit == kernels::Unit::kNpu && !job.ops.empty() && job.ops.front().phase == model::Phase::kPrefill) {
+        t.prefill_npu_busy += ex.job_end(j) - ex.job_start(j);
+      }
+    }
     times.push_back(t);
     jobs += plan.jobs.size();
+    info = plan.info;
   }
 }
 
@@ -77,18 +86,20 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   Executor ex(soc, req.model, system.sync_policy(), &trace);
   std::vector<RequestTimes> times;
   std::size_t jobs = 0;
-  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs), "executor");
+  nlohmann::ordered_json info = nlohmann::ordered_json::object();
+  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info), "executor");
   if (sim.run() != RunResult::kIdle) throw std::runtime_error(stall_report(sim));
   const Tick end = sim.now();
 
   // Totals over the requests: prefill from each start to its first token, decode from there to
   // its last token. One request gives the plain per-request figures.
-  Tick prefill = 0, decode = 0;
+  Tick prefill = 0, decode = 0, prefill_npu = 0;
   std::uint64_t prompt_tokens = 0, decode_tokens = 0, prompt_rows = 0, decode_rows = 0;
   double decode_bytes = 0;
   std::vector<double> ttfts;
   for (const auto& t : times) {
     prefill += t.first_token - t.start;
+    prefill_npu += t.prefill_npu_busy;
     decode += t.end - t.first_token;
     prompt_tokens += t.lengths.prompt;
     decode_tokens += t.lengths.decode;
@@ -152,6 +163,13 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   r.extra["npu_graphs_built"] = ex.graphs_built();
   r.extra["jobs"] = jobs;
   r.extra["events"] = sim.events_fired();
+  if (prefill_npu > 0) {
+    // NPU bubbles: prefill time the NPU had nothing to run (llm.npu's out-of-order execution
+    // exists to shrink this).
+    r.extra["prefill_npu_busy_ms"] = to_ms(prefill_npu);
+    r.extra["prefill_npu_idle_ms"] = to_ms(prefill - std::min(prefill, prefill_npu));
+  }
+  if (!info.empty()) r.extra["system_info"] = info;
   if (!req.workload.empty()) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& t : times) {

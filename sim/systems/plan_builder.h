@@ -30,6 +30,11 @@ class SequentialPlanBuilder {
   std::uint32_t append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops);
   // Appends one CPU job of a single op (sampling the next token from the logits, on the host).
   std::uint32_t append_host_op(runtime::Plan& plan, model::OpDesc op, model::Phase phase, std::uint64_t step);
+  // The next job appended waits for `job` (a job the strategy built itself).
+  void continue_after(std::uint32_t job) {
+    has_last_ = true;
+    last_ = job;
+  }
 
  private:
   Placer placer_;

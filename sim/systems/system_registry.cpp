@@ -1,5 +1,6 @@
 #include "sim/systems/system.h"
 #include "sim/systems/baselines/baselines.h"
+#include "sim/systems/llm_npu/llm_npu_system.h"
 
 namespace socsim::systems {
 
@@ -8,6 +9,7 @@ const SystemRegistry& SystemRegistry::builtin() {
   static const SystemRegistry registry = [] {
     SystemRegistry r;
     register_baselines(r);
+    register_llm_npu(r);
     return r;
   }();
   return registry;

@@ -101,6 +101,8 @@ kernels::GpuWork lower_pointwise_gpu(const model::OpDesc& op, const model::Model
   const hw::DType dtype = gpu_float_dtype(precision);
   if (is_sample(op)) no_face(op, "GPU");
   if (op.kind == OpKind::kRope) return kernels::lower_rope_gpu(rope_shape(op, m), rope_params(m), dtype);
+  if (op.kind == OpKind::kQuantize) return kernels::lower_quantize_gpu(count(op));
+  if (op.kind == OpKind::kDequantize) return kernels::lower_dequantize_gpu(count(op));
   if (!is_pointwise_kind(op.kind)) no_face(op, "GPU");
   const Pointwise p = pointwise_of(op, m);
   return p.relu ? kernels::lower_relu_gpu(p.shape, dtype) : kernels::lower_elementwise_gpu(p.op, p.shape, dtype);

@@ -188,9 +188,9 @@ TEST(OpLowering, GpuOpsAreTheKernelFaces) {
               kernels::lower_elementwise_gpu(kernels::ElementwiseOp::kGateMul, {1, 256 * 8960}, hw::DType::kFp32), "gate_mul");
   expect_same(lower_op_gpu(find_op(q.decode, "rope_q"), m, Precision::kW4A16),
               kernels::lower_rope_gpu({1, 12, 128}, rope(m), hw::DType::kFp16), "rope_q");
-  // No GPU face for the quantization glue or the host's sampling.
+  // The quantization glue (llm.npu's GPU-NPU variant runs it on the GPU).
   const auto qops = model::decoder_layer_ops(m, {64, 64, 1}, true);
-  EXPECT_THROW(lower_op_gpu(find_op(qops, "quantize"), m, Precision::kFp16), std::invalid_argument);
+  expect_same(lower_op_gpu(find_op(qops, "quantize"), m, Precision::kFp16), kernels::lower_quantize_gpu(64 * 1536), "quantize");
 }
 
 TEST(OpLowering, NpuOpsAreTheKernelFacesWithoutTheirGraphCalls) {

@@ -51,5 +51,18 @@ TEST(QuantLower, NpuQuantizeAndDequantizeOnHvx) {
   EXPECT_DOUBLE_EQ(lower_dequantize_npu(32, test::small_npu(false)).steps[0].packets, 2);
 }
 
+TEST(QuantLower, GpuQuantizeAndDequantizeStream) {
+  // 1000 FP16 values: quantize 4000 ops, 2000 B in + 1000 B out; dequantize 2000 ops, 4000 + 2000 B.
+  auto q = lower_quantize_gpu(1000);
+  ASSERT_EQ(q.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(q.kernels[0].flops, 4000);
+  EXPECT_EQ(q.kernels[0].dram_bytes, 3000u);
+  EXPECT_TRUE(q.kernels[0].streaming);
+  auto d = lower_dequantize_gpu(1 << 20);
+  EXPECT_DOUBLE_EQ(d.kernels[0].flops, 2.0 * (1 << 20));
+  EXPECT_EQ(d.kernels[0].dram_bytes, 6u << 20);
+  EXPECT_EQ(d.kernels[0].rows, 0u);
+}
+
 }  // namespace
 }  // namespace socsim::kernels

@@ -1,0 +1,42 @@
+#include "sim/runtime/job_profiler.h"
+
+#include <fmt/format.h>
+
+#include "sim/hw/soc.h"
+#include "sim/runtime/executor.h"
+
+namespace socsim::runtime {
+
+std::string job_signature(const Job& job) {
+  std::string s = fmt::format("{}|{}|{}|{}|{}", static_cast<int>(job.unit), static_cast<int>(job.precision), job.cpu_threads,
+                              job.storage_read_bytes, job.npu_graph.empty() ? 0 : 1);
+  for (const auto& g : job.ops) {
+    const auto& o = g.op;
+    s += fmt::format("|{}:{}:{}:{}:{}:{}:{}:{}", o.name, static_cast<int>(o.kind), o.m, o.k, o.n, o.batch, o.elements, o.weight_params);
+  }
+  return s;
+}
+
+Tick JobProfiler::duration(const Job& job) {
+  const std::string key = job_signature(job);
+  if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+  Simulator sim;
+  hw::Soc soc(sim, soc_, nullptr);
+  Plan one;
+  Job j = job;
+  j.deps.clear();
+  j.lane.clear();
+  if (!j.npu_graph.empty()) one.prepared_graphs.push_back(j.npu_graph);
+  one.add(std::move(j));
+  Executor ex(soc, model_, {}, nullptr);
+  sim.spawn(ex.run(one), "profile");
+  if (sim.run() != RunResult::kIdle) throw std::logic_error("profiling job '" + job.name + "' did not finish");
+  cache_.emplace(key, sim.now());
+  return sim.now();
+}
+
+void JobProfiler::annotate(Plan& plan) {
+  for (auto& job : plan.jobs) job.estimate = duration(job);
+}
+
+}  // namespace socsim::runtime

@@ -1,0 +1,36 @@
+#include "sim/systems/llm_npu/llm_npu_options.h"
+
+#include "sim/config/config_error.h"
+
+namespace socsim::systems::llm_npu {
+
+Options read_options(config::Section& root, const hw::SocSpec& soc) {
+  Options o;
+  std::uint32_t big = 0, total = 0;
+  for (const auto& c : soc.cpu.clusters) {
+    total += c.cores;
+    if (c.name != "little") big += c.cores;
+  }
+  o.cpu_threads = big;
+  const auto s = root.optional_child("llm_npu");
+  if (!s) return o;
+  o.chunk = static_cast<std::uint64_t>(s->integer_or("chunk", 256));
+  if (o.chunk < 1 || o.chunk > 8192) throw config::ConfigError(s->location_of("chunk"), "llm_npu.chunk", "must be in [1, 8192] tokens");
+  o.shadow_outliers = s->boolean_or("shadow_outliers", true);
+  if (s->has("activation_scale")) o.minmax_scale = s->choice("activation_scale", {"offline", "minmax"}) == "minmax";
+  if (o.minmax_scale && !o.shadow_outliers) {
+    throw config::ConfigError(s->location_of("activation_scale"), "llm_npu.activation_scale",
+                              "applies to the per-tensor W8A8 path (shadow_outliers: true); per-group INT8 has its own scales");
+  }
+  if (s->has("outlier_prune")) o.outlier_prune = s->number("outlier_prune", 0.0, 1.0);
+  if (s->has("outlier_channels")) o.outlier_channels = static_cast<std::uint64_t>(s->integer("outlier_channels", 0, 4096));
+  if (s->has("hot_channels")) o.hot_channels = s->number("hot_channels", 0.0, 1.0);
+  if (s->has("hot_hit")) o.hot_hit = s->number("hot_hit", 0.0, 1.0);
+  o.ooe = s->boolean_or("ooe", true);
+  if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";
+  if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, total));
+  o.prepared = s->boolean_or("prepared", true);
+  return o;
+}
+
+}  // namespace socsim::systems::llm_npu

@@ -1,0 +1,45 @@
+#pragma once
+// Options of the llm-npu strategy (llm.npu, ../shared/papers/llm-npu.md), read from the
+// `llm_npu:` section (`--set llm_npu.chunk=512`). Defaults are the paper's.
+//
+//   chunk            prompt tokens per chunk (static NPU graphs are built for this length)   256
+//   shadow_outliers  W8A8 per-tensor matmuls + outliers on the CPU; false: per-group INT8   true
+//   activation_scale offline (the profiled per-tensor scale that leaves outlier channels out
+//                    of range, for the shadow path) | minmax (plain per-tensor W8A8: the scale
+//                    spans the outliers, no shadow work; the accuracy ablation)             offline
+//   outlier_prune    share of layers whose outliers are dropped (least important first)    0.85
+//   outlier_channels input channels holding outliers per matmul input and chunk (5-15)     10
+//   hot_channels     share of channels whose weight rows stay in memory (< 3% give > 80%
+//                    of outliers)                                                          0.03
+//   hot_hit          share of outliers that fall in hot channels                            0.8
+//   ooe              out-of-order subgraph scheduling (the NPU-stall picker); false: chunks
+//                    and subgraphs in program order, one at a time                          true
+//   float_unit       cpu | gpu: where norms, attention and shadow outliers run              cpu
+//   cpu_threads      cores of the CPU float subgraphs and of decode (default: big + mid)
+//   prepared         graphs built in the preparation stage (off the request's path)         true
+#include <cstdint>
+#include <string>
+
+#include "sim/config/config_tree.h"
+#include "sim/hw/soc_spec.h"
+
+namespace socsim::systems::llm_npu {
+
+struct Options {
+  std::uint64_t chunk = 256;
+  bool shadow_outliers = true;
+  bool minmax_scale = false;
+  double outlier_prune = 0.85;
+  std::uint64_t outlier_channels = 10;
+  double hot_channels = 0.03;
+  double hot_hit = 0.8;
+  bool ooe = true;
+  bool float_on_gpu = false;
+  std::uint32_t cpu_threads = 0;
+  bool prepared = true;
+};
+
+// Reads `llm_npu:` from the root of the config tree (absent: defaults); ConfigError on bad values.
+Options read_options(config::Section& root, const hw::SocSpec& soc);
+
+}  // namespace socsim::systems::llm_npu

@@ -1,0 +1,93 @@
+#include "sim/systems/llm_npu/llm_npu_system.h"
+
+#include <algorithm>
+
+#include "sim/runtime/job_profiler.h"
+#include "sim/systems/llm_npu/chunk_dag.h"
+#include "sim/systems/llm_npu/graph_memory.h"
+#include "sim/systems/llm_npu/outlier_plan.h"
+#include "sim/systems/plan_builder.h"
+
+namespace socsim::systems {
+
+void LlmNpu::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  options_ = llm_npu::read_options(options, soc);
+  placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes);
+  shadow_kept_ = llm_npu::shadow_layers(m.layers, options_.outlier_prune);
+}
+
+runtime::SyncPolicy LlmNpu::sync_policy() const {
+  // CPU and NPU exchange activations through shared buffers (llm.npu 4).
+  runtime::SyncPolicy s;
+  s.shared_buffers = true;
+  return s;
+}
+
+runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
+  runtime::Plan plan;
+  const auto dag = llm_npu::build_prefill_dag(plan, options_, m, placement_, shadow_kept_, r.prompt, r.batch);
+  if (options_.prepared) plan.prepared_graphs = dag.npu_graphs;
+  if (options_.ooe) {
+    // The picker needs T(g) for every subgraph: profiled offline, as the paper does.
+    runtime::JobProfiler profiler(soc, m);
+    profiler.annotate(plan);
+    plan.pick = runtime::PickPolicy::kNpuStall;
+  } else {
+    plan.pick = runtime::PickPolicy::kProgramOrder;
+  }
+
+  // The first token, then decode on the CPU backend with the INT8 weights.
+  const std::uint32_t threads = options_.cpu_threads;
+  SequentialPlanBuilder b(
+      [threads](const model::GraphOp& g) {
+        return Placement{kernels::Unit::kCpu,
+                         g.op.kind == model::OpKind::kMatMul ? runtime::Precision::kW8A8 : runtime::Precision::kFp32, threads};
+      },
+      [](const model::GraphOp&) { return std::string(); });
+  b.continue_after(dag.last);
+  plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
+  const std::size_t decode_from = plan.jobs.size();
+  for (std::uint64_t s = 0; s < r.decode; ++s) {
+    b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
+    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
+  }
+  // The CPU decodes with the same per-tensor INT8 weights and handles outlier activations in
+  // float itself (no other unit, no sync): numerically the shadow path on every layer.
+  for (std::size_t j = decode_from; j < plan.jobs.size() && !options_.minmax_scale; ++j) {
+    plan.jobs[j].outliers = runtime::OutlierHandling::kShadow;
+    plan.jobs[j].outlier_channels = static_cast<std::uint32_t>(options_.outlier_channels);
+  }
+
+  const auto mem = llm_npu::graph_memory(plan);
+  const auto kept = static_cast<std::uint64_t>(std::count(shadow_kept_.begin(), shadow_kept_.end(), true));
+  const double mib = 1024.0 * 1024.0;
+  plan.info = {
+      {"chunk", options_.chunk},
+      {"chunks", dag.chunks},
+      {"subgraphs_per_chunk", dag.subgraphs_per_chunk},
+      {"npu_subgraphs_per_chunk", dag.npu_subgraphs_per_chunk},
+      {"static_npu_graphs", dag.npu_graphs.size()},
+      {"npu_graph_memory_mib", {{"shared", static_cast<double>(mem.shared_bytes()) / mib},
+                                {"unshared", static_cast<double>(mem.unshared_bytes(dag.chunks)) / mib},
+                                {"weights", static_cast<double>(mem.weight_bytes) / mib},
+                                {"buffers", static_cast<double>(mem.buffer_bytes) / mib}}},
+      {"shadow_outliers", options_.shadow_outliers},
+      {"activation_scale", options_.minmax_scale ? "minmax" : "offline"},
+      {"shadow_layers", options_.shadow_outliers && !options_.minmax_scale ? kept : 0},
+      {"shadow_jobs", dag.shadow_jobs},
+      {"hot_outlier_weights_mib",
+       options_.shadow_outliers ? static_cast<double>(llm_npu::hot_weight_bytes(options_, m, shadow_kept_)) / mib : 0.0},
+      {"ooe", options_.ooe},
+      {"float_unit", options_.float_on_gpu ? "gpu" : "cpu"},
+      {"npu_weight_mib", static_cast<double>(placement_.npu_weight_bytes) / mib},
+      {"cpu_weight_mib", static_cast<double>(placement_.cpu_weight_bytes) / mib},
+      {"all_layers_on_npu", placement_.all_on_npu()},
+  };
+  return plan;
+}
+
+void register_llm_npu(SystemRegistry& r) {
+  r.add("llm-npu", [] { return std::make_unique<LlmNpu>(); });
+}
+
+}  // namespace socsim::systems

@@ -1,0 +1,53 @@
+#include "sim/systems/llm_npu/outlier_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace socsim::systems::llm_npu {
+
+std::vector<double> layer_importance(std::uint64_t layers) {
+  std::vector<double> v(layers);
+  for (std::uint64_t l = 0; l < layers; ++l) {
+    v[l] = std::max(1.0 / static_cast<double>(l + 1), 1.0 / static_cast<double>(layers - l));
+  }
+  return v;
+}
+
+std::vector<bool> shadow_layers(std::uint64_t layers, double prune) {
+  const auto imp = layer_importance(layers);
+  std::vector<std::uint64_t> order(layers);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) { return imp[a] > imp[b]; });
+  const auto keep = static_cast<std::uint64_t>(std::ceil((1.0 - prune) * static_cast<double>(layers) - 1e-9));
+  std::vector<bool> kept(layers, false);
+  for (std::uint64_t i = 0; i < std::min(keep, layers); ++i) kept[order[i]] = true;
+  return kept;
+}
+
+model::OpDesc shadow_matmul(const Options& o, std::uint64_t rows, std::uint64_t n) {
+  model::OpDesc op{"outlier_matmul", model::OpKind::kMatMul};
+  op.m = rows, op.k = o.outlier_channels, op.n = n;
+  op.weight_params = o.outlier_channels * n;
+  return op;
+}
+
+model::OpDesc outlier_merge(std::uint64_t rows, std::uint64_t n) {
+  model::OpDesc op{"outlier_merge", model::OpKind::kElementwise};
+  op.elements = rows * n;
+  return op;
+}
+
+std::uint64_t cold_row_bytes(const Options& o, std::uint64_t n) {
+  const auto cold = static_cast<std::uint64_t>(std::ceil((1.0 - o.hot_hit) * static_cast<double>(o.outlier_channels) - 1e-9));
+  return cold * n;
+}
+
+std::uint64_t hot_weight_bytes(const Options& o, const model::ModelConfig& m, const std::vector<bool>& kept) {
+  // Per kept layer, the hot share of every matmul's input channels, each a row of n INT8 weights:
+  // this is the share of the layer's weights (k n per matmul) kept resident.
+  const auto kept_layers = static_cast<std::uint64_t>(std::count(kept.begin(), kept.end(), true));
+  return static_cast<std::uint64_t>(std::ceil(o.hot_channels * static_cast<double>(m.params_per_layer()))) * kept_layers;
+}
+
+}  // namespace socsim::systems::llm_npu

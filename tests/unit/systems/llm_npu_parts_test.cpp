@@ -1,0 +1,145 @@
+// llm-npu's parts against hand counts: layer pruning, FFN-first placement, graph memory with and
+// without chunk sharing, the chunk DAG's dependencies.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "sim/systems/llm_npu/chunk_dag.h"
+#include "sim/systems/llm_npu/graph_memory.h"
+#include "sim/systems/llm_npu/npu_placement.h"
+#include "sim/systems/llm_npu/outlier_plan.h"
+
+namespace socsim::systems::llm_npu {
+namespace {
+
+model::ModelConfig tiny() {
+  model::ModelConfig m;
+  m.id = "tiny";
+  m.hidden = 64, m.intermediate = 128, m.layers = 2, m.heads = 4, m.kv_heads = 2, m.head_dim = 16, m.vocab = 100;
+  m.max_context = 4096;
+  return m;
+}
+
+TEST(LlmNpuOutliers, PruningKeepsTheLayersNearBothEnds) {
+  // 24 layers, prune 0.85: keep ceil(0.15 * 24) = 4: importance 1, 1 (layers 0, 23), 1/2, 1/2 (1, 22).
+  const auto kept = shadow_layers(24, 0.85);
+  std::vector<std::size_t> idx;
+  for (std::size_t l = 0; l < kept.size(); ++l) {
+    if (kept[l]) idx.push_back(l);
+  }
+  EXPECT_EQ(idx, (std::vector<std::size_t>{0, 1, 22, 23}));
+  const auto all = shadow_layers(24, 0.0);
+  EXPECT_EQ(std::count(all.begin(), all.end(), true), 24);
+  const auto none = shadow_layers(24, 1.0);
+  EXPECT_EQ(std::count(none.begin(), none.end(), true), 0);
+}
+
+TEST(LlmNpuOutliers, ShadowMatmulAndColdRows) {
+  Options o;  // 10 outlier channels, 80% in hot channels
+  const auto op = shadow_matmul(o, 256, 2560);
+  EXPECT_EQ(op.m, 256u);
+  EXPECT_EQ(op.k, 10u);
+  EXPECT_EQ(op.n, 2560u);
+  EXPECT_EQ(cold_row_bytes(o, 2560), 2u * 2560u);  // ceil(0.2 * 10) = 2 rows of 2560 INT8 weights
+  o.hot_hit = 1.0;
+  EXPECT_EQ(cold_row_bytes(o, 2560), 0u);
+}
+
+TEST(LlmNpuPlacement, FfnFirstWhenWeightsExceedTheAddressSpace) {
+  auto m = tiny();
+  // One layer: attention 64*(64+32+32) + 64*64 = 12288 B, FFN 3*64*128 = 24576 B.
+  EXPECT_EQ(attention_weight_bytes(m), 12288u);
+  EXPECT_EQ(ffn_weight_bytes(m), 24576u);
+  auto p = place_on_npu(m, 1 << 20);
+  EXPECT_TRUE(p.all_on_npu());
+  // 60000 B: both FFNs (49152), then one attention block (12288 > 10848 left: none).
+  p = place_on_npu(m, 60000);
+  EXPECT_EQ(p.ffn, (std::vector<bool>{true, true}));
+  EXPECT_EQ(p.attention, (std::vector<bool>{false, false}));
+  EXPECT_EQ(p.npu_weight_bytes, 49152u);
+  EXPECT_EQ(p.cpu_weight_bytes, 24576u);
+  // 30000 B: the first FFN only, then nothing else fits (5424 left).
+  p = place_on_npu(m, 30000);
+  EXPECT_EQ(p.ffn, (std::vector<bool>{true, false}));
+}
+
+TEST(LlmNpuGraphMemory, SharingHoldsOneGraphPerLayerPosition) {
+  const auto m = tiny();
+  Options o;
+  o.chunk = 32;
+  runtime::Plan plan;
+  const auto dag = build_prefill_dag(plan, o, m, place_on_npu(m, 1 << 20), shadow_layers(2, 0.0), 64, 1);
+  EXPECT_EQ(dag.chunks, 2u);
+  EXPECT_EQ(dag.npu_graphs.size(), 8u);  // 4 per layer: qkv, o, gate/up, down
+  const auto mem = graph_memory(plan);
+  // Per layer (c = 32 rows; buffers m k INT8 in + 4 m n FP32 out per matmul):
+  //   qkv    weights 64*64 + 2*64*32 = 8192;  buffers (2048 + 8192) + 2 (2048 + 4096) = 22528
+  //   o      weights 4096;                    buffers 10240
+  //   gate/up weights 2*64*128 = 16384;       buffers 2 (2048 + 16384) = 36864
+  //   down   weights 8192;                    buffers 4096 + 8192 = 12288
+  EXPECT_EQ(mem.weight_bytes, 2u * 36864u);
+  EXPECT_EQ(mem.buffer_bytes, 2u * 81920u);
+  EXPECT_EQ(mem.shared_bytes(), 237568u);
+  EXPECT_EQ(mem.unshared_bytes(dag.chunks), 475136u);
+}
+
+TEST(LlmNpuDag, IntraAndCrossChunkDependencies) {
+  const auto m = tiny();
+  Options o;
+  o.chunk = 32;
+  runtime::Plan plan;
+  const auto dag = build_prefill_dag(plan, o, m, place_on_npu(m, 1 << 20), shadow_layers(2, 0.0), 80, 1);
+  ASSERT_EQ(dag.chunks, 3u);  // 32 + 32 + 16 real rows
+  // Per layer 4 NPU subgraphs between float ones (the last float one of a layer fused with the
+  // first of the next): 1 + 2 * 8 = 17 main subgraphs per chunk; the last chunk adds the head to
+  // its final float subgraph.
+  EXPECT_EQ(dag.subgraphs_per_chunk, 17u);
+  EXPECT_EQ(dag.npu_subgraphs_per_chunk, 8u);
+  EXPECT_EQ(dag.shadow_jobs, 3u * 8u);  // every NPU subgraph of every chunk (no layer pruned)
+  // Find the attention subgraphs of layer 0 in each chunk.
+  std::vector<std::uint32_t> attn;
+  for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+    const auto& ops = plan.jobs[j].ops;
+    if (plan.jobs[j].name.find("shadow") == std::string::npos &&
+        std::any_of(ops.begin(), ops.end(), [](const model::GraphOp& g) { return g.op.kind == model::OpKind::kAttnScores && g.layer == 0; })) {
+      attn.push_back(j);
+    }
+  }
+  ASSERT_EQ(attn.size(), 3u);
+  const auto& deps2 = plan.jobs[attn[2]].deps;
+  // Chunk 2's attention waits for the attention subgraphs of chunks 0 and 1 (their K/V in the cache).
+  EXPECT_NE(std::find(deps2.begin(), deps2.end(), attn[0]), deps2.end());
+  EXPECT_NE(std::find(deps2.begin(), deps2.end(), attn[1]), deps2.end());
+  // Every job depends only on earlier jobs; NPU jobs are on the npu lane, all others on the float lane.
+  for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+    for (auto d : plan.jobs[j].deps) EXPECT_LT(d, j);
+    EXPECT_EQ(plan.jobs[j].lane, plan.jobs[j].unit == kernels::Unit::kNpu ? "npu" : "float");
+  }
+  // The float unit computes the last chunk's 16 real rows; its NPU subgraphs the padded 32.
+  for (const auto& g : plan.jobs[attn[2]].ops) {
+    if (g.op.kind == model::OpKind::kAttnScores) {
+      EXPECT_EQ(g.op.m, 16u);
+      EXPECT_EQ(g.op.n, 80u);  // keys: 64 cached + 16
+    }
+  }
+  const auto& qkv = plan.jobs[attn[2] - 2];  // the NPU q/k/v subgraph (its shadow sits between)
+  ASSERT_EQ(qkv.unit, kernels::Unit::kNpu) << qkv.name;
+  EXPECT_EQ(qkv.ops.front().op.m, 32u);
+}
+
+TEST(LlmNpuDag, InOrderChainsTheChunks) {
+  const auto m = tiny();
+  Options o;
+  o.chunk = 32;
+  o.ooe = false;
+  runtime::Plan plan;
+  build_prefill_dag(plan, o, m, place_on_npu(m, 1 << 20), shadow_layers(2, 1.0), 64, 1);
+  // No shadows (all pruned): the main subgraphs form one chain in program order.
+  for (std::uint32_t j = 1; j < plan.jobs.size(); ++j) {
+    const auto& d = plan.jobs[j].deps;
+    EXPECT_NE(std::find(d.begin(), d.end(), j - 1), d.end()) << plan.jobs[j].name;
+  }
+}
+
+}  // namespace
+}  // namespace socsim::systems::llm_npu
