@@ -1,5 +1,7 @@
 #include "sim/functional/plan_forward.h"
 
+#include "sim/runtime/executor.h"  // unit_name
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -19,15 +21,6 @@ using kernels::Tensor;
 using runtime::Precision;
 
 namespace {
-
-const char* unit_name(kernels::Unit u) {
-  switch (u) {
-    case kernels::Unit::kCpu: return "cpu";
-    case kernels::Unit::kGpu: return "gpu";
-    case kernels::Unit::kNpu: return "npu";
-  }
-  return "?";
-}
 
 Tensor apply_norm(const model::ModelConfig& m, const Tensor& x, const NormWeights& w) {
   const auto eps = static_cast<float>(m.norm_eps);
@@ -135,7 +128,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
 
   const OpPlacement attn_place = placement_.at(seg.phase, seg.step, st.layer, "attn_scores");
   const AttentionKind kind = attention_kind(attn_place);
-  attention_used_[std::string(unit_name(attn_place.unit)) + "/" + runtime::precision_name(attn_place.precision)] =
+  attention_used_[std::string(runtime::unit_name(attn_place.unit)) + "/" + runtime::precision_name(attn_place.precision)] =
       attention_kind_name(kind);
   const kernels::RopeParams rope{m.rope_theta, m.rotary_fraction};
   const std::uint64_t n = seg.p0 + r;  // keys visible to the segment's last row

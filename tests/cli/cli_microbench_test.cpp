@@ -8,10 +8,7 @@ namespace socsim::test {
 namespace {
 
 nlohmann::json microbench_json(const std::string& args, const std::string& name) {
-  const auto dir = scratch_dir("mb_" + name);
-  const auto r = run_socsim("microbench --soc snapdragon-8gen3 " + args + " --json '" + (dir / "m.json").string() + "'");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return nlohmann::json::parse(read_file(dir / "m.json"));
+  return run_socsim_json("microbench --soc snapdragon-8gen3 " + args, "mb_" + name);
 }
 
 TEST(CliMicrobench, MatmulOnEachUnitHasLatencyAndThroughput) {

@@ -3,6 +3,9 @@
 // CLI contract (exit codes, messages, files written) is tested end to end.
 #include <cstdlib>
 #include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -45,6 +48,14 @@ inline CliResult run_socsim(const std::string& args, const std::string& cwd = SO
   std::filesystem::remove(out);
   std::filesystem::remove(err);
   return r;
+}
+
+// Runs `socsim <args> --json FILE` (must exit 0) and returns the parsed JSON.
+inline nlohmann::json run_socsim_json(const std::string& args, const std::string& name) {
+  const auto dir = scratch_dir(name);
+  const auto r = run_socsim(args + " --json '" + (dir / "out.json").string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(read_file(dir / "out.json"));
 }
 
 }  // namespace socsim::test
