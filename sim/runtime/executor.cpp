@@ -39,13 +39,22 @@ Task<> Executor::run(const Plan& plan) {
     }
   }
   done_.clear();
+  began_.clear();
+  gpu_flag_.clear();
   start_.assign(plan.jobs.size(), 0);
   end_.assign(plan.jobs.size(), 0);
+  ready_.assign(plan.jobs.size(), 0);
+  gpu_mark_.assign(plan.jobs.size(), 0);
+  gpu_predicted_end_.assign(plan.jobs.size(), 0);
   lanes_.clear();
   dependents_ = dependents_of(plan);
   done_flags_.assign(plan.jobs.size(), false);
   started_.assign(plan.jobs.size(), false);
-  for (std::size_t i = 0; i < plan.jobs.size(); ++i) done_.push_back(std::make_unique<Trigger>(sim));
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+    done_.push_back(std::make_unique<Trigger>(sim));
+    began_.push_back(std::make_unique<Trigger>(sim));
+    gpu_flag_.push_back(sync_.fast ? std::make_unique<Trigger>(sim) : nullptr);
+  }
   WaitGroup all(sim);
   all.add(plan.jobs.size());
   auto job_process = [](Executor& ex, const Plan& p, std::uint32_t i, WaitGroup& wg) -> Task<> {
@@ -55,6 +64,9 @@ Task<> Executor::run(const Plan& plan) {
   for (std::uint32_t i = 0; i < plan.jobs.size(); ++i) {
     for (auto d : plan.jobs[i].deps) {
       if (d >= i) throw std::logic_error("job '" + plan.jobs[i].name + "' depends on a later job");
+    }
+    for (auto d : plan.jobs[i].start_deps) {
+      if (d >= i) throw std::logic_error("job '" + plan.jobs[i].name + "' waits for a later job to begin");
     }
     sim.spawn(job_process(*this, plan, i, all), plan.jobs[i].name);
   }
@@ -74,6 +86,7 @@ LaneGate& Executor::lane(const Plan& plan, const std::string& name) {
 Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   const Job& job = plan.jobs[index];
   for (auto d : job.deps) co_await done_[d]->wait();
+  for (auto d : job.start_deps) co_await began_[d]->wait();
   started_[index] = true;
   LaneGate* gate = job.lane.empty() ? nullptr : &lane(plan, job.lane);
   if (gate) co_await gate->acquire(index);
@@ -83,17 +96,20 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   for (kernels::Unit u : {kernels::Unit::kNpu, kernels::Unit::kGpu, kernels::Unit::kCpu}) {
     if (u == job.unit) continue;
     const Job* last = nullptr;
+    std::uint32_t last_index = 0;
     for (auto d : job.deps) {
-      if (plan.jobs[d].unit == u) last = &plan.jobs[d];
+      if (plan.jobs[d].unit == u) last = &plan.jobs[d], last_index = d;
     }
-    if (last) co_await hand_over(*last, job);
+    if (last) co_await hand_over(*last, last_index, job);
   }
+  ready_[index] = soc_.sim().now();
+  began_[index]->fire();
   if (job.storage_read_bytes > 0) {
     const Tick start = soc_.sim().now();
     co_await soc_.storage().read(job.storage_read_bytes);
     account(unit_name(job.unit), "storage_read", start);
   }
-  co_await run_ops(job);
+  co_await run_ops(job, index);
   // A lane is one processor running one job at a time: a GPU job holds it until its kernels
   // have run, not only until they are enqueued.
   if (gate && job.unit == kernels::Unit::kGpu) co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
@@ -103,8 +119,34 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   done_[index]->fire();
 }
 
-Task<> Executor::hand_over(const Job& from, const Job& to) {
+Tick Executor::job_complete(std::uint32_t job) const {
+  if (sync_.fast && gpu_flag_.at(job) && gpu_flag_[job]->fired()) return std::max(end_.at(job), gpu_flag_[job]->fired_at());
+  return end_.at(job);
+}
+
+Task<> Executor::set_gpu_flag(std::uint64_t mark, Trigger& flag) {
+  co_await soc_.gpu().wait_completed(mark);
+  flag.fire();
+}
+
+Task<> Executor::hand_over(const Job& from, std::uint32_t from_index, const Job& to) {
   auto& gpu = soc_.gpu();
+  if (sync_.fast) {
+    // Shared buffers, no drain: from the GPU, sleep the predicted remaining kernel time (whole
+    // sleep periods only, so the host never oversleeps), then spin on the job's flag.
+    const Tick start = soc_.sim().now();
+    Tick waited_from = start;  // sync is what follows the producer's completion (as below)
+    if (from.unit == kernels::Unit::kGpu && !gpu_flag_[from_index]->fired()) {
+      const Tick g = soc_.spec().cpu.sleep_granularity;
+      const Tick predicted = gpu_predicted_end_[from_index] > start ? gpu_predicted_end_[from_index] - start : 0;
+      const Tick nap = g > 0 ? predicted / g * g : predicted;
+      if (nap > 0) co_await soc_.cpu().sleep(nap);
+      co_await soc_.cpu().poll_until(*gpu_flag_[from_index], sync_.poll_cluster);
+      waited_from = std::max(start, gpu_flag_[from_index]->fired_at());
+    }
+    if (soc_.sim().now() > waited_from) account(unit_name(to.unit), "sync", waited_from);
+    co_return;
+  }
   // Waiting for the GPU's queued kernels is the GPU's time, not synchronization: wait for them
   // first, then time what the hand-over itself costs (queue drain flag, copies).
   if (from.unit == kernels::Unit::kGpu) co_await gpu.wait_completed(gpu.enqueued());
@@ -149,7 +191,7 @@ const kernels::AttentionShape* Executor::attention_of(const model::GraphOp& g) c
 
 Task<> Executor::run_npu_step(const kernels::NpuStep& step) { co_await runtime::run_npu_step(soc_.npu(), step); }
 
-Task<> Executor::run_ops(const Job& job) {
+Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
   Simulator& sim = soc_.sim();
   switch (job.unit) {
     case kernels::Unit::kNpu: {
@@ -181,9 +223,18 @@ Task<> Executor::run_ops(const Job& job) {
           // Per-kind GPU time is the kernel's uncontended time (compute or its own DRAM traffic
           // at the GPU's port rate, whichever binds); the queue's real timeline is in the trace.
           const Tick memory = seconds_to_ticks_ceil(static_cast<double>(kernel.dram_bytes) / soc_.spec().gpu.port_bandwidth);
-          op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += std::max(soc_.gpu().compute_time(kernel), memory);
+          const Tick own = std::max(soc_.gpu().compute_time(kernel), memory);
+          op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += own;
           co_await soc_.gpu().enqueue(kernel);
+          // The prediction a fast sync sleeps on: identical layers run identical kernels, so the
+          // uncontended kernel times, each queued behind what the GPU was predicted to be doing.
+          if (sync_.fast) gpu_tail_predicted_ = std::max(gpu_tail_predicted_, sim.now()) + own;
         }
+      }
+      if (sync_.fast) {
+        gpu_predicted_end_[index] = gpu_tail_predicted_;
+        gpu_mark_[index] = soc_.gpu().enqueued();
+        sim.spawn(set_gpu_flag(gpu_mark_[index], *gpu_flag_[index]), job.name + ".flag");
       }
       break;
     }

@@ -43,11 +43,16 @@ class Executor {
   // Wall time per (unit, op kind), summed over ops (ops of different units overlap in time).
   const std::map<OpTimeKey, Tick>& op_time() const { return op_time_; }
   std::uint64_t graphs_built() const { return graphs_built_; }
+  // When the job's ops began (after its hand-overs).
+  Tick job_ready(std::uint32_t job) const { return ready_.at(job); }
+  // When the job's work was complete: for GPU jobs under fast sync, the completion of its last
+  // kernel (the flag's time); otherwise job_end (a GPU job's end is when its kernels are queued).
+  Tick job_complete(std::uint32_t job) const;
 
  private:
   Task<> run_job(const Plan& plan, std::uint32_t index);
-  Task<> run_ops(const Job& job);
-  Task<> hand_over(const Job& from, const Job& to);
+  Task<> run_ops(const Job& job, std::uint32_t index);
+  Task<> hand_over(const Job& from, std::uint32_t from_index, const Job& to);
   Task<> run_npu_step(const kernels::NpuStep& step);
   Task<> build_graph_if_new(const Job& job);
   void account(const std::string& unit, const std::string& kind, Tick start);
@@ -60,7 +65,15 @@ class Executor {
   SyncPolicy sync_;
   report::TraceRecorder* trace_;
   std::vector<std::unique_ptr<Trigger>> done_;
-  std::vector<Tick> start_, end_;
+  std::vector<Tick> start_, end_, ready_;
+  std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
+  // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its
+  // predicted completion and the flag fired when its kernels have run.
+  std::vector<std::uint64_t> gpu_mark_;
+  std::vector<Tick> gpu_predicted_end_;
+  std::vector<std::unique_ptr<Trigger>> gpu_flag_;
+  Tick gpu_tail_predicted_ = 0;
+  Task<> set_gpu_flag(std::uint64_t mark, Trigger& flag);
   // Lanes (job.h): one gate per lane name; the pick policy sees which jobs are done or started.
   LaneGate& lane(const Plan& plan, const std::string& name);
   std::map<std::string, std::unique_ptr<LaneGate>> lanes_;

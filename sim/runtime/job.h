@@ -40,6 +40,10 @@ struct Job {
   Precision precision = Precision::kFp32;
   std::vector<model::GraphOp> ops;
   std::vector<std::uint32_t> deps;  // indices of earlier jobs
+  // Earlier jobs that must have begun (their hand-over done, their ops starting) before this one
+  // starts: a host that synchronizes once and then launches both halves of a split op
+  // (HeteroLLM's standard path: the GPU half is enqueued after the NPU half's queue drain).
+  std::vector<std::uint32_t> start_deps;
   // NPU: the static graph this job executes ("" = a custom kernel with no graph call). A graph
   // seen for the first time is built and optimized before it runs unless prepared in advance.
   std::string npu_graph;

@@ -9,6 +9,14 @@ namespace socsim::runtime {
 struct SyncPolicy {
   bool shared_buffers = false;  // GPU buffers mapped into host memory once: no copies
   bool poll = false;            // host waits by polling a flag (a core busy) instead of sleeping
+  // HeteroLLM's fast synchronization (4.2), for hand-overs from the GPU: no queue drain (the next
+  // kernel pays no restart), the host sleeps the GPU job's predicted remaining time (rounded down
+  // to the sleep granularity so it never oversleeps) then polls the job's completion flag on one
+  // core of `poll_cluster` (busy: energy). A consumer waits for its producer's own kernels only,
+  // not for GPU work enqueued after them (the concurrent half of a split op). Use with
+  // shared_buffers (the unified-memory pool: no copies).
+  bool fast = false;
+  const char* poll_cluster = "mid";
 };
 
 }  // namespace socsim::runtime

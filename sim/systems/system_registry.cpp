@@ -1,5 +1,6 @@
 #include "sim/systems/system.h"
 #include "sim/systems/baselines/baselines.h"
+#include "sim/systems/heterollm/heterollm_system.h"
 #include "sim/systems/llm_npu/llm_npu_system.h"
 
 namespace socsim::systems {
@@ -10,6 +11,7 @@ const SystemRegistry& SystemRegistry::builtin() {
     SystemRegistry r;
     register_baselines(r);
     register_llm_npu(r);
+    register_heterollm(r);
     return r;
   }();
   return registry;

@@ -1,0 +1,263 @@
+#include "sim/systems/heterollm/heterollm_system.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "sim/config/config_error.h"
+#include "sim/systems/baselines/npu_naive.h"
+#include "sim/systems/heterollm/partition_jobs.h"
+#include "sim/systems/plan_builder.h"
+
+namespace socsim::systems {
+
+namespace heterollm {
+
+Options read_options(config::Section& root) {
+  Options o;
+  const auto s = root.optional_child("heterollm");
+  if (!s) return o;
+  o.fast_sync = s->boolean_or("fast_sync", true);
+  o.explain = s->boolean_or("explain", false);
+  o.force_split = s->boolean_or("force_split", false);
+  if (s->has("prefill_home")) o.prefill_npu_home = s->choice("prefill_home", {"npu", "gpu"}) == "npu";
+  if (s->has("row_align")) o.row_align = static_cast<std::uint64_t>(s->integer("row_align", 1, 1 << 20));
+  if (s->has("seq_align")) o.seq_align = static_cast<std::uint64_t>(s->integer("seq_align", 1, 1 << 20));
+  if (s->has("standard_lengths")) {
+    o.standard.clear();
+    for (double v : s->number_list("standard_lengths")) {
+      if (v < 1 || v != static_cast<double>(static_cast<std::uint64_t>(v))) {
+        throw config::ConfigError(s->location_of("standard_lengths"), "heterollm.standard_lengths", "lengths must be positive integers");
+      }
+      o.standard.push_back(static_cast<std::uint64_t>(v));
+    }
+    std::sort(o.standard.begin(), o.standard.end());
+    o.standard.erase(std::unique(o.standard.begin(), o.standard.end()), o.standard.end());
+    if (o.standard.empty()) {
+      throw config::ConfigError(s->location_of("standard_lengths"), "heterollm.standard_lengths", "needs at least one length");
+    }
+  }
+  return o;
+}
+
+}  // namespace heterollm
+
+void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  options_ = heterollm::read_options(options);
+  // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
+  check_npu_fits(soc, m, weight_bits());
+  decisions_.clear();
+}
+
+runtime::SyncPolicy HeteroLlm::sync_policy() const {
+  runtime::SyncPolicy s;
+  if (options_.fast_sync) {
+    s.shared_buffers = true;
+    s.fast = true;
+  }
+  return s;
+}
+
+const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const model::ModelConfig& m, bool decode,
+                                              std::uint64_t rows, std::uint64_t k, std::uint64_t n) {
+  const auto key = std::tuple{decode, rows, k, n};
+  if (const auto it = decisions_.find(key); it != decisions_.end()) return it->second;
+  heterollm::SolverParams p;
+  p.standard = options_.standard;
+  p.row_align = options_.row_align;
+  p.seq_align = options_.seq_align;
+  p.decode = decode;
+  p.allow_split = tensor_;
+  p.npu_home = !decode && options_.prefill_npu_home;
+  p.force_split = options_.force_split;
+  // What handing an NPU part its input and taking its output back costs (the solver's T_sync and
+  // T_copy): the standard path drains the GPU queue (the next kernel restarts) and copies the
+  // activation to and from host memory; fast sync polls a flag and submits into a live queue.
+  if (options_.fast_sync) {
+    p.sync = soc.cpu.poll_interval + soc.gpu.submit;
+    p.copy = 0;
+  } else {
+    p.sync = soc.gpu.restart + soc.gpu.submit;
+    p.copy = 2 * soc.gpu.copy_fixed;
+  }
+  heterollm::PartitionProfiler profiler(soc, m);
+  std::vector<heterollm::Partition> all;
+  // With the NPU home, a GPU part also cuts the neighbours' graph in two: one more graph call.
+  if (p.npu_home) p.sync += soc.npu.graph.execute_overhead;
+  // Profiled alone, every candidate pays a graph call; with the NPU home an NPU-only op joins
+  // the open graph of its neighbours instead (a split cuts that graph: its NPU part is a call).
+  const Tick joined = p.npu_home ? soc.npu.graph.execute_overhead : 0;
+  const auto cost = [&](const heterollm::Partition& c) {
+    heterollm::PartTimes t = profiler.time(c);
+    if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
+    return t;
+  };
+  const auto best = heterollm::solve(rows, k, n, p, cost, &all);
+  if (options_.explain) {
+    Tick gpu_only = 0, npu_only = 0;
+    for (const auto& c : all) {
+      if (c.kind == heterollm::CutKind::kGpuOnly) gpu_only = c.t_total;
+      if (c.kind == heterollm::CutKind::kNpuOnly) npu_only = c.t_total;
+    }
+    std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us; gpu-only {:.1f} us, "
+                             "npu-only {:.1f} us; {} candidates)\n",
+                             id(), decode ? "decode" : "prefill", "matmul", rows, k, n, best.describe(), to_us(best.t_gpu),
+                             to_us(best.t_npu), to_us(best.t_total), to_us(gpu_only), to_us(npu_only), all.size());
+  }
+  return decisions_.emplace(key, best).first->second;
+}
+
+runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
+  runtime::Plan plan;
+  std::vector<std::uint32_t> prev;  // the jobs the next op waits for
+  std::int64_t open = -1;           // a job the next op on its unit may join (prev == {open})
+  std::map<std::string, std::uint64_t> kinds;
+
+  auto join_or_add = [&](kernels::Unit unit, const model::GraphOp& g) {
+    if (open >= 0 && prev.size() == 1 && prev[0] == static_cast<std::uint32_t>(open)) {
+      auto& j = plan.jobs[prev[0]];
+      if (j.unit == unit && j.ops.back().phase == g.phase && j.ops.back().step == g.step) {
+        j.ops.push_back(g);
+        return;
+      }
+    }
+    runtime::Job j;
+    j.name = std::string(g.phase == model::Phase::kDecode ? "decode" : "prefill") + std::to_string(g.step) + ".L" +
+             std::to_string(g.layer) + "." + g.op.name;
+    j.unit = unit;
+    j.precision = runtime::Precision::kW4A16;
+    j.ops.push_back(g);
+    j.deps = prev;
+    const auto i = plan.add(std::move(j));
+    prev = {i};
+    open = i;
+  };
+  // `real`: the op at the request's shape; `padded`: at the NPU's padded shape (prefill).
+  auto add_ops = [&](const std::vector<model::GraphOp>& real, const std::vector<model::GraphOp>& padded) {
+    for (std::size_t i = 0; i < real.size();) {
+      const model::GraphOp& g = real[i];
+      const bool decode = g.phase == model::Phase::kDecode;
+      const kernels::Unit home = !decode && options_.prefill_npu_home ? kernels::Unit::kNpu : kernels::Unit::kGpu;
+      if (g.op.kind != model::OpKind::kMatMul) {
+        join_or_add(home, home == kernels::Unit::kNpu ? padded[i] : g);
+        ++i;
+        continue;
+      }
+      // Sibling matmuls: consecutive, same rows and input width (they share their input).
+      std::size_t e = i + 1;
+      std::uint64_t n = g.op.n;
+      while (e < real.size() && real[e].op.kind == model::OpKind::kMatMul && real[e].op.m == g.op.m && real[e].op.k == g.op.k) {
+        n += real[e].op.n;
+        ++e;
+      }
+      const std::vector<model::GraphOp> group(real.begin() + static_cast<std::ptrdiff_t>(i), real.begin() + static_cast<std::ptrdiff_t>(e));
+      // hetero-layer decodes on the GPU (the NPU is slower at small sequence lengths).
+      if (decode && !tensor_) {
+        for (const auto& x : group) join_or_add(kernels::Unit::kGpu, x);
+        i = e;
+        continue;
+      }
+      const heterollm::Partition& part = decide(soc, m, decode, g.op.m, g.op.k, n);
+      ++kinds[std::string(decode ? "decode " : "prefill ") + heterollm::cut_kind_name(part.kind)];
+      if (!part.uses_npu() || !part.uses_gpu()) {
+        // Whole on one unit: the NPU runs the padded rows inside the open graph.
+        const kernels::Unit u = part.uses_npu() ? kernels::Unit::kNpu : kernels::Unit::kGpu;
+        for (std::size_t o = i; o < e; ++o) join_or_add(u, u == kernels::Unit::kNpu && !decode ? padded[o] : real[o]);
+        i = e;
+        continue;
+      }
+      std::vector<std::uint32_t> next;
+      bool have_npu = false;
+      std::uint32_t first_npu = 0, last_npu = 0;
+      for (auto& j : heterollm::partition_jobs(part, group)) {
+        if (j.unit == kernels::Unit::kNpu) {
+          j.deps = have_npu ? std::vector<std::uint32_t>{last_npu} : prev;
+          last_npu = plan.add(std::move(j));
+          if (!have_npu) first_npu = last_npu;
+          have_npu = true;
+        } else {
+          j.deps = prev;
+          // The standard path: one host thread drains the queue for the NPU part's input, then
+          // enqueues the GPU part (which pays the restart).
+          if (!options_.fast_sync && have_npu) j.start_deps = {first_npu};
+          next.push_back(plan.add(std::move(j)));
+        }
+      }
+      next.push_back(last_npu);
+      prev = next;
+      open = -1;
+      i = e;
+    }
+  };
+  auto add_sample = [&](model::Phase phase, std::uint64_t step) {
+    runtime::Job j;
+    j.unit = kernels::Unit::kCpu;
+    j.precision = runtime::Precision::kFp32;
+    j.name = std::string(phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(step) + ".sample";
+    j.ops.push_back({sample_op(m, r.batch), phase, 0, step});
+    j.deps = prev;
+    const auto i = plan.add(std::move(j));
+    prev = {i};
+    open = -1;
+    return i;
+  };
+
+  // The whole prompt at once: the GPU takes any length, the NPU's graphs the standard cover of
+  // the prompt (padded); the head over the last row only.
+  std::uint64_t padded_rows = 0;
+  for (auto v : heterollm::cover_pieces(r.prompt, options_.standard)) padded_rows += v;
+  const auto real = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
+  const auto padded = model::prefill_graph(m, {padded_rows, 0, r.batch, false, false}, false);
+  if (real.size() != padded.size()) throw std::logic_error("hetero: padded prefill graph differs in shape");
+  add_ops(real, padded);
+  plan.prefill_end = add_sample(model::Phase::kPrefill, 0);
+  for (std::uint64_t s = 0; s < r.decode; ++s) {
+    const auto step = model::decode_step_graph(m, r.prompt, s, r.batch);
+    add_ops(step, step);
+    plan.decode_step_end.push_back(add_sample(model::Phase::kDecode, s));
+  }
+  // NPU graphs are named by their ops' shapes (every layer shares its graphs) and built offline
+  // (HeteroLLM prepares the standard-length graphs ahead of requests).
+  std::set<std::string> graphs;
+  for (auto& j : plan.jobs) {
+    if (j.unit != kernels::Unit::kNpu) continue;
+    if (j.npu_graph.empty()) {
+      std::string sig = j.ops.front().phase == model::Phase::kDecode ? "decode" : "prefill";
+      for (const auto& g : j.ops) sig += fmt::format("|{}:{}:{}:{}:{}", g.op.name, g.op.m, g.op.k, g.op.n, g.op.elements);
+      j.npu_graph = fmt::format("heterollm/{}ops/{:016x}", j.ops.size(), std::hash<std::string>{}(sig));
+    }
+    graphs.insert(j.npu_graph);
+  }
+  plan.prepared_graphs.assign(graphs.begin(), graphs.end());
+
+  nlohmann::ordered_json decisions = nlohmann::ordered_json::array();
+  for (const auto& [key, p] : decisions_) {
+    const auto& [decode, rows, k, n] = key;
+    decisions.push_back({{"phase", decode ? "decode" : "prefill"},
+                         {"m", rows},
+                         {"k", k},
+                         {"n", n},
+                         {"partition", p.describe()},
+                         {"t_gpu_us", to_us(p.t_gpu)},
+                         {"t_npu_us", to_us(p.t_npu)},
+                         {"t_total_us", to_us(p.t_total)}});
+  }
+  plan.info = {{"level", tensor_ ? "tensor" : "layer"},
+               {"fast_sync", options_.fast_sync},
+               {"standard_lengths", options_.standard},
+               {"row_align", options_.row_align},
+               {"seq_align", options_.seq_align},
+               {"matmul_partitions", kinds},
+               {"npu_graphs", graphs.size()},
+               {"decisions", decisions}};
+  return plan;
+}
+
+void register_heterollm(SystemRegistry& r) {
+  r.add("hetero-layer", [] { return std::make_unique<HeteroLlm>(false); });
+  r.add("hetero-tensor", [] { return std::make_unique<HeteroLlm>(true); });
+}
+
+}  // namespace socsim::systems

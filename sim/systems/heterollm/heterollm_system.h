@@ -1,0 +1,69 @@
+#pragma once
+// HeteroLLM (../shared/papers/heterollm.md): W4A16 inference on the GPU and the NPU, the CPU as
+// control plane.
+//   hetero-layer:  each matmul whole on the unit the profiler finds faster (T_npu + T_sync +
+//                  T_copy against T_gpu); decode entirely on the GPU (the paper's rule).
+//   hetero-tensor: each matmul partitioned by the solver (partition_solver.h) in prefill (row,
+//                  sequence, multi-sequence, hybrid cuts) and in decode (row cuts that use both
+//                  units' DRAM bandwidth); the two parts run concurrently and the next op waits
+//                  for both.
+// Reconstructions (the paper's layer-level text is lost), labelled as such in README.md:
+//   - Home units. Non-matmul ops (norms, RoPE, attention, softmax, activations, residuals) run on
+//     the phase's home unit: prefill the NPU (NPU-dominant; in static graphs of the prompt padded
+//     to the standard cover, consecutive whole-NPU ops fused into one graph), decode the GPU
+//     (GPU-dominant). `prefill_home=gpu` puts prefill's on the GPU (shadowAttn's survey has
+//     HeteroLLM attention on the GPU). A matmul part on the other unit pays T_sync + T_copy.
+//   - Sibling matmuls sharing an input (q/k/v, gate/up) are partitioned together, as one matmul
+//     over their concatenated columns: one NPU graph call and one synchronization per group.
+//   - Decode NPU matmuls stay W4A16 (the paper's footnote on the NPU's decode data type is garbled).
+// Options (`--set heterollm.<key>=...`): fast_sync (true), standard_lengths (32 ... 1024),
+// row_align (256), seq_align (32), prefill_home (npu), force_split (false: split every matmul
+// that can be, for tests and ablations), explain (false: print each solver
+// decision on stderr; the decisions are always in system_info).
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "sim/systems/heterollm/partition_solver.h"
+#include "sim/systems/system.h"
+
+namespace socsim::systems {
+
+namespace heterollm {
+
+struct Options {
+  bool fast_sync = true;
+  bool explain = false;
+  bool prefill_npu_home = true;
+  bool force_split = false;
+  std::vector<std::uint64_t> standard = {32, 64, 128, 256, 512, 1024};
+  std::uint64_t row_align = 256, seq_align = 32;
+};
+
+Options read_options(config::Section& root);
+
+}  // namespace heterollm
+
+class HeteroLlm final : public System {
+ public:
+  explicit HeteroLlm(bool tensor_level) : tensor_(tensor_level) {}
+  std::string id() const override { return tensor_ ? "hetero-tensor" : "hetero-layer"; }
+  void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
+  runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
+  runtime::SyncPolicy sync_policy() const override;
+  double weight_bits() const override { return 4.5; }
+
+  // The solver's decision for one matmul (cached per phase, shape and sequence length).
+  const heterollm::Partition& decide(const hw::SocSpec& soc, const model::ModelConfig& model, bool decode, std::uint64_t m,
+                                     std::uint64_t k, std::uint64_t n);
+  const heterollm::Options& options() const { return options_; }
+
+ private:
+  bool tensor_;
+  heterollm::Options options_;
+  std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
+};
+
+void register_heterollm(SystemRegistry& r);
+
+}  // namespace socsim::systems

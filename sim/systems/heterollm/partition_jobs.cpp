@@ -1,0 +1,106 @@
+#include "sim/systems/heterollm/partition_jobs.h"
+
+#include <fmt/format.h>
+
+#include "sim/hw/soc.h"
+#include "sim/runtime/executor.h"
+
+namespace socsim::systems::heterollm {
+
+std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<model::GraphOp>& group) {
+  if (group.empty()) throw std::invalid_argument("partition_jobs: empty group");
+  const model::GraphOp& g0 = group.front();
+  const std::string base = std::string(g0.phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(g0.step) +
+                           ".L" + std::to_string(g0.layer) + ".";
+  // Each op's share of the concatenated columns: the NPU takes columns [0, npu_cols).
+  std::vector<std::uint64_t> npu_cols, gpu_cols;
+  std::uint64_t c0 = 0, total = 0;
+  for (const auto& g : group) total += g.op.n;
+  if (total != p.n) throw std::invalid_argument("partition_jobs: the group's columns differ from the partition's");
+  const bool row_cut = p.kind == CutKind::kRow || p.kind == CutKind::kHybrid;
+  for (const auto& g : group) {
+    const std::uint64_t c1 = c0 + g.op.n;
+    if (row_cut) {
+      const std::uint64_t npu = p.uses_npu() ? (std::min(c1, p.npu_cols) > c0 ? std::min(c1, p.npu_cols) - c0 : 0) : 0;
+      npu_cols.push_back(npu);
+      gpu_cols.push_back(p.uses_gpu() ? g.op.n - npu : 0);
+    } else {
+      npu_cols.push_back(p.uses_npu() ? g.op.n : 0);
+      gpu_cols.push_back(p.uses_gpu() ? g.op.n : 0);
+    }
+    c0 = c1;
+  }
+  auto matmul = [](const model::GraphOp& g, std::string name, std::uint64_t rows, std::uint64_t cols) {
+    model::GraphOp part = g;
+    part.op.name = std::move(name);
+    part.op.m = rows, part.op.n = cols;
+    part.op.weight_params = g.op.k * cols;
+    return part;
+  };
+  std::vector<runtime::Job> jobs;
+  for (std::size_t i = 0; p.uses_npu() && i < p.npu_pieces.size(); ++i) {
+    runtime::Job j;
+    j.unit = kernels::Unit::kNpu;
+    j.precision = runtime::Precision::kW4A16;
+    std::string graph = "heterollm/matmul";
+    for (std::size_t o = 0; o < group.size(); ++o) {
+      if (npu_cols[o] == 0) continue;
+      const std::string name = i == 0 ? group[o].op.name : fmt::format("{}.npu_piece{}", group[o].op.name, i);
+      j.ops.push_back(matmul(group[o], name, p.npu_pieces[i], npu_cols[o]));
+      graph += fmt::format("/{}x{}x{}", p.npu_pieces[i], p.k, npu_cols[o]);
+    }
+    j.name = base + j.ops.front().op.name;
+    j.npu_graph = graph;
+    jobs.push_back(std::move(j));
+  }
+  if (p.uses_gpu()) {
+    runtime::Job j;
+    j.unit = kernels::Unit::kGpu;
+    j.precision = runtime::Precision::kW4A16;
+    for (std::size_t o = 0; o < group.size(); ++o) {
+      if (gpu_cols[o] == 0) continue;
+      const std::string name = npu_cols[o] > 0 ? group[o].op.name + ".gpu_part" : group[o].op.name;
+      j.ops.push_back(matmul(group[o], name, p.gpu_rows, gpu_cols[o]));
+    }
+    j.name = base + j.ops.front().op.name;
+    jobs.push_back(std::move(j));
+  }
+  return jobs;
+}
+
+PartTimes PartitionProfiler::time(const Partition& p) {
+  const std::string key = fmt::format("{}|{}|{}|{}", p.k, fmt::join(p.npu_pieces, "+"), p.npu_cols, p.gpu_rows) +
+                          fmt::format("|{}|{}", p.gpu_cols, p.uses_npu() ? 1 : 0);
+  if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+  runtime::Plan plan;
+  model::GraphOp g;
+  g.op = {"profile", model::OpKind::kMatMul, p.m, p.k, p.n, 1, 0, p.k * p.n};
+  std::uint32_t last_npu = 0, gpu = 0;
+  bool has_npu = false, has_gpu = false;
+  for (auto& j : partition_jobs(p, {g})) {
+    if (j.unit == kernels::Unit::kNpu) {
+      if (has_npu) j.deps.push_back(last_npu);
+      plan.prepared_graphs.push_back(j.npu_graph);
+      last_npu = plan.add(std::move(j));
+      has_npu = true;
+    } else {
+      gpu = plan.add(std::move(j));
+      has_gpu = true;
+    }
+  }
+  Simulator sim;
+  hw::Soc soc(sim, soc_, nullptr);
+  runtime::SyncPolicy sync;
+  sync.shared_buffers = true;
+  sync.fast = true;  // no hand-overs here; fast mode records the GPU part's completion
+  runtime::Executor ex(soc, model_, sync, nullptr);
+  sim.spawn(ex.run(plan), "profile");
+  if (sim.run() != RunResult::kIdle) throw std::logic_error("profiling partition " + p.describe() + " did not finish");
+  PartTimes t;
+  if (has_npu) t.npu = ex.job_end(last_npu);
+  if (has_gpu) t.gpu = ex.job_complete(gpu);
+  cache_.emplace(key, t);
+  return t;
+}
+
+}  // namespace socsim::systems::heterollm

@@ -1,0 +1,39 @@
+#pragma once
+// The jobs a partition becomes, and the real-execution profiler that times them (HeteroLLM 4.3's
+// profiler in its real-execution mode: each candidate runs on an idle simulated SoC, its GPU and
+// NPU parts concurrently, so they share DRAM as they will in the plan).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/hw/soc_spec.h"
+#include "sim/model/graph_builder.h"
+#include "sim/model/model_config.h"
+#include "sim/runtime/job.h"
+#include "sim/systems/heterollm/partition_solver.h"
+
+namespace socsim::systems::heterollm {
+
+// The jobs of a partition of a group of sibling matmuls (ones sharing an input: q/k/v, gate/up,
+// or a single matmul), solved as one matmul over their concatenated output columns (the order of
+// the group): a row cut gives the GPU the last `gpu_cols` of them. NPU pieces in order (each one
+// graph call over every op with NPU columns), then the GPU part (one job); no deps. Per op, the
+// NPU's first piece (or the GPU part when the NPU has none of its columns) keeps the op's name:
+// functional mode computes the op unsplit with that job's unit and precision (the split is
+// exact: every output element is one part's dot product). The others are named
+// "<op>.npu_piece<i>" and "<op>.gpu_part".
+std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<model::GraphOp>& group);
+
+class PartitionProfiler {
+ public:
+  PartitionProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model) {}
+  PartTimes time(const Partition& p);
+  std::size_t runs() const { return cache_.size(); }
+
+ private:
+  const hw::SocSpec& soc_;
+  const model::ModelConfig& model_;
+  std::map<std::string, PartTimes> cache_;
+};
+
+}  // namespace socsim::systems::heterollm

@@ -1,0 +1,123 @@
+#include "sim/systems/heterollm/partition_solver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace socsim::systems::heterollm {
+
+const char* cut_kind_name(CutKind k) {
+  switch (k) {
+    case CutKind::kGpuOnly: return "gpu-only";
+    case CutKind::kNpuOnly: return "npu-only";
+    case CutKind::kRow: return "row";
+    case CutKind::kHybrid: return "hybrid";
+    case CutKind::kSequence: return "sequence";
+    case CutKind::kMultiSequence: return "multi-sequence";
+  }
+  return "?";
+}
+
+std::string Partition::describe() const {
+  std::string s = cut_kind_name(kind);
+  if (uses_gpu()) s += fmt::format(" gpu=rows[{},{})x{}cols", gpu_row_begin, gpu_row_begin + gpu_rows, gpu_cols);
+  if (uses_npu()) s += fmt::format(" npu=[{}]x{}cols", fmt::join(npu_pieces, "+"), npu_cols);
+  return s;
+}
+
+std::vector<std::uint64_t> cover_pieces(std::uint64_t rows, const std::vector<std::uint64_t>& standard) {
+  if (standard.empty()) throw std::invalid_argument("cover_pieces: no standard lengths");
+  // Pieces of the largest length while they fit, then the remainder padded to the smallest
+  // standard length holding it (npu-only's padding policy).
+  std::vector<std::uint64_t> pieces;
+  std::uint64_t left = rows;
+  while (left >= standard.back()) {
+    pieces.push_back(standard.back());
+    left -= standard.back();
+  }
+  if (left > 0) pieces.push_back(*std::lower_bound(standard.begin(), standard.end(), left));
+  return pieces;
+}
+
+namespace {
+
+// Greedy exact decomposition of `rows` into standard lengths (largest first); empty if none.
+std::vector<std::uint64_t> exact_pieces(std::uint64_t rows, const std::vector<std::uint64_t>& standard) {
+  std::vector<std::uint64_t> pieces;
+  std::uint64_t left = rows;
+  while (left > 0) {
+    std::uint64_t s = 0;
+    for (auto v : standard) {
+      if (v <= left) s = v;
+    }
+    if (s == 0) return {};
+    pieces.push_back(s);
+    left -= s;
+  }
+  return pieces;
+}
+
+}  // namespace
+
+std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p) {
+  if (m == 0 || k == 0 || n == 0) throw std::invalid_argument("partition solver: empty matmul");
+  if (p.standard.empty()) throw std::invalid_argument("partition solver: no standard NPU lengths");
+  std::vector<Partition> out;
+  Partition base;
+  base.m = m, base.k = k, base.n = n;
+
+  Partition gpu = base;
+  gpu.kind = CutKind::kGpuOnly;
+  gpu.gpu_rows = m, gpu.gpu_cols = n;
+  out.push_back(gpu);
+
+  const std::vector<std::uint64_t> cover = p.decode ? std::vector<std::uint64_t>{m} : cover_pieces(m, p.standard);
+  std::uint64_t covered = 0;
+  for (auto v : cover) covered += v;
+  const bool exact = p.decode || covered == m;
+  Partition npu = base;
+  npu.kind = CutKind::kNpuOnly;
+  npu.npu_pieces = cover, npu.npu_rows = m, npu.npu_cols = n;
+  out.push_back(npu);
+  if (!p.allow_split) return out;
+
+  for (std::uint64_t c = p.row_align; c < n; c += p.row_align) {
+    Partition r = base;
+    r.kind = exact ? CutKind::kRow : CutKind::kHybrid;
+    r.npu_pieces = cover, r.npu_rows = m, r.npu_cols = n - c;
+    r.gpu_row_begin = 0, r.gpu_rows = m, r.gpu_cols = c;
+    out.push_back(r);
+  }
+  if (p.decode) return out;
+  for (std::uint64_t rows = p.seq_align; rows < m; rows += p.seq_align) {
+    const auto pieces = exact_pieces(rows, p.standard);
+    if (pieces.empty()) continue;
+    Partition s = base;
+    s.kind = pieces.size() == 1 ? CutKind::kSequence : CutKind::kMultiSequence;
+    s.npu_pieces = pieces, s.npu_rows = rows, s.npu_cols = n;
+    s.gpu_row_begin = rows, s.gpu_rows = m - rows, s.gpu_cols = n;
+    out.push_back(s);
+  }
+  return out;
+}
+
+Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
+                std::vector<Partition>* evaluated) {
+  auto all = candidates(m, k, n, p);
+  const Partition* best = nullptr;
+  for (auto& c : all) {
+    const PartTimes t = cost(c);
+    c.t_gpu = c.uses_gpu() ? t.gpu : 0;
+    c.t_npu = c.uses_npu() ? t.npu : 0;
+    const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
+    c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
+    const bool eligible = !p.force_split || all.size() <= 2 || (c.uses_gpu() && c.uses_npu());
+    if (eligible && (!best || c.t_total < best->t_total)) best = &c;
+  }
+  const Partition chosen = *best;
+  if (evaluated) *evaluated = std::move(all);
+  return chosen;
+}
+
+}  // namespace socsim::systems::heterollm

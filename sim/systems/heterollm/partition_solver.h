@@ -1,0 +1,78 @@
+#pragma once
+// HeteroLLM's partition solver (4.3), a pure function over a cost callback so it can be tested
+// without the simulator. For one matmul [m x k] x [k x n] (m = sequence rows, n = the weight's
+// output columns) it enumerates the candidates on the alignment grid and keeps the one with the
+// smallest
+//   T_total = max(T_gpu, T_npu) + (the unit that is not home takes part ? T_sync + T_copy : 0)
+// where home is the unit running the op's neighbours (the paper's formula has the GPU home:
+// PPL-OpenCL extended with NPU operators, so NPU-only pays T_sync + T_copy and GPU-only nothing;
+// HeteroLLM's prefill is NPU-dominant, so there the NPU is home and a GPU part pays).
+//
+// Candidates (C = the GPU's output columns, multiples of `row_align`; pieces = NPU static-graph
+// lengths, each a standard length, run back to back on the NPU):
+//   gpu-only        the whole op on the GPU
+//   npu-only        the NPU alone: m if standard, else padded to the next standard length (beyond
+//                   the largest, in pieces of the largest with the last padded)
+//   row             m standard: the NPU computes n - C columns, the GPU C columns of all m rows
+//   hybrid          m not standard: padded to standard length(s) and row-cut as above
+//   sequence        one standard piece s < m on the NPU, the m - s remaining rows on the GPU
+//   multi-sequence  a multiple of `seq_align` p < m decomposed greedily into >= 2 standard pieces
+//                   (largest first) on the NPU, m - p rows on the GPU
+// In decode (`decode`: the sequence length is fixed, its NPU graph pre-built) only gpu-only,
+// npu-only and row cuts exist, the NPU piece being m itself.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.h"
+
+namespace socsim::systems::heterollm {
+
+enum class CutKind { kGpuOnly, kNpuOnly, kRow, kHybrid, kSequence, kMultiSequence };
+const char* cut_kind_name(CutKind k);
+
+struct Partition {
+  CutKind kind = CutKind::kGpuOnly;
+  std::uint64_t m = 0, k = 0, n = 0;
+  // NPU: graph lengths (padded rows included), in order, each over `npu_cols` output columns,
+  // covering rows [0, npu_rows) of the op (npu_rows <= sum of pieces: the last may be padded).
+  std::vector<std::uint64_t> npu_pieces;
+  std::uint64_t npu_rows = 0, npu_cols = 0;
+  // GPU: rows [gpu_row_begin, m) over `gpu_cols` columns (the last gpu_cols of n for row cuts).
+  std::uint64_t gpu_row_begin = 0, gpu_rows = 0, gpu_cols = 0;
+  Tick t_gpu = 0, t_npu = 0, t_total = 0;
+
+  bool uses_gpu() const { return gpu_rows > 0 && gpu_cols > 0; }
+  bool uses_npu() const { return !npu_pieces.empty() && npu_cols > 0; }
+  std::string describe() const;  // "row gpu=1024/4096 cols npu=[256]"
+};
+
+struct PartTimes {
+  Tick gpu = 0, npu = 0;  // each unit's part, as the candidate runs them (0 for a unit not used)
+};
+
+struct SolverParams {
+  std::vector<std::uint64_t> standard;  // NPU graph lengths, ascending
+  std::uint64_t row_align = 256, seq_align = 32;
+  bool decode = false;
+  bool allow_split = true;  // false: gpu-only and npu-only only (hetero-layer)
+  Tick sync = 0, copy = 0;  // added when the unit that is not home takes part
+  bool npu_home = false;    // the unit running the op's neighbours (prefill: NPU, decode: GPU)
+  bool force_split = false; // only split candidates when there are any (tests, ablations)
+};
+
+using CostFn = std::function<PartTimes(const Partition&)>;
+
+// Every candidate with its times filled (for --explain and tests), in enumeration order.
+std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p);
+// The candidate minimizing T_total; ties keep the earliest (gpu-only, npu-only, then cuts).
+// `evaluated`, if given, receives every candidate with its times.
+Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
+                std::vector<Partition>* evaluated = nullptr);
+
+// Standard pieces covering `rows` (largest standard <= what is left, the remainder padded to the
+// smallest standard holding it): the NPU-only / hybrid cover.
+std::vector<std::uint64_t> cover_pieces(std::uint64_t rows, const std::vector<std::uint64_t>& standard);
+
+}  // namespace socsim::systems::heterollm

@@ -1,0 +1,372 @@
+// HeteroLLM (hetero-layer, hetero-tensor): the partition solver against analytic optima on
+// synthetic cost tables, splits that cover a matmul exactly (bit-identical to the unsplit W4A16
+// GEMM), fast synchronization that never reorders a dependency and costs less than the standard
+// path, and the system-level claims (prefill, misaligned prompts, decode bandwidth).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "kernels/gemm/gemm_w4a16.h"
+#include "sim/functional/functional_run.h"
+#include "sim/hw/soc.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/runtime/executor.h"
+#include "sim/runtime/simulate_run.h"
+#include "sim/systems/heterollm/heterollm_system.h"
+#include "sim/systems/heterollm/partition_jobs.h"
+#include "sim/systems/heterollm/partition_solver.h"
+#include "tests/unit/functional/functional_test_helpers.h"
+#include "tests/unit/kernels/gemm/kernel_test_util.h"
+
+namespace socsim::systems {
+namespace {
+
+using heterollm::CutKind;
+using heterollm::Partition;
+using heterollm::PartTimes;
+using heterollm::SolverParams;
+
+const std::string kRoot = SOCSIM_SOURCE_DIR;
+
+SolverParams params(std::uint64_t row_align = 256) {
+  SolverParams p;
+  p.standard = {32, 64, 128, 256, 512, 1024};
+  p.row_align = row_align;
+  return p;
+}
+
+std::uint64_t sum(const std::vector<std::uint64_t>& v) {
+  std::uint64_t s = 0;
+  for (auto x : v) s += x;
+  return s;
+}
+
+// Synthetic tables in abstract ticks: the NPU pays per padded row (stage performance), the GPU per
+// real row, both per column share.
+heterollm::CostFn linear(double npu_per_row, double gpu_per_row) {
+  return [=](const Partition& c) {
+    PartTimes t;
+    const double ncols = static_cast<double>(c.npu_cols) / static_cast<double>(c.n);
+    const double gcols = static_cast<double>(c.gpu_cols) / static_cast<double>(c.n);
+    t.npu = static_cast<Tick>(npu_per_row * static_cast<double>(sum(c.npu_pieces)) * ncols * 1000);
+    t.gpu = static_cast<Tick>(gpu_per_row * static_cast<double>(c.gpu_rows) * gcols * 1000);
+    return t;
+  };
+}
+
+TEST(HeteroSolver, RowCutBalancesTheUnits) {
+  // m standard; per column the NPU is 3x slower than the GPU here: the GPU takes 3/4 of the columns.
+  const auto best = heterollm::solve(256, 4096, 4096, params(), linear(3.0, 1.0));
+  EXPECT_EQ(best.kind, CutKind::kRow);
+  EXPECT_EQ(best.gpu_cols, 3072u);
+  EXPECT_EQ(best.npu_cols, 1024u);
+  EXPECT_EQ(best.t_total, 192000u);  // 256 rows x 3/4 on the GPU = 256 rows x 1/4 x 3 on the NPU
+}
+
+TEST(HeteroSolver, SequenceCutOfTheHeteroLlmExample) {
+  // 300 = 256 (NPU) + 44 (GPU): beats padding to 512 and every hybrid.
+  const auto best = heterollm::solve(300, 4096, 4096, params(), linear(1.0, 4.0));
+  EXPECT_EQ(best.kind, CutKind::kSequence);
+  EXPECT_EQ(best.npu_pieces, (std::vector<std::uint64_t>{256}));
+  EXPECT_EQ(best.gpu_row_begin, 256u);
+  EXPECT_EQ(best.gpu_rows, 44u);
+  EXPECT_EQ(best.t_total, 256000u);
+}
+
+TEST(HeteroSolver, MultiSequenceCutWhenTheRemainderWouldBindTheGpu) {
+  // 600 = 512 + 32 (NPU, in sequence) + 56 (GPU), the paper's example: the single cut 512 + 88
+  // leaves the slow GPU 88 rows (704 > 544).
+  const auto best = heterollm::solve(600, 4096, 4096, params(), linear(1.0, 8.0));
+  EXPECT_EQ(best.kind, CutKind::kMultiSequence);
+  EXPECT_EQ(best.npu_pieces, (std::vector<std::uint64_t>{512, 32}));
+  EXPECT_EQ(best.gpu_rows, 56u);
+  EXPECT_EQ(best.t_total, 544000u);
+}
+
+TEST(HeteroSolver, HybridCutWhenTheMarginIsTiny) {
+  // 40 rows: padding to 64 and giving the GPU 2/16 of the columns (max(50, 56)) beats 32 + 8
+  // rows on the GPU (80), npu-only (64) and gpu-only (400).
+  const auto best = heterollm::solve(40, 4096, 4096, params(), linear(1.0, 10.0));
+  EXPECT_EQ(best.kind, CutKind::kHybrid);
+  EXPECT_EQ(best.npu_pieces, (std::vector<std::uint64_t>{64}));
+  EXPECT_EQ(best.gpu_cols, 512u);
+  EXPECT_EQ(best.t_total, 56000u);
+}
+
+TEST(HeteroSolver, SyncCostKeepsSmallOpsOnOneUnitAndHomeDecidesWhoPays) {
+  SolverParams p = params();
+  p.sync = 1'000'000'000;  // far more than any part
+  EXPECT_EQ(heterollm::solve(256, 4096, 4096, p, linear(1.0, 1.0)).kind, CutKind::kGpuOnly);
+  p.npu_home = true;
+  EXPECT_EQ(heterollm::solve(256, 4096, 4096, p, linear(1.0, 1.0)).kind, CutKind::kNpuOnly);
+}
+
+TEST(HeteroSolver, PicksTheMinimumOfRandomCostTables) {
+  std::mt19937 gen(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    std::uniform_int_distribution<std::uint64_t> rows(1, 1500), cols(1, 24);
+    const std::uint64_t m = rows(gen), n = 256 * cols(gen);
+    std::map<std::string, Tick> table;
+    auto cost = [&](const Partition& c) {
+      // Any table: a random time per distinct part, remembered.
+      auto draw = [&](const std::string& key) {
+        auto it = table.find(key);
+        if (it == table.end()) it = table.emplace(key, std::uniform_int_distribution<Tick>(1, 1'000'000)(gen)).first;
+        return it->second;
+      };
+      return PartTimes{draw("g" + std::to_string(c.gpu_rows) + "x" + std::to_string(c.gpu_cols)),
+                       draw("n" + std::to_string(sum(c.npu_pieces)) + "/" + std::to_string(c.npu_pieces.size()) + "x" +
+                            std::to_string(c.npu_cols))};
+    };
+    SolverParams p = params();
+    p.sync = 20'000, p.copy = 5'000;
+    p.decode = trial % 5 == 0;
+    std::vector<Partition> all;
+    const auto best = heterollm::solve(m, 4096, n, p, cost, &all);
+    Tick expect = kTickMax;
+    for (const auto& c : all) {
+      const Tick t = std::max(c.uses_gpu() ? c.t_gpu : 0, c.uses_npu() ? c.t_npu : 0) + (c.uses_npu() ? p.sync + p.copy : 0);
+      EXPECT_EQ(c.t_total, t);
+      expect = std::min(expect, t);
+      // Every candidate covers the op: NPU rows + GPU rows, or all rows on both sides of a row cut.
+      if (c.kind == CutKind::kSequence || c.kind == CutKind::kMultiSequence) {
+        EXPECT_EQ(c.npu_rows + c.gpu_rows, m);
+        EXPECT_EQ(sum(c.npu_pieces), c.npu_rows);
+        EXPECT_EQ(c.npu_rows % 32, 0u);
+      } else if (c.kind == CutKind::kRow || c.kind == CutKind::kHybrid) {
+        EXPECT_EQ(c.npu_cols + c.gpu_cols, n);
+        EXPECT_EQ(c.gpu_cols % 256, 0u);
+        EXPECT_GE(sum(c.npu_pieces), m);
+      }
+    }
+    EXPECT_EQ(best.t_total, expect);
+  }
+}
+
+// The parts of a partition of a sibling group (two matmuls sharing their input), computed with
+// the W4A16 kernel on their own rows and columns and assembled, equal the unsplit matmuls bit for
+// bit, every output element written exactly once.
+TEST(HeteroPartition, SplitsCoverTheMatmulExactly) {
+  const std::int64_t m = 100, k = 64;
+  const std::vector<std::int64_t> ns = {512, 256};
+  const kernels::Tensor a = kernels::test::random_f16(m, k, 5);
+  std::vector<kernels::Tensor> wt, full;
+  for (std::size_t o = 0; o < ns.size(); ++o) {
+    wt.push_back(kernels::test::random_f32(ns[o], k, 10 + static_cast<std::uint32_t>(o)));
+    full.push_back(kernels::gemm_w4a16(a, kernels::quantize_blocks(wt[o], kernels::BlockFormat::kQ4_0), 1));
+  }
+  std::vector<model::GraphOp> group;
+  for (std::size_t o = 0; o < ns.size(); ++o) {
+    model::OpDesc op{o == 0 ? "gate_proj" : "up_proj", model::OpKind::kMatMul};
+    op.m = m, op.k = k, op.n = static_cast<std::uint64_t>(ns[o]), op.weight_params = op.k * op.n;
+    group.push_back({op, model::Phase::kPrefill, 0, 0});
+  }
+  SolverParams p = params();
+  p.standard = {32, 64};
+  std::size_t checked = 0;
+  for (const auto& c : heterollm::candidates(m, k, 768, p)) {
+    SCOPED_TRACE(c.describe());
+    std::vector<kernels::Tensor> out;
+    std::vector<std::vector<int>> written;
+    for (std::size_t o = 0; o < ns.size(); ++o) {
+      out.push_back(kernels::Tensor::matrix(m, ns[o], kernels::ElemType::kF16));
+      written.emplace_back(static_cast<std::size_t>(m * ns[o]), 0);
+    }
+    // Per op: the NPU's columns are its first ones, the GPU's the rest (row cuts).
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> col_base;
+    auto run_part = [&](const model::GraphOp& g, std::int64_t row0, std::int64_t rows, bool gpu) {
+      const std::size_t o = g.op.name.rfind("gate_proj", 0) == 0 ? 0 : 1;
+      const auto cols = static_cast<std::int64_t>(g.op.n);
+      const std::int64_t col0 = gpu ? ns[o] - cols : 0;
+      // The part's operands: rows [row0, row0 + rows) of A (fewer if padded past m), the weight
+      // rows of its output columns.
+      const std::int64_t real = std::min(rows, m - row0);
+      kernels::Tensor as = kernels::Tensor::matrix(real, k, kernels::ElemType::kF16);
+      std::memcpy(as.raw().data(), a.raw().data() + row0 * k * 2, static_cast<std::size_t>(real * k * 2));
+      kernels::Tensor ws = kernels::Tensor::matrix(cols, k, kernels::ElemType::kF32);
+      std::memcpy(ws.raw().data(), wt[o].raw().data() + col0 * k * 4, static_cast<std::size_t>(cols * k * 4));
+      const kernels::Tensor c = kernels::gemm_w4a16(as, kernels::quantize_blocks(ws, kernels::BlockFormat::kQ4_0), 1);
+      for (std::int64_t r = 0; r < real; ++r) {
+        std::memcpy(out[o].raw().data() + ((row0 + r) * ns[o] + col0) * 2, c.raw().data() + r * cols * 2,
+                    static_cast<std::size_t>(cols * 2));
+        for (std::int64_t x = 0; x < cols; ++x) ++written[o][static_cast<std::size_t>((row0 + r) * ns[o] + col0 + x)];
+      }
+    };
+    std::int64_t npu_row = 0;
+    for (const auto& job : heterollm::partition_jobs(c, group)) {
+      const bool gpu = job.unit == kernels::Unit::kGpu;
+      std::int64_t rows = 0;
+      for (const auto& g : job.ops) {
+        rows = static_cast<std::int64_t>(g.op.m);
+        const std::int64_t row0 = gpu ? static_cast<std::int64_t>(c.gpu_row_begin) : npu_row;
+        // NPU pieces beyond the op's NPU rows are padding, computed and thrown away.
+        const std::int64_t keep = gpu ? rows : std::min<std::int64_t>(rows, static_cast<std::int64_t>(c.npu_rows) - npu_row);
+        if (keep > 0) run_part(g, row0, keep, gpu);
+      }
+      if (!gpu) npu_row += rows;
+    }
+    for (std::size_t o = 0; o < ns.size(); ++o) {
+      for (int w : written[o]) ASSERT_EQ(w, 1);
+      ASSERT_EQ(std::memcmp(out[o].raw().data(), full[o].raw().data(), full[o].bytes()), 0);
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 4u);
+}
+
+// --- fast synchronization in the executor ---
+
+hw::SocSpec soc_spec() { return hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {}); }
+
+runtime::Job matmul_job(kernels::Unit unit, std::uint64_t m, std::uint64_t n, std::string name) {
+  runtime::Job j;
+  j.unit = unit;
+  j.precision = runtime::Precision::kW4A16;
+  j.name = name;
+  model::OpDesc op{name, model::OpKind::kMatMul};
+  op.m = m, op.k = 1024, op.n = n, op.weight_params = 1024 * n;
+  j.ops.push_back({op, model::Phase::kPrefill, 0, 0});
+  if (unit == kernels::Unit::kNpu) j.npu_graph = "g" + std::to_string(m) + "x" + std::to_string(n);
+  return j;
+}
+
+// Random DAGs of GPU and NPU matmuls (split pairs and chains).
+runtime::Plan random_plan(std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  runtime::Plan plan;
+  std::uniform_int_distribution<int> unit(0, 1), size(1, 8);
+  for (std::uint32_t i = 0; i < 24; ++i) {
+    const auto u = unit(gen) ? kernels::Unit::kGpu : kernels::Unit::kNpu;
+    auto j = matmul_job(u, 32 * static_cast<std::uint64_t>(size(gen)), 256 * static_cast<std::uint64_t>(size(gen)), "j" + std::to_string(i));
+    if (u == kernels::Unit::kNpu) plan.prepared_graphs.push_back(j.npu_graph);
+    for (std::uint32_t d = i >= 3 ? i - 3 : 0; d < i; ++d) {
+      if (std::uniform_int_distribution<int>(0, 2)(gen) == 0 || d + 1 == i) j.deps.push_back(d);
+    }
+    plan.add(std::move(j));
+  }
+  plan.prefill_end = static_cast<std::uint32_t>(plan.jobs.size() - 1);
+  return plan;
+}
+
+struct Ran {
+  Tick makespan = 0;
+  std::vector<Tick> ready, complete;
+  Tick cpu_busy = 0;
+};
+
+Ran run(const runtime::Plan& plan, bool fast) {
+  const auto spec = soc_spec();
+  Simulator sim;
+  hw::Soc soc(sim, spec, nullptr);
+  runtime::SyncPolicy sync;
+  sync.shared_buffers = fast;
+  sync.fast = fast;
+  const auto m = functional::test::tiny_model();
+  runtime::Executor ex(soc, m, sync, nullptr);
+  sim.spawn(ex.run(plan), "executor");
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  Ran r;
+  r.makespan = sim.now();
+  for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) r.ready.push_back(ex.job_ready(j)), r.complete.push_back(ex.job_complete(j));
+  for (const auto& [cluster, busy] : soc.cpu().core_busy_by_cluster()) r.cpu_busy += busy;
+  return r;
+}
+
+TEST(HeteroFastSync, NeverReordersADependencyAndCostsLessThanStandard) {
+  for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE(seed);
+    const auto plan = random_plan(seed);
+    const Ran fast = run(plan, true), standard = run(plan, false);
+    for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+      for (auto d : plan.jobs[j].deps) {
+        // GPU after GPU: the in-order queue orders the kernels (the host may enqueue early).
+        if (plan.jobs[j].unit == kernels::Unit::kGpu && plan.jobs[d].unit == kernels::Unit::kGpu) continue;
+        // A consumer's ops begin only once its producer's work is complete (for a GPU producer:
+        // its kernels have run, not just been queued).
+        EXPECT_GE(fast.ready[j], fast.complete[d]) << plan.jobs[j].name << " after " << plan.jobs[d].name;
+      }
+    }
+    EXPECT_LT(fast.makespan, standard.makespan);
+    EXPECT_GT(fast.cpu_busy, 0u);  // the polling core
+  }
+}
+
+// --- the systems end to end ---
+
+struct HeteroRun {
+  config::ConfigTree tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  runtime::RunRequest req;
+  std::unique_ptr<System> system;
+  HeteroRun(const std::string& id, const std::string& model, std::uint64_t prompt, std::uint64_t decode,
+            std::vector<std::string> sets = {}) {
+    for (const auto& s : sets) tree.apply_override(s);
+    req.soc_id = "snapdragon-8gen3";
+    req.soc = hw::parse_soc_spec(tree);
+    req.model = model.empty() ? functional::test::tiny_model() : model::load_model_config(kRoot + "/models/" + model + ".json");
+    req.system = id;
+    req.prompt_tokens = prompt, req.decode_tokens = decode;
+    system = SystemRegistry::builtin().make(id);
+    auto root = tree.root();
+    system->configure(root, req.soc, req.model);
+    tree.check_all_consumed();
+  }
+  report::RunReport run() {
+    report::TraceRecorder trace;
+    return runtime::simulate_run(req, *system, trace);
+  }
+};
+
+TEST(HeteroSystems, TensorLevelPrefillBeatsGpuOnlyAndNpuPaddingAtAMisalignedLength) {
+  const double tensor = *HeteroRun("hetero-tensor", "qwen2-1.5b", 300, 0).run().ttft_ms;
+  const double layer = *HeteroRun("hetero-layer", "qwen2-1.5b", 300, 0).run().ttft_ms;
+  EXPECT_LT(tensor, *HeteroRun("gpu-only", "qwen2-1.5b", 300, 0).run().ttft_ms);
+  EXPECT_LT(tensor, *HeteroRun("npu-only", "qwen2-1.5b", 300, 0, {"npu.shape_policy=padding"}).run().ttft_ms);
+  EXPECT_LE(tensor, layer);
+}
+
+TEST(HeteroSystems, FastSyncBeatsTheStandardPath) {
+  for (const char* id : {"hetero-layer", "hetero-tensor"}) {
+    const double fast = *HeteroRun(id, "qwen2-1.5b", 256, 0).run().ttft_ms;
+    const double standard = *HeteroRun(id, "qwen2-1.5b", 256, 0, {"heterollm.fast_sync=false"}).run().ttft_ms;
+    EXPECT_LT(fast, standard) << id;
+  }
+}
+
+TEST(HeteroSystems, TensorLevelDecodeUsesMoreDramBandwidthThanGpuOnly) {
+  const auto tensor = HeteroRun("hetero-tensor", "llama-3.2-3b", 64, 2).run();
+  const auto gpu = HeteroRun("gpu-only", "llama-3.2-3b", 64, 2).run();
+  const double t = tensor.extra.at("decode_dram_gbps").get<double>(), g = gpu.extra.at("decode_dram_gbps").get<double>();
+  EXPECT_GT(t, g);
+  EXPECT_GT(*tensor.decode_tokens_per_s, *gpu.decode_tokens_per_s);
+  EXPECT_TRUE(tensor.extra.at("system_info").contains("decisions"));
+}
+
+TEST(HeteroSystems, FunctionalModeComputesTheSplitPlan) {
+  HeteroRun s("hetero-tensor", "", 40, 2, {"heterollm.standard_lengths=[32]", "heterollm.row_align=32", "heterollm.force_split=true"});
+  // The plan does split matmuls (else this test proves nothing).
+  std::uint64_t split = 0;
+  const auto info = s.run().extra.at("system_info");
+  for (const auto& [kind, count] : info.at("matmul_partitions").items()) {
+    if (kind.find("only") == std::string::npos) split += count.get<std::uint64_t>();
+  }
+  EXPECT_GT(split, 0u);
+  s.req.mode = runtime::Mode::kFunctional;
+  s.req.seed = 3;
+  const auto acc = functional::run_functional(s.req, *s.system, {});
+  HeteroRun g("gpu-only", "", 40, 2);
+  g.req.mode = runtime::Mode::kFunctional;
+  g.req.seed = 3;
+  const auto ref = functional::run_functional(g.req, *g.system, {});
+  // The same W4A16 weights; only attention's exp (NPU LUT vs GPU exact) differs.
+  EXPECT_LT(acc["logits_rel_error"].get<double>(), 1.5 * ref["logits_rel_error"].get<double>());
+}
+
+TEST(HeteroSystems, RejectsBadOptions) {
+  EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-1.5b", 64, 0, {"heterollm.standard_lengths=[]"}), config::ConfigError);
+  EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-1.5b", 64, 0, {"heterollm.prefill_home=cpu"}), config::ConfigError);
+  EXPECT_THROW(HeteroRun("hetero-layer", "qwen2-1.5b", 64, 0, {"heterollm.fast_synk=false"}), config::ConfigError);
+}
+
+}  // namespace
+}  // namespace socsim::systems
