@@ -99,7 +99,7 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     Tick gpu_only = 0, npu_only = 0;
     for (const auto& c : all) {
       if (c.kind == heterollm::CutKind::kGpuOnly) gpu_only = c.t_total;
-      if (c.kind == heterollm::CutKind::kNpuOnly) npu_only = c.t_total;
+      if (c.kind == heterollm::CutKind::kNpuOnly && (npu_only == 0 || c.t_total < npu_only)) npu_only = c.t_total;
     }
     std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us; gpu-only {:.1f} us, "
                              "npu-only {:.1f} us; {} candidates)\n",
@@ -204,10 +204,14 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
     return i;
   };
 
-  // The whole prompt at once: the GPU takes any length, the NPU's graphs the standard cover of
-  // the prompt (padded); the head over the last row only.
+  // The whole prompt at once: the GPU takes any length, the NPU's graphs a standard cover of the
+  // prompt; the head over the last row only.
+  // Float ops on the NPU run piped (the prompt rounded up to seq_align in standard pieces) when
+  // that decomposes, else padded.
+  auto pieces = heterollm::pipe_pieces(r.prompt, options_.standard, options_.seq_align);
+  if (pieces.empty()) pieces = heterollm::cover_pieces(r.prompt, options_.standard);
   std::uint64_t padded_rows = 0;
-  for (auto v : heterollm::cover_pieces(r.prompt, options_.standard)) padded_rows += v;
+  for (auto v : pieces) padded_rows += v;
   const auto real = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
   const auto padded = model::prefill_graph(m, {padded_rows, 0, r.batch, false, false}, false);
   if (real.size() != padded.size()) throw std::logic_error("hetero: padded prefill graph differs in shape");

@@ -60,6 +60,11 @@ std::vector<std::uint64_t> exact_pieces(std::uint64_t rows, const std::vector<st
 
 }  // namespace
 
+std::vector<std::uint64_t> pipe_pieces(std::uint64_t rows, const std::vector<std::uint64_t>& standard, std::uint64_t align) {
+  if (align == 0) throw std::invalid_argument("pipe_pieces: zero alignment");
+  return exact_pieces((rows + align - 1) / align * align, standard);
+}
+
 std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p) {
   if (m == 0 || k == 0 || n == 0) throw std::invalid_argument("partition solver: empty matmul");
   if (p.standard.empty()) throw std::invalid_argument("partition solver: no standard NPU lengths");
@@ -72,22 +77,31 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
   gpu.gpu_rows = m, gpu.gpu_cols = n;
   out.push_back(gpu);
 
-  const std::vector<std::uint64_t> cover = p.decode ? std::vector<std::uint64_t>{m} : cover_pieces(m, p.standard);
-  std::uint64_t covered = 0;
-  for (auto v : cover) covered += v;
-  const bool exact = p.decode || covered == m;
-  Partition npu = base;
-  npu.kind = CutKind::kNpuOnly;
-  npu.npu_pieces = cover, npu.npu_rows = m, npu.npu_cols = n;
-  out.push_back(npu);
+  std::vector<std::vector<std::uint64_t>> covers;
+  if (p.decode) {
+    covers.push_back({m});
+  } else {
+    covers.push_back(cover_pieces(m, p.standard));
+    auto pipe = pipe_pieces(m, p.standard, p.seq_align);
+    if (!pipe.empty() && pipe != covers.front()) covers.push_back(std::move(pipe));
+  }
+  for (const auto& cover : covers) {
+    Partition npu = base;
+    npu.kind = CutKind::kNpuOnly;
+    npu.npu_pieces = cover, npu.npu_rows = m, npu.npu_cols = n;
+    out.push_back(npu);
+  }
   if (!p.allow_split) return out;
-
-  for (std::uint64_t c = p.row_align; c < n; c += p.row_align) {
-    Partition r = base;
-    r.kind = exact ? CutKind::kRow : CutKind::kHybrid;
-    r.npu_pieces = cover, r.npu_rows = m, r.npu_cols = n - c;
-    r.gpu_row_begin = 0, r.gpu_rows = m, r.gpu_cols = c;
-    out.push_back(r);
+  for (const auto& cover : covers) {
+    std::uint64_t covered = 0;
+    for (auto v : cover) covered += v;
+    for (std::uint64_t c = p.row_align; c < n; c += p.row_align) {
+      Partition r = base;
+      r.kind = covered == m ? CutKind::kRow : CutKind::kHybrid;
+      r.npu_pieces = cover, r.npu_rows = m, r.npu_cols = n - c;
+      r.gpu_row_begin = 0, r.gpu_rows = m, r.gpu_cols = c;
+      out.push_back(r);
+    }
   }
   if (p.decode) return out;
   for (std::uint64_t rows = p.seq_align; rows < m; rows += p.seq_align) {

@@ -11,10 +11,12 @@
 // Candidates (C = the GPU's output columns, multiples of `row_align`; pieces = NPU static-graph
 // lengths, each a standard length, run back to back on the NPU):
 //   gpu-only        the whole op on the GPU
-//   npu-only        the NPU alone: m if standard, else padded to the next standard length (beyond
-//                   the largest, in pieces of the largest with the last padded)
+//   npu-only        the NPU alone over a cover of m: padded (m if standard, else the next standard
+//                   length; beyond the largest, pieces of the largest with the last padded) or
+//                   piped (m rounded up to `seq_align` in standard pieces back to back, npu-only's
+//                   best policy)
 //   row             m standard: the NPU computes n - C columns, the GPU C columns of all m rows
-//   hybrid          m not standard: padded to standard length(s) and row-cut as above
+//   hybrid          m not covered exactly: either cover, row-cut as above
 //   sequence        one standard piece s < m on the NPU, the m - s remaining rows on the GPU
 //   multi-sequence  a multiple of `seq_align` p < m decomposed greedily into >= 2 standard pieces
 //                   (largest first) on the NPU, m - p rows on the GPU
@@ -74,5 +76,8 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
 // Standard pieces covering `rows` (largest standard <= what is left, the remainder padded to the
 // smallest standard holding it): the NPU-only / hybrid cover.
 std::vector<std::uint64_t> cover_pieces(std::uint64_t rows, const std::vector<std::uint64_t>& standard);
+// `rows` rounded up to `align`, decomposed greedily (largest first) into standard lengths; empty
+// if they do not decompose exactly.
+std::vector<std::uint64_t> pipe_pieces(std::uint64_t rows, const std::vector<std::uint64_t>& standard, std::uint64_t align);
 
 }  // namespace socsim::systems::heterollm
