@@ -4,10 +4,14 @@
 #   gpu-only | hetero-layer | hetero-tensor, each with fast sync (fast) and without (std)
 # and the decode DRAM bandwidth (GB/s) of gpu-only against hetero-tensor. With --misaligned, also
 # the prefill latency (ms) at arbitrary lengths of npu-only's three shape policies against
-# hetero-tensor (Figure 14). Every cell is one `socsim run`; nothing is tuned per cell.
+# hetero-tensor (Figure 14). With --interference FRAME (GPU time per frame, e.g. 6ms), the
+# prefill speed at 256 tokens of gpu-only, hetero-layer and hetero-tensor alone and beside a 60 FPS
+# GPU render load, and the frames that missed their deadline (Figure 18). Every cell is one
+# `socsim run`; nothing is tuned per cell.
 #
 #   scripts/heterollm-eval.sh [--soc S] [--models "llama-3-8b ..."] [--prompts "64 256 1024"]
 #                             [--decode 8] [--misaligned "135 300 525 600 1000"] [--misaligned-model llama-3-8b]
+#                             [--interference 6ms]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 soc=snapdragon-8gen3
@@ -16,6 +20,7 @@ prompts="64 256 1024"
 decode=8
 misaligned=""
 mis_model=llama-3-8b
+interference=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --soc) soc="$2"; shift 2 ;;
@@ -24,7 +29,8 @@ while [[ $# -gt 0 ]]; do
     --decode) decode="$2"; shift 2 ;;
     --misaligned) misaligned="$2"; shift 2 ;;
     --misaligned-model) mis_model="$2"; shift 2 ;;
-    *) echo "usage: $0 [--soc S] [--models \"M ...\"] [--prompts \"P ...\"] [--decode N] [--misaligned \"L ...\"] [--misaligned-model M]" >&2; exit 2 ;;
+    --interference) interference="$2"; shift 2 ;;
+    *) echo "usage: $0 [--soc S] [--models \"M ...\"] [--prompts \"P ...\"] [--decode N] [--misaligned \"L ...\"] [--misaligned-model M] [--interference FRAME]" >&2; exit 2 ;;
   esac
 done
 bin=build/socsim
@@ -70,5 +76,20 @@ if [[ -n $misaligned ]]; then
     run "$mis_model" "$prompt" 0 hetero-tensor
     row+=("$(field prefill_ms %.1f)")
     printf "%7s %15s %9s %9s %14s\n" "$prompt" "${row[@]}"
+  done
+fi
+
+if [[ -n $interference ]]; then
+  echo
+  echo "$mis_model prefill at 256 tokens beside a 60 FPS GPU render load of $interference per frame"
+  printf "%-14s %12s %12s %9s %8s %15s\n" system alone "with-render" slowdown missed "worst-frame-ms"
+  for system in gpu-only hetero-layer hetero-tensor; do
+    run "$mis_model" 256 0 "$system"
+    alone=$(field prefill_tokens_per_s %.1f)
+    run "$mis_model" 256 0 "$system" --set workload.gpu_background="$interference"
+    with=$(field prefill_tokens_per_s %.1f)
+    missed="$(field missed %d)/$(field frames %d)"
+    printf "%-14s %12s %12s %8.2fx %8s %15s\n" "$system" "$alone" "$with" "$(awk -v a="$alone" -v b="$with" 'BEGIN{print a/b}')" \
+      "$missed" "$(field worst_frame_ms %.1f)"
   done
 fi

@@ -151,6 +151,11 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
       }
     }
   }
+  // workload.* settings of the run: a co-running GPU render load.
+  if (auto w = root.optional_child("workload")) {
+    if (w->has("gpu_background")) req.gpu_background_frame = w->time("gpu_background");
+    if (w->has("fps")) req.gpu_background_fps = w->number("fps", 1, 1000);
+  }
   tree.check_all_consumed();
   req.soc.resolved_yaml = tree.dump_yaml();
   if (!req.workload.empty() && work.prompt.max() + work.decode.max() > req.model.max_context) {

@@ -27,6 +27,11 @@ struct RunRequest {
   // unit's state carry over). Empty: the single request above.
   std::vector<Request> workload;
   std::string workload_name;
+  // A co-running GPU render load (HeteroLLM's interference experiment): every 1/fps a frame of
+  // `gpu_background_frame` GPU time joins the GPU's queue and must finish by the next frame's
+  // release (--set workload.gpu_background=8ms [--set workload.fps=60]). 0 = none.
+  Tick gpu_background_frame = 0;
+  double gpu_background_fps = 60;
 };
 
 inline const char* mode_name(Mode m) { return m == Mode::kTiming ? "timing" : "functional"; }

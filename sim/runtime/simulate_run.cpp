@@ -48,11 +48,38 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(i, v.size() - 1)];
 }
 
+// The co-running render load: a frame every period, on the GPU's queue; a frame misses when it
+// completes after the next frame's release.
+struct Background {
+  Tick period = 0;
+  hw::GpuKernel frame;
+  bool stop = false;
+  std::uint64_t frames = 0, missed = 0;
+  Tick worst = 0;  // longest release-to-completion
+};
+
+Task<> frame_done(Simulator& sim, hw::AdrenoGpu& gpu, std::uint64_t mark, Tick release, Background& b) {
+  co_await gpu.wait_completed(mark);
+  ++b.frames;
+  b.worst = std::max(b.worst, sim.now() - release);
+  if (sim.now() > release + b.period) ++b.missed;
+}
+
+Task<> render(Simulator& sim, hw::AdrenoGpu& gpu, Background& b) {
+  Tick release = sim.now();
+  while (!b.stop) {
+    co_await gpu.enqueue(b.frame);
+    sim.spawn(frame_done(sim, gpu, gpu.enqueued(), release, b), "frame");
+    release += b.period;
+    if (release > sim.now()) co_await sim.delay_until(release);
+  }
+}
+
 // Plans and runs each request after the previous one; a plan lives in this coroutine's frame
 // while the executor runs it.
 Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const RunRequest& req,
                     const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs,
-                    nlohmann::ordered_json& info) {
+                    nlohmann::ordered_json& info, Background* background) {
   for (const Request& q : requests) {
     const Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
     if (plan.decode_step_end.size() != q.decode) {
@@ -73,6 +100,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     jobs += plan.jobs.size();
     info = plan.info;
   }
+  if (background) background->stop = true;
 }
 
 }  // namespace
@@ -87,8 +115,21 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   std::vector<RequestTimes> times;
   std::size_t jobs = 0;
   nlohmann::ordered_json info = nlohmann::ordered_json::object();
-  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info), "executor");
+  Background background;
+  if (req.gpu_background_frame > 0) {
+    background.period = seconds_to_ticks_ceil(1.0 / req.gpu_background_fps);
+    background.frame.name = "render frame";
+    background.frame.streaming = true;
+    // Arithmetic that takes the frame's GPU time on an idle GPU.
+    background.frame.flops = 1e9;
+    background.frame.flops *= static_cast<double>(req.gpu_background_frame) / static_cast<double>(soc.gpu().compute_time(background.frame));
+    sim.spawn(render(sim, soc.gpu(), background), "render");
+  }
+  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info, req.gpu_background_frame > 0 ? &background : nullptr),
+            "executor");
   if (sim.run() != RunResult::kIdle) throw std::runtime_error(stall_report(sim));
+  // With a render load the timeline runs on to the last frame in flight (prefill and decode
+  // figures come from the requests' own times).
   const Tick end = sim.now();
 
   // Totals over the requests: prefill from each start to its first token, decode from there to
@@ -170,6 +211,14 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     r.extra["prefill_npu_idle_ms"] = to_ms(prefill - std::min(prefill, prefill_npu));
   }
   if (!info.empty()) r.extra["system_info"] = info;
+  if (req.gpu_background_frame > 0) {
+    r.extra["gpu_background"] = {{"frame_ms", to_ms(req.gpu_background_frame)},
+                                 {"fps", req.gpu_background_fps},
+                                 {"frames", background.frames},
+                                 {"missed", background.missed},
+                                 {"missed_fraction", background.frames ? static_cast<double>(background.missed) / static_cast<double>(background.frames) : 0.0},
+                                 {"worst_frame_ms", to_ms(background.worst)}};
+  }
   if (!req.workload.empty()) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& t : times) {

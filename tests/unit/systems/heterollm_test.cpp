@@ -362,6 +362,20 @@ TEST(HeteroSystems, FunctionalModeComputesTheSplitPlan) {
   EXPECT_LT(acc["logits_rel_error"].get<double>(), 1.5 * ref["logits_rel_error"].get<double>());
 }
 
+TEST(HeteroSystems, GpuRenderLoadSlowsGpuOnlyAndMissesFramesMoreThanHetero) {
+  auto with_render = [](const std::string& id) {
+    HeteroRun s(id, "qwen2-1.5b", 256, 0);
+    s.req.gpu_background_frame = 6 * kMillisecond;
+    return s.run();
+  };
+  const auto gpu = with_render("gpu-only"), layer = with_render("hetero-layer");
+  EXPECT_GT(*gpu.ttft_ms, *HeteroRun("gpu-only", "qwen2-1.5b", 256, 0).run().ttft_ms);
+  const auto missed = [](const report::RunReport& r) { return r.extra.at("gpu_background").at("missed").get<std::uint64_t>(); };
+  EXPECT_GT(layer.extra.at("gpu_background").at("frames").get<std::uint64_t>(), 0u);
+  EXPECT_GT(missed(gpu), missed(layer));
+  EXPECT_FALSE(HeteroRun("gpu-only", "qwen2-1.5b", 64, 0).run().extra.contains("gpu_background"));
+}
+
 TEST(HeteroSystems, RejectsBadOptions) {
   EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-1.5b", 64, 0, {"heterollm.standard_lengths=[]"}), config::ConfigError);
   EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-1.5b", 64, 0, {"heterollm.prefill_home=cpu"}), config::ConfigError);
