@@ -22,6 +22,11 @@ Options read_options(config::Section& root) {
   o.fast_sync = s->boolean_or("fast_sync", true);
   o.explain = s->boolean_or("explain", false);
   o.force_split = s->boolean_or("force_split", false);
+  if (s->has("profiler")) o.predict = s->choice("profiler", {"real", "predict"}) == "predict";
+  if (s->has("gpu_tflops")) {
+    o.gpu_flops = s->number("gpu_tflops", 0.001, 1000) * 1e12;
+    if (!o.predict) throw config::ConfigError(s->location_of("gpu_tflops"), "heterollm.gpu_tflops", "applies to profiler: predict");
+  }
   if (s->has("prefill_home")) o.prefill_npu_home = s->choice("prefill_home", {"npu", "gpu"}) == "npu";
   if (s->has("row_align")) o.row_align = static_cast<std::uint64_t>(s->integer("row_align", 1, 1 << 20));
   if (s->has("seq_align")) o.seq_align = static_cast<std::uint64_t>(s->integer("seq_align", 1, 1 << 20));
@@ -49,6 +54,7 @@ void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, cons
   // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
   check_npu_fits(soc, m, weight_bits());
   decisions_.clear();
+  predictor_.reset();
 }
 
 runtime::SyncPolicy HeteroLlm::sync_policy() const {
@@ -83,6 +89,19 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     p.copy = 2 * soc.gpu.copy_fixed;
   }
   heterollm::PartitionProfiler profiler(soc, m);
+  if (options_.predict && !predictor_) {
+    // Offline: real profiles of the NPU over the model's input widths, the standard lengths (and
+    // one row for decode) and column counts up to the widest matmul, then the tree.
+    std::vector<std::uint64_t> rows = options_.standard, ks = {m.hidden};
+    rows.insert(rows.begin(), 1);
+    std::uint64_t widest = std::max<std::uint64_t>(m.vocab, 3 * m.intermediate);
+    for (const auto& op : model::decoder_layer_ops(m, {1, 1, 1}, false)) {
+      if (op.kind != model::OpKind::kMatMul) continue;
+      if (std::find(ks.begin(), ks.end(), op.k) == ks.end()) ks.push_back(op.k);
+      widest = std::max(widest, op.n);
+    }
+    predictor_ = std::make_unique<heterollm::PredictionProfiler>(soc, m, rows, ks, widest, options_.gpu_flops);
+  }
   std::vector<heterollm::Partition> all;
   // With the NPU home, a GPU part also cuts the neighbours' graph in two: one more graph call.
   if (p.npu_home) p.sync += soc.npu.graph.execute_overhead;
@@ -90,7 +109,7 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   // the open graph of its neighbours instead (a split cuts that graph: its NPU part is a call).
   const Tick joined = p.npu_home ? soc.npu.graph.execute_overhead : 0;
   const auto cost = [&](const heterollm::Partition& c) {
-    heterollm::PartTimes t = profiler.time(c);
+    heterollm::PartTimes t = predictor_ ? predictor_->time(c) : profiler.time(c);
     if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
     return t;
   };
@@ -249,6 +268,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
                          {"t_total_us", to_us(p.t_total)}});
   }
   plan.info = {{"level", tensor_ ? "tensor" : "layer"},
+               {"profiler", options_.predict ? "predict" : "real"},
                {"fast_sync", options_.fast_sync},
                {"standard_lengths", options_.standard},
                {"row_align", options_.row_align},

@@ -17,7 +17,8 @@
 //     over their concatenated columns: one NPU graph call and one synchronization per group.
 //   - Decode NPU matmuls stay W4A16 (the paper's footnote on the NPU's decode data type is garbled).
 // Options (`--set heterollm.<key>=...`): fast_sync (true), standard_lengths (32 ... 1024),
-// row_align (256), seq_align (32), prefill_home (npu), force_split (false: split every matmul
+// row_align (256), seq_align (32), prefill_home (npu), profiler (real | predict: the NPU by a
+// regression tree over shapes, the GPU at gpu_tflops, default 1), force_split (false: split every matmul
 // that can be, for tests and ablations), explain (false: print each solver
 // decision on stderr; the decisions are always in system_info).
 #include <map>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "sim/systems/heterollm/partition_solver.h"
+#include "sim/systems/heterollm/prediction_profiler.h"
 #include "sim/systems/system.h"
 
 namespace socsim::systems {
@@ -36,6 +38,8 @@ struct Options {
   bool explain = false;
   bool prefill_npu_home = true;
   bool force_split = false;
+  bool predict = false;     // profiler: real (run every candidate) | predict (regression tree)
+  double gpu_flops = 1e12;  // prediction mode's sustained GPU rate
   std::vector<std::uint64_t> standard = {32, 64, 128, 256, 512, 1024};
   std::uint64_t row_align = 256, seq_align = 32;
 };
@@ -62,6 +66,7 @@ class HeteroLlm final : public System {
   bool tensor_;
   heterollm::Options options_;
   std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
+  std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use
 };
 
 void register_heterollm(SystemRegistry& r);

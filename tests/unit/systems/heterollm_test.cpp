@@ -16,6 +16,7 @@
 #include "sim/systems/heterollm/heterollm_system.h"
 #include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/heterollm/partition_solver.h"
+#include "sim/systems/heterollm/prediction_profiler.h"
 #include "tests/unit/functional/functional_test_helpers.h"
 #include "tests/unit/kernels/gemm/kernel_test_util.h"
 
@@ -215,6 +216,35 @@ TEST(HeteroPartition, SplitsCoverTheMatmulExactly) {
   EXPECT_GT(checked, 4u);
 }
 
+TEST(HeteroPrediction, RegressionTreeFitsAPiecewiseConstantFunctionExactly) {
+  heterollm::RegressionTree tree;
+  std::vector<heterollm::RegressionTree::Features> x;
+  std::vector<double> y;
+  auto f = [](const heterollm::RegressionTree::Features& v) { return v[0] < 2 ? 3.0 : (v[2] < 1 ? 5.0 : 7.0); };
+  for (double a = 0; a < 4; a += 0.5) {
+    for (double c = -1; c < 3; c += 0.5) x.push_back({a, 1, c}), y.push_back(f(x.back()));
+  }
+  tree.fit(x, y);
+  EXPECT_EQ(tree.leaves(), 3u);
+  for (const auto& v : x) EXPECT_DOUBLE_EQ(tree.predict(v), f(v));
+  EXPECT_DOUBLE_EQ(tree.predict({10, 0, -5}), 5.0);
+}
+
+TEST(HeteroPrediction, NpuTreeTracksTheRealProfiles) {
+  const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {});
+  const auto m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  const heterollm::PredictionProfiler pred(spec, m, {1, 32, 64, 128, 256, 512, 1024}, {1536, 8960}, 16384, 1e12);
+  EXPECT_GT(pred.training_points(), 50u);
+  heterollm::PartitionProfiler real(spec, m);
+  for (const auto& [rows, k, cols] : std::vector<std::array<std::uint64_t, 3>>{{256, 1536, 4096}, {256, 1536, 3072}, {1024, 8960, 1536}, {1, 1536, 6144}}) {
+    Partition p;
+    p.kind = CutKind::kNpuOnly;
+    p.m = rows, p.k = k, p.n = cols, p.npu_pieces = {rows}, p.npu_rows = rows, p.npu_cols = cols;
+    const double r = static_cast<double>(real.time(p).npu), e = static_cast<double>(pred.npu_piece(rows, k, cols));
+    EXPECT_NEAR(e / r, 1.0, 0.25) << rows << "x" << k << "x" << cols;
+  }
+}
+
 // --- fast synchronization in the executor ---
 
 hw::SocSpec soc_spec() { return hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {}); }
@@ -374,6 +404,12 @@ TEST(HeteroSystems, GpuRenderLoadSlowsGpuOnlyAndMissesFramesMoreThanHetero) {
   EXPECT_GT(layer.extra.at("gpu_background").at("frames").get<std::uint64_t>(), 0u);
   EXPECT_GT(missed(gpu), missed(layer));
   EXPECT_FALSE(HeteroRun("gpu-only", "qwen2-1.5b", 64, 0).run().extra.contains("gpu_background"));
+}
+
+TEST(HeteroSystems, PredictionModeProfilerPlansARunnableFasterThanGpuPrefill) {
+  const double predicted = *HeteroRun("hetero-tensor", "qwen2-1.5b", 256, 1, {"heterollm.profiler=predict"}).run().ttft_ms;
+  EXPECT_LT(predicted, *HeteroRun("gpu-only", "qwen2-1.5b", 256, 1).run().ttft_ms);
+  EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-1.5b", 64, 0, {"heterollm.gpu_tflops=2"}), config::ConfigError);
 }
 
 TEST(HeteroSystems, RejectsBadOptions) {
