@@ -1,0 +1,47 @@
+// hetero-layer / hetero-tensor through the binary: --set heterollm.explain=true prints every
+// solver decision on stderr, system_info carries them, the render load's report keys.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+const std::string kHetero = "run --soc snapdragon-8gen3 --model qwen2-0.5b --system hetero-tensor --prompt 300 --decode 2";
+
+TEST(CliHetero, ExplainPrintsEachDecisionAndTheReportCarriesThem) {
+  const auto dir = scratch_dir("hetero_explain");
+  const auto r = run_socsim(kHetero + " --set heterollm.explain=true --json '" + (dir / "r.json").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("hetero-tensor prefill: matmul 300x896x"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hetero-tensor decode: matmul 1x896x"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(read_file(dir / "r.json"));
+  const auto& info = j.at("system_info");
+  EXPECT_EQ(info.at("level"), "tensor");
+  EXPECT_EQ(info.at("fast_sync"), true);
+  EXPECT_FALSE(info.at("decisions").empty());
+  for (const auto& d : info.at("decisions")) {
+    for (const char* k : {"phase", "m", "k", "n", "partition", "t_gpu_us", "t_npu_us", "t_total_us"}) EXPECT_TRUE(d.contains(k)) << k;
+  }
+  EXPECT_TRUE(j.contains("decode_dram_gbps"));
+}
+
+TEST(CliHetero, RenderLoadReportsFrames) {
+  const auto j = run_socsim_json(
+      "run --soc snapdragon-8gen3 --model qwen2-0.5b --system hetero-layer --prompt 64 --decode 2 --set workload.gpu_background=4ms",
+      "hetero_render");
+  const auto& g = j.at("gpu_background");
+  EXPECT_EQ(g.at("fps"), 60.0);
+  EXPECT_GT(g.at("frames").get<int>(), 0);
+  EXPECT_TRUE(g.contains("missed"));
+}
+
+TEST(CliHetero, OptionsOfOtherSystemsAreRejected) {
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system gpu-only --prompt 64 --decode 2 --set heterollm.fast_sync=false");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace socsim::test
