@@ -6,8 +6,9 @@
 # the prefill latency (ms) at arbitrary lengths of npu-only's three shape policies against
 # hetero-tensor (Figure 14). With --interference FRAME (GPU time per frame, e.g. 6ms), the
 # prefill speed at 256 tokens of gpu-only, hetero-layer and hetero-tensor alone and beside a 60 FPS
-# GPU render load, and the frames that missed their deadline (Figure 18). Every cell is one
-# `socsim run`; nothing is tuned per cell.
+# GPU render load, and the frames that missed their deadline (Figure 18). Always last: energy and
+# average power of a 256-token prefill (Figure 19). Every cell is one `socsim run`; nothing is
+# tuned per cell.
 #
 #   scripts/heterollm-eval.sh [--soc S] [--models "llama-3-8b ..."] [--prompts "64 256 1024"]
 #                             [--decode 8] [--misaligned "135 300 525 600 1000"] [--misaligned-model llama-3-8b]
@@ -93,3 +94,11 @@ if [[ -n $interference ]]; then
       "$missed" "$(field worst_frame_ms %.1f)"
   done
 fi
+
+echo
+echo "$mis_model prefill of 256 tokens: energy (Figure 19)"
+printf "%-14s %10s %12s %10s\n" system energy-J avg-power-W prefill-ms
+for system in gpu-only hetero-layer hetero-tensor; do
+  run "$mis_model" 256 0 "$system"
+  printf "%-14s %10s %12s %10s\n" "$system" "$(field energy_j %.2f)" "$(field average_power_w %.2f)" "$(field prefill_ms %.1f)"
+done

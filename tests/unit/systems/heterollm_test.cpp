@@ -322,6 +322,32 @@ TEST(HeteroFastSync, NeverReordersADependencyAndCostsLessThanStandard) {
   }
 }
 
+TEST(HeteroFastSync, StandardPathLaunchesTheGpuHalfAfterTheNpuHalfsHandOver) {
+  // A GPU producer, then a split op: the NPU half drains the queue and copies (standard path);
+  // the GPU half, held by start_deps, is enqueued only after that, so the drain cannot wait for it.
+  runtime::Plan plan;
+  plan.add(matmul_job(kernels::Unit::kGpu, 256, 2048, "producer"));
+  auto npu = matmul_job(kernels::Unit::kNpu, 256, 2048, "half.npu");
+  npu.deps = {0};
+  plan.prepared_graphs.push_back(npu.npu_graph);
+  plan.add(std::move(npu));
+  auto gpu = matmul_job(kernels::Unit::kGpu, 256, 1024, "half.gpu");
+  gpu.deps = {0};
+  gpu.start_deps = {1};
+  plan.add(std::move(gpu));
+  auto consumer = matmul_job(kernels::Unit::kNpu, 256, 512, "consumer");
+  consumer.deps = {1, 2};
+  plan.prepared_graphs.push_back(consumer.npu_graph);
+  plan.add(std::move(consumer));
+  const Ran standard = run(plan, false), fast = run(plan, true);
+  EXPECT_GE(standard.ready[2], standard.ready[1]);
+  EXPECT_GE(standard.ready[3], standard.complete[1]);
+  // Fast: both halves start once the producer's kernels are done; the consumer after both.
+  EXPECT_GE(fast.ready[1], fast.complete[0]);
+  EXPECT_GE(fast.ready[3], std::max(fast.complete[1], fast.complete[2]));
+  EXPECT_LT(fast.makespan, standard.makespan);
+}
+
 // --- the systems end to end ---
 
 struct HeteroRun {
