@@ -67,16 +67,18 @@ done
 if [[ -n $misaligned ]]; then
   echo
   echo "$mis_model prefill latency (ms) at misaligned lengths"
-  printf "%7s %15s %9s %9s %14s\n" prompt online-prepare padding pipe hetero-tensor
+  printf "%7s %15s %9s %9s %13s %14s\n" prompt online-prepare padding pipe hetero-layer hetero-tensor
   for prompt in $misaligned; do
     row=()
     for policy in online-prepare padding pipe; do
       run "$mis_model" "$prompt" 0 npu-only --set npu.shape_policy=$policy
       row+=("$(field prefill_ms %.1f)")
     done
-    run "$mis_model" "$prompt" 0 hetero-tensor
-    row+=("$(field prefill_ms %.1f)")
-    printf "%7s %15s %9s %9s %14s\n" "$prompt" "${row[@]}"
+    for system in hetero-layer hetero-tensor; do
+      run "$mis_model" "$prompt" 0 "$system"
+      row+=("$(field prefill_ms %.1f)")
+    done
+    printf "%7s %15s %9s %9s %13s %14s\n" "$prompt" "${row[@]}"
   done
 fi
 

@@ -54,6 +54,7 @@ void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, cons
   // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
   check_npu_fits(soc, m, weight_bits());
   decisions_.clear();
+  profiler_.reset();
   predictor_.reset();
 }
 
@@ -88,7 +89,7 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     p.sync = soc.gpu.restart + soc.gpu.submit;
     p.copy = 2 * soc.gpu.copy_fixed;
   }
-  heterollm::PartitionProfiler profiler(soc, m);
+  if (!profiler_) profiler_ = std::make_unique<heterollm::PartitionProfiler>(soc, m);
   if (options_.predict && !predictor_) {
     // Offline: real profiles of the NPU over the model's input widths, the standard lengths (and
     // one row for decode) and column counts up to the widest matmul, then the tree.
@@ -109,7 +110,7 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   // the open graph of its neighbours instead (a split cuts that graph: its NPU part is a call).
   const Tick joined = p.npu_home ? soc.npu.graph.execute_overhead : 0;
   const auto cost = [&](const heterollm::Partition& c) {
-    heterollm::PartTimes t = predictor_ ? predictor_->time(c) : profiler.time(c);
+    heterollm::PartTimes t = predictor_ ? predictor_->time(c) : profiler_->time(c);
     if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
     return t;
   };

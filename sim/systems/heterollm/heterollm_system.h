@@ -25,6 +25,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/heterollm/partition_solver.h"
 #include "sim/systems/heterollm/prediction_profiler.h"
 #include "sim/systems/system.h"
@@ -66,6 +67,7 @@ class HeteroLlm final : public System {
   bool tensor_;
   heterollm::Options options_;
   std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
+  std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use
 };
 

@@ -31,8 +31,8 @@ class PartitionProfiler {
   std::size_t runs() const { return cache_.size(); }
 
  private:
-  const hw::SocSpec& soc_;
-  const model::ModelConfig& model_;
+  hw::SocSpec soc_;  // copies: a system keeps its profiler across plans
+  model::ModelConfig model_;
   std::map<std::string, PartTimes> cache_;
 };
 
