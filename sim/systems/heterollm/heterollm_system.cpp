@@ -68,8 +68,8 @@ runtime::SyncPolicy HeteroLlm::sync_policy() const {
 }
 
 const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const model::ModelConfig& m, bool decode,
-                                              std::uint64_t rows, std::uint64_t k, std::uint64_t n) {
-  const auto key = std::tuple{decode, rows, k, n};
+                                              std::uint64_t rows, std::uint64_t k, std::uint64_t n, std::uint64_t npu_rows) {
+  const auto key = std::tuple{decode, rows, k, n, npu_rows};
   if (const auto it = decisions_.find(key); it != decisions_.end()) return it->second;
   heterollm::SolverParams p;
   p.standard = options_.standard;
@@ -79,6 +79,7 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   p.allow_split = tensor_;
   p.npu_home = !decode && options_.prefill_npu_home;
   p.force_split = options_.force_split;
+  p.npu_only_rows = npu_rows;
   // What handing an NPU part its input and taking its output back costs (the solver's T_sync and
   // T_copy): the standard path drains the GPU queue (the next kernel restarts) and copies the
   // activation to and from host memory; fast sync polls a flag and submits into a live queue.
@@ -179,7 +180,8 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
         i = e;
         continue;
       }
-      const heterollm::Partition& part = decide(soc, m, decode, g.op.m, g.op.k, n);
+      // Unsplit on the NPU in prefill, the op runs inside the home graph at its padded rows.
+      const heterollm::Partition& part = decide(soc, m, decode, g.op.m, g.op.k, n, decode ? 0 : padded[i].op.m);
       ++kinds[std::string(decode ? "decode " : "prefill ") + heterollm::cut_kind_name(part.kind)];
       if (!part.uses_npu() || !part.uses_gpu()) {
         // Whole on one unit: the NPU runs the padded rows inside the open graph.
@@ -258,11 +260,12 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
 
   nlohmann::ordered_json decisions = nlohmann::ordered_json::array();
   for (const auto& [key, p] : decisions_) {
-    const auto& [decode, rows, k, n] = key;
+    const auto& [decode, rows, k, n, npu_rows] = key;
     decisions.push_back({{"phase", decode ? "decode" : "prefill"},
                          {"m", rows},
                          {"k", k},
                          {"n", n},
+                         {"npu_only_rows", npu_rows},
                          {"partition", p.describe()},
                          {"t_gpu_us", to_us(p.t_gpu)},
                          {"t_npu_us", to_us(p.t_npu)},

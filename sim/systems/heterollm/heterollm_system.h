@@ -59,14 +59,15 @@ class HeteroLlm final : public System {
   double weight_bits() const override { return 4.5; }
 
   // The solver's decision for one matmul (cached per phase, shape and sequence length).
+  // `npu_rows`: the rows an unsplit NPU op runs (its home graph's shape); 0 = the standard covers.
   const heterollm::Partition& decide(const hw::SocSpec& soc, const model::ModelConfig& model, bool decode, std::uint64_t m,
-                                     std::uint64_t k, std::uint64_t n);
+                                     std::uint64_t k, std::uint64_t n, std::uint64_t npu_rows);
   const heterollm::Options& options() const { return options_; }
 
  private:
   bool tensor_;
   heterollm::Options options_;
-  std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
+  std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use
 };

@@ -85,7 +85,9 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
     auto pipe = pipe_pieces(m, p.standard, p.seq_align);
     if (!pipe.empty() && pipe != covers.front()) covers.push_back(std::move(pipe));
   }
-  for (const auto& cover : covers) {
+  const auto npu_only_covers =
+      p.npu_only_rows > 0 ? std::vector<std::vector<std::uint64_t>>{{p.npu_only_rows}} : covers;
+  for (const auto& cover : npu_only_covers) {
     Partition npu = base;
     npu.kind = CutKind::kNpuOnly;
     npu.npu_pieces = cover, npu.npu_rows = m, npu.npu_cols = n;

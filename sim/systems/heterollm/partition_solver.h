@@ -62,6 +62,9 @@ struct SolverParams {
   Tick sync = 0, copy = 0;  // added when the unit that is not home takes part
   bool npu_home = false;    // the unit running the op's neighbours (prefill: NPU, decode: GPU)
   bool force_split = false; // only split candidates when there are any (tests, ablations)
+  // > 0: the one npu-only candidate runs these rows as a single piece (the NPU-home graph's
+  // shape the op joins, which the plan uses), instead of the padded and piped covers.
+  std::uint64_t npu_only_rows = 0;
 };
 
 using CostFn = std::function<PartTimes(const Partition&)>;

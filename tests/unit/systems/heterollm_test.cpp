@@ -379,6 +379,13 @@ TEST(HeteroSystems, TensorLevelPrefillBeatsGpuOnlyAndNpuPaddingAtAMisalignedLeng
   EXPECT_LT(tensor, *HeteroRun("gpu-only", "qwen2-1.5b", 300, 0).run().ttft_ms);
   EXPECT_LT(tensor, *HeteroRun("npu-only", "qwen2-1.5b", 300, 0, {"npu.shape_policy=padding"}).run().ttft_ms);
   EXPECT_LE(tensor, layer);
+  // The solver costs an unsplit NPU op as the plan runs it (inside the home graph), so splitting
+  // never loses to hetero-layer.
+  for (std::uint64_t prompt : {135u, 525u}) {
+    EXPECT_LE(*HeteroRun("hetero-tensor", "qwen2-1.5b", prompt, 0).run().ttft_ms,
+              *HeteroRun("hetero-layer", "qwen2-1.5b", prompt, 0).run().ttft_ms)
+        << prompt;
+  }
 }
 
 TEST(HeteroSystems, FastSyncBeatsTheStandardPath) {
