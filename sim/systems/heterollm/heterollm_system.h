@@ -9,8 +9,8 @@
 //                  for both.
 // Reconstructions (the paper's layer-level text is lost), labelled as such in README.md:
 //   - Home units. Non-matmul ops (norms, RoPE, attention, softmax, activations, residuals) run on
-//     the phase's home unit: prefill the NPU (NPU-dominant; in static graphs of the prompt padded
-//     to the standard cover, consecutive whole-NPU ops fused into one graph), decode the GPU
+//     the phase's home unit: prefill the NPU (NPU-dominant; in static graphs of the prompt piped
+//     to a multiple of seq_align, consecutive whole-NPU ops fused into one graph), decode the GPU
 //     (GPU-dominant). `prefill_home=gpu` puts prefill's on the GPU (shadowAttn's survey has
 //     HeteroLLM attention on the GPU). A matmul part on the other unit pays T_sync + T_copy.
 //   - Sibling matmuls sharing an input (q/k/v, gate/up) are partitioned together, as one matmul
@@ -18,9 +18,9 @@
 //   - Decode NPU matmuls stay W4A16 (the paper's footnote on the NPU's decode data type is garbled).
 // Options (`--set heterollm.<key>=...`): fast_sync (true), standard_lengths (32 ... 1024),
 // row_align (256), seq_align (32), prefill_home (npu), profiler (real | predict: the NPU by a
-// regression tree over shapes, the GPU at gpu_tflops, default 1), force_split (false: split every matmul
-// that can be, for tests and ablations), explain (false: print each solver
-// decision on stderr; the decisions are always in system_info).
+// regression tree over shapes, the GPU at gpu_tflops, default 1), force_split (false: split
+// every matmul that can be, for tests and ablations), explain (false: print each solver decision
+// on stderr; the decisions are always in system_info).
 #include <map>
 #include <tuple>
 #include <vector>
