@@ -374,31 +374,31 @@ struct HeteroRun {
 };
 
 TEST(HeteroSystems, TensorLevelPrefillBeatsGpuOnlyAndNpuPaddingAtAMisalignedLength) {
-  const double tensor = *HeteroRun("hetero-tensor", "qwen2-1.5b", 300, 0).run().ttft_ms;
-  const double layer = *HeteroRun("hetero-layer", "qwen2-1.5b", 300, 0).run().ttft_ms;
-  EXPECT_LT(tensor, *HeteroRun("gpu-only", "qwen2-1.5b", 300, 0).run().ttft_ms);
-  EXPECT_LT(tensor, *HeteroRun("npu-only", "qwen2-1.5b", 300, 0, {"npu.shape_policy=padding"}).run().ttft_ms);
+  const double tensor = *HeteroRun("hetero-tensor", "qwen2-0.5b", 300, 0).run().ttft_ms;
+  const double layer = *HeteroRun("hetero-layer", "qwen2-0.5b", 300, 0).run().ttft_ms;
+  EXPECT_LT(tensor, *HeteroRun("gpu-only", "qwen2-0.5b", 300, 0).run().ttft_ms);
+  EXPECT_LT(tensor, *HeteroRun("npu-only", "qwen2-0.5b", 300, 0, {"npu.shape_policy=padding"}).run().ttft_ms);
   EXPECT_LE(tensor, layer);
   // The solver costs an unsplit NPU op as the plan runs it (inside the home graph), so splitting
   // never loses to hetero-layer.
   for (std::uint64_t prompt : {135u, 525u}) {
-    EXPECT_LE(*HeteroRun("hetero-tensor", "qwen2-1.5b", prompt, 0).run().ttft_ms,
-              *HeteroRun("hetero-layer", "qwen2-1.5b", prompt, 0).run().ttft_ms)
+    EXPECT_LE(*HeteroRun("hetero-tensor", "qwen2-0.5b", prompt, 0).run().ttft_ms,
+              *HeteroRun("hetero-layer", "qwen2-0.5b", prompt, 0).run().ttft_ms)
         << prompt;
   }
 }
 
 TEST(HeteroSystems, FastSyncBeatsTheStandardPath) {
   for (const char* id : {"hetero-layer", "hetero-tensor"}) {
-    const double fast = *HeteroRun(id, "qwen2-1.5b", 256, 0).run().ttft_ms;
-    const double standard = *HeteroRun(id, "qwen2-1.5b", 256, 0, {"heterollm.fast_sync=false"}).run().ttft_ms;
+    const double fast = *HeteroRun(id, "qwen2-0.5b", 256, 0).run().ttft_ms;
+    const double standard = *HeteroRun(id, "qwen2-0.5b", 256, 0, {"heterollm.fast_sync=false"}).run().ttft_ms;
     EXPECT_LT(fast, standard) << id;
   }
 }
 
 TEST(HeteroSystems, TensorLevelDecodeUsesMoreDramBandwidthThanGpuOnly) {
-  const auto tensor = HeteroRun("hetero-tensor", "llama-3.2-3b", 64, 2).run();
-  const auto gpu = HeteroRun("gpu-only", "llama-3.2-3b", 64, 2).run();
+  const auto tensor = HeteroRun("hetero-tensor", "qwen2-0.5b", 64, 2).run();
+  const auto gpu = HeteroRun("gpu-only", "qwen2-0.5b", 64, 2).run();
   const double t = tensor.extra.at("decode_dram_gbps").get<double>(), g = gpu.extra.at("decode_dram_gbps").get<double>();
   EXPECT_GT(t, g);
   EXPECT_GT(*tensor.decode_tokens_per_s, *gpu.decode_tokens_per_s);
@@ -440,9 +440,9 @@ TEST(HeteroSystems, GpuRenderLoadSlowsGpuOnlyAndMissesFramesMoreThanHetero) {
 }
 
 TEST(HeteroSystems, PredictionModeProfilerPlansARunnableFasterThanGpuPrefill) {
-  const double predicted = *HeteroRun("hetero-tensor", "qwen2-1.5b", 256, 1, {"heterollm.profiler=predict"}).run().ttft_ms;
-  EXPECT_LT(predicted, *HeteroRun("gpu-only", "qwen2-1.5b", 256, 1).run().ttft_ms);
-  EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-1.5b", 64, 0, {"heterollm.gpu_tflops=2"}), config::ConfigError);
+  const double predicted = *HeteroRun("hetero-tensor", "qwen2-0.5b", 256, 1, {"heterollm.profiler=predict"}).run().ttft_ms;
+  EXPECT_LT(predicted, *HeteroRun("gpu-only", "qwen2-0.5b", 256, 1).run().ttft_ms);
+  EXPECT_THROW(HeteroRun("hetero-tensor", "qwen2-0.5b", 64, 0, {"heterollm.gpu_tflops=2"}), config::ConfigError);
 }
 
 TEST(HeteroSystems, RejectsBadOptions) {
