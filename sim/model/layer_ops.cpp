@@ -15,6 +15,10 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kElementwise: return "elementwise";
     case OpKind::kQuantize: return "quantize";
     case OpKind::kDequantize: return "dequantize";
+    case OpKind::kQkEstimate: return "qk_estimate";
+    case OpKind::kTopK: return "topk";
+    case OpKind::kSparseAttn: return "sparse_attention";
+    case OpKind::kBlockSparseAttn: return "block_sparse_attention";
   }
   return "?";
 }
@@ -51,7 +55,11 @@ double op_flops(const OpDesc& op) {
   switch (op.kind) {
     case OpKind::kMatMul:
     case OpKind::kAttnScores:
-    case OpKind::kAttnContext: return 2.0 * mul(op.batch, op.m, op.k, op.n);
+    case OpKind::kAttnContext:
+    case OpKind::kQkEstimate: return 2.0 * mul(op.batch, op.m, op.k, op.n);
+    case OpKind::kTopK: return static_cast<double>(op.batch * op.m * op.n);
+    case OpKind::kSparseAttn: return 4.0 * static_cast<double>(op.k * op.elements);
+    case OpKind::kBlockSparseAttn: return 4.0 * mul(op.batch, op.m, op.k, op.n) * static_cast<double>(op.weight_params) / 1e6;
     case OpKind::kNorm: return 5.0 * static_cast<double>(op.elements);        // square, sum, rsqrt, scale, weight
     case OpKind::kRope: return 6.0 * static_cast<double>(op.elements);        // two multiplies, an add, sin/cos table
     case OpKind::kSoftmax: return 5.0 * static_cast<double>(op.elements);     // max, sub, exp, sum, divide

@@ -22,6 +22,13 @@ enum class OpKind {
   kElementwise,   // gating multiply, residual add
   kQuantize,      // float -> INT8 at the input of a quantized NPU subgraph
   kDequantize,    // INT8/INT32 -> float at its output
+  // shadowAttn's sparse-attention ops (sim/systems/shadowattn/; never in the model graph). Shapes
+  // as attn_scores: m query rows, k head dim, n keys (context), batch query heads (kv heads =
+  // batch / GQA group, at least 1); the kept fraction in millionths in weight_params.
+  kQkEstimate,    // INT8 per-head Q K^T estimation graph (NPU)
+  kTopK,          // top-k per row over the raw scores, causal positions skipped (CPU)
+  kSparseAttn,    // FP32 attention over the kept (row, key) pairs: elements = kept pairs
+  kBlockSparseAttn,  // FP32 block-sparse attention, 64x64 pooled estimation and selection
 };
 
 const char* op_kind_name(OpKind k);

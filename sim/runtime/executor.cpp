@@ -242,7 +242,13 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
       for (const auto& g : job.ops) {
         const Tick start = sim.now();
         const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, attention_of(g));
-        for (const auto& task : work.tasks) co_await soc_.cpu().run_on_fastest(task, work.threads);
+        for (const auto& task : work.tasks) {
+          if (job.cpu_cluster.empty()) {
+            co_await soc_.cpu().run_on_fastest(task, work.threads);
+          } else {
+            co_await soc_.cpu().run(task, job.cpu_cluster, work.threads);
+          }
+        }
         account("cpu", model::op_kind_name(g.op.kind), start);
       }
       break;

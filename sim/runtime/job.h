@@ -48,6 +48,8 @@ struct Job {
   // seen for the first time is built and optimized before it runs unless prepared in advance.
   std::string npu_graph;
   std::uint32_t cpu_threads = 1;    // CPU: cores, filled fastest first
+  std::string cpu_cluster;          // CPU: run on this cluster only ("" = the fastest cores)
+  bool attention_module = false;    // reported in attention_ms / attention_energy_j (shadowAttn)
   // Jobs of one lane run one at a time, the next chosen by the plan's pick policy when the lane
   // frees (llm.npu: one subgraph per processor at a time). "" = no lane: the job runs as soon as
   // its dependencies are met and its unit serves it.
@@ -78,6 +80,8 @@ struct Plan {
   // Graphs built in a preparation stage before the request (not on its critical path).
   std::vector<std::string> prepared_graphs;
   PickPolicy pick = PickPolicy::kArrival;
+  // Report attention_ms / attention_energy_j over the jobs marked attention_module.
+  bool report_attention = false;
   // What the system wants reported about this plan (memory accounting, placement, ...); the run
   // report carries it under "system_info".
   nlohmann::ordered_json info = nlohmann::ordered_json::object();

@@ -10,6 +10,7 @@ namespace socsim::runtime {
 std::string job_signature(const Job& job) {
   std::string s = fmt::format("{}|{}|{}|{}|{}", static_cast<int>(job.unit), static_cast<int>(job.precision), job.cpu_threads,
                               job.storage_read_bytes, job.npu_graph.empty() ? 0 : 1);
+  if (!job.cpu_cluster.empty()) s += "|@" + job.cpu_cluster;
   for (const auto& g : job.ops) {
     const auto& o = g.op;
     s += fmt::format("|{}:{}:{}:{}:{}:{}:{}:{}", o.name, static_cast<int>(o.kind), o.m, o.k, o.n, o.batch, o.elements, o.weight_params);

@@ -7,6 +7,7 @@
 #include "sim/runtime/lowering/elementwise_lowering.h"
 #include "sim/runtime/lowering/matmul_lowering.h"
 #include "sim/runtime/lowering/precision_formats.h"
+#include "sim/runtime/lowering/sparse_attention_lowering.h"
 
 namespace socsim::runtime {
 
@@ -42,6 +43,8 @@ kernels::CpuWork lower_op_cpu(const model::OpDesc& op, const model::ModelConfig&
   kernels::CpuWork w;
   if (op.kind == OpKind::kMatMul) {
     w = lowering::lower_matmul_cpu(op, p, threads);
+  } else if (lowering::is_sparse_attention_op(op.kind)) {
+    w = lowering::lower_sparse_op_cpu(op, m, threads);
   } else if (lowering::is_attention_op(op.kind)) {
     w = lowering::lower_attention_part_cpu(attention_for(op, m, attention), lowering::attention_part(op.kind), threads);
   } else {
@@ -55,6 +58,8 @@ kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig&
   kernels::GpuWork w;
   if (op.kind == OpKind::kMatMul) {
     w = lowering::lower_matmul_gpu(op, p);
+  } else if (lowering::is_sparse_attention_op(op.kind)) {
+    w = lowering::lower_sparse_op_gpu(op, m);
   } else if (lowering::is_attention_op(op.kind)) {
     w = lowering::lower_attention_part_gpu(attention_for(op, m, attention), lowering::attention_part(op.kind));
   } else {
@@ -67,7 +72,11 @@ kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig&
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
                        const kernels::AttentionShape* attention) {
   NpuOpWork out;
-  if (lowering::is_attention_op(op.kind)) {
+  if (lowering::is_sparse_attention_op(op.kind)) {
+    auto part = lowering::lower_sparse_op_npu(op, m);
+    out.work = std::move(part.work);
+    out.graph_nodes = part.graph_nodes;
+  } else if (lowering::is_attention_op(op.kind)) {
     auto part = lowering::lower_attention_part_npu(attention_for(op, m, attention), lowering::attention_part(op.kind), p, npu);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;

@@ -40,7 +40,36 @@ struct RequestTimes {
   Request lengths;
   Tick start = 0, first_token = 0, end = 0;
   Tick prefill_npu_busy = 0;  // NPU jobs of the prefill, start to end (the NPU runs one at a time)
+  // Jobs of the attention module (Plan::report_attention): unit, CPU cluster and cores, span.
+  struct Span {
+    kernels::Unit unit;
+    std::string cluster;
+    std::uint32_t threads;
+    Tick start, end;
+  };
+  bool report_attention = false;
+  std::vector<Span> attention;
 };
+
+// Union of intervals (sorted, merged).
+std::vector<std::pair<Tick, Tick>> merged(std::vector<std::pair<Tick, Tick>> v) {
+  std::sort(v.begin(), v.end());
+  std::vector<std::pair<Tick, Tick>> out;
+  for (const auto& iv : v) {
+    if (!out.empty() && iv.first <= out.back().second) {
+      out.back().second = std::max(out.back().second, iv.second);
+    } else {
+      out.push_back(iv);
+    }
+  }
+  return out;
+}
+
+Tick total_length(const std::vector<std::pair<Tick, Tick>>& v) {
+  Tick t = 0;
+  for (const auto& [a, b] : v) t += b - a;
+  return t;
+}
 
 double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
@@ -86,7 +115,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
                              " decode steps for " + std::to_string(q.decode) + " tokens");
     }
-    RequestTimes t{q, sim.now(), 0, 0};
+    RequestTimes t{q, sim.now(), 0, 0, 0, false, {}};
     co_await ex.run(plan);
     t.first_token = ex.job_end(plan.prefill_end);
     t.end = plan.decode_step_end.empty() ? t.first_token : ex.job_end(plan.decode_step_end.back());
@@ -95,7 +124,11 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       if (job.unit == kernels::Unit::kNpu && !job.ops.empty() && job.ops.front().phase == model::Phase::kPrefill) {
         t.prefill_npu_busy += ex.job_end(j) - ex.job_start(j);
       }
+      if (plan.report_attention && job.attention_module) {
+        t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j)});
+      }
     }
+    t.report_attention = plan.report_attention;
     times.push_back(t);
     jobs += plan.jobs.size();
     info = plan.info;
@@ -211,6 +244,36 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     r.extra["prefill_npu_idle_ms"] = to_ms(prefill - std::min(prefill, prefill_npu));
   }
   if (!info.empty()) r.extra["system_info"] = info;
+  if (!times.empty() && times.front().report_attention) {
+    // The attention module alone: its wall time (the union of its jobs' spans, overlapped
+    // pipeline stages counted once) and the energy of its activity over that time: its NPU and
+    // CPU busy time, the DRAM traffic during those spans (all masters'), idle power of the units (and
+    // CPU cores) it used and base power over its wall time.
+    std::vector<std::pair<Tick, Tick>> all, npu;
+    hw::Activity aa;
+    for (const auto& t : times) {
+      for (const auto& sp : t.attention) {
+        all.push_back({sp.start, sp.end});
+        if (sp.unit == kernels::Unit::kNpu) npu.push_back({sp.start, sp.end});
+        if (sp.unit == kernels::Unit::kGpu) aa.gpu.busy += sp.end - sp.start;
+        if (sp.unit == kernels::Unit::kCpu) {
+          aa.cpu_core_busy[sp.cluster] += (sp.end - sp.start) * sp.threads;
+          aa.cpu_cores[sp.cluster] = std::max(aa.cpu_cores[sp.cluster], sp.threads);
+        }
+      }
+    }
+    const auto spans = merged(all);
+    aa.duration = total_length(spans);
+    aa.npu.busy = std::min(aa.duration, total_length(merged(npu)));
+    aa.gpu.busy = std::min(aa.duration, aa.gpu.busy);
+    // The budget's cores only (the cores the attention jobs held), not their whole clusters.
+    for (auto& [cluster, busy] : aa.cpu_core_busy) busy = std::min<Tick>(busy, aa.duration * aa.cpu_cores[cluster]);
+    double bytes = 0;
+    for (const auto& [a, b] : spans) bytes += dram_bytes_between(soc.dram(), a, b);
+    aa.dram_bytes = static_cast<std::uint64_t>(bytes);
+    r.extra["attention_ms"] = to_ms(aa.duration) / n;
+    r.extra["attention_energy_j"] = hw::compute_energy(req.soc.power, aa).total_j / n;
+  }
   if (req.gpu_background_frame > 0) {
     r.extra["gpu_background"] = {{"frame_ms", to_ms(req.gpu_background_frame)},
                                  {"fps", req.gpu_background_fps},

@@ -2,6 +2,7 @@
 #include "sim/systems/baselines/baselines.h"
 #include "sim/systems/heterollm/heterollm_system.h"
 #include "sim/systems/llm_npu/llm_npu_system.h"
+#include "sim/systems/shadowattn/shadowattn_system.h"
 
 namespace socsim::systems {
 
@@ -12,6 +13,7 @@ const SystemRegistry& SystemRegistry::builtin() {
     register_baselines(r);
     register_llm_npu(r);
     register_heterollm(r);
+    register_shadowattn(r);
     return r;
   }();
   return registry;

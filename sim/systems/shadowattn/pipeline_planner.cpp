@@ -1,0 +1,137 @@
+#include "sim/systems/shadowattn/pipeline_planner.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace socsim::systems::shadowattn {
+
+namespace {
+
+struct Lanes {
+  double n = 0, t = 0, q = 0;
+};
+
+// One head on the CPU lanes after its group's launch ended at `npu_end`.
+void run_head(Lanes& l, const PipelineInput& in, std::uint32_t h, double npu_end) {
+  const HeadTimes& t = in.heads.at(h);
+  if (in.shared_cpu) {
+    l.q = std::max(l.q, npu_end) + t.topk + t.qkv;
+    l.t = l.q;
+  } else {
+    l.t = std::max(npu_end, l.t) + t.topk;
+    l.q = std::max(l.q, l.t) + t.qkv;
+  }
+}
+
+// cpuPlan: greedy order of one group's heads.
+std::vector<std::uint32_t> cpu_plan(const PipelineInput& in, Lanes& l, std::uint32_t g, double npu_end) {
+  std::vector<std::uint32_t> left = in.groups[g], seq;
+  while (!left.empty()) {
+    std::size_t best = 0;
+    double best_q = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < left.size(); ++i) {
+      Lanes trial = l;
+      run_head(trial, in, left[i], npu_end);
+      if (trial.q < best_q) best_q = trial.q, best = i;
+    }
+    run_head(l, in, left[best], npu_end);
+    seq.push_back(left[best]);
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  return seq;
+}
+
+void check(const PipelineInput& in) {
+  if (in.npu.size() != in.groups.size()) throw std::invalid_argument("pipeline: one NPU time per group");
+}
+
+}  // namespace
+
+double pipeline_makespan(const PipelineInput& in, const std::vector<std::uint32_t>& npu_order,
+                         const std::vector<std::uint32_t>& cpu_order) {
+  check(in);
+  std::vector<double> end(in.groups.size(), -1);
+  std::vector<std::int64_t> group_of(in.heads.size(), -1);
+  for (std::uint32_t g = 0; g < in.groups.size(); ++g) {
+    for (auto h : in.groups[g]) group_of.at(h) = g;
+  }
+  double t = 0;
+  for (auto g : npu_order) {
+    if (g >= in.groups.size() || end[g] >= 0) throw std::invalid_argument("pipeline: NPU order is not a permutation");
+    t += in.npu[g];
+    end[g] = t;
+  }
+  if (npu_order.size() != in.groups.size()) throw std::invalid_argument("pipeline: NPU order is not a permutation");
+  std::vector<bool> seen(in.heads.size(), false);
+  Lanes l;
+  for (auto h : cpu_order) {
+    if (h >= in.heads.size() || seen[h] || group_of[h] < 0) throw std::invalid_argument("pipeline: CPU order is not a permutation");
+    seen[h] = true;
+    run_head(l, in, h, end[static_cast<std::size_t>(group_of[h])]);
+  }
+  if (cpu_order.size() != in.heads.size()) throw std::invalid_argument("pipeline: CPU order is not a permutation");
+  return l.q;
+}
+
+PipelinePlan plan_in_order(const PipelineInput& in) {
+  check(in);
+  PipelinePlan p;
+  p.npu_order.resize(in.groups.size());
+  std::iota(p.npu_order.begin(), p.npu_order.end(), 0u);
+  for (const auto& g : in.groups) p.cpu_order.insert(p.cpu_order.end(), g.begin(), g.end());
+  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order);
+  return p;
+}
+
+PipelinePlan plan_greedy(const PipelineInput& in) {
+  check(in);
+  PipelinePlan p;
+  std::vector<std::uint32_t> left(in.groups.size());
+  std::iota(left.begin(), left.end(), 0u);
+  Lanes l;
+  while (!left.empty()) {
+    std::size_t best = 0;
+    double best_q = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < left.size(); ++i) {
+      Lanes trial = l;
+      cpu_plan(in, trial, left[i], l.n + in.npu[left[i]]);
+      if (trial.q < best_q) best_q = trial.q, best = i;
+    }
+    const std::uint32_t g = left[best];
+    l.n += in.npu[g];
+    const auto seq = cpu_plan(in, l, g, l.n);
+    p.npu_order.push_back(g);
+    p.cpu_order.insert(p.cpu_order.end(), seq.begin(), seq.end());
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order);
+  return p;
+}
+
+PipelinePlan plan_brute_force(const PipelineInput& in) {
+  check(in);
+  PipelinePlan best;
+  best.makespan = std::numeric_limits<double>::infinity();
+  std::vector<std::uint32_t> npu(in.groups.size());
+  std::iota(npu.begin(), npu.end(), 0u);
+  do {
+    // Every permutation of the heads (a CPU order may interleave groups).
+    std::vector<std::uint32_t> cpu(in.heads.size());
+    std::iota(cpu.begin(), cpu.end(), 0u);
+    do {
+      const double t = pipeline_makespan(in, npu, cpu);
+      if (t < best.makespan) best = {npu, cpu, t};
+    } while (std::next_permutation(cpu.begin(), cpu.end()));
+  } while (std::next_permutation(npu.begin(), npu.end()));
+  return best;
+}
+
+PipelinePlan plan_pipeline(const PipelineInput& in, std::size_t exact_up_to) {
+  if (in.heads.size() <= exact_up_to && in.groups.size() <= exact_up_to) return plan_brute_force(in);
+  PipelinePlan g = plan_greedy(in), o = plan_in_order(in);
+  return g.makespan <= o.makespan ? g : o;
+}
+
+}  // namespace socsim::systems::shadowattn

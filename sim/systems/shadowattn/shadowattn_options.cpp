@@ -1,0 +1,40 @@
+#include "sim/systems/shadowattn/shadowattn_options.h"
+
+#include "sim/config/config_error.h"
+
+namespace socsim::systems::shadowattn {
+
+Options read_options(config::Section& root, const hw::SocSpec& soc) {
+  Options o;
+  const auto s = root.optional_child("shadowattn");
+  if (s) {
+    if (s->has("sparsity")) o.sparsity = s->number("sparsity", 1e-6, 1.0);
+    if (s->has("core_class")) {
+      o.core_class = s->choice("core_class", {"prime", "mid", "little", "small"});
+      if (o.core_class == "small") o.core_class = "little";
+    }
+    if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";
+    o.pipeline = s->boolean_or("pipeline", true);
+    o.fuse = s->boolean_or("fuse", true);
+    if (s->has("max_fuse")) o.max_fuse = static_cast<std::uint32_t>(s->integer("max_fuse", 1, 64));
+    o.reorder = s->boolean_or("reorder", true);
+    o.buckets_enabled = s->boolean_or("buckets_enabled", true);
+    if (s->has("buckets")) o.buckets = static_cast<std::uint32_t>(s->integer("buckets", 1, 121));
+    if (s->has("step")) o.step = s->number("step", 1e-6, 1.0);
+    o.per_head_ratio = s->boolean_or("per_head_ratio", true);
+    if (s->has("importance_clamp")) o.importance_clamp = s->number("importance_clamp", 1.0, 1e6);
+    if (s->has("seed")) o.seed = static_cast<std::uint64_t>(s->integer("seed", 0, 1LL << 40));
+  }
+  const hw::CpuClusterSpec* cluster = nullptr;
+  for (const auto& c : soc.cpu.clusters) {
+    if (c.name == o.core_class) cluster = &c;
+  }
+  if (!cluster) {
+    throw config::ConfigError(s ? s->location_of("core_class") : config::SourceLocation{}, "shadowattn.core_class",
+                              "the SoC has no '" + o.core_class + "' CPU cluster");
+  }
+  if (s && s->has("cpu_cores")) o.cpu_cores = static_cast<std::uint32_t>(s->integer("cpu_cores", 1, cluster->cores));
+  return o;
+}
+
+}  // namespace socsim::systems::shadowattn

@@ -1,0 +1,47 @@
+#pragma once
+// Options of shadowattn and its baselines (../shared/papers/shadowattn.md), the `shadowattn:`
+// section (`--set shadowattn.sparsity=0.3`); they apply to all five systems.
+//
+//   sparsity         global kept fraction r (per-row k = ceil(ratio x visible keys))     0.2
+//   cpu_cores        the CPU budget: cores of core_class running attention                1
+//   core_class       prime | mid | little (small = little)                                mid
+//   float_unit       cpu | gpu: where the float attention of cg-* and shadowattn's sparse
+//                    attention run (top-k stays on the CPU budget)                        cpu
+//   pipeline         head-wise NPU/CPU overlap; false: all estimation of a layer first    true
+//   fuse             heads sharing a bucket (and shape) in one NPU launch                 true
+//   max_fuse         heads per fused launch (the paper measured 1, 2 and 4)               4
+//   reorder          the greedy planner's order; false: heads in index order              true
+//   buckets_enabled  precompiled graphs by scale bucket; false: a graph per head's own
+//                    scales, built online on the request's path                           true
+//   buckets, step    scale buckets (a k x k grid of multipliers step^i around the mean)  9, 0.5
+//   per_head_ratio   per-head ratios from importance (Eq. 3); false: r for every head    true
+//   importance_clamp importance scores clamped to [mean / c, mean x c]                    4
+//   seed             the synthetic calibration (importance and per-head scales)          1
+#include <cstdint>
+#include <string>
+
+#include "sim/config/config_tree.h"
+#include "sim/hw/soc_spec.h"
+
+namespace socsim::systems::shadowattn {
+
+struct Options {
+  double sparsity = 0.2;
+  std::uint32_t cpu_cores = 1;
+  std::string core_class = "mid";
+  bool float_on_gpu = false;
+  bool pipeline = true;
+  bool fuse = true;
+  std::uint32_t max_fuse = 4;
+  bool reorder = true;
+  bool buckets_enabled = true;
+  std::uint32_t buckets = 9;
+  double step = 0.5;
+  bool per_head_ratio = true;
+  double importance_clamp = 4.0;
+  std::uint64_t seed = 1;
+};
+
+Options read_options(config::Section& root, const hw::SocSpec& soc);
+
+}  // namespace socsim::systems::shadowattn

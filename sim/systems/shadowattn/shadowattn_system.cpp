@@ -1,0 +1,397 @@
+#include "sim/systems/shadowattn/shadowattn_system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "kernels/attention/attention_lower.h"
+#include "sim/runtime/job_profiler.h"
+#include "sim/runtime/lowering/sparse_attention_lowering.h"
+#include "sim/systems/llm_npu/chunk_dag.h"
+#include "sim/systems/llm_npu/outlier_plan.h"
+#include "sim/systems/plan_builder.h"
+#include "sim/systems/shadowattn/calibration.h"
+#include "sim/systems/shadowattn/pipeline_planner.h"
+
+namespace socsim::systems {
+
+namespace {
+
+using model::OpKind;
+using runtime::Job;
+using runtime::Plan;
+
+// A QxK graph holds no weights: about 10-100 KB (paper); we count 64 KiB per graph.
+constexpr double kQkGraphBytes = 64.0 * 1024;
+
+std::uint64_t ratio_ppm(double r) { return static_cast<std::uint64_t>(std::llround(std::min(1.0, r) * runtime::lowering::kRatioUnit)); }
+
+struct Stats {
+  std::set<std::string> graphs;  // distinct NPU attention graphs
+  std::uint64_t launches = 0, heads = 0;
+  double planned_ms = 0, in_order_ms = 0;
+};
+
+// Builds the attention of one (chunk, layer) after job `pre`; returns the jobs the rest of the
+// layer waits for.
+class AttentionBuilder {
+ public:
+  AttentionBuilder(AttentionVariant v, const shadowattn::Options& o, const llm_npu::Options& host, const model::ModelConfig& m,
+                   const hw::SocSpec& soc, const std::vector<double>& ratios, runtime::JobProfiler& profiler, Stats& stats)
+      : v_(v), o_(o), host_(host), m_(m), soc_(soc), ratios_(ratios), profiler_(profiler), stats_(stats) {}
+
+  std::vector<std::uint32_t> build(Plan& plan, const std::vector<std::uint32_t>& pre, const std::vector<model::GraphOp>& attn,
+                                   std::uint32_t layer, std::uint64_t chunk) {
+    const model::GraphOp& scores = attn.front();
+    const std::string base = "prefill.c" + std::to_string(chunk) + ".L" + std::to_string(layer) + ".attn";
+    switch (v_) {
+      case AttentionVariant::kCgFull: {
+        Job j = float_job(base + ".full");
+        j.ops = attn;
+        return {add(plan, std::move(j), pre)};
+      }
+      case AttentionVariant::kNpuFull: {
+        Job j = npu_job(base + ".npu_full");
+        j.ops = attn;
+        j.npu_graph = "npu-full/q" + std::to_string(scores.op.m) + "/kv" + std::to_string(scores.op.n);
+        stats_.graphs.insert(j.npu_graph);
+        ++stats_.launches;
+        return {add(plan, std::move(j), pre)};
+      }
+      case AttentionVariant::kCgBlockSparse: {
+        Job j = float_job(base + ".block_sparse");
+        model::OpDesc op = scores.op;
+        op.name = "block_sparse_attention";
+        op.kind = OpKind::kBlockSparseAttn;
+        op.weight_params = ratio_ppm(o_.sparsity);
+        j.ops = {{op, scores.phase, layer, chunk}};
+        return {add(plan, std::move(j), pre)};
+      }
+      case AttentionVariant::kCgSparse: {
+        Job est = float_job(base + ".estimate");
+        est.ops = {scores};
+        const auto e = add(plan, std::move(est), pre);
+        Job tk = cpu_job(base + ".topk");
+        tk.ops = {{topk_op(scores.op, scores.op.batch, o_.sparsity), scores.phase, layer, chunk}};
+        const auto t = add(plan, std::move(tk), {e});
+        Job sp = float_job(base + ".sparse");
+        sp.ops = {{sparse_op(scores.op, scores.op.batch, o_.sparsity), scores.phase, layer, chunk}};
+        return {add(plan, std::move(sp), {t})};
+      }
+      case AttentionVariant::kShadow: return shadow(plan, pre, scores, layer, chunk, base);
+    }
+    return {};
+  }
+
+ private:
+  model::OpDesc topk_op(const model::OpDesc& s, std::uint64_t heads, double ratio) const {
+    model::OpDesc op;
+    op.name = "topk";
+    op.kind = OpKind::kTopK;
+    op.m = s.m, op.k = s.k, op.n = s.n, op.batch = heads;
+    op.weight_params = ratio_ppm(ratio);
+    return op;
+  }
+  model::OpDesc sparse_op(const model::OpDesc& s, std::uint64_t heads, double ratio) const {
+    model::OpDesc op;
+    op.name = "sparse_attention";
+    op.kind = OpKind::kSparseAttn;
+    op.m = s.m, op.k = s.k, op.n = s.n, op.batch = heads;
+    op.weight_params = ratio_ppm(ratio);
+    op.elements = kernels::sparse_kept_total(runtime::lowering::sparse_op_shape(op, m_), ratio);
+    return op;
+  }
+  Job cpu_job(std::string name, std::uint32_t threads = 0) const {
+    Job j;
+    j.name = std::move(name);
+    j.unit = kernels::Unit::kCpu;
+    j.precision = runtime::Precision::kFp32;
+    j.cpu_cluster = o_.core_class;
+    j.cpu_threads = threads ? threads : o_.cpu_cores;
+    j.lane = "attn";
+    j.attention_module = true;
+    return j;
+  }
+  Job float_job(std::string name, std::uint32_t threads = 0) const {
+    if (!o_.float_on_gpu) return cpu_job(std::move(name), threads);
+    Job j;
+    j.name = std::move(name);
+    j.unit = kernels::Unit::kGpu;
+    j.precision = runtime::Precision::kFp32;
+    j.lane = "attn.gpu";
+    j.attention_module = true;
+    return j;
+  }
+  Job npu_job(std::string name) const {
+    Job j;
+    j.name = std::move(name);
+    j.unit = kernels::Unit::kNpu;
+    j.precision = runtime::Precision::kW8A8;
+    j.lane = "npu";
+    j.attention_module = true;
+    return j;
+  }
+  static std::uint32_t add(Plan& plan, Job j, const std::vector<std::uint32_t>& deps) {
+    j.deps.insert(j.deps.end(), deps.begin(), deps.end());
+    return plan.add(std::move(j));
+  }
+
+  std::vector<std::uint32_t> shadow(Plan& plan, const std::vector<std::uint32_t>& pre, const model::GraphOp& scores, std::uint32_t layer,
+                                    std::uint64_t chunk, const std::string& base) {
+    const std::uint64_t heads = scores.op.batch;
+    const std::uint64_t per_layer = m_.heads;
+    // Buckets of each head's scales (synthetic calibration) and its ratio.
+    const auto grid = shadowattn::bucket_grid({1.0, 1.0}, o_.buckets, o_.step);
+    std::vector<std::size_t> bucket(heads);
+    std::vector<double> ratio(heads);
+    for (std::uint64_t h = 0; h < heads; ++h) {
+      bucket[h] = shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk));
+      ratio[h] = o_.per_head_ratio ? ratios_.at(layer * per_layer + h % per_layer) : o_.sparsity;
+    }
+    // Fused groups: heads sharing a bucket, at most max_fuse per launch.
+    std::vector<std::vector<std::uint32_t>> groups;
+    if (o_.fuse && o_.buckets_enabled) {
+      std::map<std::size_t, std::vector<std::uint32_t>> by_bucket;
+      for (std::uint32_t h = 0; h < heads; ++h) by_bucket[bucket[h]].push_back(h);
+      for (const auto& [b, hs] : by_bucket) {
+        for (std::size_t i = 0; i < hs.size(); i += o_.max_fuse) {
+          groups.emplace_back(hs.begin() + static_cast<std::ptrdiff_t>(i),
+                              hs.begin() + static_cast<std::ptrdiff_t>(std::min(hs.size(), i + o_.max_fuse)));
+        }
+      }
+    } else {
+      for (std::uint32_t h = 0; h < heads; ++h) groups.push_back({h});
+    }
+    // The NPU estimates the padded chunk (its static graphs are for llm.npu's chunk length).
+    model::OpDesc est = scores.op;
+    est.name = "qk_estimate";
+    est.kind = OpKind::kQkEstimate;
+    est.n = scores.op.n - scores.op.m + host_.chunk;
+    est.m = host_.chunk;
+    std::vector<Job> npu_jobs, topk_jobs, qkv_jobs;
+    shadowattn::PipelineInput in;
+    const bool own_topk_core = !o_.float_on_gpu && o_.cpu_cores >= 2;
+    in.shared_cpu = !o_.float_on_gpu && !own_topk_core;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      Job j = npu_job(base + ".estimate.g" + std::to_string(g));
+      model::OpDesc op = est;
+      op.batch = groups[g].size();
+      j.ops = {{op, scores.phase, layer, chunk}};
+      const std::size_t b = bucket[groups[g].front()];
+      j.npu_graph = o_.buckets_enabled ? "shadowattn/b" + std::to_string(b) + "/d" + std::to_string(op.k) + "/h" + std::to_string(op.batch) +
+                                             "/q" + std::to_string(op.m) + "/kv" + std::to_string(op.n)
+                                       : "shadowattn/online/c" + std::to_string(chunk) + "/L" + std::to_string(layer) + "/h" +
+                                             std::to_string(groups[g].front());
+      stats_.graphs.insert(j.npu_graph);
+      in.groups.push_back(groups[g]);
+      in.npu.push_back(to_ms(profiler_.duration(j)));
+      npu_jobs.push_back(std::move(j));
+    }
+    for (std::uint32_t h = 0; h < heads; ++h) {
+      Job t = cpu_job(base + ".topk.h" + std::to_string(h), 1);
+      if (own_topk_core) t.lane = "attn.topk";
+      t.ops = {{topk_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
+      Job q = float_job(base + ".sparse.h" + std::to_string(h), own_topk_core ? o_.cpu_cores - 1 : 0);
+      q.ops = {{sparse_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
+      in.heads.push_back({to_ms(profiler_.duration(t)), to_ms(profiler_.duration(q))});
+      topk_jobs.push_back(std::move(t));
+      qkv_jobs.push_back(std::move(q));
+    }
+    const shadowattn::PipelinePlan order = o_.reorder ? shadowattn::plan_pipeline(in) : shadowattn::plan_in_order(in);
+    stats_.planned_ms += order.makespan;
+    stats_.in_order_ms += shadowattn::plan_in_order(in).makespan;
+    stats_.launches += groups.size();
+    stats_.heads += heads;
+
+    std::vector<std::uint32_t> npu_id(groups.size()), group_of(heads);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (auto h : groups[g]) group_of[h] = static_cast<std::uint32_t>(g);
+    }
+    std::vector<std::uint32_t> prev = pre;
+    for (auto g : order.npu_order) {
+      npu_id[g] = add(plan, std::move(npu_jobs[g]), prev);
+      prev = {npu_id[g]};
+    }
+    std::vector<std::uint32_t> finals;
+    bool has_t = false, has_q = false;
+    std::uint32_t last_t = 0, last_q = 0;
+    for (auto h : order.cpu_order) {
+      std::vector<std::uint32_t> deps = {npu_id[group_of[h]]};
+      if (!o_.pipeline) deps = npu_id;  // every estimation of the layer first
+      if (has_t) deps.push_back(last_t);
+      if (in.shared_cpu && has_q) deps.push_back(last_q);
+      last_t = add(plan, std::move(topk_jobs[h]), deps);
+      has_t = true;
+      std::vector<std::uint32_t> qdeps = {last_t};
+      if (has_q) qdeps.push_back(last_q);
+      last_q = add(plan, std::move(qkv_jobs[h]), qdeps);
+      has_q = true;
+      finals.push_back(last_q);
+    }
+    return finals;
+  }
+
+  AttentionVariant v_;
+  const shadowattn::Options& o_;
+  const llm_npu::Options& host_;
+  const model::ModelConfig& m_;
+  const hw::SocSpec& soc_;
+  const std::vector<double>& ratios_;
+  runtime::JobProfiler& profiler_;
+  Stats& stats_;
+};
+
+}  // namespace
+
+const char* attention_variant_id(AttentionVariant v) {
+  switch (v) {
+    case AttentionVariant::kCgFull: return "cg-full";
+    case AttentionVariant::kCgSparse: return "cg-sparse";
+    case AttentionVariant::kCgBlockSparse: return "cg-block-sparse";
+    case AttentionVariant::kNpuFull: return "npu-full";
+    case AttentionVariant::kShadow: return "shadowattn";
+  }
+  return "?";
+}
+
+void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  options_ = shadowattn::read_options(options, soc);
+  host_ = llm_npu::read_options(options, soc);
+  if (options_.core_class != "little" && !host_.float_on_gpu) {
+    // The host's float lane keeps off the budget's cores (co-running work kept off that core).
+    host_.cpu_threads = std::max<std::uint32_t>(1, host_.cpu_threads > options_.cpu_cores ? host_.cpu_threads - options_.cpu_cores : 1);
+  }
+  placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes);
+  shadow_kept_ = llm_npu::shadow_layers(m.layers, host_.outlier_prune);
+  const auto imp = shadowattn::synthetic_importance(options_.seed, m.layers, m.heads);
+  ratios_ = shadowattn::head_ratios(imp.head, imp.layer, m.heads, options_.sparsity, options_.importance_clamp);
+}
+
+runtime::SyncPolicy ShadowAttnSystem::sync_policy() const {
+  runtime::SyncPolicy s;
+  s.shared_buffers = true;
+  return s;
+}
+
+Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
+  Plan host;
+  const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, shadow_kept_, r.prompt, r.batch);
+  runtime::JobProfiler profiler(soc, m);
+  Stats stats;
+  AttentionBuilder builder(variant_, options_, host_, m, soc, ratios_, profiler, stats);
+
+  // The host's jobs in order, each float subgraph holding a layer's attention cut around it.
+  Plan plan;
+  std::vector<std::uint32_t> map(host.jobs.size());
+  const auto remap = [&map](std::vector<std::uint32_t>& v) {
+    for (auto& d : v) d = map[d];
+  };
+  for (std::uint32_t j = 0; j < host.jobs.size(); ++j) {
+    Job job = host.jobs[j];
+    remap(job.deps);
+    remap(job.start_deps);
+    const auto it = std::find_if(job.ops.begin(), job.ops.end(), [](const model::GraphOp& g) { return g.op.kind == OpKind::kAttnScores; });
+    if (it == job.ops.end() || job.unit == kernels::Unit::kNpu) {
+      map[j] = plan.add(std::move(job));
+      continue;
+    }
+    const auto first = static_cast<std::size_t>(it - job.ops.begin());
+    std::size_t last = first;
+    while (last < job.ops.size() && job.ops[last].op.kind != OpKind::kAttnContext) ++last;
+    const std::vector<model::GraphOp> attn(job.ops.begin() + static_cast<std::ptrdiff_t>(first),
+                                           job.ops.begin() + static_cast<std::ptrdiff_t>(last + 1));
+    const std::uint32_t layer = attn.front().layer;
+    const std::uint64_t chunk = attn.front().step;
+    Job pre = job, post = job;
+    pre.ops.assign(job.ops.begin(), job.ops.begin() + static_cast<std::ptrdiff_t>(first));
+    post.ops.assign(job.ops.begin() + static_cast<std::ptrdiff_t>(last + 1), job.ops.end());
+    pre.name += ".pre";
+    post.deps.clear();
+    post.start_deps.clear();
+    const std::uint32_t pre_id = plan.add(std::move(pre));
+    auto finals = builder.build(plan, {pre_id}, attn, layer, chunk);
+    post.deps = finals;
+    map[j] = plan.add(std::move(post));
+  }
+  plan.report_attention = true;
+  if (host_.prepared) {
+    plan.prepared_graphs = dag.npu_graphs;
+    // Attention graphs are precompiled offline, except shadowAttn's without buckets (one graph per
+    // head's own scales, built online).
+    for (const auto& g : stats.graphs) {
+      if (g.rfind("shadowattn/online/", 0) != 0) plan.prepared_graphs.push_back(g);
+    }
+  }
+  if (host_.ooe) {
+    profiler.annotate(plan);
+    plan.pick = runtime::PickPolicy::kNpuStall;
+  } else {
+    plan.pick = runtime::PickPolicy::kProgramOrder;
+  }
+
+  // The first token, then decode on the CPU as llm.npu (full attention).
+  const std::uint32_t threads = host_.cpu_threads;
+  SequentialPlanBuilder b(
+      [threads](const model::GraphOp& g) {
+        return Placement{kernels::Unit::kCpu,
+                         g.op.kind == model::OpKind::kMatMul ? runtime::Precision::kW8A8 : runtime::Precision::kFp32, threads};
+      },
+      [](const model::GraphOp&) { return std::string(); });
+  b.continue_after(map[dag.last]);
+  plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
+  const std::size_t decode_from = plan.jobs.size();
+  for (std::uint64_t s = 0; s < r.decode; ++s) {
+    b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
+    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
+  }
+  for (std::size_t j = decode_from; j < plan.jobs.size() && !host_.minmax_scale; ++j) {
+    plan.jobs[j].outliers = runtime::OutlierHandling::kShadow;
+    plan.jobs[j].outlier_channels = static_cast<std::uint32_t>(host_.outlier_channels);
+  }
+
+  nlohmann::ordered_json info = {
+      {"attention", attention_variant_id(variant_)},
+      {"chunk", host_.chunk},
+      {"chunks", dag.chunks},
+      {"cpu_budget", {{"core_class", options_.core_class}, {"cores", options_.cpu_cores}}},
+      {"host_float_threads", host_.cpu_threads},
+      {"float_unit", options_.float_on_gpu ? "gpu" : "cpu"},
+      {"attention_npu_graphs", stats.graphs.size()},
+      {"attention_graph_memory_kib", static_cast<double>(stats.graphs.size()) * kQkGraphBytes / 1024.0},
+  };
+  if (variant_ != AttentionVariant::kCgFull && variant_ != AttentionVariant::kNpuFull) info["sparsity"] = options_.sparsity;
+  if (variant_ == AttentionVariant::kShadow) {
+    const auto [mn, mx] = std::minmax_element(ratios_.begin(), ratios_.end());
+    double mean = 0;
+    for (double x : ratios_) mean += x;
+    mean /= static_cast<double>(ratios_.size());
+    info["pipeline"] = options_.pipeline;
+    info["fuse"] = options_.fuse;
+    info["reorder"] = options_.reorder;
+    info["buckets_enabled"] = options_.buckets_enabled;
+    info["buckets"] = options_.buckets;
+    info["step"] = options_.step;
+    info["per_head_ratio"] = options_.per_head_ratio;
+    info["head_ratio"] = {{"min", options_.per_head_ratio ? *mn : options_.sparsity},
+                          {"mean", options_.per_head_ratio ? mean : options_.sparsity},
+                          {"max", options_.per_head_ratio ? *mx : options_.sparsity}};
+    info["estimation_launches"] = stats.launches;
+    info["heads_per_launch"] = stats.launches ? static_cast<double>(stats.heads) / static_cast<double>(stats.launches) : 0.0;
+    info["topk_lane"] = options_.float_on_gpu ? "cpu budget (sparse attention on the gpu)"
+                        : options_.cpu_cores >= 2 ? "own core" : "shared with sparse attention (one core)";
+    info["planned_pipeline_ms"] = stats.planned_ms;
+    info["in_order_pipeline_ms"] = stats.in_order_ms;
+  }
+  plan.info = info;
+  return plan;
+}
+
+void register_shadowattn(SystemRegistry& r) {
+  for (auto v : {AttentionVariant::kCgFull, AttentionVariant::kCgSparse, AttentionVariant::kCgBlockSparse, AttentionVariant::kNpuFull,
+                 AttentionVariant::kShadow}) {
+    r.add(attention_variant_id(v), [v] { return std::make_unique<ShadowAttnSystem>(v); });
+  }
+}
+
+}  // namespace socsim::systems
