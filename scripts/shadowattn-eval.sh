@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# shadowAttn's evaluation on the simulator (../shared/papers/shadowattn.md):
+#   1. attention kernel (Figure 10): prefill attention time (attention_ms, all layers; the
+#      attention module only) of cg-full, cg-sparse, cg-block-sparse, npu-full and shadowattn at
+#      prompts 1024/2048/4096, and shadowattn's attention energy (attention_energy_j) beside it
+#   2. end to end (Figure 11): total time (prefill + decode) for the ArxivSum, DroidCall and Octopus
+#      lengths (workloads/arxiv-sum.yaml, droidcall.yaml, octopus.yaml)
+# for each model, SoC and CPU budget core class (shadowattn.core_class; Figure 15). Every cell is
+# one `socsim run`; llm.npu's non-attention prefill and the CPU decode are the same in all five.
+#
+#   scripts/shadowattn-eval.sh [--socs "snapdragon-8gen3 snapdragon-8gen2"]
+#       [--models "qwen2-0.5b qwen2-1.5b phonelm-0.5b phonelm-1.5b"] [--prompts "1024 2048 4096"]
+#       [--cores "mid prime little"] [--workloads "arxiv-sum droidcall octopus"] [--set k=v]...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+socs="snapdragon-8gen3 snapdragon-8gen2"
+models="qwen2-0.5b qwen2-1.5b phonelm-0.5b phonelm-1.5b"
+prompts="1024 2048 4096"
+cores="mid prime little"
+workloads="arxiv-sum droidcall octopus"
+sets=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --socs) socs="$2"; shift 2 ;;
+    --models) models="$2"; shift 2 ;;
+    --prompts) prompts="$2"; shift 2 ;;
+    --cores) cores="$2"; shift 2 ;;
+    --workloads) workloads="$2"; shift 2 ;;
+    --set) sets+=(--set "$2"); shift 2 ;;
+    *) echo "usage: $0 [--socs \"S ...\"] [--models \"M ...\"] [--prompts \"P ...\"] [--cores \"C ...\"] [--workloads \"W ...\"] [--set k=v]..." >&2; exit 2 ;;
+  esac
+done
+bin=build/socsim
+[[ -x $bin ]] || { echo "build first: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+systems="cg-full cg-sparse cg-block-sparse npu-full shadowattn"
+
+key() { grep -o "\"$1\": [0-9.e+-]*" "$tmp/r.json" | head -1 | awk '{printf "%.1f", $2}'; }
+run() {  # system, then arguments of `socsim run`
+  local system=$1; shift
+  "$bin" run --soc "$soc" --model "$model" --system "$system" --set shadowattn.core_class="$core" "${sets[@]}" "$@" \
+    --json "$tmp/r.json" >/dev/null
+}
+
+for soc in $socs; do
+  for core in $cores; do
+    echo "== $soc, CPU budget: 1 $core core =="
+    echo "-- attention kernel: prefill attention ms (all layers) --"
+    printf "%-13s %6s" model prompt
+    for s in $systems; do printf " %15s" "$s"; done
+    printf " %12s %10s\n" "speedup/full" "shadow_mJ"
+    for model in $models; do
+      for prompt in $prompts; do
+        printf "%-13s %6s" "$model" "$prompt"
+        full=0
+        for s in $systems; do
+          run "$s" --prompt "$prompt" --decode 0
+          ms=$(key attention_ms)
+          [[ $s == cg-full ]] && full=$ms
+          printf " %15s" "$ms"
+        done
+        mj=$(grep -o '"attention_energy_j": [0-9.e+-]*' "$tmp/r.json" | awk '{printf "%.1f", $2 * 1000}')
+        printf " %11.1fx %10s\n" "$(awk -v a="$full" -v b="$ms" 'BEGIN{print a/b}')" "$mj"
+      done
+    done
+    echo "-- end to end: total ms (prefill + decode) --"
+    printf "%-13s %-10s" model workload
+    for s in $systems; do printf " %15s" "$s"; done
+    printf "\n"
+    for model in $models; do
+      for w in $workloads; do
+        printf "%-13s %-10s" "$model" "$w"
+        for s in $systems; do
+          run "$s" --workload "$w"
+          printf " %15s" "$(key total_ms)"
+        done
+        printf "\n"
+      done
+    done
+  done
+done
