@@ -54,6 +54,9 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   FunctionalOutcome out;
   out.functional_layers = layers;
   out.attention = system.attention_used();
+  const auto& sp = system.sparse_stats();
+  if (sp.recall_total > 0) out.topk_recall = sp.recall_hits / sp.recall_total;
+  if (sp.ref_sq > 0) out.attention_rel_error = std::sqrt(sp.diff_sq / sp.ref_sq);
   out.reference_hidden = reference.final_hidden(final_norm);
   const std::uint64_t B = shape.sequences, h = model.hidden, positions = shape.positions();
   out.system_hidden = f32_matrix(positions, h);
@@ -121,6 +124,8 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
     j["workload_requests"] = req.workload.size();
   }
   j["attention"] = o.attention;
+  if (o.topk_recall >= 0) j["topk_recall"] = o.topk_recall;
+  if (o.attention_rel_error >= 0) j["attention_rel_error"] = o.attention_rel_error;
   j["reference"] = "fp32, whole sequence, teacher-forced tokens";
   return j;
 }

@@ -35,6 +35,9 @@ struct FunctionalOutcome {
   std::uint64_t functional_layers = 0;
   kernels::Tensor system_hidden, reference_hidden;  // final-normed, [positions x hidden]
   std::map<std::string, std::string> attention;     // "unit/precision" -> attention kernel
+  // shadowAttn's sparse prefill attention (else < 0): kept positions vs the FP32 top-k, and the
+  // attention output's relative error (Frobenius) vs full FP32 attention on the same inputs.
+  double topk_recall = -1, attention_rel_error = -1;
 };
 
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).

@@ -13,6 +13,10 @@
 #include "sim/functional/attention_exec.h"
 #include "sim/functional/linear.h"
 #include "sim/functional/tensor_util.h"
+#include "kernels/attention/block_sparse.h"
+#include "kernels/attention/full_attention.h"
+#include "sim/runtime/lowering/sparse_attention_lowering.h"
+#include "sim/systems/shadowattn/estimation.h"
 
 namespace socsim::functional {
 
@@ -87,6 +91,11 @@ class PlanForward::LayerState {
 PlanForward::PlanForward(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
                          const std::vector<std::int32_t>& ids, const WeightSource& weights)
     : model_(model), placement_(plan), shape_(shape) {
+  if (plan.info.contains("buckets_enabled")) {
+    buckets_enabled_ = plan.info["buckets_enabled"].get<bool>();
+    buckets_ = plan.info["buckets"].get<std::uint32_t>();
+    bucket_step_ = plan.info["step"].get<double>();
+  }
   if (ids.size() != shape.sequences * shape.tokens()) throw std::invalid_argument("token ids do not match the shape");
   // The plan's prefill chunks; rows past the prompt are padding.
   std::uint64_t done = 0, step = 0;
@@ -126,10 +135,76 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   add_bias(k, st.weights.k_bias);
   add_bias(v, st.weights.v_bias);
 
-  const OpPlacement attn_place = placement_.at(seg.phase, seg.step, st.layer, "attn_scores");
-  const AttentionKind kind = attention_kind(attn_place);
-  attention_used_[std::string(runtime::unit_name(attn_place.unit)) + "/" + runtime::precision_name(attn_place.precision)] =
-      attention_kind_name(kind);
+  // shadowAttn's plans: cg-sparse (attn_scores + topk: FP32 estimation), shadowattn (per-head
+  // topk.h<i>: INT8 estimation with bucket scales), cg-block-sparse; else full attention.
+  enum class Sparse { kNone, kOracle, kShadow, kBlock } sparse = Sparse::kNone;
+  const auto has = [&](const char* op) { return placement_.has(seg.phase, seg.step, st.layer, op); };
+  if (has("attn_scores")) {
+    if (has("topk")) sparse = Sparse::kOracle;
+  } else if (has("topk.h0")) {
+    sparse = Sparse::kShadow;
+  } else if (has("block_sparse_attention")) {
+    sparse = Sparse::kBlock;
+  }
+  AttentionKind kind = AttentionKind::kF32;
+  if (sparse == Sparse::kNone) {
+    const OpPlacement attn_place = placement_.at(seg.phase, seg.step, st.layer, "attn_scores");
+    kind = attention_kind(attn_place);
+    attention_used_[std::string(runtime::unit_name(attn_place.unit)) + "/" + runtime::precision_name(attn_place.precision)] =
+        attention_kind_name(kind);
+  } else {
+    attention_used_[sparse == Sparse::kShadow ? "npu-estimate/cpu-sparse" : sparse == Sparse::kOracle ? "cpu-estimate/cpu-sparse" : "cpu-block-sparse"] =
+        sparse == Sparse::kBlock ? "fp32-block-sparse" : "fp32-sparse";
+  }
+  const auto run_sparse = [&](const Tensor& qh, const Tensor& kt, const Tensor& vt) {
+    const Tensor full = kernels::attention_f32(qh, kt, vt, seg.p0);
+    Tensor out;
+    if (sparse == Sparse::kBlock) {
+      const double ratio = runtime::lowering::op_ratio(placement_.op(seg.phase, seg.step, st.layer, "block_sparse_attention"));
+      const auto sel = kernels::select_blocks(qh, kt, seg.p0, {64, 0, ratio});
+      out = kernels::block_sparse_attention_f32(qh, kt, vt, seg.p0, sel);
+    } else {
+      out = Tensor(qh.shape(), ElemType::kF32);
+      const std::int64_t rr = qh.shape()[1], nn = kt.shape()[1], dd = qh.shape()[2];
+      const std::uint64_t group = heads / kvh;
+      // Per-head scales and, for shadowattn, the bucket grid around this layer's mean (a stand-in
+      // for the offline calibration: the chunk's own mean).
+      std::vector<Tensor> qs_h, ks_h, vs_h;
+      std::vector<systems::shadowattn::ScalePair> scales;
+      systems::shadowattn::ScalePair mean{0, 0};
+      for (std::uint64_t hh = 0; hh < heads; ++hh) {
+        const std::uint64_t g = hh / group;
+        Tensor a({rr, dd}, ElemType::kF32), kk({nn, dd}, ElemType::kF32), vv({nn, dd}, ElemType::kF32);
+        std::memcpy(a.data<float>().data(), qh.data<float>().data() + hh * static_cast<std::uint64_t>(rr * dd), static_cast<std::size_t>(rr * dd) * sizeof(float));
+        std::memcpy(kk.data<float>().data(), kt.data<float>().data() + g * static_cast<std::uint64_t>(nn * dd), static_cast<std::size_t>(nn * dd) * sizeof(float));
+        std::memcpy(vv.data<float>().data(), vt.data<float>().data() + g * static_cast<std::uint64_t>(nn * dd), static_cast<std::size_t>(nn * dd) * sizeof(float));
+        scales.push_back({systems::shadowattn::absmax_scale(a), systems::shadowattn::absmax_scale(kk)});
+        mean.q += scales.back().q / static_cast<double>(heads);
+        mean.k += scales.back().k / static_cast<double>(heads);
+        qs_h.push_back(std::move(a));
+        ks_h.push_back(std::move(kk));
+        vs_h.push_back(std::move(vv));
+      }
+      const auto grid = systems::shadowattn::bucket_grid(mean, buckets_, bucket_step_);
+      for (std::uint64_t hh = 0; hh < heads; ++hh) {
+        const std::string topk = sparse == Sparse::kShadow ? "topk.h" + std::to_string(hh) : "topk";
+        const double ratio = runtime::lowering::op_ratio(placement_.op(seg.phase, seg.step, st.layer, topk));
+        systems::shadowattn::ScalePair sc = scales[hh];
+        if (buckets_enabled_) sc = grid[systems::shadowattn::nearest_bucket(grid, sc)];
+        const auto r = systems::shadowattn::sparse_head(qs_h[hh], ks_h[hh], vs_h[hh], seg.p0, ratio, sparse == Sparse::kShadow ? &sc : nullptr);
+        sparse_.recall_hits += r.recall * static_cast<double>(r.reference_size);
+        sparse_.recall_total += static_cast<double>(r.reference_size);
+        std::memcpy(out.data<float>().data() + hh * static_cast<std::uint64_t>(rr * dd), r.out.data<float>().data(), static_cast<std::size_t>(rr * dd) * sizeof(float));
+      }
+    }
+    const Tensor& out_c = out;
+    const auto a = out_c.data<float>(), f = full.data<float>();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      sparse_.diff_sq += static_cast<double>(a[i] - f[i]) * static_cast<double>(a[i] - f[i]);
+      sparse_.ref_sq += static_cast<double>(f[i]) * static_cast<double>(f[i]);
+    }
+    return out;
+  };
   const kernels::RopeParams rope{m.rope_theta, m.rotary_fraction};
   const std::uint64_t n = seg.p0 + r;  // keys visible to the segment's last row
   Tensor attn = f32_matrix(B * r, q_dim);
@@ -162,7 +237,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
       std::memcpy(kt.data<float>().data() + g * n * hd, kc + g * T * hd, n * hd * sizeof(float));
       std::memcpy(vt.data<float>().data() + g * n * hd, vc + g * T * hd, n * hd * sizeof(float));
     }
-    const Tensor out = run_attention(kind, qh, kt, vt, seg.p0, lut_);
+    const Tensor out = sparse == Sparse::kNone ? run_attention(kind, qh, kt, vt, seg.p0, lut_) : run_sparse(qh, kt, vt);
     for (std::uint64_t i = 0; i < r; ++i) {
       for (std::uint64_t hh = 0; hh < heads; ++hh) {
         std::memcpy(attn.data<float>().data() + (b * r + i) * q_dim + hh * hd, out.data<float>().data() + (hh * r + i) * hd,

@@ -45,6 +45,13 @@ class PlanForward {
   std::vector<HeadGroup> head_groups(const NormWeights& final_norm) const;
   // Attention kernels used, "unit/precision -> kernel", for the report.
   const std::map<std::string, std::string>& attention_used() const { return attention_used_; }
+  // shadowAttn's sparse prefill attention (cg-sparse, cg-block-sparse, shadowattn): kept
+  // positions against the FP32 Q.K^T top-k of the same k (hits / reference positions), and the
+  // attention output against full FP32 attention on the same inputs (squared sums).
+  struct SparseStats {
+    double recall_hits = 0, recall_total = 0, diff_sq = 0, ref_sq = 0;
+  };
+  const SparseStats& sparse_stats() const { return sparse_; }
 
  private:
   struct Segment {
@@ -61,6 +68,10 @@ class PlanForward {
   std::vector<float> x_;  // residual stream [sequences * tokens x hidden]
   kernels::LutExpTable lut_;
   std::map<std::string, std::string> attention_used_;
+  SparseStats sparse_;
+  bool buckets_enabled_ = true;
+  std::uint32_t buckets_ = 9;
+  double bucket_step_ = 0.5;
 };
 
 }  // namespace socsim::functional

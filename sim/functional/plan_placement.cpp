@@ -9,7 +9,10 @@ PlanPlacement::PlanPlacement(const runtime::Plan& plan) {
   for (const auto& job : plan.jobs) {
     for (const auto& g : job.ops) {
       ops_.insert_or_assign(Key{g.phase, g.step, g.layer, g.op.name}, Entry{{job.unit, job.precision, job.outliers, job.outlier_channels}, g.op});
-      if (g.phase == model::Phase::kPrefill && g.layer == 0 && g.op.kind == model::OpKind::kAttnScores) chunks[g.step] = g.op.m;
+      // shadowAttn's plans: the per-head top-k (or block-sparse attention) gives the chunk's rows.
+      const bool attention = g.op.kind == model::OpKind::kAttnScores || g.op.kind == model::OpKind::kTopK ||
+                             g.op.kind == model::OpKind::kBlockSparseAttn;
+      if (g.phase == model::Phase::kPrefill && g.layer == 0 && attention) chunks[g.step] = g.op.m;
     }
   }
   std::uint64_t expect = 0;

@@ -30,6 +30,9 @@ class PlanPlacement {
 
   // Throws std::logic_error naming the op when the plan does not run it.
   OpPlacement at(model::Phase phase, std::uint64_t step, std::uint32_t layer, const std::string& op) const;
+  bool has(model::Phase phase, std::uint64_t step, std::uint32_t layer, const std::string& op) const {
+    return ops_.count(Key{phase, step, layer, op}) != 0;
+  }
   // The op's shape as planned (e.g. the head's rows).
   const model::OpDesc& op(model::Phase phase, std::uint64_t step, std::uint32_t layer, const std::string& name) const;
   // Rows per sequence of each prefill chunk, in order (from layer 0's attention), padding included.

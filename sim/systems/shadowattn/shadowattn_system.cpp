@@ -192,8 +192,10 @@ class AttentionBuilder {
       Job t = cpu_job(base + ".topk.h" + std::to_string(h), 1);
       if (own_topk_core) t.lane = "attn.topk";
       t.ops = {{topk_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
+      t.ops.front().op.name = "topk.h" + std::to_string(h);  // per head (functional mode reads its ratio)
       Job q = float_job(base + ".sparse.h" + std::to_string(h), own_topk_core ? o_.cpu_cores - 1 : 0);
       q.ops = {{sparse_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
+      q.ops.front().op.name = "sparse_attention.h" + std::to_string(h);
       in.heads.push_back({to_ms(profiler_.duration(t)), to_ms(profiler_.duration(q))});
       topk_jobs.push_back(std::move(t));
       qkv_jobs.push_back(std::move(q));
