@@ -36,11 +36,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 systems="cg-full cg-sparse cg-block-sparse npu-full shadowattn"
 
-key() { grep -o "\"$1\": [0-9.e+-]*" "$tmp/r.json" | head -1 | awk '{printf "%.1f", $2}'; }
-run() {  # system, then arguments of `socsim run`
+key() { local v; v=$(grep -o "\"$1\": [0-9.e+-]*" "$tmp/r.json" | head -1 | awk '{printf "%.1f", $2}' || true); echo "${v:--}"; }
+run() {  # system, then arguments of `socsim run`; fails (and clears the result) when the run does,
+  # e.g. a length beyond the model's context (PhoneLM: 2048): its cell prints "-"
   local system=$1; shift
-  "$bin" run --soc "$soc" --model "$model" --system "$system" --set shadowattn.core_class="$core" "${sets[@]}" "$@" \
-    --json "$tmp/r.json" >/dev/null
+  rm -f "$tmp/r.json"
+  "$bin" run --soc "$soc" --model "$model" --system "$system" --set shadowattn.core_class="$core" ${sets[@]+"${sets[@]}"} "$@" \
+    --json "$tmp/r.json" >/dev/null 2>"$tmp/err" || { echo "{}" >"$tmp/r.json"; return 0; }
 }
 
 for soc in $socs; do
@@ -60,8 +62,9 @@ for soc in $socs; do
           [[ $s == cg-full ]] && full=$ms
           printf " %15s" "$ms"
         done
-        mj=$(grep -o '"attention_energy_j": [0-9.e+-]*' "$tmp/r.json" | awk '{printf "%.1f", $2 * 1000}')
-        printf " %11.1fx %10s\n" "$(awk -v a="$full" -v b="$ms" 'BEGIN{print a/b}')" "$mj"
+        mj=$(grep -o '"attention_energy_j": [0-9.e+-]*' "$tmp/r.json" | awk '{printf "%.1f", $2 * 1000}' || true)
+        if [[ $ms == - || $full == - ]]; then printf " %12s %10s\n" - -; else
+          printf " %11.1fx %10s\n" "$(awk -v a="$full" -v b="$ms" 'BEGIN{print a/b}')" "${mj:--}"; fi
       done
     done
     echo "-- end to end: total ms (prefill + decode) --"
