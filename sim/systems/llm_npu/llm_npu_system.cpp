@@ -6,7 +6,7 @@
 #include "sim/systems/llm_npu/chunk_dag.h"
 #include "sim/systems/llm_npu/graph_memory.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
-#include "sim/systems/plan_builder.h"
+#include "sim/systems/llm_npu/cpu_decode.h"
 
 namespace socsim::systems {
 
@@ -37,26 +37,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
   }
 
   // The first token, then decode on the CPU backend with the INT8 weights.
-  const std::uint32_t threads = options_.cpu_threads;
-  SequentialPlanBuilder b(
-      [threads](const model::GraphOp& g) {
-        return Placement{kernels::Unit::kCpu,
-                         g.op.kind == model::OpKind::kMatMul ? runtime::Precision::kW8A8 : runtime::Precision::kFp32, threads};
-      },
-      [](const model::GraphOp&) { return std::string(); });
-  b.continue_after(dag.last);
-  plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
-  const std::size_t decode_from = plan.jobs.size();
-  for (std::uint64_t s = 0; s < r.decode; ++s) {
-    b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
-    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
-  }
-  // The CPU decodes with the same per-tensor INT8 weights and handles outlier activations in
-  // float itself (no other unit, no sync): numerically the shadow path on every layer.
-  for (std::size_t j = decode_from; j < plan.jobs.size() && !options_.minmax_scale; ++j) {
-    plan.jobs[j].outliers = runtime::OutlierHandling::kShadow;
-    plan.jobs[j].outlier_channels = static_cast<std::uint32_t>(options_.outlier_channels);
-  }
+  llm_npu::append_cpu_decode(plan, options_, m, r, dag.last);
 
   const auto mem = llm_npu::graph_memory(plan);
   const auto kept = static_cast<std::uint64_t>(std::count(shadow_kept_.begin(), shadow_kept_.end(), true));

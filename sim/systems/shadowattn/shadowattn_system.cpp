@@ -10,7 +10,7 @@
 #include "sim/runtime/lowering/sparse_attention_lowering.h"
 #include "sim/systems/llm_npu/chunk_dag.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
-#include "sim/systems/plan_builder.h"
+#include "sim/systems/llm_npu/cpu_decode.h"
 #include "sim/systems/shadowattn/calibration.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
 
@@ -341,24 +341,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
   }
 
   // The first token, then decode on the CPU as llm.npu (full attention).
-  const std::uint32_t threads = host_.cpu_threads;
-  SequentialPlanBuilder b(
-      [threads](const model::GraphOp& g) {
-        return Placement{kernels::Unit::kCpu,
-                         g.op.kind == model::OpKind::kMatMul ? runtime::Precision::kW8A8 : runtime::Precision::kFp32, threads};
-      },
-      [](const model::GraphOp&) { return std::string(); });
-  b.continue_after(map[dag.last]);
-  plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
-  const std::size_t decode_from = plan.jobs.size();
-  for (std::uint64_t s = 0; s < r.decode; ++s) {
-    b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
-    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
-  }
-  for (std::size_t j = decode_from; j < plan.jobs.size() && !host_.minmax_scale; ++j) {
-    plan.jobs[j].outliers = runtime::OutlierHandling::kShadow;
-    plan.jobs[j].outlier_channels = static_cast<std::uint32_t>(host_.outlier_channels);
-  }
+  llm_npu::append_cpu_decode(plan, host_, m, r, map[dag.last]);
 
   nlohmann::ordered_json info = {
       {"attention", attention_variant_id(variant_)},
