@@ -11,6 +11,8 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "tests/support/scratch_dir.h"
+
 namespace socsim::test {
 
 struct CliResult {
@@ -25,12 +27,9 @@ inline std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// A fresh empty folder per test, under the build tree's temp dir.
+// A fresh empty folder per test process (see tests/support/scratch_dir.h).
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("socsim_cli_test_" + name);
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d;
+  return socsim::test::fresh_scratch_dir("socsim_cli_test_", name);
 }
 
 inline CliResult run_socsim(const std::string& args, const std::string& cwd = SOCSIM_SOURCE_DIR) {

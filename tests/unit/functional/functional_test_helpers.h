@@ -16,6 +16,7 @@
 #include "sim/model/model_config.h"
 #include "sim/runtime/job.h"
 #include "sim/systems/plan_builder.h"
+#include "tests/support/scratch_dir.h"
 
 namespace socsim::functional::test {
 
@@ -105,10 +106,7 @@ inline void write_safetensors(const std::filesystem::path& path, const std::map<
 }
 
 inline std::filesystem::path scratch(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("socsim_functional_test_" + name);
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d;
+  return socsim::test::fresh_scratch_dir("socsim_functional_test_", name);
 }
 
 }  // namespace socsim::functional::test
