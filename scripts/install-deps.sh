@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libopenblas-dev        # the GEMM benchmark's reference (cblas_sgemm in tests/benchmarks/gemm_benchmark.cpp)
+  clang libclang-rt-14-dev  # libFuzzer targets of the input parsers (tests/fuzz, scripts/fuzz.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -39,6 +39,12 @@ void SafetensorsFile::fail(const std::string& tensor, const std::string& message
   throw config::ConfigError({path_.string(), 0, 0}, tensor, message);
 }
 
+std::vector<std::string> SafetensorsFile::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, e] : entries_) out.push_back(name);
+  return out;
+}
+
 SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(file)) {
   std::ifstream in(path_, std::ios::binary);
   if (!in) fail("", "cannot open file");
@@ -63,7 +69,7 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(header);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers beyond double's range
     fail("", std::string("invalid JSON header: ") + e.what());
   }
   if (!j.is_object()) fail("", "the header is not a JSON object");
@@ -137,7 +143,7 @@ std::vector<float> SafetensorsFile::read_rows(const std::string& name, std::uint
     }
   } else if (e.dtype == "F16") {
     for (std::uint64_t i = 0; i < n; ++i, b += 2) {
-      out[i] = kernels::to_float(kernels::half_from_bits(static_cast<std::uint16_t>(b[0] | b[1] << 8)));
+      out[i] = kernels::float_from_half_bits(static_cast<std::uint16_t>(b[0] | b[1] << 8));
     }
   } else {  // BF16: the top half of an FP32
     for (std::uint64_t i = 0; i < n; ++i, b += 2) out[i] = std::bit_cast<float>(static_cast<std::uint32_t>(b[0] | b[1] << 8) << 16);

@@ -27,6 +27,8 @@ class SafetensorsFile {
 
   const std::filesystem::path& path() const { return path_; }
   bool has(const std::string& name) const { return entries_.count(name) != 0; }
+  // Tensor names, sorted.
+  std::vector<std::string> names() const;
   // The entry, or an error naming the tensor as missing.
   const Entry& entry(const std::string& name) const;
   // Checks the tensor exists, has `shape` and a dtype read_rows can convert.

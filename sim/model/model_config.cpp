@@ -86,12 +86,17 @@ ModelConfig load_model_config(const std::filesystem::path& file) {
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open file");
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
+  return parse_model_config(ss.str(), file);
+}
+
+ModelConfig parse_model_config(const std::string& text, const std::filesystem::path& file) {
   json j;
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     throw config::ConfigError({file.string(), line_of_offset(text, e.byte), 0}, "", "invalid JSON: " + std::string(e.what()));
+  } catch (const json::exception& e) {  // e.g. a number beyond double's range (found by fuzz_model_config)
+    throw config::ConfigError({file.string(), 0, 0}, "", "invalid JSON: " + std::string(e.what()));
   }
   if (!j.is_object()) throw config::ConfigError({file.string(), 1, 0}, "", "expected a JSON object");
   const Reader r(j, file.string());

@@ -44,5 +44,7 @@ struct ModelConfig {
 
 // Loads and checks a config.json. Errors are config::ConfigError naming the file and key.
 ModelConfig load_model_config(const std::filesystem::path& file);
+// The same from the file's text; `file` names it in errors and gives the model id (its stem).
+ModelConfig parse_model_config(const std::string& text, const std::filesystem::path& file);
 
 }  // namespace socsim::model
