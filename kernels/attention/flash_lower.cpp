@@ -56,8 +56,11 @@ double flash_tile_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::u
   const double per_score_vector = row_max + i + f + e + (HvxCost::kWiden + 2 * f) + 2 * f;
   const double per_row_vector = i + f + e;
   const double per_out_vector = i + 2 * f;
+  // Two dependent batches of exps per tile (P, then a, which needs the new row max): one
+  // pipeline fill each (the LUT's gather latency).
   return static_cast<double>(c.vectors(rows * kv_tile, 2)) * per_score_vector +
-         static_cast<double>(c.vectors(rows, 2)) * per_row_vector + static_cast<double>(c.vectors(rows * head_dim, 2)) * per_out_vector;
+         static_cast<double>(c.vectors(rows, 2)) * per_row_vector + static_cast<double>(c.vectors(rows * head_dim, 2)) * per_out_vector +
+         2 * hvx_exp_fill_packets(hvx, v);
 }
 
 double flash_finalize_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t head_dim) {

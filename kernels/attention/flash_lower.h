@@ -19,6 +19,7 @@
 //                     + FP32 lane-wise row sum: widen 2 + accumulate 2f + rescale by a 2f
 //   per row vector:   m' = max(m, rowmax) 1 + (m - m') f + E for a
 //   per output vector: broadcast a 1 + a O f + (+ P V) f
+//   per tile:         2 exp pipeline fills (hvx_exp_fill_packets: the LUT's vgather latency)
 // Finalize per block: per row combine + reduce the FP32 sum (f + 5 (1 + f)), R reciprocals,
 // per output vector broadcast + scale (1 + f).
 //

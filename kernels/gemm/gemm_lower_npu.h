@@ -2,6 +2,7 @@
 // `lower` faces of the GEMM kernels for the Hexagon NPU (HVX packet counts: hvx_costs.h).
 #include <cstdint>
 
+#include "kernels/gemm/dequant_layout.h"
 #include "kernels/gemm/gemm_dims.h"
 #include "kernels/lowering/work.h"
 #include "kernels/quant/block_quant.h"
@@ -38,7 +39,7 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
                                hw::OperandHome home = hw::OperandHome::kDram);
 
 struct W4A16NpuOptions {
-  bool tile_group_layout = true;  // TTS 5.1.1: groups permuted offline into HMX order; false: ggml groups
+  DequantLayout dequant = DequantLayout::kCoalesced;  // TTS's kernel; the others are its ablation
   HmxOperandLayout layout;
 };
 
@@ -50,7 +51,7 @@ struct W4A16NpuOptions {
 // (tile = 2 KiB FP16 tile, q_col = quantized bytes of 32 columns, mt, kt, nt = tiles per dim).
 // Per row block: DMA its activations in (one transfer), tile them on HVX; per column chunk: DMA
 // its quantized weights (one transfer per 32-column strip), dequantize every weight of its whole
-// tiles on HVX (q4_0/q8_0_dequant_packets per unit), the HMX GEMM on TCM operands, untile the
+// tiles on HVX (dequant_packets_per_unit of options.dequant), the HMX GEMM on TCM operands, untile the
 // outputs on HVX and DMA them out (one transfer). Steps run in order (no overlap across them).
 NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options = {});
 

@@ -38,9 +38,7 @@ NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec
   const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
   const std::uint64_t blocks_per_col = ceil_div(u64(d.k), kQuantBlock);
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
-  const bool conventional = !options.tile_group_layout;
-  const double per_unit = f == BlockFormat::kQ4_0 ? hvx::q4_0_dequant_packets(spec.hvx, conventional)
-                                                  : hvx::q8_0_dequant_packets(spec.hvx, conventional);
+  const double per_unit = hvx::dequant_packets_per_unit(spec.hvx, f, options.dequant);
   const auto threads = spec.hvx.contexts;
   NpuWork w;
   for (std::uint64_t r0 = 0; r0 < c.mt; r0 += c.mb) {

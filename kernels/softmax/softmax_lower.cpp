@@ -26,13 +26,17 @@ double hvx_exp_packets_f16(const hw::HvxSpec& hvx, ExpVariant v) {
       return 8 * c.fop() + 6 * HvxCost::kIop;
     case ExpVariant::kLut:
       // Clear the sign bit (vand) and shift left by 1 into byte offsets (vasl): 2 iop; one vgather
-      // of 64 FP16 entries.
+      // of 64 FP16 entries (its issue; the latency is hvx_exp_fill_packets, once per batch).
       return 2 * HvxCost::kIop + c.vgather(c.lanes(2));
     case ExpVariant::kExact:
       // Widen to two FP32 vectors, FP32 exp on each, narrow back: 2 + 2 x f32 exp + 1.
       return HvxCost::kWiden + 2 * hvx_exp_packets_f32(hvx) + HvxCost::kIop;
   }
   throw std::invalid_argument("unknown exp variant");
+}
+
+double hvx_exp_fill_packets(const hw::HvxSpec& hvx, ExpVariant v) {
+  return v == ExpVariant::kLut ? HvxCost{hvx}.vgather_fill() : 0.0;
 }
 
 double hvx_softmax_row_packets(const hw::HvxSpec& hvx, std::uint64_t cols, ExpVariant v) {
@@ -55,7 +59,8 @@ double hvx_softmax_row_packets(const hw::HvxSpec& hvx, std::uint64_t cols, ExpVa
   const double vec = static_cast<double>(c.vectors(cols, 2));
   const double per_vector = i + f + hvx_exp_packets_f16(hvx, v) + (HvxCost::kWiden + 2 * f) +
                             (HvxCost::kWiden + 2 * f + i);
-  const double per_row = c.reduce(2, i) + i + f + c.reduce(4, f) + c.reciprocal() + i;
+  // The row's exps are independent: one pipeline fill (the LUT's gather latency) per row.
+  const double per_row = c.reduce(2, i) + i + f + c.reduce(4, f) + c.reciprocal() + i + hvx_exp_fill_packets(hvx, v);
   return vec * per_vector + per_row;
 }
 

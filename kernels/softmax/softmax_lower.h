@@ -7,7 +7,8 @@
 //   kPolyExpOps / kLutExpOps. Ops per element 4 + exp ops; one reciprocal per row.
 // NPU: HVX only (hvx_softmax_row_packets, counts in softmax_lower.cpp). kExact is an FP32 vector
 //   pipeline (32 lanes); kPoly and kLut keep values in FP16 (64 lanes) and promote the row sum and
-//   the normalization to FP32. Rows are spread over `threads` HVX contexts. The LUT is assumed
+//   the normalization to FP32; a LUT row also waits for one vgather latency (op_costs.h).
+//   Rows are spread over `threads` HVX contexts. The LUT is assumed
 //   resident in TCM (built once at start-up, TTS paper), so no DMA is charged for it.
 #include <cstdint>
 
@@ -23,6 +24,8 @@ struct SoftmaxShape {
 
 // exp on one HVX vector of 64 FP16 values (kExact: widen, FP32 exp on two vectors, narrow).
 double hvx_exp_packets_f16(const hw::HvxSpec& hvx, ExpVariant v);
+// Latency a batch of independent exps waits for once (kLut: the vgather latency; 0 otherwise).
+double hvx_exp_fill_packets(const hw::HvxSpec& hvx, ExpVariant v);
 // exp on one HVX vector of 32 FP32 values (degree-5 polynomial).
 double hvx_exp_packets_f32(const hw::HvxSpec& hvx);
 // One softmax row of `cols` values on HVX.

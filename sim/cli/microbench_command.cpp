@@ -44,7 +44,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("kv-heads", po::value(&r.kv_heads), "attention: KV heads (default = heads; fewer = GQA)")
       ("q", po::value(&r.q), "attention: query rows (the last --q positions of the --kv keys)")
       ("kv", po::value(&r.kv), "attention: keys (KV length)")
-      ("exp", po::value(&r.exp), "softmax/attention exp: exact | poly | lut (default: exact on cpu/gpu, lut on npu)")
+      ("exp", po::value(&r.exp), "softmax/attention exp: exact (= fp32) | poly (= fp16) | lut (default: exact on cpu/gpu, lut on npu)")
       ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest)")
       ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
       ("bytes", po::value(&r.bytes), "read/copy: bytes")

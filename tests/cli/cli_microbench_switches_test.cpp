@@ -27,8 +27,15 @@ TEST(CliMicrobenchSwitches, W4A16SwitchesChangeTheKernel) {
   const std::string gemm = "--op matmul --unit npu --dtype w4a16 --m 128 --k 4096 --n 4096";
   const auto tiled = bench(gemm, "tiled");
   const auto ggml = bench(gemm + " --set kernel.w4a16.layout=ggml", "ggml");
-  EXPECT_EQ(ggml["plan"]["layout"], "ggml");
-  EXPECT_GT(latency(ggml), latency(tiled));  // reordering groups while dequantizing costs HVX work
+  EXPECT_EQ(ggml["plan"]["layout"], "baseline");  // the older name of conventional groups
+  EXPECT_GT(latency(ggml), latency(tiled));  // scattering groups into the tile layout costs HVX work
+  // TTS's GEMM ablation: none < coalesced (the default) < hmx-layout < baseline.
+  const auto none = bench(gemm + " --set kernel.w4a16.layout=none", "none");
+  const auto hmx = bench(gemm + " --set kernel.w4a16.layout=hmx-layout", "hmxl");
+  EXPECT_EQ(tiled["plan"]["layout"], "coalesced");
+  EXPECT_LT(latency(none), latency(tiled));
+  EXPECT_LT(latency(tiled), latency(hmx));
+  EXPECT_LT(latency(hmx), latency(ggml));
   const auto q8 = bench(gemm + " --set kernel.w4a16.format=q8_0", "q8");
   EXPECT_EQ(q8["plan"]["weight_bytes"], 4096 / 32 * 34 * 4096);
 }

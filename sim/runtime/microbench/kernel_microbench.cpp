@@ -19,10 +19,11 @@ constexpr std::uint32_t kDefaultCpuThreads = 4;
 
 kernels::ExpVariant exp_variant(const MicrobenchRequest& r, kernels::ExpVariant dflt) {
   if (r.exp.empty()) return dflt;
-  if (r.exp == "exact") return kernels::ExpVariant::kExact;
-  if (r.exp == "poly") return kernels::ExpVariant::kPoly;
+  // fp32 and fp16 name the HVX variants as TTS's softmax ablation does (an FP32 or FP16 polynomial).
+  if (r.exp == "exact" || r.exp == "fp32") return kernels::ExpVariant::kExact;
+  if (r.exp == "poly" || r.exp == "fp16") return kernels::ExpVariant::kPoly;
   if (r.exp == "lut") return kernels::ExpVariant::kLut;
-  throw config::ConfigError(kCli, "--exp", "expected exact | poly | lut, got '" + r.exp + "'");
+  throw config::ConfigError(kCli, "--exp", "expected exact (fp32) | poly (fp16) | lut, got '" + r.exp + "'");
 }
 
 template <class Work>

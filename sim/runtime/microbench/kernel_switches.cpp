@@ -10,7 +10,10 @@ KernelSwitches read_kernel_switches(const config::Section& root) {
   if (!kernel) return s;
   if (const auto w = kernel->optional_child("w4a16")) {
     if (w->has("format")) s.w4a16_format = w->choice("format", {"q4_0", "q8_0"}) == "q8_0" ? kernels::BlockFormat::kQ8_0 : kernels::BlockFormat::kQ4_0;
-    if (w->has("layout")) s.w4a16_tile_group_layout = w->choice("layout", {"tile-group", "ggml"}) == "tile-group";
+    if (w->has("layout")) {
+      s.w4a16_layout = *kernels::parse_dequant_layout(
+          w->choice("layout", {"coalesced", "hmx-layout", "baseline", "none", "tile-group", "ggml"}));
+    }
   }
   if (const auto f = kernel->optional_child("flash")) {
     if (f->has("kv_tile")) s.flash.kv_tile = static_cast<std::uint32_t>(f->integer("kv_tile", 32, 64));

@@ -3,11 +3,16 @@
 // tree as the SoC file's overrides, so a misspelt key is an error with a did-you-mean). They pick
 // variants of one kernel, not hardware: the hardware is the SoC file's.
 //   kernel.w4a16.format   q4_0 (default, 4.5 bits/weight) | q8_0 (8.5)
-//   kernel.w4a16.layout   tile-group (default: groups permuted offline into HMX order, TTS 5.1.1)
-//                         | ggml (ggml's row groups; the NPU reorders while dequantizing)
+//   kernel.w4a16.layout   the weight layout of the NPU's dequantization (TTS's GEMM ablation,
+//                         kernels/gemm/dequant_layout.h): coalesced (default: tile groups in
+//                         super-groups) | hmx-layout (tile groups, one at a time) | baseline
+//                         (ggml's groups scattered into the tile layout) | none (copy, no
+//                         dequantization: the upper bound); tile-group and ggml are the older
+//                         names of coalesced and baseline
 //   kernel.flash.kv_tile  keys per FlashAttention tile: 32 | 64 (default 64)
 //   kernel.flash.q_block  query rows per block (default 32, the HMX tile height)
 #include "kernels/attention/flash_attention.h"
+#include "kernels/gemm/dequant_layout.h"
 #include "kernels/quant/block_quant.h"
 #include "sim/config/config_tree.h"
 
@@ -15,7 +20,7 @@ namespace socsim::runtime {
 
 struct KernelSwitches {
   kernels::BlockFormat w4a16_format = kernels::BlockFormat::kQ4_0;
-  bool w4a16_tile_group_layout = true;
+  kernels::DequantLayout w4a16_layout = kernels::DequantLayout::kCoalesced;
   kernels::FlashParams flash;  // exp comes from --exp
 };
 

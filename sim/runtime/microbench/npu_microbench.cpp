@@ -55,14 +55,14 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
     if (engine != "hmx") throw config::ConfigError(kCli, "--engine", "W4A16 matmul on the NPU dequantizes on HVX and multiplies on HMX (--engine hmx)");
     if (r.operands != hw::OperandHome::kDram) throw config::ConfigError(kCli, "--operands", "the W4A16 kernel streams its weights from DRAM (--operands ddr)");
     kernels::W4A16NpuOptions options;
-    options.tile_group_layout = r.switches.w4a16_tile_group_layout;
+    options.dequant = r.switches.w4a16_layout;
     const kernels::GemmDims d{static_cast<std::int64_t>(r.m), static_cast<std::int64_t>(r.k), static_cast<std::int64_t>(r.n)};
     auto work = kernels::lower_gemm_w4a16_npu(d, r.switches.w4a16_format, r.soc.npu, options);
     const std::uint64_t weight_bytes = kernels::block_weight_bytes(d.k, d.n, r.switches.w4a16_format);
     npu.check_mappable(weight_bytes + (r.m * r.k + r.m * r.n) * 2, "this matmul");
     plan_info = {{"kernel", "w4a16"},
                  {"format", kernels::block_format_name(r.switches.w4a16_format)},
-                 {"layout", options.tile_group_layout ? "tile-group" : "ggml"},
+                 {"layout", kernels::dequant_layout_name(options.dequant)},
                  {"steps", work.steps.size()},
                  {"weight_bytes", weight_bytes}};
     sim.spawn(run_work(soc, std::move(work)), "microbench.w4a16");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernel_test_util.h"
+#include "kernels/gemm/hvx_costs.h"
 #include "sim/hw/npu/gemm_plan.h"
 
 namespace socsim::kernels {
@@ -103,15 +104,40 @@ TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
     }
   }
 
-  // 33x65x17 Q8_0, ggml groups, operands already tiled: mt 2, kt 3, nt 1: one chunk.
-  // Dequantize 3 tiles x 1024 / 256 = 12 units x (2 + 4 + 2*2 + 4 + 4 + 10 shuffle = 28) = 336.
-  const NpuWork o = lower_gemm_w4a16_npu({33, 65, 17}, BlockFormat::kQ8_0, spec, {false, {true, true}});
+  // 33x65x17 Q8_0, conventional groups scattered (baseline), operands already tiled: mt 2, kt 3,
+  // nt 1: one chunk. Dequantize 3 tiles x 1024 / 256 = 12 units x 8 groups x (valign 1 +
+  // unpack/convert 2 + splat 1 + vmpy 1 + qfloat 1 = 6, + scatter 16 line stores = 22) = 2112.
+  const NpuWork o = lower_gemm_w4a16_npu({33, 65, 17}, BlockFormat::kQ8_0, spec, {DequantLayout::kBaseline, {true, true}});
   ASSERT_EQ(o.steps.size(), 5u);
   expect_dma(o.steps[0], 33 * 65 * 2, 1);
   expect_dma(o.steps[1], 17 * 3 * 34, 1);
-  expect_hvx(o.steps[2], 336, 4);
+  expect_hvx(o.steps[2], 2112, 4);
   expect_gemm(o.steps[3], 33, 65, 17, hw::DType::kFp16, hw::OperandHome::kTcm);
   expect_dma(o.steps[4], 33 * 17 * 2, 1);
+}
+
+TEST(GemmLowerNpu, W4A16DequantLayoutsPerUnit) {
+  // Per unit of 256 weights (8 groups) on v75-like HVX (vlut16 2 packets, qfloat):
+  //   Q4_0 per group: valign 1 + and/shift/shuffle 3 + vlut16 2 + splat 1 + vmpy 1 + qfloat 1 = 9.
+  const auto h = test::small_npu().hvx;
+  EXPECT_DOUBLE_EQ(hvx::dequant_packets_per_unit(h, BlockFormat::kQ4_0, DequantLayout::kHmxLayout), 8 * 9);
+  EXPECT_DOUBLE_EQ(hvx::dequant_packets_per_unit(h, BlockFormat::kQ4_0, DequantLayout::kBaseline), 8 * (9 + 16));
+  EXPECT_DOUBLE_EQ(hvx::dequant_packets_per_unit(h, BlockFormat::kQ4_0, DequantLayout::kCoalesced), 18);
+  EXPECT_DOUBLE_EQ(hvx::dequant_packets_per_unit(h, BlockFormat::kQ4_0, DequantLayout::kNone), 144.0 / 128);
+  EXPECT_DOUBLE_EQ(hvx::dequant_packets_per_unit(h, BlockFormat::kQ8_0, DequantLayout::kCoalesced), 18);
+  EXPECT_DOUBLE_EQ(hvx::dequant_packets_per_unit(h, BlockFormat::kQ8_0, DequantLayout::kNone), 272.0 / 128);
+  // The GEMM orders the variants as the paper's ablation: none < coalesced < hmx-layout < baseline.
+  const auto spec = test::small_npu();
+  auto hvx_total = [&](DequantLayout l) {
+    double t = 0;
+    for (const auto& s : lower_gemm_w4a16_npu({1, 2048, 2048}, BlockFormat::kQ4_0, spec, {l, {}}).steps) {
+      if (s.name == "w4a16 dequantize") t += s.packets;
+    }
+    return t;
+  };
+  EXPECT_LT(hvx_total(DequantLayout::kNone), hvx_total(DequantLayout::kCoalesced));
+  EXPECT_LT(hvx_total(DequantLayout::kCoalesced), hvx_total(DequantLayout::kHmxLayout));
+  EXPECT_LT(hvx_total(DequantLayout::kHmxLayout), hvx_total(DequantLayout::kBaseline));
 }
 
 }  // namespace
