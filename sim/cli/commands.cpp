@@ -7,6 +7,7 @@ const std::vector<Command>& commands() {
       {"run", "simulate one LLM inference (prefill + decode) and report latency, energy, timeline", &run_command},
       {"microbench", "simulate one operator on one unit (matmul, qk, read, copy, graph-build, softmax, attention)", &microbench_command},
       {"bench", "measure the simulator's own speed: wall time of whole runs, engine events per second", &bench_command},
+      {"serve", "simulate LLMS (LLM as a system service): context-switch latency of many apps' contexts over hours", &serve_command},
       {"validate", "run calibration/validation claims and compare with published numbers", &validate_command},
   };
   return kCommands;

@@ -52,11 +52,49 @@ std::vector<std::string> Simulator::blocked_processes() const {
   return names;
 }
 
+const char* run_result_name(RunResult r) {
+  switch (r) {
+    case RunResult::kIdle: return "finished";
+    case RunResult::kStalled: return "deadlock: no event left while processes still wait";
+    case RunResult::kTimeLimit: return "stopped at the time limit";
+    case RunResult::kNoProgress: return "no progress: simulated time stopped advancing while events kept firing";
+  }
+  return "?";
+}
+
+std::string Simulator::describe_pending(std::size_t max) const {
+  const auto events = queue_.pending_sorted();
+  std::string s;
+  for (std::size_t i = 0; i < events.size() && i < max; ++i) {
+    const auto& e = events[i];
+    s += "  at " + std::to_string(e.time) + " ps: ";
+    if (e.fn == &resume_fn) {
+      std::string who = "resume of a coroutine inside a process";
+      for (const auto& [id, info] : processes_) {
+        if (info.handle.address() == e.ctx) who = "resume of process '" + info.name + "'";
+      }
+      s += who;
+    } else {
+      s += e.fn == &run_callback ? "callback" : "unit event";
+    }
+    s += "\n";
+  }
+  if (events.size() > max) s += "  ... and " + std::to_string(events.size() - max) + " more\n";
+  if (events.empty()) s += "  (none)\n";
+  return s;
+}
+
 RunResult Simulator::run(Tick until) {
+  std::uint64_t at_this_instant = 0;
   while (!queue_.empty()) {
     if (queue_.next_time() > until) {
       now_ = until;
       return RunResult::kTimeLimit;
+    }
+    if (queue_.next_time() != now_) {
+      at_this_instant = 0;
+    } else if (++at_this_instant > no_progress_limit_) {
+      return RunResult::kNoProgress;  // the event stays queued, in place, for the report
     }
     const EventQueue::Event e = queue_.pop();
     now_ = e.time;

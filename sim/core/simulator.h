@@ -21,7 +21,11 @@ enum class RunResult {
   kIdle,       // no event left and no process waiting: the simulation finished
   kStalled,    // no event left but processes are still waiting: a deadlock (see blocked_processes)
   kTimeLimit,  // stopped at the `until` bound with events still pending
+  kNoProgress, // the watchdog: more than no_progress_limit() events fired without time advancing
+               // (a livelock: processes waking each other at one instant forever)
 };
+
+const char* run_result_name(RunResult r);
 
 class Simulator {
  public:
@@ -58,6 +62,16 @@ class Simulator {
   std::size_t live_processes() const { return processes_.size(); }
   // Names of processes that have not finished, in spawn order (for deadlock reports).
   std::vector<std::string> blocked_processes() const;
+  // The first `max` pending events in firing order, one line each ("at <time>: resume of process
+  // 'x'" / "resume of a coroutine" / "callback"), then how many more: for watchdog reports.
+  std::string describe_pending(std::size_t max) const;
+
+  // Watchdog: run() returns kNoProgress after this many consecutive events at one instant.
+  // Legitimate bursts are far smaller (a plan's jobs all starting at t=0 is ~10 events per job);
+  // the default stops a livelock within a couple of seconds of wall time.
+  static constexpr std::uint64_t kDefaultNoProgressLimit = 50'000'000;
+  void set_no_progress_limit(std::uint64_t events) { no_progress_limit_ = events; }
+  std::uint64_t no_progress_limit() const { return no_progress_limit_; }
 
   // Awaitable: `co_await sim.delay(dt)` resumes the caller dt later (dt = 0 yields to the events
   // already scheduled for now()).
@@ -112,6 +126,7 @@ class Simulator {
   EventQueue queue_;
   Tick now_ = 0;
   std::uint64_t events_fired_ = 0;
+  std::uint64_t no_progress_limit_ = kDefaultNoProgressLimit;
   std::uint64_t next_process_id_ = 0;
   std::map<std::uint64_t, ProcessInfo> processes_;  // ordered by spawn id: deterministic reports
   std::exception_ptr first_error_;

@@ -38,6 +38,7 @@ Task<> Executor::run(const Plan& plan) {
       layer_attention_.emplace(std::tuple{g.phase, g.step, g.layer}, attention_shape_of(g.op, model_));
     }
   }
+  plan_ = &plan;
   done_.clear();
   began_.clear();
   gpu_flag_.clear();

@@ -48,6 +48,10 @@ class Executor {
   // When the job's work was complete: for GPU jobs under fast sync, the completion of its last
   // kernel (the flag's time); otherwise job_end (a GPU job's end is when its kernels are queued).
   Tick job_complete(std::uint32_t job) const;
+  // For the watchdog: per unit, the jobs of the plan being run that are running, waiting for a
+  // lane or hand-over, or waiting for dependencies (with the first unmet one), and a count of
+  // jobs done. Empty before run().
+  std::string describe_state(std::size_t max_jobs_per_unit) const;
 
  private:
   Task<> run_job(const Plan& plan, std::uint32_t index);
@@ -62,6 +66,7 @@ class Executor {
 
   hw::Soc& soc_;
   const model::ModelConfig& model_;
+  const Plan* plan_ = nullptr;  // the plan run() is executing (for describe_state)
   SyncPolicy sync_;
   report::TraceRecorder* trace_;
   std::vector<std::unique_ptr<Trigger>> done_;

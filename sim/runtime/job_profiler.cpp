@@ -4,6 +4,7 @@
 
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
+#include "sim/runtime/watchdog_report.h"
 
 namespace socsim::runtime {
 
@@ -31,7 +32,7 @@ Tick JobProfiler::duration(const Job& job) {
   one.add(std::move(j));
   Executor ex(soc, model_, {}, nullptr);
   sim.spawn(ex.run(one), "profile");
-  if (sim.run() != RunResult::kIdle) throw std::logic_error("profiling job '" + job.name + "' did not finish");
+  check_run_finished(sim.run(), sim, soc, &ex);
   cache_.emplace(key, sim.now());
   return sim.now();
 }

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/config/config_error.h"
 #include "sim/hw/power/energy_model.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
+#include "sim/runtime/watchdog_report.h"
 
 namespace socsim::runtime {
 
@@ -23,12 +25,6 @@ double dram_bytes_between(const hw::DramModel& dram, Tick from, Tick to) {
     if (b > a) bytes += tl[i].total_bps * to_seconds(b - a);
   }
   return bytes;
-}
-
-std::string stall_report(Simulator& sim) {
-  std::string s = "the simulation stalled with work pending (a dependency that can never be met); waiting:";
-  for (const auto& p : sim.blocked_processes()) s += " " + p;
-  return s;
 }
 
 }  // namespace
@@ -111,6 +107,12 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
                     nlohmann::ordered_json& info, Background* background) {
   for (const Request& q : requests) {
     const Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
+    for (const auto& job : plan.jobs) {
+      if (job.unit == kernels::Unit::kNpu && !req.soc.has_npu) {
+        throw config::ConfigError({req.soc.source_file, 0, 0}, "npu",
+                                  "system '" + system.id() + "' places work on the NPU and this SoC has none (no `npu:` section)");
+      }
+    }
     if (plan.decode_step_end.size() != q.decode) {
       throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
                              " decode steps for " + std::to_string(q.decode) + " tokens");
@@ -160,7 +162,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   }
   sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info, req.gpu_background_frame > 0 ? &background : nullptr),
             "executor");
-  if (sim.run() != RunResult::kIdle) throw std::runtime_error(stall_report(sim));
+  check_run_finished(sim.run(), sim, soc, &ex);
   // With a render load the timeline runs on to the last frame in flight (prefill and decode
   // figures come from the requests' own times).
   const Tick end = sim.now();
@@ -206,7 +208,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
 
   hw::Activity act;
   act.duration = end;
-  act.npu.busy = soc.npu().busy().busy(end);
+  act.npu.busy = soc.spec().has_npu ? soc.npu().busy().busy(end) : 0;
   act.gpu.busy = soc.gpu().busy().busy(end);
   act.cpu_core_busy = soc.cpu().core_busy_by_cluster();
   act.cpu_cores = soc.cpu().cores_by_cluster();

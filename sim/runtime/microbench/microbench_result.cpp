@@ -1,4 +1,5 @@
 #include "sim/runtime/microbench/microbench_result.h"
+#include "sim/runtime/watchdog_report.h"
 
 namespace socsim::runtime {
 
@@ -44,7 +45,7 @@ nlohmann::ordered_json time_on_soc(const MicrobenchRequest& r, const std::functi
   Simulator sim;
   hw::Soc soc(sim, r.soc, nullptr);
   sim.spawn(body(soc), "microbench." + r.op);
-  if (sim.run() != RunResult::kIdle) throw std::logic_error("microbench did not run to completion");
+  runtime::check_run_finished(sim.run(), sim, soc, nullptr);
   auto j = microbench_header(r, sim.now());
   if (rate_key) j[rate_key] = work / to_seconds(sim.now()) / 1e9;
   j["units"] = unit_breakdown(soc);

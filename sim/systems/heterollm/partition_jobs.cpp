@@ -4,6 +4,7 @@
 
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
+#include "sim/runtime/watchdog_report.h"
 
 namespace socsim::systems::heterollm {
 
@@ -95,7 +96,7 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   sync.fast = true;  // no hand-overs here; fast mode records the GPU part's completion
   runtime::Executor ex(soc, model_, sync, nullptr);
   sim.spawn(ex.run(plan), "profile");
-  if (sim.run() != RunResult::kIdle) throw std::logic_error("profiling partition " + p.describe() + " did not finish");
+  runtime::check_run_finished(sim.run(), sim, soc, &ex);
   PartTimes t;
   if (has_npu) t.npu = ex.job_end(last_npu);
   if (has_gpu) t.gpu = ex.job_complete(gpu);
