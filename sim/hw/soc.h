@@ -27,7 +27,7 @@ class Soc {
   Simulator& sim() { return sim_; }
   const SocSpec& spec() const { return spec_; }
   DramModel& dram() { return *dram_; }
-  HexagonNpu& npu() { return *npu_; }
+  HexagonNpu& npu();  // throws config::ConfigError when the SoC has none (spec().has_npu)
   AdrenoGpu& gpu() { return *gpu_; }
   CpuComplex& cpu() { return *cpu_; }
   UfsStorage& storage() { return *storage_; }

@@ -8,13 +8,19 @@ SocSpec parse_soc_spec(config::ConfigTree& tree) {
   auto root = tree.root();
   SocSpec soc;
   soc.name = root.string("name");
-  soc.npu = parse_npu_spec(root.child("npu"));
+  // The NPU is optional (Jetson boards have none that the models use); its power entry goes with it.
+  soc.has_npu = root.has("npu");
+  if (soc.has_npu) soc.npu = parse_npu_spec(root.child("npu"));
   soc.gpu = parse_gpu_spec(root.child("gpu"));
   soc.cpu = parse_cpu_spec(root.child("cpu"));
   soc.dram = parse_dram_spec(root.child("dram"));
   soc.storage = parse_storage_spec(root.child("storage"));
   const auto power = root.child("power");
   soc.power = parse_power_spec(power);
+  if (soc.has_npu != power.has("npu")) {
+    throw config::ConfigError(power.location(), "power.npu",
+                              soc.has_npu ? "missing power entry for the NPU" : "an NPU power entry without an `npu:` section");
+  }
   // Every CPU cluster needs a power entry and vice versa.
   for (const auto& c : soc.cpu.clusters) {
     if (!soc.power.cpu_core.count(c.name)) {

@@ -19,6 +19,7 @@ namespace socsim::hw {
 struct SocSpec {
   std::string name;         // human name ("Snapdragon 8 Gen 3")
   std::string source_file;  // the file it was loaded from
+  bool has_npu = true;  // false: the file has no `npu:` section (boards without one: Jetson TX2/Orin NX)
   NpuSpec npu;
   GpuSpec gpu;
   CpuSpec cpu;

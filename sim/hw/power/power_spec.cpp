@@ -15,7 +15,7 @@ ActiveIdle parse_active_idle(const config::Section& s) {
 
 PowerSpec parse_power_spec(const config::Section& s) {
   PowerSpec p;
-  p.npu = parse_active_idle(s.child("npu"));
+  if (s.has("npu")) p.npu = parse_active_idle(s.child("npu"));  // absent with the NPU (soc_spec.cpp checks)
   p.gpu = parse_active_idle(s.child("gpu"));
   const auto cpu = s.child("cpu_core");
   for (const auto& name : cpu.keys()) p.cpu_core[name] = parse_active_idle(cpu.child(name));

@@ -1,0 +1,158 @@
+// `socsim serve`: the LLMS service simulation (../shared/papers/llms.md). Every input is resolved
+// and checked before anything runs; bad input exits 2 naming the option or key; nothing is written.
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "sim/cli/command.h"
+#include "sim/cli/input_paths.h"
+#include "sim/cli/output_files.h"
+#include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
+#include "sim/config/units.h"
+#include "sim/model/model_config.h"
+#include "sim/systems/llms/llms_options.h"
+#include "sim/systems/llms/serve_run.h"
+
+namespace po = boost::program_options;
+
+namespace socsim::cli {
+
+namespace {
+
+const config::SourceLocation kCommandLine{"command line", 0, 0};
+
+[[noreturn]] void bad(const std::string& option, const std::string& msg) { throw config::ConfigError(kCommandLine, option, msg); }
+
+// "1/5min", "12/h", "0.01/s": calls per second.
+double parse_rate(const std::string& text) {
+  static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+)\s*/\s*([0-9]*\.?[0-9]*)\s*(s|min|h)\s*$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) bad("--rate", "expected calls per period such as 1/5min, 12/h or 0.01/s, got '" + text + "'");
+  const double calls = std::stod(m[1]);
+  const double periods = m[2].length() ? std::stod(m[2]) : 1.0;
+  const double unit = m[3] == "s" ? 1.0 : (m[3] == "min" ? 60.0 : 3600.0);
+  if (!(calls > 0) || !(periods > 0)) bad("--rate", "must be > 0, got '" + text + "'");
+  return calls / (periods * unit);
+}
+
+std::filesystem::path default_datasets() {
+  for (const auto& root : {std::filesystem::current_path(), std::filesystem::path(SOCSIM_SOURCE_DIR)}) {
+    const auto p = root / "workloads" / "llms" / "datasets.yaml";
+    if (std::filesystem::is_regular_file(p)) return p;
+  }
+  bad("--datasets", "workloads/llms/datasets.yaml not found; give --datasets FILE");
+}
+
+}  // namespace
+
+int serve_command(const std::vector<std::string>& args) {
+  po::options_description opts("socsim serve options");
+  std::string soc, model, policy, pattern = "random", budget = "2 GiB", rate = "1/5min", trace_file, json_file, datasets,
+                                  bound = "10 ms";
+  std::vector<std::string> sets;
+  std::int64_t contexts = -1;
+  double hours = 72;
+  std::uint64_t seed = 0;
+  opts.add_options()
+      ("help,h", "this message")
+      ("soc", po::value(&soc), "SoC file or id, e.g. snapdragon-8gen3, jetson-orin-nx, jetson-tx2")
+      ("model", po::value(&model), "model config.json or id, e.g. llama-2-7b")
+      ("policy", po::value(&policy), "llms | lmk (kill and recompute) | swap (whole contexts) | vllm-s (FP16 chunks) | vllm-sq (INT8 chunks)")
+      ("contexts", po::value(&contexts), "active contexts (apps); also the top of the max-active-contexts search")
+      ("pattern", po::value(&pattern), "context selection: random (default) | markov | gaussian")
+      ("hours", po::value(&hours), "simulated hours of calls (default 72, the paper's traces)")
+      ("memory-budget", po::value(&budget), "memory for contexts (default 2 GiB)")
+      ("rate", po::value(&rate), "mean call rate, Poisson (default 1/5min)")
+      ("latency-bound", po::value(&bound), "switch latency bound for max_active_contexts (default 10 ms)")
+      ("trace", po::value(&trace_file), "replay this trace ('time_s context delta_tokens' per line) instead of generating one")
+      ("datasets", po::value(&datasets), "delta-length table (default workloads/llms/datasets.yaml)")
+      ("seed", po::value(&seed), "seed of the trace and the synthetic chunk densities (default 0)")
+      ("set", po::value(&sets)->composing(), "override a parameter: --set llms.chunk_tokens=32, --set storage.read_bandwidth=1GB/s")
+      ("json", po::value(&json_file), "write the JSON report to this file");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "usage: socsim serve --soc S --model M --policy llms|lmk|swap|vllm-s|vllm-sq --contexts N\n"
+                 "                    [--pattern random|markov|gaussian] [--hours H] [--memory-budget 2GiB] [--rate 1/5min]\n"
+                 "                    [--latency-bound 10ms] [--trace FILE] [--seed N] [--set key=value]... [--json FILE]\n\n"
+                 "Simulates LLMS (an LLM as a system service): apps' contexts called over hours; reports the context-switching\n"
+                 "latency (time to bring the called context's KV cache into memory), the most active contexts whose mean stays\n"
+                 "under --latency-bound, storage traffic and energy. llms.* options (--set): chunk_tokens (16), global_ratio\n"
+                 "(0.5), compression, recompute_pipeline, lifecycle (true: the ablation switches), recompute_system (gpu-only),\n"
+                 "density_sigma (1.0), markov_decay (0.5); see sim/systems/llms/llms_options.h.\n\n"
+              << opts;
+    return 0;
+  }
+  if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
+  if (model.empty()) bad("--model", "is required (a config.json or id such as llama-2-7b)");
+  if (policy.empty()) bad("--policy", "is required: llms, lmk, swap, vllm-s or vllm-sq");
+  if (contexts < 1 || contexts > 1024) bad("--contexts", contexts < 0 ? "is required (1..1024)" : "must be in 1..1024");
+
+  systems::llms::ServeRequest rq;
+  try {
+    rq.service.policy = systems::llms::parse_policy(policy);
+  } catch (const std::invalid_argument& e) {
+    bad("--policy", e.what());
+  }
+  try {
+    rq.trace.pattern = systems::llms::parse_pattern(pattern);
+  } catch (const std::invalid_argument& e) {
+    bad("--pattern", e.what());
+  }
+  if (!(hours > 0) || hours > 24 * 365) bad("--hours", "must be in (0, 8760]");
+  try {
+    rq.service.memory_budget = static_cast<std::uint64_t>(config::parse_quantity(budget, config::Quantity::kSize));
+  } catch (const std::invalid_argument& e) {
+    bad("--memory-budget", e.what());
+  }
+  try {
+    rq.latency_bound_s = config::parse_quantity(bound, config::Quantity::kTime);
+  } catch (const std::invalid_argument& e) {
+    bad("--latency-bound", e.what());
+  }
+  if (rq.service.memory_budget == 0) bad("--memory-budget", "must be > 0");
+  rq.trace.calls_per_s = parse_rate(rate);
+  rq.trace.hours = hours;
+  rq.trace.seed = seed;
+  rq.service.seed = seed;
+  rq.service.contexts = static_cast<std::uint32_t>(contexts);
+
+  const auto soc_path = resolve_input(InputKind::kSoc, soc);
+  rq.soc_id = soc_path.stem().string();
+  auto tree = config::ConfigTree::load_file(soc_path);
+  for (const auto& o : sets) tree.apply_override(o);
+  rq.soc = hw::parse_soc_spec(tree);
+  rq.soc.source_file = soc_path.string();
+  auto root = tree.root();
+  rq.service.options = systems::llms::read_options(root);
+  tree.check_all_consumed();
+  rq.trace.markov_decay = rq.service.options.markov_decay;
+  rq.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  rq.service.model = rq.model;
+  rq.datasets = systems::llms::read_dataset_table(datasets.empty() ? default_datasets() : std::filesystem::path(datasets));
+  if (!trace_file.empty()) {
+    rq.replay = systems::llms::read_trace_file(trace_file, rq.service.contexts);
+    rq.trace_file = trace_file;
+  }
+  const auto window = systems::llms::base_chunk_bytes(rq.service.policy, rq.model, rq.service.options.chunk_tokens) *
+                      ((rq.model.max_context + rq.service.options.chunk_tokens - 1) / rq.service.options.chunk_tokens);
+  if (window > rq.service.memory_budget) {
+    bad("--memory-budget", "one " + rq.model.id + " context at its " + std::to_string(rq.model.max_context) + "-token window takes " +
+                               std::to_string(window) + " B under --policy " + policy + "; the budget must hold at least that");
+  }
+
+  const auto report = systems::llms::serve_run(rq);
+  OutputFiles out;
+  if (!json_file.empty()) out.add(json_file, report.dump(2) + "\n");
+  out.write_all();
+  std::cout << systems::llms::serve_summary(report);
+  for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
+  return 0;
+}
+
+}  // namespace socsim::cli

@@ -1,0 +1,143 @@
+#include "sim/systems/llms/call_trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
+#include "sim/runtime/workload/portable_rng.h"
+
+namespace socsim::systems::llms {
+
+std::vector<Dataset> read_dataset_table(const std::filesystem::path& file) {
+  auto tree = config::ConfigTree::load_file(file);
+  const auto list = tree.root().child("datasets");
+  std::vector<Dataset> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto d = list.at(i);
+    Dataset ds;
+    ds.name = d.string("name");
+    (void)d.string_or("task", "");
+    ds.min_tokens = static_cast<std::uint32_t>(d.integer("min", 1, 1 << 20));
+    ds.max_tokens = static_cast<std::uint32_t>(d.integer("max", ds.min_tokens, 1 << 20));
+    out.push_back(ds);
+  }
+  if (out.empty()) throw config::ConfigError(list.location(), "datasets", "expected at least one dataset");
+  tree.check_all_consumed();
+  return out;
+}
+
+Pattern parse_pattern(const std::string& name) {
+  if (name == "random") return Pattern::kRandom;
+  if (name == "markov") return Pattern::kMarkov;
+  if (name == "gaussian") return Pattern::kGaussian;
+  throw std::invalid_argument("expected random, markov or gaussian, got '" + name + "'");
+}
+
+const char* pattern_name(Pattern p) {
+  switch (p) {
+    case Pattern::kRandom: return "random";
+    case Pattern::kMarkov: return "markov";
+    case Pattern::kGaussian: return "gaussian";
+  }
+  return "?";
+}
+
+namespace {
+
+std::uint32_t pick_weighted(runtime::PortableRng& rng, const std::vector<double>& w) {
+  double total = 0;
+  for (double x : w) total += x;
+  double u = rng.unit() * total;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (u < w[i]) return static_cast<std::uint32_t>(i);
+    u -= w[i];
+  }
+  return static_cast<std::uint32_t>(w.size() - 1);
+}
+
+}  // namespace
+
+std::vector<Call> generate_trace(const TraceSpec& spec, const std::vector<Dataset>& datasets) {
+  runtime::PortableRng rng(spec.seed);
+  const std::uint32_t n = spec.contexts;
+  auto dataset_of = [&](std::uint32_t c) -> const Dataset& { return datasets[c % datasets.size()]; };
+  std::vector<double> gaussian(n, 1.0);
+  if (spec.pattern == Pattern::kGaussian) {
+    std::vector<double> mean(n);
+    double mu = 0;
+    for (std::uint32_t c = 0; c < n; ++c) mu += mean[c] = 0.5 * (dataset_of(c).min_tokens + dataset_of(c).max_tokens);
+    mu /= n;
+    double var = 0;
+    for (double m : mean) var += (m - mu) * (m - mu);
+    const double s2 = var / n;
+    for (std::uint32_t c = 0; c < n; ++c) gaussian[c] = s2 > 0 ? std::exp(-(mean[c] - mu) * (mean[c] - mu) / (2 * s2)) : 1.0;
+  }
+  std::vector<std::uint32_t> recency(n);  // recency order, most recent first
+  for (std::uint32_t c = 0; c < n; ++c) recency[c] = c;
+
+  std::vector<Call> calls;
+  const double end_s = spec.hours * 3600;
+  double t = 0;
+  for (;;) {
+    t += -std::log(1.0 - rng.unit()) / spec.calls_per_s;  // exponential gap
+    if (t >= end_s) break;
+    std::uint32_t ctx = 0;
+    switch (spec.pattern) {
+      case Pattern::kRandom: ctx = static_cast<std::uint32_t>(rng.below(n)); break;
+      case Pattern::kGaussian: ctx = pick_weighted(rng, gaussian); break;
+      case Pattern::kMarkov: {
+        std::vector<double> w(n);
+        double p = 1;
+        for (std::uint32_t r = 0; r < n; ++r, p *= spec.markov_decay) w[r] = p;
+        ctx = recency[pick_weighted(rng, w)];
+        break;
+      }
+    }
+    std::rotate(recency.begin(), std::find(recency.begin(), recency.end(), ctx), std::find(recency.begin(), recency.end(), ctx) + 1);
+    const auto& d = dataset_of(ctx);
+    const auto delta = d.min_tokens + static_cast<std::uint32_t>(rng.below(d.max_tokens - d.min_tokens + 1));
+    calls.push_back({t, ctx, delta});
+  }
+  return calls;
+}
+
+std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32_t contexts) {
+  std::ifstream in(file);
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file");
+  std::vector<Call> calls;
+  std::string line;
+  for (int lineno = 1; std::getline(in, line); ++lineno) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::istringstream ss(line);
+    std::string first;
+    if (!(ss >> first)) continue;
+    std::istringstream row(line);
+    Call c;
+    double ctx = -1, delta = -1;
+    std::string extra;
+    const config::SourceLocation where{file.string(), lineno, 1};
+    if (!(row >> c.time_s >> ctx >> delta) || (row >> extra)) {
+      throw config::ConfigError(where, "trace", "expected 'time_s context delta_tokens'");
+    }
+    if (!(c.time_s >= 0) || (!calls.empty() && c.time_s < calls.back().time_s)) {
+      throw config::ConfigError(where, "trace.time_s", "expected a time >= 0 and not before the previous call");
+    }
+    if (ctx < 0 || ctx != std::floor(ctx) || ctx >= contexts) {
+      throw config::ConfigError(where, "trace.context", "expected an integer context id in [0, " + std::to_string(contexts) + ") (--contexts)");
+    }
+    if (delta < 1 || delta != std::floor(delta) || delta > (1 << 20)) {
+      throw config::ConfigError(where, "trace.delta_tokens", "expected an integer number of tokens >= 1");
+    }
+    c.context = static_cast<std::uint32_t>(ctx);
+    c.delta_tokens = static_cast<std::uint32_t>(delta);
+    calls.push_back(c);
+  }
+  return calls;
+}
+
+}  // namespace socsim::systems::llms

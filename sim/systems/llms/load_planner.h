@@ -1,0 +1,51 @@
+#pragma once
+// The swapping-recompute pipeline's planner (LLMS §3.3, Equation 4): given the missing chunks of
+// a context by compression level, choose how many of each level to recompute so that
+//   max( T_re(sum_w r_w), T_IO(chunks read) )
+// is smallest, 0 <= r_w <= x_w. The paper writes r_w < x_w; taken literally it would forbid ever
+// recomputing every missing chunk of a level, which is sometimes the optimum (a slow disk), so
+// <= is used.
+//
+// Solved exactly, not relaxed: recomputing costs the same for every chunk while each recomputed
+// chunk saves its own read time c_w (per request + bytes), heaviest level largest. For any total
+// R recomputed, saving the most I/O means taking the R heaviest chunks (an exchange argument: a
+// lighter chunk recomputed instead of a heavier one read only adds I/O). So the problem reduces
+// to one integer R in [0, sum x_w]; T_re rises and the I/O left falls with R, and a scan of
+// every R finds the exact integer optimum (at most a context's chunk count, a few hundred).
+//
+// What is minimized is the realized time of the layer-wise pipeline (pipelined_seconds below),
+// max(T_re, T_IO) + min(T_re, T_IO) / L: the paper's max() plus the first layer's I/O and the last
+// layer's recompute, which cannot overlap. For large L it is the paper's objective; unlike it, it
+// never picks a split slower than reading everything. objective_s keeps the paper's max().
+#include <array>
+#include <cstdint>
+
+#include "sim/systems/llms/compression_levels.h"
+#include "sim/systems/llms/service_costs.h"
+
+namespace socsim::systems::llms {
+
+using LevelCounts = std::array<std::uint64_t, kLevels>;
+
+struct LoadPlan {
+  LevelCounts recompute{};  // chunks recomputed per level; the rest are read
+  double recompute_s = 0, io_s = 0;
+  double objective_s = 0;   // max(recompute_s, io_s): the paper's objective
+  double pipelined_s = 0;   // layer-wise pipeline (below): what the planner minimizes
+  std::uint64_t read_bytes = 0, read_requests = 0;
+};
+
+// Read time of chunks: one request per chunk, ratio_w x chunk_bytes each.
+double read_seconds(const LevelCounts& chunks, const IoCost& read, std::uint64_t chunk_bytes);
+std::uint64_t level_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
+
+// The realized load time of a split run layer by layer (the paper's prototype: the I/O of layer
+// n+1 overlaps the recompute of layer n, and recompute of layer n needs layer n's resident KV):
+// io/L + (L-1) max(re, io)/L + re/L.
+double pipelined_seconds(double recompute_s, double io_s, std::uint32_t layers);
+
+// allow_recompute = false: everything is read (the pipeline switched off).
+LoadPlan plan_load(const LevelCounts& missing, const ServiceCosts& costs, std::uint64_t chunk_bytes, std::uint32_t layers,
+                   bool allow_recompute);
+
+}  // namespace socsim::systems::llms

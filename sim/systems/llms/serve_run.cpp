@@ -1,0 +1,137 @@
+#include "sim/systems/llms/serve_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "sim/systems/llms/load_planner.h"
+
+namespace socsim::systems::llms {
+
+double percentile(std::vector<double> values, double pct) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(pct / 100.0 * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+namespace {
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+void add_latency(nlohmann::ordered_json& j, const std::vector<double>& s) {
+  j["mean_switch_ms"] = mean(s) * 1e3;
+  j["p50_switch_ms"] = percentile(s, 50) * 1e3;
+  j["p95_switch_ms"] = percentile(s, 95) * 1e3;
+  j["p99_switch_ms"] = percentile(s, 99) * 1e3;
+  j["max_switch_ms"] = s.empty() ? 0 : *std::max_element(s.begin(), s.end()) * 1e3;
+}
+
+}  // namespace
+
+nlohmann::ordered_json serve_run(const ServeRequest& rq) {
+  const auto& opt = rq.service.options;
+  const std::uint64_t chunk_bytes = base_chunk_bytes(rq.service.policy, rq.model, opt.chunk_tokens);
+  const auto costs = profile_costs(rq.soc, rq.model, opt.recompute_system, opt.chunk_tokens, chunk_bytes);
+
+  auto run_with = [&](std::uint32_t contexts, const std::vector<Call>& calls) {
+    ServiceConfig cfg = rq.service;
+    cfg.contexts = contexts;
+    return simulate_service(cfg, costs, calls);
+  };
+  auto trace_for = [&](std::uint32_t contexts) {
+    TraceSpec t = rq.trace;
+    t.contexts = contexts;
+    return generate_trace(t, rq.datasets);
+  };
+  const auto calls = rq.replay ? *rq.replay : trace_for(rq.service.contexts);
+  const auto r = run_with(rq.service.contexts, calls);
+
+  nlohmann::ordered_json j;
+  j["soc"] = rq.soc_id;
+  j["model"] = rq.model.id;
+  j["policy"] = policy_name(rq.service.policy);
+  j["pattern"] = rq.replay ? "trace" : pattern_name(rq.trace.pattern);
+  if (rq.replay) j["trace_file"] = rq.trace_file;
+  j["contexts"] = rq.service.contexts;
+  j["hours"] = rq.replay ? (calls.empty() ? 0.0 : calls.back().time_s / 3600) : rq.trace.hours;
+  j["calls_per_hour"] = rq.trace.calls_per_s * 3600;
+  j["seed"] = rq.service.seed;
+  j["memory_budget_bytes"] = rq.service.memory_budget;
+  j["chunk_bytes"] = chunk_bytes;
+  j["calls"] = calls.size();
+  add_latency(j, r.switch_s);
+  j["latency_bound_ms"] = rq.latency_bound_s * 1e3;
+
+  // Maximum active contexts under the bound (generated traces: a trace per count, same seed).
+  nlohmann::ordered_json by = nlohmann::ordered_json::array();
+  if (!rq.replay) {
+    std::uint32_t max_active = 0;
+    bool within = true;
+    for (std::uint32_t n = 1; n <= rq.service.contexts; ++n) {
+      const auto rn = n == rq.service.contexts ? r : run_with(n, trace_for(n));
+      nlohmann::ordered_json e;
+      e["contexts"] = n;
+      add_latency(e, rn.switch_s);
+      by.push_back(e);
+      within = within && mean(rn.switch_s) <= rq.latency_bound_s;
+      if (within) max_active = n;
+    }
+    j["max_active_contexts"] = max_active;
+  } else {
+    j["max_active_contexts"] = nullptr;
+  }
+  j["storage_bytes_read"] = r.bytes_read;
+  j["storage_bytes_written"] = r.bytes_written;
+  j["energy_j"] = r.energy_j;
+  j["foreground_write_ms"] = r.foreground_write_s * 1e3;
+  j["chunks"] = {{"read", r.chunks_read},
+                 {"recomputed", r.chunks_recomputed},
+                 {"written", r.chunks_written},
+                 {"evicted", r.evicted_chunks},
+                 {"killed_contexts", r.killed_contexts},
+                 {"mean_kept_ratio", r.mean_kept_ratio}};
+  j["options"] = {{"chunk_tokens", opt.chunk_tokens},
+                  {"global_ratio", opt.global_ratio},
+                  {"compression", opt.compression},
+                  {"recompute_pipeline", opt.recompute_pipeline},
+                  {"lifecycle", opt.lifecycle},
+                  {"recompute_system", opt.recompute_system},
+                  {"density_sigma", opt.density_sigma}};
+  j["profiled_costs"] = {{"recompute_fixed_ms", costs.recompute_s.fixed * 1e3},
+                         {"recompute_per_chunk_ms", costs.recompute_s.per_unit * 1e3},
+                         {"recompute_fixed_j", costs.recompute_j.fixed},
+                         {"recompute_per_chunk_j", costs.recompute_j.per_unit},
+                         {"read_per_request_ms", costs.read.per_request_s * 1e3},
+                         {"read_gbps", costs.read.per_byte_s > 0 ? 1e-9 / costs.read.per_byte_s : 0.0},
+                         {"write_per_request_ms", costs.write.per_request_s * 1e3},
+                         {"write_gbps", costs.write.per_byte_s > 0 ? 1e-9 / costs.write.per_byte_s : 0.0}};
+  j["by_contexts"] = by;
+  return j;
+}
+
+std::string serve_summary(const nlohmann::ordered_json& j) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(3);
+  o << "socsim serve: " << j["policy"].get<std::string>() << " on " << j["soc"].get<std::string>() << ", "
+    << j["model"].get<std::string>() << ", " << j["contexts"].get<int>() << " contexts, pattern "
+    << j["pattern"].get<std::string>() << ", " << j["calls"].get<std::size_t>() << " calls\n";
+  o << "  switch latency ms: mean " << j["mean_switch_ms"].get<double>() << "  p50 " << j["p50_switch_ms"].get<double>()
+    << "  p95 " << j["p95_switch_ms"].get<double>() << "  p99 " << j["p99_switch_ms"].get<double>() << "\n";
+  if (!j["max_active_contexts"].is_null()) {
+    o << "  max active contexts with mean <= " << j["latency_bound_ms"].get<double>() << " ms: "
+      << j["max_active_contexts"].get<int>() << "\n";
+  }
+  o << "  storage: read " << j["storage_bytes_read"].get<std::uint64_t>() / 1048576.0 << " MiB, written "
+    << j["storage_bytes_written"].get<std::uint64_t>() / 1048576.0 << " MiB; energy " << j["energy_j"].get<double>() << " J\n";
+  o << "  chunks recomputed " << j["chunks"]["recomputed"].get<std::uint64_t>() << ", read "
+    << j["chunks"]["read"].get<std::uint64_t>() << "\n";
+  return o.str();
+}
+
+}  // namespace socsim::systems::llms

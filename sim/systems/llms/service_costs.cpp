@@ -1,0 +1,109 @@
+#include "sim/systems/llms/service_costs.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "sim/config/config_tree.h"
+#include "sim/core/simulator.h"
+#include "sim/hw/soc.h"
+#include "sim/report/trace.h"
+#include "sim/runtime/simulate_run.h"
+#include "sim/systems/system.h"
+
+namespace socsim::systems::llms {
+
+LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sx += x[i];
+    sy += y[i];
+    sxx += x[i] * x[i];
+    sxy += x[i] * y[i];
+  }
+  const double det = n * sxx - sx * sx;
+  if (!(det > 0)) throw std::invalid_argument("fit_line: needs two distinct x");
+  LinearCost c;
+  c.per_unit = (n * sxy - sx * sy) / det;
+  c.fixed = (sy - c.per_unit * sx) / n;
+  return c;
+}
+
+IoCost fit_io(const std::vector<double>& requests, const std::vector<double>& bytes, const std::vector<double>& seconds) {
+  // Normal equations of the 2-variable fit without intercept.
+  double rr = 0, rb = 0, bb = 0, rs = 0, bs = 0;
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    rr += requests[i] * requests[i];
+    rb += requests[i] * bytes[i];
+    bb += bytes[i] * bytes[i];
+    rs += requests[i] * seconds[i];
+    bs += bytes[i] * seconds[i];
+  }
+  const double det = rr * bb - rb * rb;
+  if (!(det > 0)) throw std::invalid_argument("fit_io: needs points with different bytes per request");
+  return {(rs * bb - bs * rb) / det, (rr * bs - rb * rs) / det};
+}
+
+namespace {
+
+Task<> issue(hw::UfsStorage& s, bool write, std::uint64_t requests, std::uint64_t bytes) {
+  for (std::uint64_t i = 0; i < requests; ++i) {
+    if (write) co_await s.write(bytes);
+    else co_await s.read(bytes);
+  }
+}
+
+// Seconds for `requests` back-to-back requests of `bytes` each on an idle SoC's storage.
+double time_requests(const hw::SocSpec& soc, bool write, std::uint64_t requests, std::uint64_t bytes) {
+  Simulator sim;
+  hw::Soc chip(sim, soc, nullptr);
+  sim.spawn(issue(chip.storage(), write, requests, bytes), "llms-io-profile");
+  sim.run();
+  return to_seconds(sim.now());
+}
+
+}  // namespace
+
+ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const std::string& recompute_system,
+                           std::uint32_t chunk_tokens, std::uint64_t chunk_bytes) {
+  ServiceCosts c;
+  // Recompute: prefills of 1, 2, 4, 8 chunks by the recompute system with its default options.
+  auto system = SystemRegistry::builtin().make(recompute_system);
+  auto options = config::ConfigTree::load_string("{}", "llms recompute profile");
+  auto root = options.root();
+  system->configure(root, soc, model);
+  std::vector<double> x, t, e;
+  for (std::uint64_t k : {1, 2, 4, 8}) {
+    runtime::RunRequest req;
+    req.soc_id = soc.name;
+    req.soc = soc;
+    req.model = model;
+    req.system = recompute_system;
+    req.prompt_tokens = k * chunk_tokens;
+    req.decode_tokens = 0;
+    report::TraceRecorder trace;
+    const auto r = runtime::simulate_run(req, *system, trace);
+    x.push_back(static_cast<double>(k));
+    t.push_back(r.prefill_ms.value_or(0) / 1e3);
+    e.push_back(r.energy_j.value_or(0));
+  }
+  c.recompute_s = fit_line(x, t);
+  c.recompute_j = fit_line(x, e);
+  // Storage: chunk-sized and quarter-chunk requests (a 2/8 chunk), 1 and 8 of each.
+  for (bool write : {false, true}) {
+    std::vector<double> req, bytes, secs;
+    for (std::uint64_t size : {chunk_bytes, chunk_bytes / 4}) {
+      for (std::uint64_t n : {1, 8}) {
+        req.push_back(static_cast<double>(n));
+        bytes.push_back(static_cast<double>(n * size));
+        secs.push_back(time_requests(soc, write, n, size));
+      }
+    }
+    (write ? c.write : c.read) = fit_io(req, bytes, secs);
+  }
+  c.read_j_per_byte = soc.power.storage_read_energy_per_byte;
+  c.write_j_per_byte = soc.power.storage_write_energy_per_byte;
+  return c;
+}
+
+}  // namespace socsim::systems::llms

@@ -1,0 +1,45 @@
+#pragma once
+// The per-operation costs the service plans and accounts with, as linear functions profiled once
+// ("at install time", LLMS §3.3) from the simulated units:
+//   recompute: T_re(x) = fixed + per_chunk x for x > 0 (and 0 for none), fitted to prefills of
+//              1, 2, 4 and 8 chunks run by the recompute system through simulate_run, with the
+//              energy of those runs fitted the same way;
+//   storage:   T_IO = per_request x requests + per_byte x bytes, fitted to request series timed on
+//              the SoC's storage model (UfsStorage), reads and writes separately; one request per
+//              chunk, as the paper's I/O thread writes each pickled chunk on its own.
+#include <cstdint>
+#include <string>
+
+#include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
+
+namespace socsim::systems::llms {
+
+struct LinearCost {
+  double fixed = 0, per_unit = 0;
+  double at(double x) const { return x > 0 ? fixed + per_unit * x : 0.0; }
+};
+
+struct IoCost {
+  double per_request_s = 0, per_byte_s = 0;
+  double seconds(double requests, double bytes) const { return requests * per_request_s + bytes * per_byte_s; }
+};
+
+struct ServiceCosts {
+  LinearCost recompute_s;  // per chunk of chunk_tokens tokens
+  LinearCost recompute_j;
+  IoCost read, write;
+  double read_j_per_byte = 0, write_j_per_byte = 0;  // storage energy (power section)
+};
+
+// Least squares line through (x, y) points; at least two distinct x.
+LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y);
+// Least squares T = a requests + b bytes (no intercept) through (requests, bytes, seconds) points.
+IoCost fit_io(const std::vector<double>& requests, const std::vector<double>& bytes, const std::vector<double>& seconds);
+
+// Profiles the SoC: simulated runs, not formulas (see the header comment). Slow-ish (a few
+// prefills): callers profile once per (SoC, model, recompute system, chunk size).
+ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const std::string& recompute_system,
+                           std::uint32_t chunk_tokens, std::uint64_t chunk_bytes);
+
+}  // namespace socsim::systems::llms

@@ -1,0 +1,248 @@
+#include "sim/systems/llms/service_simulation.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/runtime/workload/portable_rng.h"
+#include "sim/systems/llms/load_planner.h"
+
+namespace socsim::systems::llms {
+
+Policy parse_policy(const std::string& name) {
+  if (name == "llms") return Policy::kLlms;
+  if (name == "lmk") return Policy::kLmk;
+  if (name == "swap") return Policy::kSwap;
+  if (name == "vllm-s") return Policy::kVllmS;
+  if (name == "vllm-sq") return Policy::kVllmSq;
+  throw std::invalid_argument("expected llms, lmk, swap, vllm-s or vllm-sq, got '" + name + "'");
+}
+
+const char* policy_name(Policy p) {
+  switch (p) {
+    case Policy::kLlms: return "llms";
+    case Policy::kLmk: return "lmk";
+    case Policy::kSwap: return "swap";
+    case Policy::kVllmS: return "vllm-s";
+    case Policy::kVllmSq: return "vllm-sq";
+  }
+  return "?";
+}
+
+std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens) {
+  const std::uint64_t element_bytes = (p == Policy::kLlms || p == Policy::kVllmSq) ? 1 : 2;
+  return m.layers * 2 * m.kv_heads * m.head_dim * chunk_tokens * element_bytes;
+}
+
+namespace {
+
+class Service {
+ public:
+  Service(const ServiceConfig& cfg, const ServiceCosts& costs)
+      : cfg_(cfg),
+        costs_(costs),
+        store_(cfg.contexts, base_chunk_bytes(cfg.policy, cfg.model, cfg.options.chunk_tokens), cfg.memory_budget,
+               cfg.policy == Policy::kLmk),
+        rng_(cfg.seed) {
+    const std::uint64_t window_chunks = (cfg.model.max_context + cfg.options.chunk_tokens - 1) / cfg.options.chunk_tokens;
+    if (window_chunks * store_.base_chunk_bytes() > cfg.memory_budget) {
+      throw std::invalid_argument("one context at the model's window (" + std::to_string(window_chunks) + " chunks of " +
+                                  std::to_string(store_.base_chunk_bytes()) + " B) does not fit the memory budget");
+    }
+  }
+
+  ServiceResult run(const std::vector<Call>& trace) {
+    for (const auto& call : trace) result_.switch_s.push_back(serve(call));
+    double kept = 0, n = 0;
+    for (const auto& ctx : store_.contexts()) {
+      for (const auto& ch : ctx.chunks) {
+        kept += kLevelRatio[ch.level];
+        n += 1;
+      }
+    }
+    result_.mean_kept_ratio = n > 0 ? kept / n : 1.0;
+    return result_;
+  }
+
+ private:
+  bool is_llms() const { return cfg_.policy == Policy::kLlms; }
+  bool lctru() const { return is_llms() && cfg_.options.lifecycle; }
+  bool aot() const { return is_llms() && cfg_.options.lifecycle; }
+  bool whole_context() const { return cfg_.policy == Policy::kLmk || cfg_.policy == Policy::kSwap; }
+
+  void verify(std::uint64_t slack = 0) const {
+#ifdef NDEBUG
+    if (!cfg_.check_invariants) return;
+#endif
+    store_.check_invariants(slack);
+  }
+
+  // Writes chunks without a storage copy; returns the seconds.
+  double write_back(const std::vector<Chunk*>& chunks) {
+    std::uint64_t bytes = 0, requests = 0;
+    for (Chunk* ch : chunks) {
+      if (ch->on_storage || !ch->in_memory) continue;
+      bytes += store_.chunk_bytes(*ch);
+      ++requests;
+      ch->on_storage = true;
+    }
+    result_.bytes_written += bytes;
+    result_.chunks_written += requests;
+    result_.energy_j += static_cast<double>(bytes) * costs_.write_j_per_byte;
+    return costs_.write.seconds(static_cast<double>(requests), static_cast<double>(bytes));
+  }
+
+  // Frees memory until `need` more bytes fit; returns the seconds spent writing on the way.
+  double reclaim(std::uint64_t need) {
+    double seconds = 0;
+    std::uint64_t resident = store_.resident_bytes();
+    if (resident + need <= store_.budget_bytes()) return 0;
+    auto& ctxs = store_.contexts();
+    const auto order = eviction_order(ctxs, lctru());
+    for (const auto& ref : order) {
+      if (resident + need <= store_.budget_bytes()) break;
+      Chunk& ch = ctxs[ref.context].chunks[ref.chunk];
+      if (!ch.in_memory) continue;  // taken with its whole context already
+      std::vector<Chunk*> victims;
+      if (whole_context()) {
+        for (auto& c : ctxs[ref.context].chunks) {
+          if (c.in_memory) victims.push_back(&c);
+        }
+        if (cfg_.policy == Policy::kLmk) ++result_.killed_contexts;
+      } else {
+        victims.push_back(&ch);
+      }
+      if (cfg_.policy != Policy::kLmk) seconds += write_back(victims);
+      for (Chunk* v : victims) {
+        resident -= store_.chunk_bytes(*v);
+        v->in_memory = false;
+        if (cfg_.policy == Policy::kLmk) {
+          v->on_storage = false;
+          v->dropped = true;
+        }
+        ++result_.evicted_chunks;
+      }
+    }
+    return seconds;
+  }
+
+  double serve(const Call& call) {
+    auto& ctx = store_.contexts()[call.context];
+    const std::uint32_t chunk_tokens = cfg_.options.chunk_tokens;
+    double latency = std::max(0.0, storage_free_s_ - call.time_s);
+
+    // 2. Sliding window: the oldest chunks leave the context (their memory and storage copies freed).
+    std::uint64_t tokens = 0;
+    for (const auto& ch : ctx.chunks) tokens += ch.tokens;
+    const std::uint64_t delta = std::min<std::uint64_t>(call.delta_tokens, cfg_.model.max_context);
+    std::size_t drop = 0;
+    while (drop < ctx.chunks.size() && tokens + delta > cfg_.model.max_context) tokens -= ctx.chunks[drop++].tokens;
+    ctx.chunks.erase(ctx.chunks.begin(), ctx.chunks.begin() + static_cast<long>(drop));
+
+    // 3. Claim: the missing chunks and the new tokens' chunks (the partial last chunk is filled first).
+    ctx.locked = true;
+    LevelCounts missing{};
+    std::uint64_t need = 0, missing_count = 0;
+    for (const auto& ch : ctx.chunks) {
+      if (ch.in_memory) continue;
+      ++missing[ch.level];
+      ++missing_count;
+      need += store_.chunk_bytes(ch);
+    }
+    const std::uint32_t room = ctx.chunks.empty() ? 0 : chunk_tokens - ctx.chunks.back().tokens;
+    const std::uint64_t new_chunks = delta > room ? (delta - room + chunk_tokens - 1) / chunk_tokens : 0;
+    need += new_chunks * store_.base_chunk_bytes();
+    const double write_s = reclaim(need);
+    latency += write_s;
+    result_.foreground_write_s += write_s;
+
+    // 4. Load.
+    double load_s = 0;
+    if (missing_count > 0) {
+      if (cfg_.policy == Policy::kLmk) {
+        load_s = costs_.recompute_s.at(static_cast<double>(missing_count));
+        result_.energy_j += costs_.recompute_j.at(static_cast<double>(missing_count));
+        result_.chunks_recomputed += missing_count;
+      } else {
+        const bool pipeline = is_llms() && cfg_.options.recompute_pipeline;
+        const auto plan = plan_load(missing, costs_, store_.base_chunk_bytes(), static_cast<std::uint32_t>(cfg_.model.layers), pipeline);
+        std::uint64_t recomputed = 0;
+        for (auto r : plan.recompute) recomputed += r;
+        load_s = plan.pipelined_s;
+        result_.bytes_read += plan.read_bytes;
+        result_.chunks_read += plan.read_requests;
+        result_.chunks_recomputed += recomputed;
+        result_.energy_j += static_cast<double>(plan.read_bytes) * costs_.read_j_per_byte +
+                            costs_.recompute_j.at(static_cast<double>(recomputed));
+      }
+      for (auto& ch : ctx.chunks) {
+        if (ch.in_memory) continue;
+        ch.in_memory = true;
+        ch.dropped = false;
+      }
+    }
+    latency += load_s;
+    verify(0);
+
+    // 5. Inference appends the tokens.
+    std::uint64_t left = delta;
+    if (!ctx.chunks.empty() && room > 0 && left > 0) {
+      const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(room, left));
+      Chunk& last = ctx.chunks.back();
+      last.tokens += add;
+      last.on_storage = false;  // modified
+      left -= add;
+    }
+    while (left > 0) {
+      Chunk ch;
+      ch.tokens = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_tokens, left));
+      ch.in_memory = true;
+      ch.density = synthetic_density(rng_, cfg_.options.density_sigma);
+      ctx.chunks.push_back(ch);
+      left -= ch.tokens;
+    }
+
+    // 6. Tolerance-aware compression: re-rank, requantize the chunks whose level grows.
+    if (is_llms() && cfg_.options.compression) {
+      std::vector<double> density;
+      std::vector<int> floor;
+      for (const auto& ch : ctx.chunks) {
+        density.push_back(ch.density);
+        floor.push_back(ch.level);
+      }
+      const auto level = assign_levels(density, cfg_.options.global_ratio, floor);
+      for (std::size_t i = 0; i < ctx.chunks.size(); ++i) {
+        if (level[i] == ctx.chunks[i].level) continue;
+        ctx.chunks[i].level = level[i];
+        ctx.chunks[i].on_storage = false;  // the stored copy is of the old precision
+      }
+    }
+    verify(0);
+
+    // 7. Ahead-of-time swap-out in the background; unlock.
+    storage_free_s_ = std::max(storage_free_s_, call.time_s + latency);
+    if (aot()) {
+      std::vector<Chunk*> all;
+      for (auto& ch : ctx.chunks) all.push_back(&ch);
+      storage_free_s_ += write_back(all);
+    }
+    ctx.last_use_s = call.time_s;
+    ctx.locked = false;
+    return latency;
+  }
+
+  const ServiceConfig& cfg_;
+  const ServiceCosts& costs_;
+  ContextStore store_;
+  runtime::PortableRng rng_;
+  ServiceResult result_;
+  double storage_free_s_ = 0;
+};
+
+}  // namespace
+
+ServiceResult simulate_service(const ServiceConfig& cfg, const ServiceCosts& costs, const std::vector<Call>& trace) {
+  Service s(cfg, costs);
+  return s.run(trace);
+}
+
+}  // namespace socsim::systems::llms
