@@ -29,6 +29,7 @@ int run_command(const std::vector<std::string>& args);
 int microbench_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
+int sweep_command(const std::vector<std::string>& args);
 int serve_command(const std::vector<std::string>& args);
 
 }  // namespace socsim::cli

@@ -23,6 +23,7 @@ KindInfo info(InputKind k) {
     case InputKind::kSoc: return {"--soc", "soc_configs", ".yaml"};
     case InputKind::kModel: return {"--model", "models", ".json"};
     case InputKind::kWorkload: return {"--workload", "workloads", ".yaml"};
+    case InputKind::kSweep: return {"--spec", "workloads/sweeps", ".yaml"};
   }
   return {"?", "?", "?"};
 }

@@ -10,6 +10,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
+#include "sim/cli/run_setup.h"
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
 #include "sim/functional/functional_run.h"
@@ -34,16 +35,24 @@ struct Lengths {
   std::uint64_t prompt = 0, decode = 0, batch = 1;
 };
 
-struct RunOutcome {
+}  // namespace
+
+// Everything `socsim run` resolved from its options, checked, ready to simulate.
+struct RunSetup {
   bool help = false;
   std::string help_text;
-  report::RunReport report;
-  report::TraceRecorder trace;
-  std::string soc_yaml, report_dir, json_file;
+  runtime::RunRequest req;
+  std::unique_ptr<systems::System> strategy;
+  bool functional = false;
+  functional::FunctionalOptions fopt;
+  std::string report_dir, json_file;
 };
 
-RunOutcome execute_run(const std::vector<std::string>& args) {
-  RunOutcome outcome;
+void RunSetupDeleter::operator()(RunSetup* s) const { delete s; }
+
+RunSetupPtr prepare_run(const std::vector<std::string>& args) {
+  RunSetupPtr setup(new RunSetup);
+  RunSetup& outcome = *setup;
   po::options_description opts("socsim run options");
   std::string soc, model, system, workload, mode = "timing", report_dir, json_file, weights;
   std::vector<std::string> sets;
@@ -76,7 +85,7 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
       << opts;
     outcome.help = true;
     outcome.help_text = h.str();
-    return outcome;
+    return setup;
   }
   if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
   if (model.empty()) bad("--model", "is required (a config.json or id such as qwen2-1.5b)");
@@ -89,10 +98,11 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
                                                       : "unknown system '" + system + "'") +
                         " (available: " + known + ")");
   }
-  auto strategy = registry.make(system);
+  outcome.strategy = registry.make(system);
+  auto& strategy = outcome.strategy;
   if (mode != "timing" && mode != "functional") bad("--mode", "expected timing or functional, got '" + mode + "'");
 
-  runtime::RunRequest req;
+  runtime::RunRequest& req = outcome.req;
   req.system = system;
   req.mode = mode == "timing" ? runtime::Mode::kTiming : runtime::Mode::kFunctional;
   const bool functional = req.mode == runtime::Mode::kFunctional;
@@ -133,7 +143,7 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
   req.model = model::load_model_config(resolve_input(InputKind::kModel, model));
   auto root = tree.root();
   strategy->configure(root, req.soc, req.model);
-  functional::FunctionalOptions fopt;
+  functional::FunctionalOptions& fopt = outcome.fopt;
   // functional.* settings of the synthetic weights (--set functional.outlier_channels=N ...).
   if (auto f = root.optional_child("functional")) {
     if (!functional) throw config::ConfigError(f->location(), "functional", "settings apply only with --mode functional");
@@ -168,7 +178,6 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
                         " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));
   }
 
-  std::optional<nlohmann::ordered_json> accuracy;
   if (functional) {
     if (vm.count("functional-layers") && (functional_layers < 1 || static_cast<std::uint64_t>(functional_layers) > req.model.layers)) {
       bad("--functional-layers", "must be in [1, " + std::to_string(req.model.layers) + "] (" + req.model.id + "'s layers), got " +
@@ -176,48 +185,58 @@ RunOutcome execute_run(const std::vector<std::string>& args) {
     }
     fopt.weights_file = weights;
     fopt.layers = vm.count("functional-layers") ? static_cast<std::uint64_t>(functional_layers) : 0;
-    // The numerics run first: a bad weights file fails before any simulation. They do not
-    // change the timing, which the timing run below computes exactly as in timing mode.
-    accuracy = functional::run_functional(req, *strategy, fopt);
   }
-  outcome.report = runtime::simulate_run(req, *strategy, outcome.trace);
-  outcome.report.accuracy = accuracy;
-  outcome.soc_yaml = req.soc.resolved_yaml;
+  outcome.functional = functional;
   outcome.report_dir = report_dir;
   outcome.json_file = json_file;
-  return outcome;
+  return setup;
 }
 
-}  // namespace
+bool is_help(const RunSetup& setup) { return setup.help; }
+
+RunResult simulate_prepared(RunSetup& setup) {
+  RunResult result;
+  std::optional<nlohmann::ordered_json> accuracy;
+  if (setup.functional) {
+    // The numerics run first: a bad weights file fails before any simulation. They do not
+    // change the timing, which the timing run below computes exactly as in timing mode.
+    accuracy = functional::run_functional(setup.req, *setup.strategy, setup.fopt);
+  }
+  result.report = runtime::simulate_run(setup.req, *setup.strategy, result.trace);
+  result.report.accuracy = accuracy;
+  result.soc_yaml = setup.req.soc.resolved_yaml;
+  return result;
+}
+
+void add_report_files(const RunResult& result, const std::filesystem::path& dir, OutputFiles& out) {
+  out.add(dir / "report.json", report::to_json(result.report).dump(2) + "\n");
+  std::ostringstream trace_json, html;
+  report::write_chrome_trace(result.trace, trace_json);
+  report::write_html_report(result.report, result.trace, result.soc_yaml, html);
+  out.add(dir / "trace.json", trace_json.str());
+  out.add(dir / "report.html", html.str());
+}
 
 nlohmann::ordered_json run_to_json(const std::vector<std::string>& args) {
-  const RunOutcome o = execute_run(args);
-  if (o.help) throw config::ConfigError(kCommandLine, "--help", "has no JSON result");
-  return report::to_json(o.report);
+  auto setup = prepare_run(args);
+  if (setup->help) throw config::ConfigError(kCommandLine, "--help", "has no JSON result");
+  return report::to_json(simulate_prepared(*setup).report);
 }
 
 int run_command(const std::vector<std::string>& args) {
-  const RunOutcome o = execute_run(args);
-  if (o.help) {
-    std::cout << o.help_text;
+  auto setup = prepare_run(args);
+  if (setup->help) {
+    std::cout << setup->help_text;
     return 0;
   }
+  const RunResult o = simulate_prepared(*setup);
   const auto& result = o.report;
-  const auto& trace = o.trace;
-  const auto& json_file = o.json_file;
-  const auto& report_dir = o.report_dir;
+  const auto& json_file = setup->json_file;
+  const auto& report_dir = setup->report_dir;
   // Everything is computed; only now are files written.
   OutputFiles out;
   if (!json_file.empty()) out.add(json_file, report::to_json(result).dump(2) + "\n");
-  if (!report_dir.empty()) {
-    const std::filesystem::path dir(report_dir);
-    out.add(dir / "report.json", report::to_json(result).dump(2) + "\n");
-    std::ostringstream trace_json, html;
-    report::write_chrome_trace(trace, trace_json);
-    report::write_html_report(result, trace, o.soc_yaml, html);
-    out.add(dir / "trace.json", trace_json.str());
-    out.add(dir / "report.html", html.str());
-  }
+  if (!report_dir.empty()) add_report_files(o, report_dir, out);
   out.write_all();
   std::cout << report::summary_text(result);
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";

@@ -80,6 +80,12 @@ class Section {
   Tick time(std::string_view key) const;  // picoseconds, exact
   double positive_quantity(std::string_view key, Quantity q) const;  // strictly > 0
   std::vector<double> number_list(std::string_view key) const;
+  // A list of scalars as written, each with its own file:line (sweep grids).
+  struct Scalar {
+    std::string text;
+    SourceLocation location;
+  };
+  std::vector<Scalar> scalar_list(std::string_view key) const;
 
   // Explicit defaults: the caller states them; a present value must still be well-typed.
   double number_or(std::string_view key, double dflt) const;

@@ -107,6 +107,20 @@ std::vector<double> Section::number_list(std::string_view key) const {
   return out;
 }
 
+std::vector<Section::Scalar> Section::scalar_list(std::string_view key) const {
+  const std::string key_path = detail::join_path(path_, key);
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  if (value.kind != Node::Kind::kSequence || value.items.empty()) {
+    detail::throw_expected(value, key_path, "a non-empty list of values");
+  }
+  std::vector<Scalar> out;
+  for (std::size_t i = 0; i < value.items.size(); ++i) {
+    const Node& item = *value.items[i];
+    out.push_back({detail::scalar_text(item, detail::index_path(key_path, i), "a scalar value"), item.location});
+  }
+  return out;
+}
+
 double Section::number_or(std::string_view key, double dflt) const {
   const Node* value = detail::find_value(detail::as_map(*node_, path_), key, true);
   return value == nullptr ? dflt : to_number(*value, detail::join_path(path_, key));

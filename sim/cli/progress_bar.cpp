@@ -1,0 +1,37 @@
+#include "sim/cli/progress_bar.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace socsim::cli {
+
+std::string progress_line(const std::string& what, std::size_t done, std::size_t total, double elapsed_s, int width) {
+  const double f = total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
+  const int filled = static_cast<int>(f * width);
+  std::string bar = "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(width - filled), '.') + "]";
+  std::string s = fmt::format("{} {}/{} {}  {:.1f} s", bar, done, total, what, elapsed_s);
+  if (done > 0 && done < total) s += fmt::format(", ~{:.1f} s left", elapsed_s / static_cast<double>(done) * static_cast<double>(total - done));
+  return s;
+}
+
+ProgressBar::ProgressBar(std::string what, std::size_t total) : ProgressBar(std::move(what), total, isatty(STDERR_FILENO) != 0) {}
+
+ProgressBar::ProgressBar(std::string what, std::size_t total, bool enabled)
+    : what_(std::move(what)), total_(total), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+
+ProgressBar::~ProgressBar() {
+  if (drawn_) std::fputc('\n', stderr);
+}
+
+void ProgressBar::update(std::size_t done) {
+  if (!enabled_) return;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  // \r + clear-to-end-of-line: redraw in place.
+  std::fprintf(stderr, "\r%s\033[K", progress_line(what_, done, total_, elapsed).c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+}  // namespace socsim::cli

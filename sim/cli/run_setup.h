@@ -1,0 +1,36 @@
+#pragma once
+// `socsim run` in two steps, for callers that run many simulations (`socsim sweep`): prepare_run
+// resolves and checks every option (bad input throws config::ConfigError before anything runs),
+// simulate_prepared runs the simulation. `socsim run` itself is prepare + simulate + write.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/cli/output_files.h"
+#include "sim/report/run_report.h"
+#include "sim/report/trace.h"
+
+namespace socsim::cli {
+
+struct RunSetup;  // the resolved request, the configured system, the output options
+struct RunSetupDeleter {
+  void operator()(RunSetup* s) const;
+};
+using RunSetupPtr = std::unique_ptr<RunSetup, RunSetupDeleter>;
+
+struct RunResult {
+  report::RunReport report;
+  report::TraceRecorder trace;
+  std::string soc_yaml;  // the resolved SoC description (for the HTML page)
+};
+
+// The same options as `socsim run`; throws config::ConfigError on bad input.
+RunSetupPtr prepare_run(const std::vector<std::string>& args);
+bool is_help(const RunSetup& setup);  // --help was given: nothing to simulate
+RunResult simulate_prepared(RunSetup& setup);
+
+// report.json, trace.json and report.html of one run under `dir` (what --report-dir writes).
+void add_report_files(const RunResult& result, const std::filesystem::path& dir, OutputFiles& out);
+
+}  // namespace socsim::cli

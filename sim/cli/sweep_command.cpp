@@ -1,0 +1,233 @@
+// `socsim sweep`: expand a sweep spec into runs, simulate them in parallel (in-process threads;
+// runs share nothing, so every result is the same whatever --jobs), write one CSV row per run.
+// `socsim sweep merge` joins the result folders of shards run elsewhere (Slurm array, GNU parallel).
+// Every run of the shard is prepared (all inputs checked) before the first one simulates, so a bad
+// grid value fails at once, naming the spec's file:line, with nothing written.
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "sim/cli/command.h"
+#include "sim/cli/input_paths.h"
+#include "sim/cli/output_files.h"
+#include "sim/cli/progress_bar.h"
+#include "sim/cli/run_setup.h"
+#include "sim/config/config_error.h"
+#include "sim/sweep/parallel_runs.h"
+#include "sim/sweep/sweep_plan.h"
+#include "sim/sweep/sweep_results.h"
+#include "sim/validation/metric_path.h"
+
+namespace po = boost::program_options;
+
+namespace socsim::cli {
+
+namespace {
+
+const config::SourceLocation kCommandLine{"command line", 0, 0};
+
+// A run that fails its checks is blamed on the spec line of the setting it names (a grid value,
+// a case or base entry), with the run's number and settings, then the run's own message.
+[[noreturn]] void blame(const sweep::SweepSpec& spec, const sweep::SweepRun& run, const config::ConfigError& e) {
+  std::string key = e.key();
+  if (key.rfind("--", 0) == 0) key = key.substr(2);
+  const std::string context = fmt::format("run {} ({}): {}", run.index, run.label(), e.what());
+  for (const auto& s : run.settings) {
+    if (s.key == key) throw config::ConfigError(s.location, s.key, context);
+  }
+  for (const auto& s : spec.base) {
+    if (s.key == key) throw config::ConfigError(s.location, "base." + s.key, context);
+  }
+  throw config::ConfigError({spec.file, 0, 0}, "", context);
+}
+
+// Rows of a finished sweep as an aligned table: the varied keys and the first metrics.
+void print_table(const sweep::SweepResults& r, std::ostream& os) {
+  const std::size_t shown = std::min<std::size_t>(r.metrics.size(), 3);
+  std::vector<std::string> head{"run"};
+  for (const auto& c : r.columns) head.push_back(c);
+  for (std::size_t m = 0; m < shown; ++m) head.push_back(r.metrics[m]);
+  std::vector<std::vector<std::string>> rows{head};
+  for (const auto& row : r.rows) {
+    std::vector<std::string> cells{std::to_string(row.run)};
+    for (const auto& v : row.values) cells.push_back(v);
+    for (std::size_t m = 0; m < shown; ++m) cells.push_back(row.metrics[m] ? fmt::format("{:.3f}", *row.metrics[m]) : "-");
+    rows.push_back(std::move(cells));
+  }
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& cells : rows) {
+    for (std::size_t i = 0; i < cells.size(); ++i) width[i] = std::max(width[i], cells[i].size());
+  }
+  for (const auto& cells : rows) {
+    std::string line = " ";
+    for (std::size_t i = 0; i < cells.size(); ++i) line += fmt::format(" {:>{}}", cells[i], width[i]);
+    os << line << "\n";
+  }
+}
+
+nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open (expected a sweep output folder holding results.json)");
+  try {
+    return nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw config::ConfigError({file.string(), 0, 0}, "", std::string("not valid JSON: ") + e.what());
+  }
+}
+
+void add_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out) {
+  out.add(out_dir / "results.csv", sweep::to_csv(r));
+  out.add(out_dir / "results.json", sweep::to_json(r).dump(2) + "\n");
+}
+
+int merge_command(const std::vector<std::string>& args) {
+  po::options_description opts("socsim sweep merge options");
+  std::string out_dir;
+  std::vector<std::string> shards;
+  opts.add_options()("help,h", "this message")("out", po::value(&out_dir), "folder for the merged results.csv/results.json")(
+      "shards", po::value(&shards)->composing(), "shard output folders");
+  po::positional_options_description pos;
+  pos.add("shards", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "usage: socsim sweep merge --out DIR SHARD_DIR...\n\n" << opts;
+    return 0;
+  }
+  if (out_dir.empty()) throw config::ConfigError(kCommandLine, "--out", "is required");
+  std::vector<std::pair<std::string, sweep::SweepResults>> loaded;
+  for (const auto& d : shards) {
+    const auto file = (std::filesystem::path(d) / "results.json").string();
+    loaded.emplace_back(file, sweep::results_from_json(read_json_file(file), file));
+  }
+  const auto merged = sweep::merge_results(loaded);
+  OutputFiles out;
+  add_results(merged, out_dir, out);
+  out.write_all();
+  std::cout << fmt::format("sweep {}: merged {} shard folders, {} runs\n", merged.name, shards.size(), merged.rows.size());
+  for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args) {
+  if (!args.empty() && args.front() == "merge") return merge_command({args.begin() + 1, args.end()});
+  po::options_description opts("socsim sweep options");
+  std::string spec_arg, out_dir, shard_arg = "0/1";
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool reports = false;
+  opts.add_options()
+      ("help,h", "this message")
+      ("spec", po::value(&spec_arg), "sweep spec file or id (workloads/sweeps/<id>.yaml)")
+      ("out", po::value(&out_dir), "output folder: results.csv, results.json (and runs/<n>/ with --reports)")
+      ("jobs,j", po::value(&jobs), "runs simulated at once (default: the number of cores)")
+      ("shard", po::value(&shard_arg), "I/N: run only the runs whose number is I modulo N (0 <= I < N); merge with `socsim sweep merge`")
+      ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
+      ("dry-run", "list the runs (number, settings, socsim run arguments) without simulating");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports] --out DIR\n"
+                 "       socsim sweep merge --out DIR SHARD_DIR...\n\n"
+              << opts
+              << "\nA spec (YAML) has `base:` (options of every run, `set:` for parameters), `grid:` (key: [values], every\n"
+                 "combination runs), optional `runs:` (a list of cases crossed with the grid) and `metrics:` (report paths).\n"
+                 "Keys soc, model, system, workload, prompt, decode, batch, mode, seed are run options; others are --set keys.\n";
+    return 0;
+  }
+  if (spec_arg.empty()) throw config::ConfigError(kCommandLine, "--spec", "is required (a file or an id in workloads/sweeps/)");
+  if (out_dir.empty() && !vm.count("dry-run")) throw config::ConfigError(kCommandLine, "--out", "is required");
+  if (jobs < 1) throw config::ConfigError(kCommandLine, "--jobs", "must be >= 1");
+  const auto shard = sweep::parse_shard(shard_arg);
+  const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
+  const auto plan = sweep::expand_sweep(spec);
+  const auto runs = sweep::shard_runs(plan, shard);
+
+  for (const auto* run : runs) {
+    try {
+      if (is_help(*prepare_run(run->args))) throw config::ConfigError(kCommandLine, "help", "is not a sweep setting");
+    } catch (const config::ConfigError& e) {
+      blame(spec, *run, e);
+    }
+  }
+  if (vm.count("dry-run")) {
+    for (const auto* run : runs) {
+      std::cout << run->index << "  " << run->label() << "\n    socsim run";
+      for (const auto& a : run->args) std::cout << " " << (a.find(' ') == std::string::npos ? a : "'" + a + "'");
+      std::cout << "\n";
+    }
+    return 0;
+  }
+
+  sweep::SweepResults results;
+  results.name = spec.name;
+  results.spec = spec.file;
+  results.fingerprint = plan.fingerprint;
+  results.runs_total = plan.runs.size();
+  results.shard = fmt::format("{}/{}", shard.index, shard.count);
+  results.columns = plan.columns;
+  results.metrics = spec.metrics;
+  results.rows.resize(runs.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    ProgressBar bar("runs", runs.size());
+    sweep::run_parallel(
+        runs.size(), jobs,
+        [&](std::size_t k) {
+          const auto& run = *runs[k];
+          auto setup = prepare_run(run.args);
+          const RunResult result = simulate_prepared(*setup);
+          const auto json = report::to_json(result.report);
+          auto& row = results.rows[k];
+          row.run = run.index;
+          for (const auto& c : plan.columns) {
+            std::string v;
+            for (const auto& s : run.settings) {
+              if (s.key == c) v = s.value;
+            }
+            row.values.push_back(v);
+          }
+          for (const auto& m : spec.metrics) {
+            try {
+              row.metrics.push_back(validation::lookup_metric(json, m));
+            } catch (const validation::MetricError&) {
+              row.metrics.push_back(std::nullopt);  // e.g. decode metrics of a prefill-only run
+            }
+          }
+          if (reports) {
+            // Written as each run finishes, so a long sweep's reports can be opened while it runs.
+            OutputFiles files;
+            add_report_files(result, std::filesystem::path(out_dir) / "runs" / std::to_string(run.index), files);
+            files.write_all();
+          }
+        },
+        [&](std::size_t done) { bar.update(done); });
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // A metric the spec names that no run reported is a typo, not a missing value.
+  for (std::size_t m = 0; m < spec.metric_locations.size(); ++m) {
+    bool any = false;
+    for (const auto& row : results.rows) any = any || row.metrics[m].has_value();
+    if (!any && !results.rows.empty()) {
+      throw config::ConfigError(spec.metric_locations[m], "metrics", "no run reported '" + spec.metrics[m] + "' (a dotted path into the run's JSON report, e.g. units.npu.busy_ms)");
+    }
+  }
+  OutputFiles out;
+  add_results(results, out_dir, out);
+  out.write_all();
+  std::cout << fmt::format("sweep {}: {} of {} runs (shard {}), {} jobs, {:.1f} s\n", spec.name, runs.size(), plan.runs.size(),
+                           results.shard, jobs, wall);
+  print_table(results, std::cout);
+  for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
+  if (reports) std::cout << "  wrote " << (std::filesystem::path(out_dir) / "runs").string() << "/<run>/{report.html,trace.json,report.json}\n";
+  return 0;
+}
+
+}  // namespace socsim::cli

@@ -1,0 +1,91 @@
+#include "sim/sweep/sweep_plan.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::sweep {
+
+namespace {
+
+void add_column(std::vector<std::string>& columns, const std::string& key) {
+  if (std::find(columns.begin(), columns.end(), key) == columns.end()) columns.push_back(key);
+}
+
+// FNV-1a: stable across platforms and runs, unlike std::hash.
+void mix(std::uint64_t& h, const std::string& s) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  h = (h ^ 0xff) * 1099511628211ULL;  // separator, so ("ab","c") != ("a","bc")
+}
+
+}  // namespace
+
+std::string SweepRun::label() const {
+  std::string s;
+  for (const auto& st : settings) s += (s.empty() ? "" : " ") + st.key + "=" + st.value;
+  return s;
+}
+
+SweepPlan expand_sweep(const SweepSpec& spec) {
+  SweepPlan plan;
+  std::vector<std::vector<Setting>> cases = spec.cases;
+  if (cases.empty()) cases.emplace_back();
+  for (const auto& c : cases) {
+    for (const auto& s : c) add_column(plan.columns, s.key);
+  }
+  for (const auto& axis : spec.grid) add_column(plan.columns, axis.key);
+
+  std::vector<std::string> base_args;
+  for (const auto& b : spec.base) {
+    for (auto& a : setting_args(b)) base_args.push_back(std::move(a));
+  }
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const auto& c : cases) {
+    // Odometer over the grid: digit i picks a value of axis i, the last axis turns fastest.
+    std::vector<std::size_t> digit(spec.grid.size(), 0);
+    while (true) {
+      SweepRun run;
+      run.index = plan.runs.size();
+      run.settings = c;
+      for (std::size_t i = 0; i < spec.grid.size(); ++i) run.settings.push_back(spec.grid[i].values[digit[i]]);
+      run.args = base_args;
+      for (const auto& s : run.settings) {
+        for (auto& a : setting_args(s)) run.args.push_back(std::move(a));
+      }
+      for (const auto& a : run.args) mix(h, a);
+      mix(h, "\n");
+      plan.runs.push_back(std::move(run));
+      std::size_t i = spec.grid.size();
+      while (i > 0 && ++digit[i - 1] == spec.grid[i - 1].values.size()) digit[--i] = 0;
+      if (i == 0) break;
+    }
+  }
+  plan.fingerprint = h;
+  return plan;
+}
+
+Shard parse_shard(const std::string& text) {
+  const auto fail = [&] {
+    throw config::ConfigError({"command line", 0, 0}, "--shard", "expected I/N with 0 <= I < N (e.g. 0/4), got '" + text + "'");
+  };
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) fail();
+  Shard s;
+  const char* end = text.data() + text.size();
+  auto r1 = std::from_chars(text.data(), text.data() + slash, s.index);
+  auto r2 = std::from_chars(text.data() + slash + 1, end, s.count);
+  if (r1.ec != std::errc() || r1.ptr != text.data() + slash || r2.ec != std::errc() || r2.ptr != end) fail();
+  if (s.count == 0 || s.index >= s.count) fail();
+  return s;
+}
+
+std::vector<const SweepRun*> shard_runs(const SweepPlan& plan, Shard shard) {
+  std::vector<const SweepRun*> out;
+  for (const auto& r : plan.runs) {
+    if (r.index % shard.count == shard.index) out.push_back(&r);
+  }
+  return out;
+}
+
+}  // namespace socsim::sweep

@@ -1,0 +1,36 @@
+#pragma once
+// The runs a sweep spec expands to: every case of `runs:` crossed with every combination of the
+// grid, numbered in a fixed order (cases outer, grid axes in document order, the last fastest),
+// so a run's number means the same thing on every machine and in every shard.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/sweep/sweep_spec.h"
+
+namespace socsim::sweep {
+
+struct SweepRun {
+  std::size_t index = 0;
+  std::vector<Setting> settings;  // the case's and the grid's, in column order
+  std::vector<std::string> args;  // `socsim run` arguments: base first, then the settings
+  std::string label() const;      // "npu.tcm=4MiB npu.clock=1GHz"
+};
+
+struct SweepPlan {
+  std::vector<std::string> columns;  // the varied keys: case keys, then grid axes
+  std::vector<SweepRun> runs;        // all of them, by index
+  std::uint64_t fingerprint = 0;     // of every run's arguments: shards of one plan agree on it
+};
+
+SweepPlan expand_sweep(const SweepSpec& spec);
+
+// `--shard I/N` (0 <= I < N): runs whose index is I modulo N. Round robin rather than blocks,
+// so neighbouring (often similarly expensive) grid points spread over the shards.
+struct Shard {
+  std::size_t index = 0, count = 1;
+};
+Shard parse_shard(const std::string& text);  // throws config::ConfigError naming --shard
+std::vector<const SweepRun*> shard_runs(const SweepPlan& plan, Shard shard);
+
+}  // namespace socsim::sweep

@@ -1,0 +1,123 @@
+#include "sim/sweep/sweep_results.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::sweep {
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+
+[[noreturn]] void bad_file(const std::string& file, const std::string& key, const std::string& msg) {
+  throw config::ConfigError({file, 0, 0}, key, msg);
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const SweepResults& r) {
+  nlohmann::ordered_json j;
+  j["sweep"] = r.name;
+  j["spec"] = r.spec;
+  j["fingerprint"] = fmt::format("{:016x}", r.fingerprint);
+  j["runs_total"] = r.runs_total;
+  j["shard"] = r.shard;
+  j["columns"] = r.columns;
+  j["metrics"] = r.metrics;
+  auto rows = nlohmann::ordered_json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::ordered_json m = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+      if (row.metrics[i]) m[r.metrics[i]] = *row.metrics[i];
+    }
+    nlohmann::ordered_json keys = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < r.columns.size(); ++i) keys[r.columns[i]] = row.values[i];
+    rows.push_back({{"run", row.run}, {"keys", keys}, {"metrics", m}});
+  }
+  j["runs"] = rows;
+  return j;
+}
+
+SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file) {
+  SweepResults r;
+  try {
+    r.name = j.at("sweep").get<std::string>();
+    r.spec = j.at("spec").get<std::string>();
+    r.fingerprint = std::stoull(j.at("fingerprint").get<std::string>(), nullptr, 16);
+    r.runs_total = j.at("runs_total").get<std::size_t>();
+    r.shard = j.at("shard").get<std::string>();
+    r.columns = j.at("columns").get<std::vector<std::string>>();
+    r.metrics = j.at("metrics").get<std::vector<std::string>>();
+    for (const auto& jr : j.at("runs")) {
+      ResultRow row;
+      row.run = jr.at("run").get<std::size_t>();
+      for (const auto& c : r.columns) row.values.push_back(jr.at("keys").value(c, std::string()));
+      for (const auto& m : r.metrics) {
+        const auto& jm = jr.at("metrics");
+        row.metrics.push_back(jm.contains(m) ? std::optional<double>(jm.at(m).get<double>()) : std::nullopt);
+      }
+      r.rows.push_back(std::move(row));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    bad_file(file, "", std::string("not a sweep results.json: ") + e.what());
+  }
+  return r;
+}
+
+std::string to_csv(const SweepResults& r) {
+  std::string s = "run";
+  for (const auto& c : r.columns) s += "," + csv_field(c);
+  for (const auto& m : r.metrics) s += "," + csv_field(m);
+  s += "\n";
+  for (const auto& row : r.rows) {
+    s += std::to_string(row.run);
+    for (const auto& v : row.values) s += "," + csv_field(v);
+    for (const auto& m : row.metrics) s += "," + (m ? fmt::format("{}", *m) : std::string());
+    s += "\n";
+  }
+  return s;
+}
+
+SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults>>& shards) {
+  if (shards.empty()) bad_file("command line", "merge", "expected one or more shard folders");
+  SweepResults out = shards.front().second;
+  out.shard = "merged";
+  out.rows.clear();
+  std::map<std::size_t, std::string> seen;  // run -> the shard it came from
+  for (const auto& [file, s] : shards) {
+    if (s.fingerprint != out.fingerprint || s.runs_total != out.runs_total || s.columns != out.columns || s.metrics != out.metrics) {
+      bad_file(file, "fingerprint",
+               "comes from a different sweep than " + shards.front().first + " (" + s.name + " vs " + out.name +
+                   "): shards must be run from the same spec");
+    }
+    for (const auto& row : s.rows) {
+      auto [it, fresh] = seen.emplace(row.run, file);
+      if (!fresh) bad_file(file, "run", "run " + std::to_string(row.run) + " is also in " + it->second + " (overlapping shards)");
+      out.rows.push_back(row);
+    }
+  }
+  std::string missing;
+  std::size_t n_missing = 0;
+  for (std::size_t i = 0; i < out.runs_total; ++i) {
+    if (seen.count(i)) continue;
+    if (++n_missing <= 20) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+  }
+  if (n_missing > 0) {
+    bad_file("command line", "merge",
+             fmt::format("{} of {} runs are in no shard: {}{} (a shard missing or failed?)", n_missing, out.runs_total, missing,
+                         n_missing > 20 ? ", ..." : ""));
+  }
+  std::sort(out.rows.begin(), out.rows.end(), [](const ResultRow& a, const ResultRow& b) { return a.run < b.run; });
+  return out;
+}
+
+}  // namespace socsim::sweep

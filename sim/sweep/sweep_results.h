@@ -1,0 +1,40 @@
+#pragma once
+// What a sweep (or one shard of it) produced: one row per run, the varied keys and the metrics.
+// Kept as JSON (results.json, what `sweep merge` reads back exactly) and written as CSV
+// (results.csv, what people plot). Numbers are printed in their shortest exact form so the
+// files are byte-identical whatever --jobs was.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace socsim::sweep {
+
+struct ResultRow {
+  std::size_t run = 0;
+  std::vector<std::string> values;            // one per column key, "" when a case leaves it unset
+  std::vector<std::optional<double>> metrics;  // one per metric; empty when the run's report lacks it
+};
+
+struct SweepResults {
+  std::string name, spec;
+  std::uint64_t fingerprint = 0;
+  std::size_t runs_total = 0;
+  std::string shard;  // "0/1" for a whole sweep, "merged" after `sweep merge`
+  std::vector<std::string> columns, metrics;
+  std::vector<ResultRow> rows;  // by run index
+};
+
+nlohmann::ordered_json to_json(const SweepResults& r);
+// Throws config::ConfigError naming `file` when it is not a sweep's results.json.
+SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file);
+std::string to_csv(const SweepResults& r);
+
+// Shards of one sweep into one table. Throws config::ConfigError (exit 2) when the shards come
+// from different specs, overlap, or leave runs out (naming the missing run numbers).
+SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults>>& shards);
+
+}  // namespace socsim::sweep

@@ -1,0 +1,101 @@
+#include "sim/sweep/sweep_spec.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "sim/config/config_tree.h"
+
+namespace socsim::sweep {
+
+namespace {
+
+// `socsim run` options a sweep may vary; outputs (--json, --report-dir) belong to the sweep.
+constexpr std::array<std::string_view, 11> kRunOptions = {"soc",  "model", "system", "workload", "prompt",          "decode",
+                                                          "batch", "mode", "seed",   "weights",  "functional-layers"};
+
+bool is_run_option(const std::string& key) {
+  return std::find(kRunOptions.begin(), kRunOptions.end(), key) != kRunOptions.end();
+}
+
+void check_key(const std::string& key, const config::SourceLocation& where, const std::string& path) {
+  if (key == "report-dir" || key == "json") {
+    throw config::ConfigError(where, path, "the sweep writes the outputs (use socsim sweep --out DIR [--reports])");
+  }
+  if (key.empty()) throw config::ConfigError(where, path, "expected a run option or a parameter key");
+}
+
+// A map of settings (`base:` or one entry of `runs:`); `set:` inside it is a map of parameters.
+std::vector<Setting> read_settings(const config::Section& map, bool allow_set_block) {
+  std::vector<Setting> out;
+  for (const auto& key : map.keys()) {
+    const auto where = map.location_of(key);
+    const std::string path = map.path().empty() ? key : map.path() + "." + key;
+    if (key == "set" && allow_set_block) {
+      const auto set = map.child("set");
+      for (const auto& k : set.keys()) out.push_back({k, set.string(k), set.location_of(k)});
+      continue;
+    }
+    check_key(key, where, path);
+    out.push_back({key, map.string(key), where});
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_metrics() {
+  static const std::vector<std::string> kMetrics = {
+      "ttft_ms",        "prefill_ms",    "prefill_tokens_per_s", "decode_ms_per_token", "decode_tokens_per_s",
+      "total_ms",       "energy_j",      "dram.bytes",           "dram.avg_gbps",       "dram.peak_gbps",
+      "units.npu.busy_ms", "units.gpu.busy_ms", "units.cpu.busy_ms"};
+  return kMetrics;
+}
+
+std::vector<std::string> setting_args(const Setting& s) {
+  if (is_run_option(s.key)) return {"--" + s.key, s.value};
+  return {"--set", s.key + "=" + s.value};
+}
+
+SweepSpec load_sweep_spec(const std::filesystem::path& file) {
+  auto tree = config::ConfigTree::load_file(file);
+  auto root = tree.root();
+  SweepSpec spec;
+  spec.file = file.string();
+  spec.name = root.has("name") ? root.string("name") : file.stem().string();
+  if (auto base = root.optional_child("base")) spec.base = read_settings(*base, true);
+  if (root.has("runs")) {
+    const auto runs = root.child("runs");
+    for (std::size_t i = 0; i < runs.size(); ++i) spec.cases.push_back(read_settings(runs.at(i), false));
+  }
+  if (auto grid = root.optional_child("grid")) {
+    for (const auto& key : grid->keys()) {
+      const std::string path = "grid." + key;
+      check_key(key, grid->location_of(key), path);
+      Axis axis{key, grid->location_of(key), {}};
+      for (auto& v : grid->scalar_list(key)) axis.values.push_back({key, std::move(v.text), v.location});
+      spec.grid.push_back(std::move(axis));
+    }
+  }
+  if (root.has("metrics")) {
+    for (auto& m : root.scalar_list("metrics")) {
+      spec.metrics.push_back(std::move(m.text));
+      spec.metric_locations.push_back(m.location);
+    }
+  } else {
+    spec.metrics = default_metrics();
+  }
+  tree.check_all_consumed();
+  if (spec.grid.empty() && spec.cases.empty()) {
+    throw config::ConfigError({spec.file, 1, 0}, "grid", "a sweep needs a `grid:` (key: [values...]) or a `runs:` list");
+  }
+  // A key both fixed and varied would make the column lie about what ran.
+  for (const auto& axis : spec.grid) {
+    for (const auto& b : spec.base) {
+      if (b.key == axis.key) throw config::ConfigError(axis.location, "grid." + axis.key, "is also set in base (line " + std::to_string(b.location.line) + ")");
+    }
+  }
+  return spec;
+}
+
+}  // namespace socsim::sweep

@@ -1,0 +1,106 @@
+// `socsim sweep` end to end: results independent of --jobs, shards merge to the whole sweep,
+// per-run reports, and a bad spec exits 2 naming file:line with nothing written.
+#include <fstream>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+const char* kSpec =
+    "name: small\n"
+    "base:\n"
+    "  soc: snapdragon-8gen3\n"
+    "  model: qwen2-0.5b\n"
+    "  prompt: 64\n"
+    "  decode: 2\n"
+    "grid:\n"
+    "  system: [cpu-only, llm-npu]\n"
+    "  npu.tcm: [4MiB, 8MiB]\n"
+    "metrics: [ttft_ms, decode_ms_per_token, units.npu.busy_ms]\n";
+
+std::filesystem::path write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir / name) << text;
+  return dir / name;
+}
+
+TEST(CliSweep, JobsDoNotChangeResultsAndShardsMergeToTheWhole) {
+  const auto dir = scratch_dir("sweep_jobs");
+  const auto spec = write(dir, "small.yaml", kSpec).string();
+  const auto one = run_socsim("sweep --spec '" + spec + "' --jobs 1 --out '" + (dir / "j1").string() + "'");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.err, "");  // no progress bar when stderr is not a terminal
+  EXPECT_NE(one.out.find("sweep small: 4 of 4 runs"), std::string::npos) << one.out;
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --jobs 3 --out '" + (dir / "j3").string() + "'").exit_code, 0);
+  const auto csv = read_file(dir / "j1" / "results.csv");
+  EXPECT_EQ(csv, read_file(dir / "j3" / "results.csv"));
+  EXPECT_EQ(read_file(dir / "j1" / "results.json"), read_file(dir / "j3" / "results.json"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "run,system,npu.tcm,ttft_ms,decode_ms_per_token,units.npu.busy_ms");
+  EXPECT_NE(csv.find("\n3,llm-npu,8MiB,"), std::string::npos) << csv;
+
+  // The TCM size reaches the run: llm-npu's NPU time differs between 4 and 8 MiB, cpu-only's does not.
+  const auto j = nlohmann::json::parse(read_file(dir / "j1" / "results.json"));
+  EXPECT_NE(j["runs"][2]["metrics"]["units.npu.busy_ms"], j["runs"][3]["metrics"]["units.npu.busy_ms"]);
+  EXPECT_EQ(j["runs"][0]["metrics"]["ttft_ms"], j["runs"][1]["metrics"]["ttft_ms"]);
+
+  for (int i = 0; i < 2; ++i) {
+    const auto r = run_socsim("sweep --spec '" + spec + "' --shard " + std::to_string(i) + "/2 --out '" + (dir / ("s" + std::to_string(i))).string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto m = run_socsim("sweep merge --out '" + (dir / "m").string() + "' '" + (dir / "s1").string() + "' '" + (dir / "s0").string() + "'");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_EQ(read_file(dir / "m" / "results.csv"), csv);
+  const auto partial = run_socsim("sweep merge --out '" + (dir / "p").string() + "' '" + (dir / "s1").string() + "'");
+  EXPECT_EQ(partial.exit_code, 2);
+  EXPECT_NE(partial.err.find("2 of 4 runs are in no shard: 0, 2"), std::string::npos) << partial.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "p"));
+}
+
+TEST(CliSweep, ReportsPerRun) {
+  const auto dir = scratch_dir("sweep_reports");
+  const auto spec = write(dir, "one.yaml",
+                          "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: npu-only, prompt: 32, decode: 0}\n"
+                          "grid:\n  npu.clock: [1GHz]\n")
+                        .string();
+  const auto r = run_socsim("sweep --spec '" + spec + "' --reports --out '" + (dir / "o").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"report.html", "trace.json", "report.json"}) EXPECT_TRUE(std::filesystem::exists(dir / "o" / "runs" / "0" / f)) << f;
+  // The run's report is the one `socsim run` writes for the same options.
+  const auto direct = run_socsim_json("run --soc snapdragon-8gen3 --model qwen2-0.5b --system npu-only --prompt 32 --decode 0 --set npu.clock=1GHz",
+                                      "sweep_reports_direct");
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir / "o" / "runs" / "0" / "report.json")), direct);
+}
+
+TEST(CliSweep, BadSpecNamesFileLineKeyAndWritesNothing) {
+  const auto dir = scratch_dir("sweep_bad");
+  const auto spec = write(dir, "bad.yaml",
+                          "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: llm-npu, prompt: 64, decode: 0}\n"
+                          "grid:\n"
+                          "  npu.tcm:\n"
+                          "    - 4MiB\n"
+                          "    - 1KiB\n")
+                        .string();
+  const auto r = run_socsim("sweep --spec '" + spec + "' --out '" + (dir / "o").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:5: npu.tcm: run 1 (npu.tcm=1KiB)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "o"));
+
+  write(dir, "typo.yaml", "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, prompt: 64, decode: 0}\ngrid:\n  seed: [1]\nmetrics: [ttft_ms, ttft]\n");
+  const auto t = run_socsim("sweep --spec '" + (dir / "typo.yaml").string() + "' --out '" + (dir / "t").string() + "'");
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_NE(t.err.find("typo.yaml:4: metrics: no run reported 'ttft'"), std::string::npos) << t.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "t"));
+
+  EXPECT_EQ(run_socsim("sweep --spec no-such-sweep --out x").exit_code, 2);
+  EXPECT_EQ(run_socsim("sweep --spec tcm-x-npu-freq --shard 2/2 --out x").exit_code, 2);
+}
+
+TEST(CliSweep, ShippedTcmByNpuClockSpecExpands) {
+  const auto r = run_socsim("sweep --spec tcm-x-npu-freq --dry-run");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("15  npu.tcm=16MiB npu.clock=1.5GHz"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--system llm-npu"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace socsim::test

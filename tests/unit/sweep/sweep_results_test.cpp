@@ -1,0 +1,72 @@
+// Sweep results: CSV form, JSON round trip, merging shards (and refusing mismatched ones).
+#include <gtest/gtest.h>
+
+#include "sim/config/config_error.h"
+#include "sim/sweep/parallel_runs.h"
+#include "sim/sweep/sweep_results.h"
+
+namespace socsim::sweep {
+namespace {
+
+SweepResults table(std::vector<std::size_t> runs) {
+  SweepResults r;
+  r.name = "t";
+  r.spec = "t.yaml";
+  r.fingerprint = 0xabcdef;
+  r.runs_total = 4;
+  r.shard = "0/2";
+  r.columns = {"npu.tcm", "note"};
+  r.metrics = {"ttft_ms", "decode_ms_per_token"};
+  for (auto i : runs) r.rows.push_back({i, {std::to_string(i) + "MiB", "a,\"b\""}, {0.1 * static_cast<double>(i) + 1, std::nullopt}});
+  return r;
+}
+
+TEST(SweepResults, CsvQuotesFieldsAndLeavesMissingMetricsEmpty) {
+  EXPECT_EQ(to_csv(table({0, 2})),
+            "run,npu.tcm,note,ttft_ms,decode_ms_per_token\n"
+            "0,0MiB,\"a,\"\"b\"\"\",1,\n"
+            "2,2MiB,\"a,\"\"b\"\"\",1.2,\n");
+}
+
+TEST(SweepResults, JsonRoundTrips) {
+  const auto t = table({1, 3});
+  const auto back = results_from_json(to_json(t), "x");
+  EXPECT_EQ(to_json(back).dump(), to_json(t).dump());
+  EXPECT_THROW(results_from_json(nlohmann::ordered_json::object(), "x"), config::ConfigError);
+}
+
+TEST(SweepResults, MergeOrdersRunsAndChecksCompleteness) {
+  const auto merged = merge_results({{"a", table({1, 3})}, {"b", table({0, 2})}});
+  ASSERT_EQ(merged.rows.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(merged.rows[i].run, i);
+  EXPECT_EQ(merged.shard, "merged");
+  try {
+    merge_results({{"a", table({1, 3})}});
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("2 of 4 runs are in no shard: 0, 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(merge_results({{"a", table({1, 3})}, {"b", table({0, 1, 2})}}), config::ConfigError);  // overlap
+  auto other = table({0, 2});
+  other.fingerprint = 1;
+  EXPECT_THROW(merge_results({{"a", table({1, 3})}, {"b", other}}), config::ConfigError);
+}
+
+TEST(ParallelRuns, EveryTaskOnceAndLowestFailingIndexReported) {
+  std::vector<int> hits(50, 0);
+  std::size_t last_done = 0;
+  run_parallel(50, 3, [&](std::size_t i) { ++hits[i]; }, [&](std::size_t d) { last_done = d; });
+  for (int h : hits) EXPECT_EQ(h, 1);
+  EXPECT_EQ(last_done, 50u);
+  try {
+    run_parallel(8, 1, [](std::size_t i) {
+      if (i >= 2) throw std::runtime_error("task " + std::to_string(i));
+    });
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "task 2");
+  }
+}
+
+}  // namespace
+}  // namespace socsim::sweep

@@ -1,0 +1,103 @@
+// Sweep specs: loading, expansion order, sharding, and errors that name file:line:key.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "sim/config/config_error.h"
+#include "sim/sweep/sweep_plan.h"
+#include "sim/sweep/sweep_spec.h"
+#include "tests/support/scratch_dir.h"
+
+namespace socsim::sweep {
+namespace {
+
+std::filesystem::path write_spec(const std::string& name, const std::string& yaml) {
+  const auto dir = test::fresh_scratch_dir("socsim_sweep_spec_", name);
+  const auto file = dir / (name + ".yaml");
+  std::ofstream(file) << yaml;
+  return file;
+}
+
+const char* kTwoByThree =
+    "name: t\n"
+    "base:\n"
+    "  soc: snapdragon-8gen3\n"
+    "  prompt: 64\n"
+    "  set:\n"
+    "    llm_npu.chunk: 32\n"
+    "grid:\n"
+    "  npu.tcm: [2MiB, 4MiB]\n"
+    "  system: [cpu-only, llm-npu, gpu-only]\n";
+
+TEST(SweepSpec, GridExpandsLastAxisFastestWithRunOptionsAndSetKeys) {
+  const auto spec = load_sweep_spec(write_spec("grid", kTwoByThree));
+  EXPECT_EQ(spec.name, "t");
+  const auto plan = expand_sweep(spec);
+  ASSERT_EQ(plan.runs.size(), 6u);
+  EXPECT_EQ(plan.columns, (std::vector<std::string>{"npu.tcm", "system"}));
+  EXPECT_EQ(plan.runs[1].label(), "npu.tcm=2MiB system=llm-npu");
+  EXPECT_EQ(plan.runs[3].label(), "npu.tcm=4MiB system=cpu-only");
+  EXPECT_EQ(plan.runs[4].args, (std::vector<std::string>{"--soc", "snapdragon-8gen3", "--prompt", "64", "--set", "llm_npu.chunk=32",
+                                                          "--set", "npu.tcm=4MiB", "--system", "llm-npu"}));
+  // The settings keep their YAML lines: line 8 holds the npu.tcm values.
+  EXPECT_EQ(plan.runs[4].settings[0].location.line, 8);
+  EXPECT_EQ(spec.metrics, default_metrics());
+}
+
+TEST(SweepSpec, CasesCrossTheGridAndFingerprintTracksTheRuns) {
+  const auto a = load_sweep_spec(write_spec("cases",
+                                            "base: {prompt: 64, decode: 0}\n"
+                                            "runs:\n"
+                                            "  - {system: cpu-only, model: qwen2-0.5b}\n"
+                                            "  - {system: llm-npu}\n"
+                                            "grid:\n"
+                                            "  seed: [1, 2]\n"));
+  const auto plan = expand_sweep(a);
+  ASSERT_EQ(plan.runs.size(), 4u);
+  EXPECT_EQ(plan.columns, (std::vector<std::string>{"system", "model", "seed"}));
+  EXPECT_EQ(plan.runs[2].label(), "system=llm-npu seed=1");
+  const auto b = load_sweep_spec(write_spec("cases2", "base: {prompt: 64, decode: 0}\nruns:\n  - {system: cpu-only, model: qwen2-0.5b}\n  - {system: llm-npu}\ngrid:\n  seed: [1, 3]\n"));
+  EXPECT_NE(expand_sweep(b).fingerprint, plan.fingerprint);
+  EXPECT_EQ(expand_sweep(a).fingerprint, plan.fingerprint);
+}
+
+TEST(SweepSpec, ShardsPartitionTheRunsRoundRobin) {
+  const auto plan = expand_sweep(load_sweep_spec(write_spec("shard", kTwoByThree)));
+  std::vector<int> seen(plan.runs.size(), 0);
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (const auto* r : shard_runs(plan, parse_shard(std::to_string(i) + "/4"))) {
+      EXPECT_EQ(r->index % 4, i);
+      ++seen[r->index];
+    }
+  }
+  for (int s : seen) EXPECT_EQ(s, 1);
+  EXPECT_THROW(parse_shard("4/4"), config::ConfigError);
+  EXPECT_THROW(parse_shard("1"), config::ConfigError);
+  EXPECT_THROW(parse_shard("a/2"), config::ConfigError);
+  EXPECT_THROW(parse_shard("0/0"), config::ConfigError);
+}
+
+std::string error_of(const std::string& yaml) {
+  try {
+    load_sweep_spec(write_spec("bad", yaml));
+  } catch (const config::ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SweepSpec, BadSpecsNameFileLineAndKey) {
+  EXPECT_NE(error_of("base: {prompt: 64}\ngird:\n  npu.tcm: [1MiB]\n").find("bad.yaml:2: gird: unknown key; did you mean 'grid'?"),
+            std::string::npos)
+      << error_of("base: {prompt: 64}\ngird:\n  npu.tcm: [1MiB]\n");
+  EXPECT_NE(error_of("grid:\n  npu.tcm: 4MiB\n").find("bad.yaml:2: grid.npu.tcm: expected a non-empty list"), std::string::npos)
+      << error_of("grid:\n  npu.tcm: 4MiB\n");
+  EXPECT_NE(error_of("grid:\n  npu.tcm: [4MiB, {a: 1}]\n").find("grid.npu.tcm[1]"), std::string::npos);
+  EXPECT_NE(error_of("base: {json: x.json}\ngrid:\n  seed: [1]\n").find("base.json: the sweep writes the outputs"), std::string::npos);
+  EXPECT_NE(error_of("base: {seed: 1}\ngrid:\n  seed: [1, 2]\n").find("bad.yaml:3: grid.seed: is also set in base"), std::string::npos)
+      << error_of("base: {seed: 1}\ngrid:\n  seed: [1, 2]\n");
+  EXPECT_NE(error_of("base: {seed: 1}\n").find("needs a `grid:`"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace socsim::sweep
