@@ -1,0 +1,83 @@
+// Density from attention scores (the paper's worked example) and level assignment under the
+// global ratio; linear fits of the profiled costs.
+#include "sim/systems/llms/compression_levels.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/systems/llms/service_costs.h"
+
+namespace socsim::systems::llms {
+namespace {
+
+TEST(Density, ColumnSumOverRowsThatSeeIt) {
+  // One 3x3 causal map. Column 0 is seen by 3 rows: (0.3 + 0.5 + 0.1) / 3 = 0.3 (the paper's example);
+  // column 1 by 2 rows: (0.5 + 0.3) / 2 = 0.4; column 2 by 1 row: 0.6.
+  const float a[9] = {0.3f, 0, 0, 0.5f, 0.5f, 0, 0.1f, 0.3f, 0.6f};
+  const auto d = token_density({a}, 3, 3);
+  EXPECT_NEAR(d[0], 0.3, 1e-7);
+  EXPECT_NEAR(d[1], 0.4, 1e-7);
+  EXPECT_NEAR(d[2], 0.6, 1e-7);
+  const auto c = chunk_density(d, 2);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_NEAR(c[0], 0.35, 1e-7);
+  EXPECT_NEAR(c[1], 0.6, 1e-7);
+}
+
+TEST(Density, QueriesAreTheLastRowsOfAnExtension) {
+  // 2 new query rows over 3 keys: row 0 is position 1 (sees keys 0, 1), row 1 position 2.
+  // Column 0 seen by 2 rows, column 2 by 1 row.
+  const float a[6] = {0.4f, 0.6f, 0, 0.2f, 0.2f, 0.6f};
+  const auto d = token_density({a, a}, 2, 3);
+  EXPECT_NEAR(d[0], 0.3, 1e-7);
+  EXPECT_NEAR(d[1], 0.4, 1e-7);
+  EXPECT_NEAR(d[2], 0.6, 1e-7);
+}
+
+double kept(const std::vector<int>& level) {
+  double s = 0;
+  for (int l : level) s += kLevelRatio[l];
+  return s / static_cast<double>(level.size());
+}
+
+TEST(AssignLevels, MeetsTheGlobalRatioDensestKeepMostBits) {
+  // 8 chunks, ratio 0.5: 4 n8 + 2 n4 + n2 <= 16. Kept information sum ratio x D with densities
+  // 9 8 1 1 1 1 1 1: n8=2 (budget 16 - 8 = 8 quarters for 6 chunks -> n4 = 2, n2 = 4):
+  // 17 + 0.5 x 2 + 0.25 x 4 = 19; n8=1: n4 = 5, n2 = 2: 9 + 0.5 x 6 + 0.25 x 2 = 12.5; n8=0: n4=8: 10.5.
+  const std::vector<double> d = {1, 9, 1, 8, 1, 1, 1, 1};
+  const auto level = assign_levels(d, 0.5);
+  EXPECT_EQ(level[1], 0);
+  EXPECT_EQ(level[3], 0);
+  int n4 = 0, n2 = 0;
+  for (int l : level) {
+    n4 += l == 1;
+    n2 += l == 2;
+  }
+  EXPECT_EQ(n4, 2);
+  EXPECT_EQ(n2, 4);
+  EXPECT_DOUBLE_EQ(kept(level), 0.5);
+}
+
+TEST(AssignLevels, UniformDensitiesStillMeetTheRatioAndFloorsHold) {
+  const std::vector<double> d(10, 1.0);
+  const auto level = assign_levels(d, 0.5);
+  EXPECT_LE(kept(level), 0.5 + 1e-12);
+  EXPECT_GE(kept(level), 0.5 - 0.25 / 10 - 1e-12);  // within one quarter-chunk of rounding
+  std::vector<int> floor(10, 2);                    // already at 2/8: nothing gets bits back
+  const auto again = assign_levels(d, 0.5, floor);
+  for (int l : again) EXPECT_EQ(l, 2);
+  EXPECT_EQ(assign_levels(d, 1.0), std::vector<int>(10, 0));
+}
+
+TEST(Fits, LineAndIoAreExactOnLinearData) {
+  const auto l = fit_line({1, 2, 4, 8}, {3, 5, 9, 17});  // 1 + 2x
+  EXPECT_NEAR(l.fixed, 1, 1e-12);
+  EXPECT_NEAR(l.per_unit, 2, 1e-12);
+  EXPECT_DOUBLE_EQ(l.at(0), 0.0);  // no recompute costs nothing
+  // T = 0.1 requests + 0.001 bytes.
+  const auto io = fit_io({1, 8, 1, 8}, {1000, 8000, 250, 2000}, {1.1, 8.8, 0.35, 2.8});
+  EXPECT_NEAR(io.per_request_s, 0.1, 1e-12);
+  EXPECT_NEAR(io.per_byte_s, 0.001, 1e-15);
+}
+
+}  // namespace
+}  // namespace socsim::systems::llms

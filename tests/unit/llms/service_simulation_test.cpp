@@ -1,0 +1,136 @@
+// The service loop on a tiny model with hand-set costs: nothing lost at any step (invariants
+// checked after every step), the budget kept, each policy's mechanics, determinism.
+#include "sim/systems/llms/service_simulation.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace socsim::systems::llms {
+namespace {
+
+model::ModelConfig tiny_model() {
+  model::ModelConfig m;
+  m.id = "tiny";
+  m.layers = 2;
+  m.kv_heads = 1;
+  m.head_dim = 8;
+  m.max_context = 256;  // 16 chunks of 16 tokens
+  return m;
+}
+
+ServiceCosts hand_costs() {
+  ServiceCosts c;
+  c.recompute_s = {0.010, 0.002};
+  c.recompute_j = {0.5, 0.1};
+  c.read = {0.001, 1e-6};
+  c.write = {0.002, 2e-6};
+  c.read_j_per_byte = 1e-9;
+  c.write_j_per_byte = 2e-9;
+  return c;
+}
+
+ServiceConfig config(Policy p, std::uint32_t contexts, std::uint64_t budget) {
+  ServiceConfig cfg;
+  cfg.policy = p;
+  cfg.contexts = contexts;
+  cfg.memory_budget = budget;
+  cfg.model = tiny_model();
+  cfg.check_invariants = true;
+  cfg.seed = 3;
+  return cfg;
+}
+
+std::vector<Call> trace(std::uint32_t contexts) {
+  TraceSpec t;
+  t.contexts = contexts;
+  t.hours = 10;
+  t.seed = 5;
+  return generate_trace(t, {{"a", 20, 200}, {"b", 5, 50}});
+}
+
+TEST(ServiceSimulation, EveryPolicyKeepsEveryChunkAndTheBudget) {
+  // INT8 chunk = 2 layers x 2 x 1 x 8 x 16 = 512 B; a window = 16 chunks = 8 KiB (16 KiB FP16).
+  for (Policy p : {Policy::kLlms, Policy::kLmk, Policy::kSwap, Policy::kVllmS, Policy::kVllmSq}) {
+    const auto calls = trace(6);
+    const auto r = simulate_service(config(p, 6, 20 * 1024), hand_costs(), calls);  // throws on a violation
+    ASSERT_EQ(r.switch_s.size(), calls.size()) << policy_name(p);
+    EXPECT_GT(r.evicted_chunks, 0u) << policy_name(p);
+    for (double s : r.switch_s) EXPECT_GE(s, 0.0);
+  }
+}
+
+TEST(ServiceSimulation, AblationSwitchesDoWhatTheySay) {
+  const auto calls = trace(6);
+  auto cfg = config(Policy::kLlms, 6, 16 * 1024);
+  const auto full = simulate_service(cfg, hand_costs(), calls);
+  EXPECT_LT(full.mean_kept_ratio, 0.5 + 1e-9);
+  EXPECT_EQ(full.foreground_write_s, 0.0);  // AoT: every eviction is free
+
+  cfg.options.compression = false;
+  EXPECT_DOUBLE_EQ(simulate_service(cfg, hand_costs(), calls).mean_kept_ratio, 1.0);
+  cfg.options.compression = true;
+
+  cfg.options.lifecycle = false;  // write-back on eviction: callers wait for writes
+  EXPECT_GT(simulate_service(cfg, hand_costs(), calls).foreground_write_s, 0.0);
+  cfg.options.lifecycle = true;
+
+  auto cheap = hand_costs();
+  cheap.recompute_s = {0, 1e-9};  // recompute nearly free: the pipeline recomputes, off it cannot
+  EXPECT_GT(simulate_service(cfg, cheap, calls).chunks_recomputed, 0u);
+  cfg.options.recompute_pipeline = false;
+  EXPECT_EQ(simulate_service(cfg, cheap, calls).chunks_recomputed, 0u);
+}
+
+TEST(ServiceSimulation, LmkRecomputesKilledContextsAndNeverTouchesStorage) {
+  const auto r = simulate_service(config(Policy::kLmk, 6, 20 * 1024), hand_costs(), trace(6));
+  EXPECT_GT(r.killed_contexts, 0u);
+  EXPECT_GT(r.chunks_recomputed, 0u);
+  EXPECT_EQ(r.bytes_read + r.bytes_written, 0u);
+}
+
+TEST(ServiceSimulation, SingleContextFitsAndNeverSwitches) {
+  const auto r = simulate_service(config(Policy::kLlms, 1, 64 * 1024), hand_costs(), trace(1));
+  for (double s : r.switch_s) EXPECT_EQ(s, 0.0);
+}
+
+TEST(ServiceSimulation, RejectsABudgetBelowOneWindow) {
+  EXPECT_THROW(simulate_service(config(Policy::kVllmS, 2, 8 * 1024), hand_costs(), trace(2)), std::invalid_argument);
+}
+
+TEST(ServiceSimulation, DeterministicForASeed) {
+  const auto a = simulate_service(config(Policy::kLlms, 4, 12 * 1024), hand_costs(), trace(4));
+  const auto b = simulate_service(config(Policy::kLlms, 4, 12 * 1024), hand_costs(), trace(4));
+  EXPECT_EQ(a.switch_s, b.switch_s);
+  EXPECT_EQ(a.bytes_written, b.bytes_written);
+}
+
+TEST(CallTrace, PoissonRateAndPatterns) {
+  TraceSpec t;
+  t.contexts = 4;
+  t.hours = 200;
+  t.seed = 1;
+  const std::vector<Dataset> ds = {{"small", 10, 20}, {"mid", 100, 120}, {"big", 1000, 1200}, {"mid2", 110, 130}};
+  const auto calls = generate_trace(t, ds);
+  EXPECT_NEAR(static_cast<double>(calls.size()), 200 * 12, 3 * 49);  // Poisson: 2400 +- 3 sigma
+  for (std::size_t i = 1; i < calls.size(); ++i) EXPECT_LE(calls[i - 1].time_s, calls[i].time_s);
+  for (const auto& c : calls) {
+    EXPECT_GE(c.delta_tokens, ds[c.context].min_tokens);
+    EXPECT_LE(c.delta_tokens, ds[c.context].max_tokens);
+  }
+  // Markov: the context just called is called again about half the time (decay 0.5 over 4 ranks: 8/15).
+  t.pattern = Pattern::kMarkov;
+  const auto m = generate_trace(t, ds);
+  std::size_t repeats = 0;
+  for (std::size_t i = 1; i < m.size(); ++i) repeats += m[i].context == m[i - 1].context;
+  EXPECT_NEAR(static_cast<double>(repeats) / static_cast<double>(m.size() - 1), 8.0 / 15, 0.04);
+  // Gaussian: the far-from-mean "big" context is called least.
+  t.pattern = Pattern::kGaussian;
+  std::vector<std::size_t> count(4, 0);
+  for (const auto& c : generate_trace(t, ds)) ++count[c.context];
+  EXPECT_LT(count[2], count[1]);
+  EXPECT_LT(count[2], count[0]);
+}
+
+}  // namespace
+}  // namespace socsim::systems::llms
