@@ -37,7 +37,14 @@ std::string suggestion(const Node& map, const MapEntry& unknown) {
   };
   for (const std::string& k : map.requested_missing) consider(k, 0);
   for (const MapEntry& e : map.entries) consider(e.key, e.value->consumed ? 1 : 2);
-  return best_key == nullptr ? std::string() : "; did you mean '" + *best_key + "'?";
+  if (best_key != nullptr) return "; did you mean '" + *best_key + "'?";
+  // No near miss: list what this section does take (the keys some model read or asked for).
+  std::string known;
+  for (const MapEntry& e : map.entries) {
+    if (e.value->consumed) known += (known.empty() ? "" : ", ") + e.key;
+  }
+  for (const std::string& k : map.requested_missing) known += (known.empty() ? "" : ", ") + k;
+  return known.empty() ? std::string() : "; expected one of: " + known;
 }
 
 void check_node(const Node& node, const std::string& path);

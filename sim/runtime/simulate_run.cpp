@@ -10,6 +10,7 @@
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
 #include "sim/runtime/watchdog_report.h"
+#include "sim/systems/memory_fit.h"
 
 namespace socsim::runtime {
 
@@ -141,11 +142,15 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
 }  // namespace
 
 report::RunReport simulate_run(const RunRequest& req, systems::System& system, report::TraceRecorder& trace) {
+  const std::vector<Request> requests =
+      req.workload.empty() ? std::vector<Request>{{req.prompt_tokens, req.decode_tokens, req.batch}} : req.workload;
+  // Bad input before anything runs: the longest request's KV cache and the weights must fit.
+  for (const auto& r : requests) {
+    systems::check_fits_device_memory(req.soc, req.model, req.system, system.weight_bits(), r.prompt + r.decode, r.batch);
+  }
   Simulator sim;
   hw::Soc soc(sim, req.soc, &trace);
   soc.dram().record_timeline(true);
-  const std::vector<Request> requests =
-      req.workload.empty() ? std::vector<Request>{{req.prompt_tokens, req.decode_tokens, req.batch}} : req.workload;
   Executor ex(soc, req.model, system.sync_policy(), &trace);
   std::vector<RequestTimes> times;
   std::size_t jobs = 0;

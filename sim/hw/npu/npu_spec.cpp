@@ -65,6 +65,17 @@ NpuSpec parse_npu_spec(const config::Section& s) {
                               "TCM of " + std::to_string(n.tcm_bytes) + " B cannot hold two FP16 tiles of " +
                                   std::to_string(tile_bytes) + " B");
   }
+  // HVX stores and DMA write tiles into TCM in whole vectors: a tile must be a whole number of them.
+  const auto h_path = h.path();
+  for (const auto& [depth_key, bytes] : {std::pair{"fp16_tile_depth", tile_bytes},
+                                         std::pair{"int8_tile_depth", std::uint64_t{n.hmx.tile_rows} * n.hmx.int8_tile_depth}}) {
+    if (bytes % n.hvx.vector_bytes != 0) {
+      throw config::ConfigError(h.location_of("tile_rows"), h_path + ".tile_rows",
+                                "a tile of tile_rows x " + std::string(depth_key) + " = " + std::to_string(bytes) +
+                                    " B, not a whole number of " + std::to_string(n.hvx.vector_bytes) +
+                                    "-byte HVX vectors (tiles reach TCM as whole vectors)");
+    }
+  }
   if (n.session_limit_bytes > n.address_space_bytes) {
     throw config::ConfigError(s.location_of("session_limit"), s.path() + ".session_limit",
                               "must not exceed address_space");

@@ -1,0 +1,32 @@
+#include "sim/systems/memory_fit.h"
+
+#include <fmt/format.h>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::systems {
+
+MemoryNeed memory_need(const model::ModelConfig& m, double bits_per_weight, std::uint64_t tokens, std::uint64_t batch) {
+  MemoryNeed n;
+  // The embedding table is stored too (gathered, not streamed); a tied head shares it.
+  n.weight_bytes = static_cast<double>(m.total_params()) * bits_per_weight / 8.0;
+  n.kv_bytes = 2.0 * static_cast<double>(m.layers * m.kv_heads * m.head_dim) * 2.0 * static_cast<double>(tokens) *
+               static_cast<double>(batch);
+  return n;
+}
+
+void check_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& m, const std::string& system,
+                              double bits_per_weight, std::uint64_t tokens, std::uint64_t batch) {
+  const MemoryNeed n = memory_need(m, bits_per_weight, tokens, batch);
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  if (n.total() > static_cast<double>(soc.dram.capacity_bytes)) {
+    throw config::ConfigError(
+        {"command line", 0, 0}, "--model",
+        fmt::format("{} under {} needs {:.2f} GiB of weights ({} bits/weight) + {:.2f} GiB of FP16 KV cache ({} tokens x "
+                    "batch {}), more than the device's {:.2f} GiB of memory (dram.capacity)",
+                    m.id, system, n.weight_bytes / gib, bits_per_weight, n.kv_bytes / gib, tokens, batch,
+                    static_cast<double>(soc.dram.capacity_bytes) / gib));
+  }
+}
+
+}  // namespace socsim::systems

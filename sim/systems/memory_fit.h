@@ -1,0 +1,24 @@
+#pragma once
+// Does a run fit the phone's memory? The system's weights at its bits per weight plus the KV
+// cache of the longest request (FP16, every layer, all of its batch) must fit dram.capacity;
+// otherwise the run is bad input (exit 2), never a silently impossible simulation.
+#include <cstdint>
+
+#include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
+
+namespace socsim::systems {
+
+struct MemoryNeed {
+  double weight_bytes = 0;
+  double kv_bytes = 0;
+  double total() const { return weight_bytes + kv_bytes; }
+};
+
+MemoryNeed memory_need(const model::ModelConfig& m, double bits_per_weight, std::uint64_t tokens, std::uint64_t batch);
+
+// Throws config::ConfigError (key --model) when the need exceeds soc.dram.capacity_bytes.
+void check_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& m, const std::string& system,
+                              double bits_per_weight, std::uint64_t tokens, std::uint64_t batch);
+
+}  // namespace socsim::systems

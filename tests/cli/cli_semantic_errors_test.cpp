@@ -1,0 +1,42 @@
+// Validation of meaning, not just syntax (issue: robustness): values that parse but describe
+// impossible hardware or runs. Each must exit 2, name the key and what was expected, and write
+// nothing (neither --json nor --report-dir).
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+struct BadRun {
+  const char* args;      // after `run --soc snapdragon-8gen3 --prompt 64 --decode 2`
+  const char* key;       // the key the message must name
+  const char* expected;  // part of what the message says was expected
+};
+
+TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothing) {
+  const BadRun cases[] = {
+      {"--model qwen2-0.5b --system npu-only --set npu.clock=0GHz", "npu.clock", "> 0"},
+      {"--model qwen2-0.5b --system npu-only --set npu.hmx.tile_rows=31", "npu.hmx.tile_rows", "whole number of 128-byte HVX vectors"},
+      {"--model qwen2-0.5b --system npu-only --set npu.tcm=2KiB", "npu.tcm", "cannot hold two FP16 tiles"},
+      {"--model qwen2-0.5b --system gpu-only --set gpu.copy_bandwidth=0GB/s", "gpu.copy_bandwidth", "> 0"},
+      {"--model llama-3-8b --system gpu-only --set dram.capacity=4GiB", "dram.capacity", "more than the device's 4.00 GiB"},
+      {"--model qwen2-1.5b --system npu-naive --set npu.address_space=512MiB --set npu.session_limit=256MiB",
+       "npu.address_space", "exceed the NPU's address space"},
+      {"--model qwen2-0.5b --system npu-only --set npu.frequency=1GHz", "npu.frequency", "expected one of: impl, clock"},
+  };
+  const auto dir = scratch_dir("semantic_errors");
+  for (const auto& c : cases) {
+    const auto json = dir / "r.json", rep = dir / "rep";
+    const auto r = run_socsim(std::string("run --soc snapdragon-8gen3 --prompt 64 --decode 2 ") + c.args + " --json '" +
+                              json.string() + "' --report-dir '" + rep.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.key), std::string::npos) << c.args << ": message does not name " << c.key << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.args << ": message does not say '" << c.expected << "'\n" << r.err;
+    EXPECT_FALSE(std::filesystem::exists(json)) << c.args;
+    EXPECT_FALSE(std::filesystem::exists(rep)) << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace socsim::test
