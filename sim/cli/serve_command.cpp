@@ -84,7 +84,7 @@ int serve_command(const std::vector<std::string>& args) {
                  "latency (time to bring the called context's KV cache into memory), the most active contexts whose mean stays\n"
                  "under --latency-bound, storage traffic and energy. llms.* options (--set): chunk_tokens (16), global_ratio\n"
                  "(0.5), compression, recompute_pipeline, lifecycle (true: the ablation switches), recompute_system (gpu-only),\n"
-                 "density_sigma (1.0), markov_decay (0.5); see sim/systems/llms/llms_options.h.\n\n"
+                 "density_sigma (1.0), markov_decay (0.5), max_context (tokens; 0: the model's window); see sim/systems/llms/llms_options.h.\n\n"
               << opts;
     return 0;
   }
@@ -133,6 +133,12 @@ int serve_command(const std::vector<std::string>& args) {
   tree.check_all_consumed();
   rq.trace.markov_decay = rq.service.options.markov_decay;
   rq.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  if (rq.service.options.max_context > 0) {
+    if (rq.service.options.max_context > rq.model.max_context) {
+      bad("llms.max_context", "exceeds " + rq.model.id + "'s window of " + std::to_string(rq.model.max_context) + " tokens");
+    }
+    rq.model.max_context = rq.service.options.max_context;  // the service's cap is the window it slides
+  }
   rq.service.model = rq.model;
   rq.datasets = systems::llms::read_dataset_table(datasets.empty() ? default_datasets() : std::filesystem::path(datasets));
   if (!trace_file.empty()) {
@@ -143,7 +149,7 @@ int serve_command(const std::vector<std::string>& args) {
                       ((rq.model.max_context + rq.service.options.chunk_tokens - 1) / rq.service.options.chunk_tokens);
   if (window > rq.service.memory_budget) {
     bad("--memory-budget", "one " + rq.model.id + " context at its " + std::to_string(rq.model.max_context) + "-token window takes " +
-                               std::to_string(window) + " B under --policy " + policy + "; the budget must hold at least that");
+                               std::to_string(window) + " B under --policy " + policy + "; the budget must hold at least that (or cap contexts: --set llms.max_context=N)");
   }
 
   const auto report = systems::llms::serve_run(rq);

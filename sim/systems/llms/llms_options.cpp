@@ -26,6 +26,7 @@ Options read_options(config::Section& root) {
     }
   }
   if (s->has("density_sigma")) o.density_sigma = s->number("density_sigma", 0.0, 10.0);
+  if (s->has("max_context")) o.max_context = static_cast<std::uint64_t>(s->integer("max_context", 1, 1 << 24));
   if (s->has("markov_decay")) o.markov_decay = s->number("markov_decay", 1e-6, 1.0);
   return o;
 }

@@ -12,6 +12,8 @@
 //   recompute_system    the registered system whose prefill times a recompute           gpu-only
 //   density_sigma       timing mode: chunk densities are lognormal(0, sigma)             1.0
 //   markov_decay        markov pattern: P(context of recency rank r) ~ decay^r          0.5
+//   max_context         the service's cap on a context's length in tokens (the paper's
+//                       "maximum context length", Figure 11); 0: the model's window         0
 #include <cstdint>
 #include <string>
 
@@ -28,6 +30,7 @@ struct Options {
   std::string recompute_system = "gpu-only";
   double density_sigma = 1.0;
   double markov_decay = 0.5;
+  std::uint64_t max_context = 0;
 };
 
 // Throws config::ConfigError naming the key for a bad value or an unknown recompute system.

@@ -63,6 +63,7 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   j["seed"] = rq.service.seed;
   j["memory_budget_bytes"] = rq.service.memory_budget;
   j["chunk_bytes"] = chunk_bytes;
+  j["max_context_tokens"] = rq.model.max_context;
   j["calls"] = calls.size();
   add_latency(j, r.switch_s);
   j["latency_bound_ms"] = rq.latency_bound_s * 1e3;

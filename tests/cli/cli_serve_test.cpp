@@ -1,0 +1,89 @@
+// `socsim serve` end to end: the report's keys, determinism, trace replay, and bad input exiting
+// 2 with the option or key named and nothing written. Small model, few hours: fast.
+#include <fstream>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+const std::string kBase = "serve --soc snapdragon-8gen3 --model qwen2-0.5b --hours 4 --memory-budget 160MiB --set llms.max_context=1024";
+
+TEST(CliServe, HelpNamesThePolicies) {
+  const auto r = run_socsim("serve --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("llms|lmk|swap|vllm-s|vllm-sq"), std::string::npos);
+  EXPECT_NE(r.out.find("--latency-bound"), std::string::npos);
+}
+
+TEST(CliServe, ReportKeysAndByteIdenticalReruns) {
+  const auto dir = scratch_dir("serve_keys");
+  const std::string args = kBase + " --policy llms --contexts 4 --pattern markov --seed 3 --json ";
+  ASSERT_EQ(run_socsim(args + (dir / "a.json").string()).exit_code, 0);
+  ASSERT_EQ(run_socsim(args + (dir / "b.json").string()).exit_code, 0);
+  EXPECT_EQ(read_file(dir / "a.json"), read_file(dir / "b.json"));
+  const auto j = nlohmann::json::parse(read_file(dir / "a.json"));
+  for (const char* k : {"mean_switch_ms", "p50_switch_ms", "p95_switch_ms", "p99_switch_ms", "max_active_contexts",
+                        "storage_bytes_read", "storage_bytes_written", "energy_j", "by_contexts", "profiled_costs"}) {
+    EXPECT_TRUE(j.contains(k)) << k;
+  }
+  EXPECT_EQ(j["by_contexts"].size(), 4u);
+  EXPECT_EQ(j["policy"], "llms");
+  EXPECT_EQ(j["pattern"], "markov");
+  EXPECT_LE(j["p50_switch_ms"].get<double>(), j["p99_switch_ms"].get<double>());
+}
+
+TEST(CliServe, ReplaysATraceAndNamesABadLine) {
+  const auto dir = scratch_dir("serve_trace");
+  {
+    std::ofstream t(dir / "good.txt");
+    t << "# time_s context delta_tokens\n0 0 300\n60 1 200\n120 0 50\n";
+    std::ofstream b(dir / "bad.txt");
+    b << "0 0 300\n10 5 20\n";
+  }
+  const auto j = run_socsim_json(kBase + " --policy vllm-sq --contexts 2 --trace " + (dir / "good.txt").string(), "serve_trace_json");
+  EXPECT_EQ(j["calls"], 3);
+  EXPECT_EQ(j["pattern"], "trace");
+  const auto r = run_socsim(kBase + " --policy llms --contexts 2 --trace " + (dir / "bad.txt").string() + " --json " +
+                            (dir / "out.json").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad.txt:2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("trace.context"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.json"));
+}
+
+TEST(CliServe, BadInputExits2NamingTheKey) {
+  const auto dir = scratch_dir("serve_bad");
+  const std::string out = " --json " + (dir / "out.json").string();
+  struct Case {
+    std::string args, needle;
+  };
+  const Case cases[] = {
+      {kBase + " --policy lru --contexts 2", "--policy"},
+      {kBase + " --policy llms", "--contexts"},
+      {kBase + " --policy llms --contexts 2 --pattern zipf", "--pattern"},
+      {kBase + " --policy llms --contexts 2 --rate fast", "--rate"},
+      {kBase + " --policy llms --contexts 2 --set llms.chunk_token=8", "did you mean 'chunk_tokens'"},
+      {kBase + " --policy llms --contexts 2 --set llms.global_ratio=0.1", "llms.global_ratio"},
+      {kBase + " --policy llms --contexts 2 --set llms.recompute_system=tpu", "llms.recompute_system"},
+      {"serve --soc snapdragon-8gen3 --model llama-2-7b --policy vllm-s --contexts 2 --memory-budget 1GiB", "--memory-budget"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_socsim(c.args + out);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.json")) << c.args;
+  }
+}
+
+TEST(CliServe, JetsonBoardsServeOnTheirGpuAndRefuseNpuSystems) {
+  const auto j = run_socsim_json("serve --soc jetson-tx2 --model qwen2-0.5b --hours 2 --memory-budget 160MiB --set llms.max_context=1024 --policy llms --contexts 3",
+                                 "serve_tx2");
+  EXPECT_EQ(j["soc"], "jetson-tx2");
+  const auto r = run_socsim("run --soc jetson-orin-nx --model qwen2-0.5b --system npu-only --prompt 32 --decode 1");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("npu"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace socsim::test
