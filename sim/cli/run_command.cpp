@@ -1,6 +1,7 @@
 // `socsim run`: simulate one inference. Every input is resolved and checked before anything runs
 // or is written (contract: bad input -> exit 2, nothing written).
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -205,6 +206,12 @@ RunResult simulate_prepared(RunSetup& setup) {
   result.report = runtime::simulate_run(setup.req, *setup.strategy, result.trace);
   result.report.accuracy = accuracy;
   result.soc_yaml = setup.req.soc.resolved_yaml;
+  const auto& m = setup.req.model;
+  result.model_text = fmt::format(
+      "id: {}\nmodel_type: {}\nlayers: {}\nhidden: {}\nintermediate: {}\nheads: {}\nkv_heads: {}\nhead_dim: {}\nvocab: {}\nmax_context: {}\n"
+      "parameters: {:.3f} B\n",
+      m.id, m.model_type, m.layers, m.hidden, m.intermediate, m.heads, m.kv_heads, m.head_dim, m.vocab, m.max_context,
+      static_cast<double>(m.total_params()) / 1e9);
   return result;
 }
 
@@ -212,7 +219,7 @@ void add_report_files(const RunResult& result, const std::filesystem::path& dir,
   out.add(dir / "report.json", report::to_json(result.report).dump(2) + "\n");
   std::ostringstream trace_json, html;
   report::write_chrome_trace(result.trace, trace_json);
-  report::write_html_report(result.report, result.trace, result.soc_yaml, html);
+  report::write_html_report(result.report, result.trace, {result.soc_yaml, result.model_text}, html);
   out.add(dir / "trace.json", trace_json.str());
   out.add(dir / "report.html", html.str());
 }

@@ -22,7 +22,8 @@ using RunSetupPtr = std::unique_ptr<RunSetup, RunSetupDeleter>;
 struct RunResult {
   report::RunReport report;
   report::TraceRecorder trace;
-  std::string soc_yaml;  // the resolved SoC description (for the HTML page)
+  std::string soc_yaml;    // the resolved SoC description (for the HTML page)
+  std::string model_text;  // the model's dimensions (for the HTML page)
 };
 
 // The same options as `socsim run`; throws config::ConfigError on bad input.

@@ -3,94 +3,82 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <vector>
+#include <sstream>
+
+#include "sim/report/html_breakdowns.h"
+#include "sim/report/html_timeline.h"
+#include "sim/report/html_util.h"
 
 namespace socsim::report {
 
+using html::escape;
+
 namespace {
 
-std::string escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
-// A fixed palette indexed by track so colours are stable between runs.
-const char* colour(std::size_t i) {
-  static const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
-  return kPalette[i % 8];
-}
-
-void write_gantt(const TraceRecorder& trace, Tick end, std::ostream& out) {
-  std::vector<std::string> tracks;
-  for (const auto& s : trace.spans()) {
-    if (std::find(tracks.begin(), tracks.end(), s.track) == tracks.end()) tracks.push_back(s.track);
-  }
-  const double width = 900, label = 120, row = 22;
-  const double scale = end == 0 ? 0 : (width - label) / static_cast<double>(end);
-  out << fmt::format("<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}'>\n", width,
-                     row * static_cast<double>(tracks.size()) + 30);
-  for (std::size_t i = 0; i < tracks.size(); ++i) {
-    out << fmt::format("<text x='0' y='{}' font-size='12'>{}</text>\n", row * static_cast<double>(i) + 15,
-                       escape(tracks[i]));
-  }
-  for (const auto& s : trace.spans()) {
-    const auto i = static_cast<std::size_t>(std::find(tracks.begin(), tracks.end(), s.track) - tracks.begin());
-    out << fmt::format("<rect x='{:.2f}' y='{}' width='{:.2f}' height='{}' fill='{}'><title>{} {:.3f}-{:.3f} ms</title></rect>\n",
-                       label + static_cast<double>(s.start) * scale, row * static_cast<double>(i) + 3,
-                       std::max(0.5, static_cast<double>(s.end - s.start) * scale), row - 6, colour(i), escape(s.name),
-                       to_ms(s.start), to_ms(s.end));
-  }
-  out << fmt::format("<text x='{}' y='{}' font-size='11'>0 ms</text><text x='{}' y='{}' font-size='11' text-anchor='end'>{:.3f} ms</text>\n",
-                     label, row * static_cast<double>(tracks.size()) + 20, width, row * static_cast<double>(tracks.size()) + 20, to_ms(end));
-  out << "</svg>\n";
-}
-
-void write_bandwidth(const TraceRecorder& trace, Tick end, std::ostream& out) {
-  std::vector<const TraceCounter*> pts;
-  double vmax = 1;
-  for (const auto& c : trace.counters()) {
-    if (c.track == "dram.bandwidth_gbps") pts.push_back(&c), vmax = std::max(vmax, c.value);
-  }
-  if (pts.empty()) return;
-  const double width = 900, height = 160, scale = end == 0 ? 0 : (width - 40) / static_cast<double>(end);
-  out << fmt::format("<h2>DRAM bandwidth</h2>\n<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}'>\n<polyline fill='none' stroke='#4e79a7' points='", width, height + 20);
-  double last = 0;
-  for (const auto* p : pts) {
-    const double x = 40 + static_cast<double>(p->time) * scale;
-    out << fmt::format("{:.2f},{:.2f} {:.2f},{:.2f} ", x, height - last / vmax * height, x, height - p->value / vmax * height);
-    last = p->value;
-  }
-  out << fmt::format("{:.2f},{:.2f}'/>\n<text x='0' y='12' font-size='11'>{:.1f} GB/s</text><text x='0' y='{}' font-size='11'>0</text></svg>\n",
-                     width, height - last / vmax * height, vmax, height);
+void write_summary_table(const RunReport& r, std::ostream& out) {
+  out << "<table>\n";
+  const auto row = [&](const char* label, const std::optional<double>& v, const char* unit) {
+    if (v) out << fmt::format("<tr><th>{}</th><td class='num'>{:.3f}</td><td>{}</td></tr>\n", label, *v, unit);
+  };
+  row("TTFT", r.ttft_ms, "ms");
+  row("prefill", r.prefill_ms, "ms");
+  row("prefill rate", r.prefill_tokens_per_s, "tokens/s");
+  row("decode", r.decode_ms_per_token, "ms/token");
+  row("decode rate", r.decode_tokens_per_s, "tokens/s");
+  row("total", r.total_ms, "ms");
+  row("energy", r.energy_j, "J");
+  row("DRAM traffic", r.dram_bytes / 1e9, "GB");
+  row("DRAM bandwidth, average", r.dram_avg_gbps, "GB/s");
+  row("DRAM bandwidth, peak", r.dram_peak_gbps, "GB/s");
+  out << "</table>\n";
 }
 
 }  // namespace
 
-void write_html_report(const RunReport& r, const TraceRecorder& trace, const std::string& soc_yaml, std::ostream& out) {
+void write_html_report(const RunReport& r, const TraceRecorder& trace, const HtmlInputs& inputs, std::ostream& out) {
   Tick end = 0;
   for (const auto& s : trace.spans()) end = std::max(end, s.end);
   for (const auto& c : trace.counters()) end = std::max(end, c.time);
-  out << "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>socsim report</title>\n"
-      << "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}</style>\n"
+  out << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>socsim: " << escape(r.system) << " " << escape(r.model) << " on "
+      << escape(r.soc) << "</title>\n"
+      << "<style>body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}td.num{text-align:right}.small{color:#555;font-size:90%}"
+         "pre{background:#f6f6f6;padding:8px;overflow-x:auto}</style>\n"
       << "</head><body>\n";
-  out << fmt::format("<h1>socsim: {} on {}</h1>\n<p>system <b>{}</b>, {} mode, prompt {} tokens, decode {}, batch {}</p>\n",
-                     escape(r.model), escape(r.soc), escape(r.system), escape(r.mode), r.prompt_tokens, r.decode_tokens, r.batch);
+  out << fmt::format("<h1 id='title'>socsim: {} on {}</h1>\n", escape(r.model), escape(r.soc));
+  std::string workload = fmt::format("prompt {} tokens, decode {}, batch {}", r.prompt_tokens, r.decode_tokens, r.batch);
+  if (r.extra.contains("workload")) {
+    const auto& w = r.extra["workload"];
+    workload = fmt::format("workload {} ({} requests back to back; first: {})", w.value("name", std::string("?")), w.value("requests", std::size_t{0}), workload);
+  }
+  out << fmt::format("<p>system <b>{}</b>, {} mode, {}, seed {}</p>\n", escape(r.system), escape(r.mode), escape(workload), r.seed);
   for (const auto& n : r.notes) out << "<p><i>note: " << escape(n) << "</i></p>\n";
-  out << "<h2>Summary</h2>\n<pre>" << escape(summary_text(r)) << "</pre>\n";
+  out << "<h2>Summary</h2>\n";
+  write_summary_table(r, out);
+  html::write_breakdowns(r, out);
+
   out << "<h2>Timeline</h2>\n";
-  write_gantt(trace, end, out);
-  write_bandwidth(trace, end, out);
-  out << "<h2>SoC description (resolved)</h2>\n<pre>" << escape(soc_yaml) << "</pre>\n</body></html>\n";
+  std::ostringstream gantt;
+  const auto stats = html::write_gantt(trace, end, gantt);
+  out << fmt::format("<p class='small'>{} spans on {} tracks, drawn as {} bars: spans less than a pixel apart are merged "
+                     "(hover a bar for what it holds). trace.json has every span (open it in ui.perfetto.dev).</p>\n",
+                     stats.spans, stats.tracks, stats.bars);
+  out << gantt.str();
+  std::ostringstream bw;
+  if (const auto samples = html::write_bandwidth(trace, end, bw); samples > 0) {
+    out << "<h2>DRAM bandwidth</h2>\n"
+        << fmt::format("<p class='small'>{} samples, averaged per 2-pixel column (blue); red: the highest value in each column.</p>\n", samples)
+        << bw.str();
+  }
+
+  out << "<h2>Inputs</h2>\n";
+  out << "<details><summary>model</summary><pre>" << escape(inputs.model_text) << "</pre></details>\n";
+  if (r.extra.contains("system_info")) {
+    out << "<details><summary>system decisions (system_info)</summary><pre>" << escape(r.extra["system_info"].dump(1)) << "</pre></details>\n";
+  }
+  out << "<details><summary>SoC description (resolved, with --set overrides)</summary><pre>" << escape(inputs.soc_yaml) << "</pre></details>\n";
+  out << "<details><summary>summary as printed</summary><pre>" << escape(summary_text(r)) << "</pre></details>\n";
+  out << "</body></html>\n";
 }
 
 }  // namespace socsim::report

@@ -1,6 +1,8 @@
 #pragma once
-// A self-contained HTML page for one run: summary table, per-track Gantt chart (SVG) and DRAM
-// bandwidth over time. No scripts or external resources: it opens anywhere, offline.
+// A self-contained HTML page for one run: what ran (SoC, model, workload, system), the summary,
+// latency and energy breakdowns by unit and op type, a per-track Gantt chart (SVG) and DRAM
+// bandwidth over time. No scripts or external resources: it opens anywhere, offline. Timelines
+// are aggregated at pixel resolution so long runs stay a few hundred kilobytes (html_timeline.h).
 #include <ostream>
 #include <string>
 
@@ -9,7 +11,11 @@
 
 namespace socsim::report {
 
-void write_html_report(const RunReport& report, const TraceRecorder& trace, const std::string& soc_yaml,
-                       std::ostream& out);
+struct HtmlInputs {
+  std::string soc_yaml;     // the resolved SoC description
+  std::string model_text;   // the model's dimensions, one "key: value" per line
+};
+
+void write_html_report(const RunReport& report, const TraceRecorder& trace, const HtmlInputs& inputs, std::ostream& out);
 
 }  // namespace socsim::report
