@@ -1,7 +1,10 @@
 // `socsim validate`: runs every claim of a claims file (schema in calibration/README.md) and
 // compares the simulator with the published numbers. A malformed claims file is bad input
-// (exit 2, nothing run or written); a claim outside tolerance or one that cannot be evaluated is
-// a finding reported in its row (exit 1); 0 only when every non-informational claim passes.
+// (exit 2, nothing run or written). So is a claim found faulty only when it runs (a metric the
+// command's JSON lacks, arguments the command rejects): every claim still runs and the table is
+// printed, then each such claim is named (file:line, key) and validate exits 2 writing no JSON.
+// A claim outside tolerance or whose command fails internally is a finding in its row (exit 1);
+// 0 only when every non-informational claim passes.
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
@@ -43,7 +46,8 @@ int validate_command(const std::vector<std::string>& args) {
                  "Runs every claim and prints one row per claim (expected, simulated, relative error,\n"
                  "status pass/FAIL/info/ERROR), then `claims: N, within tolerance: K, median abs error: X%`.\n"
                  "Exit 0 when every non-informational claim is within tolerance, 1 otherwise, 2 for a\n"
-                 "malformed claims file.\n\n"
+                 "malformed claims file or a claim naming a metric its command does not report or\n"
+                 "arguments its command rejects (the table is still printed; no JSON is written).\n\n"
               << opts;
     return 0;
   }
@@ -60,6 +64,14 @@ int validate_command(const std::vector<std::string>& args) {
   std::ostringstream table;
   validation::print_table(results, table);
   std::cout << table.str() << validation::summary_line(summary) << "\n" << std::flush;
+
+  bool bad_input = false;
+  for (const auto& r : results) {
+    if (!r.input_error) continue;
+    std::cerr << "error: " << r.input_error->what() << "\n";
+    bad_input = true;
+  }
+  if (bad_input) return 2;
 
   // Written only once every claim has run, so the file always holds a complete run.
   if (!json_file.empty()) {

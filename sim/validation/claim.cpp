@@ -89,6 +89,14 @@ std::string read_metric(const Section& s) {
   return metric;
 }
 
+// Records where the measurement's command and metric are written (s holds both keys).
+void locate(const Section& s, Measurement& m) {
+  m.command_location = s.location_of(m.command);
+  m.command_key = key_path(s, m.command);
+  m.metric_location = s.location_of("metric");
+  m.metric_key = key_path(s, "metric");
+}
+
 Measurement read_measurement(const Section& s) {
   constexpr std::string_view kKeys[] = {"microbench", "run", "serve", "metric"};
   check_known_keys(s, kKeys);
@@ -96,6 +104,7 @@ Measurement read_measurement(const Section& s) {
   m.command = find_command(s, kClaimCommands);
   m.args = command_args(s.child(m.command));
   m.metric = read_metric(s);
+  locate(s, m);
   return m;
 }
 
@@ -137,6 +146,7 @@ Claim read_claim(const Section& c) {
     claim.denominator = read_measurement(ratio.child("denominator"));
   } else {
     claim.value = Measurement{kind, command_args(c.child(kind)), read_metric(c)};
+    locate(c, claim.value);
   }
   claim.expect = positive(c, "expect");
   claim.tolerance = positive(c, "tolerance");

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/config/config_error.h"
@@ -15,9 +16,17 @@ namespace socsim::validation {
 
 // One command invocation and the number read from its JSON result.
 struct Measurement {
+  Measurement() = default;
+  Measurement(std::string command, std::vector<std::string> args, std::string metric)
+      : command(std::move(command)), args(std::move(args)), metric(std::move(metric)) {}
+
   std::string command;            // "microbench", "run" or "serve"
   std::vector<std::string> args;  // command-line options, e.g. {"--soc", "snapdragon-8gen3", ...}
   std::string metric;             // dotted path into the command's JSON, e.g. "units.npu.busy_ms"
+  // Where the claims file says so, for bad-input messages found only when the claim runs (a
+  // metric the command's JSON lacks, arguments the command rejects).
+  config::SourceLocation command_location, metric_location;
+  std::string command_key, metric_key;  // dotted keys, e.g. "claims[3].run", "claims[3].metric"
 };
 
 struct Claim {

@@ -9,10 +9,13 @@ namespace socsim::validation {
 
 namespace {
 
-// Raised while measuring; carries the reason without the claim id, which run() adds.
+// Raised while measuring; carries the reason without the claim id, which run() adds, and the
+// claims file's location when the claim itself is at fault.
 class ClaimError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ClaimError(const std::string& what, std::optional<config::ConfigError> input = std::nullopt)
+      : std::runtime_error(what), input(std::move(input)) {}
+  std::optional<config::ConfigError> input;
 };
 
 }  // namespace
@@ -44,9 +47,11 @@ double ClaimRunner::measure(const Measurement& m) {
   try {
     return lookup_metric(cache_.call(m.command, m.args), m.metric);
   } catch (const CommandFailure& e) {
-    throw ClaimError(e.what());
+    if (!e.bad_input()) throw ClaimError(e.what());
+    throw ClaimError(e.what(), config::ConfigError(m.command_location, m.command_key, e.what()));
   } catch (const MetricError& e) {
-    throw ClaimError(std::string(e.what()) + " in the result of `" + command_line(m.command, m.args) + "`");
+    const std::string what = std::string(e.what()) + " in the result of `" + command_line(m.command, m.args) + "`";
+    throw ClaimError(what, config::ConfigError(m.metric_location, m.metric_key, e.what()));
   }
 }
 
@@ -64,12 +69,12 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
       try {
         numerator = measure(claim.value);
       } catch (const ClaimError& e) {
-        throw ClaimError(std::string("numerator: ") + e.what());
+        throw ClaimError(std::string("numerator: ") + e.what(), e.input);
       }
       try {
         denominator = measure(*claim.denominator);
       } catch (const ClaimError& e) {
-        throw ClaimError(std::string("denominator: ") + e.what());
+        throw ClaimError(std::string("denominator: ") + e.what(), e.input);
       }
       if (denominator == 0) throw ClaimError("denominator: metric '" + claim.denominator->metric + "' is 0");
       value = numerator / denominator;
@@ -88,6 +93,7 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
     // requirement that the claim can be evaluated at all.
     r.status = Status::kError;
     r.message = "claim " + claim.id + ": " + e.what();
+    r.input_error = e.input;
   }
   return r;
 }

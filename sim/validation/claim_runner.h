@@ -32,6 +32,9 @@ struct ClaimResult {
   std::optional<double> relative_error;  // |sim - expect| / expect, a fraction
   Status status = Status::kError;
   std::string message;  // why an ERROR row has no number; empty otherwise
+  // Set when the ERROR is the claims file's fault (a metric the command's JSON lacks, arguments
+  // the command rejects): validate then exits 2, naming file:line and the claim's key.
+  std::optional<config::ConfigError> input_error;
 
   bool within_tolerance() const;
 };

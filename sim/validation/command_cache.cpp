@@ -47,7 +47,7 @@ const nlohmann::ordered_json& CommandCache::call(const std::string& command, con
     it = cache_.emplace(std::move(key), std::move(outcome)).first;
   }
   if (const auto* failure = std::get_if<std::string>(&it->second)) {
-    throw CommandFailure("`" + command_line(command, args) + "`: " + *failure);
+    throw CommandFailure("`" + command_line(command, args) + "`: " + *failure, failure->rfind("bad input: ", 0) == 0);
   }
   return std::get<nlohmann::ordered_json>(it->second);
 }

@@ -21,7 +21,12 @@ using CommandTable = std::map<std::string, CommandFn>;  // "run" -> run_to_json,
 // A command that could not produce a result: unknown to the table, or it threw.
 class CommandFailure : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  CommandFailure(const std::string& what, bool bad_input) : std::runtime_error(what), bad_input_(bad_input) {}
+  // The command rejected its arguments (what would be exit 2), as opposed to an internal error.
+  bool bad_input() const { return bad_input_; }
+
+ private:
+  bool bad_input_;
 };
 
 class CommandCache {

@@ -73,8 +73,13 @@ TEST(CliValidate, ClaimOutsideToleranceExits1AndStillWritesJson) {
 }
 
 TEST(CliValidate, UnevaluableClaimsAreErrorRowsNotCrashes) {
-  const auto r = run_socsim("validate --claims " + claims_file("erroring.yaml"));
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto dir = scratch_dir("validate_erroring");
+  const auto r = run_socsim("validate --claims " + claims_file("erroring.yaml") + " --json '" + dir.string() + "/v.json'");
+  // Both ERRORs are the claims file's fault: bad input, named at file:line and key, no JSON.
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("erroring.yaml:3: claims[0].run: `run "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("erroring.yaml:4: claims[1].metric: metric 'dram.no_such_metric'"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "v.json"));
   EXPECT_TRUE(ends_with(row(r.out, "cli.bad-system"), "ERROR")) << r.out;
   EXPECT_NE(r.out.find("claim cli.bad-system: `run "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--system: unknown system 'no-such-system'"), std::string::npos) << r.out;
