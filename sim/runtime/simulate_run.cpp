@@ -1,4 +1,5 @@
 #include "sim/runtime/simulate_run.h"
+#include "sim/runtime/plan_trace.h"
 
 #include <fmt/format.h>
 
@@ -105,7 +106,7 @@ Task<> render(Simulator& sim, hw::AdrenoGpu& gpu, Background& b) {
 // while the executor runs it.
 Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const RunRequest& req,
                     const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs,
-                    nlohmann::ordered_json& info, Background* background) {
+                    nlohmann::ordered_json& info, Background* background, report::TraceRecorder& trace) {
   for (const Request& q : requests) {
     const Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
     for (const auto& job : plan.jobs) {
@@ -120,6 +121,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     }
     RequestTimes t{q, sim.now(), 0, 0, 0, false, {}};
     co_await ex.run(plan);
+    record_plan_trace(plan, ex, trace);
     t.first_token = ex.job_end(plan.prefill_end);
     t.end = plan.decode_step_end.empty() ? t.first_token : ex.job_end(plan.decode_step_end.back());
     for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
@@ -165,7 +167,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     background.frame.flops *= static_cast<double>(req.gpu_background_frame) / static_cast<double>(soc.gpu().compute_time(background.frame));
     sim.spawn(render(sim, soc.gpu(), background), "render");
   }
-  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info, req.gpu_background_frame > 0 ? &background : nullptr),
+  sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info, req.gpu_background_frame > 0 ? &background : nullptr, trace),
             "executor");
   check_run_finished(sim.run(), sim, soc, &ex);
   // With a render load the timeline runs on to the last frame in flight (prefill and decode

@@ -101,6 +101,8 @@ void AdrenoGpu::push(GpuKernel k, Tick compute) {
   const bool restart = std::exchange(drained_by_sync_, false);
   queue_.push_back({std::move(k), compute, restart});
   ++enqueued_;
+  // The queue's depth as a trace counter: submitted and not yet completed kernels.
+  if (trace_) trace_->counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
   if (!worker_running_) {
     worker_running_ = true;
     sim_.spawn(run_queue(), "gpu.queue");
@@ -117,6 +119,7 @@ Task<> AdrenoGpu::run_queue() {
     co_await execute(e.kernel, e.compute);
     guard.in_flight = false;
     ++completed_;
+    if (trace_) trace_->counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
     flops_done_ += e.kernel.flops;
     wake_waiters();
   }
