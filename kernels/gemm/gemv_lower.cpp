@@ -1,5 +1,6 @@
 #include "kernels/gemm/gemv_lower.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -46,10 +47,18 @@ CpuWork lower_gemv_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t thr
 
 GpuWork lower_gemv_gpu(const GemmDims& d, const GemmFormat& f) {
   require_gemv(d);
-  GpuWork w = lower_gemm_gpu(d, f);
-  for (auto& k : w.kernels) {
-    k.rows = 0;
-    k.streaming = true;
+  return lower_matvec_gpu(d, f);
+}
+
+GpuWork lower_matvec_gpu(const GemmDims& d, const GemmFormat& f) {
+  if (d.m < 1) throw std::invalid_argument("a mat-vec kernel needs at least one row");
+  GpuWork w;
+  for (std::int64_t r0 = 0; r0 < d.m; r0 += kGpuMatVecMaxRows) {
+    for (auto& k : lower_gemm_gpu({std::min(kGpuMatVecMaxRows, d.m - r0), d.k, d.n}, f).kernels) {
+      k.rows = 0;
+      k.streaming = true;
+      w.kernels.push_back(std::move(k));
+    }
   }
   return w;
 }

@@ -31,5 +31,14 @@ GpuWork lower_gemm_gpu(const GemmDims& d, const GemmFormat& f);
 // The GEMV faces (m = 1), as above.
 CpuWork lower_gemv_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t threads);
 GpuWork lower_gemv_gpu(const GemmDims& d, const GemmFormat& f);
+// A decode batch of activation rows through mat-vec kernels: one streaming pass over the weights
+// (no tile ramp) per kGpuMatVecMaxRows rows, as llama.cpp's mat-vec kernels take small batches
+// (its CUDA backend up to 8 rows, MMVQ_MAX_BATCH_SIZE). The runtime uses it below
+// kGpuGemmMinRows rows, where the GEMM face's tile ramp (gpu_compute_model.h) makes it slower
+// than re-reading the weights (an assumption: when llama.cpp's Adreno backend switches kernels
+// is not modelled).
+inline constexpr std::int64_t kGpuMatVecMaxRows = 8;
+inline constexpr std::int64_t kGpuGemmMinRows = 32;
+GpuWork lower_matvec_gpu(const GemmDims& d, const GemmFormat& f);
 
 }  // namespace socsim::kernels

@@ -200,7 +200,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
       std::vector<const NpuOpWork*> lowered;
       std::uint32_t nodes = 0;
       for (const auto& g : job.ops) {
-        lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g)));
+        lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels));
         nodes += lowered.back()->graph_nodes;
       }
       if (!job.npu_graph.empty()) {

@@ -12,6 +12,7 @@
 #include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/model/graph_builder.h"
+#include "sim/runtime/npu_kernel_choice.h"
 
 namespace socsim::runtime {
 
@@ -47,6 +48,7 @@ struct Job {
   // NPU: the static graph this job executes ("" = a custom kernel with no graph call). A graph
   // seen for the first time is built and optimized before it runs unless prepared in advance.
   std::string npu_graph;
+  NpuKernelChoice npu_kernels;      // NPU: which custom-kernel variants its ops lower to
   std::uint32_t cpu_threads = 1;    // CPU: cores, filled fastest first
   std::string cpu_cluster;          // CPU: run on this cluster only ("" = the fastest cores)
   bool attention_module = false;    // reported in attention_ms / attention_energy_j (shadowAttn)

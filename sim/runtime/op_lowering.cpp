@@ -70,19 +70,19 @@ kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig&
 }
 
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
-                       const kernels::AttentionShape* attention) {
+                       const kernels::AttentionShape* attention, const NpuKernelChoice& choice) {
   NpuOpWork out;
   if (lowering::is_sparse_attention_op(op.kind)) {
     auto part = lowering::lower_sparse_op_npu(op, m);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
   } else if (lowering::is_attention_op(op.kind)) {
-    auto part = lowering::lower_attention_part_npu(attention_for(op, m, attention), lowering::attention_part(op.kind), p, npu);
+    auto part = lowering::lower_attention_part_npu(attention_for(op, m, attention), lowering::attention_part(op.kind), p, npu, choice.exp);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
   } else {
     const kernels::NpuWork all =
-        op.kind == OpKind::kMatMul ? lowering::lower_matmul_npu(op, p, npu) : lowering::lower_pointwise_npu(op, m, npu);
+        op.kind == OpKind::kMatMul ? lowering::lower_matmul_npu(op, p, npu, choice) : lowering::lower_pointwise_npu(op, m, npu);
     std::uint32_t graph_nodes = 0;
     bool graph = false;
     for (const auto& step : all.steps) {

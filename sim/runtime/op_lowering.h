@@ -17,6 +17,7 @@
 #include "sim/model/layer_ops.h"
 #include "sim/model/model_config.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/npu_kernel_choice.h"
 
 namespace socsim::runtime {
 
@@ -39,7 +40,7 @@ struct NpuOpWork {
   std::uint32_t graph_nodes = 1;
 };
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
-                       const kernels::AttentionShape* attention = nullptr);
+                       const kernels::AttentionShape* attention = nullptr, const NpuKernelChoice& choice = {});
 
 // The kernel shape of a layer's attention from its attn_scores or attn_context op.
 kernels::AttentionShape attention_shape_of(const model::OpDesc& op, const model::ModelConfig& m);

@@ -3,6 +3,7 @@
 #include "sim/systems/heterollm/heterollm_system.h"
 #include "sim/systems/llm_npu/llm_npu_system.h"
 #include "sim/systems/shadowattn/shadowattn_system.h"
+#include "sim/systems/tts_npu/tts_system.h"
 
 namespace socsim::systems {
 
@@ -14,6 +15,7 @@ const SystemRegistry& SystemRegistry::builtin() {
     register_llm_npu(r);
     register_heterollm(r);
     register_shadowattn(r);
+    register_tts_npu(r);
     return r;
   }();
   return registry;

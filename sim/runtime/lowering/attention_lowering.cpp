@@ -70,9 +70,11 @@ kernels::GpuWork attention_kernel_gpu(const kernels::AttentionShape& s) {
   return s.q_len == 1 ? kernels::lower_attention_decode_gpu(s) : kernels::lower_attention_gpu(s);
 }
 
-kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu) {
+kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu, kernels::ExpVariant exp) {
   if (p == Precision::kW8A8 || p == Precision::kW8A8Group) return kernels::lower_attention_int8_npu(npu, s, npu.hvx.contexts);
-  return kernels::lower_flash_attention_npu(npu, s, kernels::FlashParams{}, npu.hvx.contexts, hw::OperandHome::kDram);
+  kernels::FlashParams params;
+  params.exp = exp;
+  return kernels::lower_flash_attention_npu(npu, s, params, npu.hvx.contexts, hw::OperandHome::kDram);
 }
 
 kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads) {
@@ -92,8 +94,9 @@ kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, Atte
   return w;
 }
 
-NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu) {
-  kernels::NpuWork all = attention_kernel_npu(s, p, npu);
+NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu,
+                                          kernels::ExpVariant exp) {
+  kernels::NpuWork all = attention_kernel_npu(s, p, npu, exp);
   NpuAttentionPart out;
   bool graph = false;
   for (auto& step : all.steps) {

@@ -52,7 +52,9 @@ AttentionPart part_of_step(const std::string& name);
 // The whole kernel per unit (what the parts partition). The NPU one includes its graph call.
 kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads);
 kernels::GpuWork attention_kernel_gpu(const kernels::AttentionShape& s);
-kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu);
+// `exp`: the FP16 flash kernel's softmax exp (the INT8 graph's is exact FP32 whatever it says).
+kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu,
+                                      kernels::ExpVariant exp = kernels::ExpVariant::kLut);
 
 struct NpuAttentionPart {
   kernels::NpuWork work;        // no graph_call steps
@@ -60,6 +62,7 @@ struct NpuAttentionPart {
 };
 kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads);
 kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, AttentionPart part);
-NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu);
+NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu,
+                                          kernels::ExpVariant exp = kernels::ExpVariant::kLut);
 
 }  // namespace socsim::runtime::lowering

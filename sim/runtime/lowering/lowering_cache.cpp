@@ -32,10 +32,12 @@ const kernels::GpuWork& LoweringCache::gpu(const model::OpDesc& op, Precision p,
   return it->second;
 }
 
-const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention) {
+const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention,
+                                    const NpuKernelChoice& choice) {
   Key key = key_of(op, p, 0, attention);
+  key.npu_kernels = choice;
   auto it = npu_work_.find(key);
-  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(op, model_, p, npu_, attention)).first;
+  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(op, model_, p, npu_, attention, choice)).first;
   return it->second;
 }
 

@@ -18,7 +18,8 @@ class LoweringCache {
   // References stay valid for the cache's lifetime.
   const kernels::CpuWork& cpu(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
   const kernels::GpuWork& gpu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention);
-  const NpuOpWork& npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention);
+  const NpuOpWork& npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention,
+                       const NpuKernelChoice& choice = {});
 
   std::size_t size() const { return cpu_.size() + gpu_.size() + npu_work_.size(); }
 
@@ -30,6 +31,7 @@ class LoweringCache {
     std::string name;
     std::uint64_t m = 0, k = 0, n = 0, batch = 0, elements = 0, weight_params = 0;
     std::uint64_t heads = 0, kv_heads = 0, head_dim = 0, q_len = 0, q_pos0 = 0, kv_len = 0;  // softmax: its attention
+    NpuKernelChoice npu_kernels;  // NPU only
     auto operator<=>(const Key&) const = default;
   };
   static Key key_of(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);

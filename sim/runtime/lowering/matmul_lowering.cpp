@@ -22,17 +22,20 @@ kernels::CpuWork lower_matmul_cpu(const model::OpDesc& op, Precision p, std::uin
 
 kernels::GpuWork lower_matmul_gpu(const model::OpDesc& op, Precision p) {
   const auto d = dims_of(op);
-  return op.m == 1 ? kernels::lower_gemv_gpu(d, gemm_format(p)) : kernels::lower_gemm_gpu(d, gemm_format(p));
+  return static_cast<std::int64_t>(op.m) < kernels::kGpuGemmMinRows ? kernels::lower_matvec_gpu(d, gemm_format(p)) : kernels::lower_gemm_gpu(d, gemm_format(p));
 }
 
-kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw::NpuSpec& npu) {
+kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw::NpuSpec& npu, const NpuKernelChoice& choice) {
   const auto d = dims_of(op);
   const kernels::GemmFormat f = npu_gemm_format(p);
-  if (op.m == 1) return kernels::lower_gemv_npu(d, f, npu);
+  if (op.m == 1 && !choice.hmx_gemv) return kernels::lower_gemv_npu(d, f, npu);
   switch (f.weights) {
     case kernels::GemmWeights::kI8: return kernels::lower_gemm_i8_npu(d);
     case kernels::GemmWeights::kI8PerGroup: return kernels::lower_gemm_i8_per_group_npu(d, f.group, npu);
-    case kernels::GemmWeights::kBlock: return kernels::lower_gemm_w4a16_npu(d, f.block, npu);
+    case kernels::GemmWeights::kBlock: {
+      const bool q8 = choice.q8_0_down && op.name == "down_proj";
+      return kernels::lower_gemm_w4a16_npu(d, q8 ? kernels::BlockFormat::kQ8_0 : f.block, npu, {choice.dequant, {}});
+    }
     case kernels::GemmWeights::kF16:
     case kernels::GemmWeights::kF32: break;
   }

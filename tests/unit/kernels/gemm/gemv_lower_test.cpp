@@ -74,5 +74,22 @@ TEST(GemvLowerNpu, StreamsTheWeightsOnAllHvxThreads) {
   EXPECT_THROW(lower_gemv_npu({1, 8, 8}, {GemmWeights::kBlock, 128, BlockFormat::kQ8_0}, spec), std::invalid_argument);
 }
 
+TEST(GemvLower, GpuMatVecPassesPerEightRows) {
+  // A decode batch of 11 rows: passes of 8 and 3 rows, each a streaming kernel reading the Q4_0
+  // weights (2048 x 512 at 18 B per 32) once, with its own rows' flops.
+  const GemmFormat q4{GemmWeights::kBlock, 128, BlockFormat::kQ4_0};
+  const GpuWork w = lower_matvec_gpu({11, 2048, 512}, q4);
+  ASSERT_EQ(w.kernels.size(), 2u);
+  const GpuWork one = lower_gemv_gpu({1, 2048, 512}, q4);
+  for (const auto& k : w.kernels) {
+    EXPECT_TRUE(k.streaming);
+    EXPECT_EQ(k.rows, 0u);
+    EXPECT_GE(k.dram_bytes, 2048u / 32 * 18 * 512);
+  }
+  EXPECT_DOUBLE_EQ(w.kernels[0].flops, 8 * one.kernels[0].flops);
+  EXPECT_DOUBLE_EQ(w.kernels[1].flops, 3 * one.kernels[0].flops);
+  EXPECT_THROW(lower_matvec_gpu({0, 8, 8}, q4), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace socsim::kernels

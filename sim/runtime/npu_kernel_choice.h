@@ -1,0 +1,26 @@
+#pragma once
+// Which variant of the NPU's custom kernels a job's ops lower to (the default reproduces the
+// runtime's behaviour before strategies could choose). A strategy that writes its own kernels
+// (TTS) sets it per job; the lowering cache keys on it.
+#include <compare>
+
+#include "kernels/gemm/dequant_layout.h"
+#include "kernels/softmax/exp_variant.h"
+
+namespace socsim::runtime {
+
+struct NpuKernelChoice {
+  // One-row matmuls: false = the GEMV face (weights streamed on the HVX threads); true = the
+  // precision's HMX GEMM face, a whole tile for one row (TTS decodes on HMX at any batch).
+  bool hmx_gemv = false;
+  // W4A16 matmuls: the dequantization layout (kernels/gemm/dequant_layout.h) ...
+  kernels::DequantLayout dequant = kernels::DequantLayout::kCoalesced;
+  // ... and FFN-down in Q8_0 (TTS keeps it at 8.5 bits for accuracy).
+  bool q8_0_down = false;
+  // FP16 flash attention: the softmax exp (kExact = an FP32 polynomial on HVX).
+  kernels::ExpVariant exp = kernels::ExpVariant::kLut;
+
+  auto operator<=>(const NpuKernelChoice&) const = default;
+};
+
+}  // namespace socsim::runtime
