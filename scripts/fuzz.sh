@@ -32,6 +32,9 @@ declare -A seeds=(
   [workload_yaml]="workloads/*.yaml"
   [claims_yaml]="tests/data/validation/*.yaml ../shared/calibration/claims.yaml"
   [safetensors]="tests/fuzz/corpus/safetensors/*"
+  [sweep_spec]="workloads/sweeps/*.yaml tests/regression/matrix.yaml"
+  [llms_trace]="tests/fuzz/corpus/llms_trace/*"
+  [llms_datasets]="workloads/llms/*.yaml"
 )
 mkdir -p "$build/artifacts"
 status=0

@@ -2,14 +2,28 @@
 // Shared by the fuzz targets: the input as text, and the rule every parser must keep. Bad input
 // is config::ConfigError (exit 2 with file, line and key); anything else escaping a parser (a
 // std::out_of_range, a yaml-cpp or nlohmann exception, a crash) is a bug libFuzzer reports.
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace socsim::fuzz {
 
 inline std::string text_of(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+// For parsers that take a path: the input written to one file per process and target (named by
+// `suffix`), rewritten for every input.
+inline std::filesystem::path as_file(const std::uint8_t* data, std::size_t size, const std::string& suffix) {
+  static const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("socsim_fuzz_" + std::to_string(::getpid()) + suffix);
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return file;
 }
 
 }  // namespace socsim::fuzz

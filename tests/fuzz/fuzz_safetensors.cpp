@@ -1,21 +1,11 @@
 // A safetensors file as `run --mode functional --weights FILE` reads it: the header is validated
-// when opened, then every tensor is read (the reader takes a path, so the input goes to a file).
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
-
+// when opened, then every tensor is read.
 #include "sim/config/config_error.h"
 #include "sim/functional/safetensors_file.h"
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("socsim_fuzz_" + std::to_string(::getpid()) + ".safetensors");
-  {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  }
+  const auto file = socsim::fuzz::as_file(data, size, ".safetensors");
   try {
     const socsim::functional::SafetensorsFile st(file);
     for (const auto& name : st.names()) (void)st.read(name);
