@@ -31,6 +31,20 @@ SweepPlan expand_sweep(const SweepSpec& spec) {
   SweepPlan plan;
   std::vector<std::vector<Setting>> cases = spec.cases;
   if (cases.empty()) cases.emplace_back();
+  // A grid is a product: a few long axes make billions of runs. Refuse before allocating them
+  // (found by fuzz_sweep_spec: std::bad_alloc, exit 1, instead of a message naming the grid).
+  std::uint64_t total = cases.size();
+  for (const auto& axis : spec.grid) {
+    const std::uint64_t n = axis.values.size();
+    if (n != 0 && total > kMaxSweepRuns / n) total = kMaxSweepRuns + 1;
+    else total *= n;
+  }
+  if (total > kMaxSweepRuns) {
+    const config::SourceLocation where = spec.grid.empty() ? config::SourceLocation{spec.file, 0, 0} : spec.grid.front().location;
+    throw config::ConfigError(where, "grid",
+                              "expands to more than " + std::to_string(kMaxSweepRuns) +
+                                  " runs (cases x the product of the axes' lengths); split the study into several specs");
+  }
   for (const auto& c : cases) {
     for (const auto& s : c) add_column(plan.columns, s.key);
   }

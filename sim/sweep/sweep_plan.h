@@ -23,6 +23,8 @@ struct SweepPlan {
   std::uint64_t fingerprint = 0;     // of every run's arguments: shards of one plan agree on it
 };
 
+// Every run of the spec. More than kMaxSweepRuns is bad input (config::ConfigError at the grid).
+inline constexpr std::uint64_t kMaxSweepRuns = 1'000'000;
 SweepPlan expand_sweep(const SweepSpec& spec);
 
 // `--shard I/N` (0 <= I < N): runs whose index is I modulo N. Round robin rather than blocks,

@@ -9,6 +9,8 @@
 #include "sim/config/config_error.h"
 #include "sim/functional/safetensors_file.h"
 #include "sim/model/model_config.h"
+#include "sim/sweep/sweep_plan.h"
+#include "sim/sweep/sweep_spec.h"
 #include "tests/support/scratch_dir.h"
 
 namespace socsim {
@@ -42,6 +44,26 @@ TEST(FuzzRegressions, SafetensorsHeaderNumberOverflowIsABadInputError) {
     FAIL() << "expected a ConfigError";
   } catch (const config::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("overflow.safetensors"), std::string::npos) << e.what();
+  }
+}
+
+// fuzz_sweep_spec: a grid of 12 axes x 10 values is 10^12 runs; expanding it threw std::bad_alloc
+// (exit 1). It must be refused before anything is allocated, naming the grid.
+TEST(FuzzRegressions, SweepGridTooLargeIsABadInputError) {
+  const auto file = test::fresh_scratch_dir("socsim_fuzz_regression_", "sweep") / "big.yaml";
+  {
+    std::ofstream out(file);
+    out << "name: big\nbase:\n  system: cpu-only\ngrid:\n";
+    for (int i = 0; i < 12; ++i) out << "  k" << i << ".x: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
+  }
+  const auto spec = sweep::load_sweep_spec(file);
+  try {
+    (void)sweep::expand_sweep(spec);
+    FAIL() << "expected a ConfigError";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key(), "grid");
+    EXPECT_EQ(e.location().line, 5);
+    EXPECT_NE(std::string(e.what()).find("more than 1000000 runs"), std::string::npos) << e.what();
   }
 }
 
