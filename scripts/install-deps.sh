@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages socsim builds with. Safe to re-run; uses sudo when not root.
+#   scripts/install-deps.sh          what building and running socsim needs
+#   scripts/install-deps.sh --test   also what the whole test suite needs (scripts/test.sh, CI)
 set -euo pipefail
+with_tests=0
+case "${1:-}" in
+  "") ;;
+  --test) with_tests=1 ;;
+  *) echo "install-deps.sh: unknown option '$1' (expected nothing or --test)" >&2; exit 2 ;;
+esac
 packages=(
   cmake g++ make
   libyaml-cpp-dev        # SoC/workload/claims YAML
@@ -10,8 +18,12 @@ packages=(
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libopenblas-dev        # the GEMM benchmark's reference (cblas_sgemm in tests/benchmarks/gemm_benchmark.cpp)
-  clang libclang-rt-14-dev  # libFuzzer targets of the input parsers (tests/fuzz, scripts/fuzz.sh)
 )
+test_packages=(
+  clang libclang-rt-14-dev  # libFuzzer targets of the input parsers (tests/fuzz, scripts/fuzz.sh)
+  chromium                  # renders report.html headless (tests/cli/cli_report_render_test.cpp)
+)
+[ "$with_tests" -eq 0 ] || packages+=("${test_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
