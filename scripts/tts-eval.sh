@@ -46,7 +46,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "usage: $0 [--socs \"S ...\"] [--models \"M ...\"] [--batches \"B ...\"] [--prompt P] [--decode D] [--search-decode D] [--step S] [--n N] [--set k=v]..." >&2; exit 2 ;;
   esac
 done
-bin=build/socsim
+bin=${SOCSIM_BIN:-build/socsim}  # SOCSIM_BIN: a copy of the binary, so a rebuild mid-run cannot fail cells
 [[ -x $bin ]] || { echo "build first: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -40,6 +40,10 @@ GpuWork lower_gemm_gpu(const GemmDims& d, const GemmFormat& f) {
 
 CpuWork lower_gemv_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t threads) {
   require_gemv(d);
+  return lower_matvec_cpu(d, f, threads);
+}
+
+CpuWork lower_matvec_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t threads) {
   CpuWork w = lower_gemm_cpu(d, f, threads);
   for (auto& t : w.tasks) t.rows = 0;
   return w;

@@ -39,6 +39,12 @@ GpuWork lower_gemv_gpu(const GemmDims& d, const GemmFormat& f);
 // is not modelled).
 inline constexpr std::int64_t kGpuMatVecMaxRows = 8;
 inline constexpr std::int64_t kGpuGemmMinRows = 32;
+// CPU: fewer than kCpuGemmMinRows rows (decode batches) take llama.cpp's dot-product path, which
+// loops over the activation rows inside each block of weight rows (the weights stream once) and
+// computes no padding rows: the GEMM face's ops with rows = 0 (no micro-kernel row blocks,
+// cpu_task.h). The runtime's choice, as for the GPU.
+inline constexpr std::int64_t kCpuGemmMinRows = 32;
+CpuWork lower_matvec_cpu(const GemmDims& d, const GemmFormat& f, std::uint32_t threads);
 GpuWork lower_matvec_gpu(const GemmDims& d, const GemmFormat& f);
 
 }  // namespace socsim::kernels

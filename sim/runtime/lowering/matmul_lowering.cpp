@@ -17,7 +17,8 @@ kernels::GemmDims dims_of(const model::OpDesc& op) {
 
 kernels::CpuWork lower_matmul_cpu(const model::OpDesc& op, Precision p, std::uint32_t threads) {
   const auto d = dims_of(op);
-  return op.m == 1 ? kernels::lower_gemv_cpu(d, gemm_format(p), threads) : kernels::lower_gemm_cpu(d, gemm_format(p), threads);
+  return static_cast<std::int64_t>(op.m) < kernels::kCpuGemmMinRows ? kernels::lower_matvec_cpu(d, gemm_format(p), threads)
+                                                                     : kernels::lower_gemm_cpu(d, gemm_format(p), threads);
 }
 
 kernels::GpuWork lower_matmul_gpu(const model::OpDesc& op, Precision p) {

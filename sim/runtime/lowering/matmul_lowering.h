@@ -4,7 +4,9 @@
 //   CPU / GPU  m >= 2: the GEMM face (kernels/gemm/gemm_lower.h); m = 1: the GEMV face
 //              (kernels/gemm/gemv_lower.h: same counts on the vector path). CPU faces get the
 //              job's threads. GPU: fewer than kGpuGemmMinRows rows (decode batches) take the
-//              mat-vec kernels (lower_matvec_gpu: a pass over the weights per 8 rows).
+//              mat-vec kernels (lower_matvec_gpu: a pass over the weights per 8 rows); CPU:
+//              fewer than kCpuGemmMinRows rows the dot-product path (lower_matvec_cpu: no
+//              row-block padding).
 //   NPU        m = 1: lower_gemv_npu (weights streamed on all HVX threads, HeteroLLM 3.3);
 //              m >= 2 by precision (kernels/gemm/gemm_lower_npu.h):
 //                kW8A8         lower_gemm_i8_npu (HMX INT8; its one-node graph call is the job's)

@@ -91,5 +91,19 @@ TEST(GemvLower, GpuMatVecPassesPerEightRows) {
   EXPECT_THROW(lower_matvec_gpu({0, 8, 8}, q4), std::invalid_argument);
 }
 
+TEST(GemvLower, CpuMatVecIsUnpaddedAndLinearInRows) {
+  // A decode batch of 5 rows on the CPU: the GEMM face's ops and bytes with rows = 0 (no 64-row
+  // micro-kernel blocks), so 5 rows cost 5 rows of dot products over one pass of the weights.
+  const GemmFormat q4{GemmWeights::kBlock, 128, BlockFormat::kQ4_0};
+  const CpuWork w = lower_matvec_cpu({5, 2048, 512}, q4, 4), g = lower_gemm_cpu({5, 2048, 512}, q4, 4);
+  ASSERT_EQ(w.tasks.size(), 1u);
+  EXPECT_EQ(w.tasks[0].rows, 0u);
+  EXPECT_EQ(g.tasks[0].rows, 5u);
+  EXPECT_DOUBLE_EQ(w.tasks[0].ops, g.tasks[0].ops);
+  EXPECT_EQ(w.tasks[0].dram_bytes, g.tasks[0].dram_bytes);
+  EXPECT_DOUBLE_EQ(w.tasks[0].ops, 5 * lower_gemv_cpu({1, 2048, 512}, q4, 4).tasks[0].ops);
+  EXPECT_EQ(w.threads, 4u);
+}
+
 }  // namespace
 }  // namespace socsim::kernels
