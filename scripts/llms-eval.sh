@@ -37,7 +37,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "usage: $0 [--socs \"S ...\"] [--models \"M ...\"] [--patterns \"P ...\"] [--contexts \"N ...\"] [--hours H] [--memory-budget B] [--budgets \"B ...\"] [--seed N] [--set k=v]..." >&2; exit 2 ;;
   esac
 done
-bin=build/socsim
+bin=${SOCSIM:-build/socsim}  # SOCSIM=path runs another binary
 [[ -x $bin ]] || { echo "build first: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,7 +5,7 @@
 // service simulate in milliseconds.
 //
 // A call at time t to context c growing it by d tokens:
-//   1. wait for the storage if background write-back is still running;
+//   1. if the call reads or writes, wait for background write-back still running;
 //   2. slide the window: chunks beyond the model's context length (oldest first) are deleted;
 //   3. lock c, Claim memory for c's missing chunks and its new tokens: Reclaim others' chunks in
 //      the policy's eviction order; a chunk without a storage copy is written first (on the
