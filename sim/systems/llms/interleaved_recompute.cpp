@@ -41,7 +41,7 @@ void add_into(Tensor& x, const Tensor& y) {
 
 // Runs every layer for the tokens at `positions` (ascending); reads and writes their K/V rows.
 void forward_rows(const TinyDecoder& m, const std::vector<int>& tokens, const std::vector<std::int64_t>& positions,
-                  std::vector<LayerKv>& kv, bool global_positions) {
+                  std::vector<LayerKv>& kv, bool global_positions, std::vector<Tensor>* queries) {
   const auto n = static_cast<std::int64_t>(positions.size());
   const std::int64_t d = m.head_dim, hd = m.heads * m.head_dim;
   std::vector<std::int64_t> ids;
@@ -70,6 +70,7 @@ void forward_rows(const TinyDecoder& m, const std::vector<int>& tokens, const st
         std::copy_n(v.data<float>().begin() + i * hd + head * d, d, cache.v.data<float>().begin() + (head * len + p) * d);
       }
     }
+    if (queries) queries->push_back(q);
     // Every recomputed K/V of this layer is in place: each row attends to positions 0..p.
     Tensor o = Tensor::matrix(n, hd, ElemType::kF32);
     const std::int64_t len = cache.k.dim(1);
@@ -116,7 +117,7 @@ TinyDecoder TinyDecoder::synthetic(std::int64_t vocab, std::int64_t hidden, std:
   return m;
 }
 
-std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& tokens) {
+std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& tokens, std::vector<kernels::Tensor>* queries) {
   const auto n = static_cast<std::int64_t>(tokens.size());
   std::vector<LayerKv> kv(static_cast<std::size_t>(m.layers));
   for (auto& c : kv) {
@@ -125,13 +126,13 @@ std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& to
   }
   std::vector<std::int64_t> all(static_cast<std::size_t>(n));
   std::iota(all.begin(), all.end(), 0);
-  forward_rows(m, tokens, all, kv, true);
+  forward_rows(m, tokens, all, kv, true, queries);
   return kv;
 }
 
 void recompute_missing(const TinyDecoder& m, const std::vector<int>& tokens, const std::vector<std::int64_t>& missing,
                        std::vector<LayerKv>& kv, bool global_positions) {
-  forward_rows(m, tokens, missing, kv, global_positions);
+  forward_rows(m, tokens, missing, kv, global_positions, nullptr);
 }
 
 }  // namespace socsim::systems::llms

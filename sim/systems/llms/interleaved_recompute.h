@@ -34,8 +34,9 @@ struct LayerKv {
   kernels::Tensor k, v;  // [heads, positions, head_dim]
 };
 
-// K/V of every layer at every position: a full prefill.
-std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& tokens);
+// K/V of every layer at every position: a full prefill. `queries`, when given, receives each
+// layer's rotated queries [positions, heads x head_dim].
+std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& tokens, std::vector<kernels::Tensor>* queries = nullptr);
 
 // Fills the K/V rows of `missing` (ascending positions) in `kv` from the text; the other rows
 // must hold the resident K/V. `global_positions` = false rotates the missing tokens as if they

@@ -1,0 +1,131 @@
+#include "sim/systems/llms/compression_accuracy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/attention/attention_core.h"
+#include "kernels/quant/channel_requant.h"
+#include "sim/systems/llms/compression_levels.h"
+
+namespace socsim::systems::llms {
+
+using kernels::Tensor;
+
+namespace {
+
+// Attention probabilities of every (layer, head): n x n causal, row-major.
+std::vector<std::vector<float>> attention_maps(const TinyDecoder& m, const std::vector<LayerKv>& kv, const std::vector<Tensor>& q) {
+  const std::int64_t n = kv[0].k.dim(1), d = m.head_dim, hd = m.heads * d;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  std::vector<std::vector<float>> maps;
+  for (std::size_t l = 0; l < kv.size(); ++l) {
+    for (std::int64_t h = 0; h < m.heads; ++h) {
+      std::vector<float> a(static_cast<std::size_t>(n * n), 0.0f);
+      for (std::int64_t r = 0; r < n; ++r) {
+        const float* qr = q[l].data<float>().data() + r * hd + h * d;
+        float mx = -INFINITY;
+        for (std::int64_t c = 0; c <= r; ++c) {
+          const float s = scale * kernels::dot_f32(qr, kv[l].k.data<float>().data() + (h * n + c) * d, static_cast<std::uint64_t>(d));
+          a[static_cast<std::size_t>(r * n + c)] = s;
+          mx = std::max(mx, s);
+        }
+        double sum = 0;
+        for (std::int64_t c = 0; c <= r; ++c) sum += a[static_cast<std::size_t>(r * n + c)] = std::exp(a[static_cast<std::size_t>(r * n + c)] - mx);
+        for (std::int64_t c = 0; c <= r; ++c) a[static_cast<std::size_t>(r * n + c)] = static_cast<float>(a[static_cast<std::size_t>(r * n + c)] / sum);
+      }
+      maps.push_back(std::move(a));
+    }
+  }
+  return maps;
+}
+
+// One [heads, n, d] cache through INT8 (per-channel symmetric) and, per chunk, its level's bits.
+Tensor compress(const Tensor& x, const std::vector<int>& level, std::uint32_t chunk_tokens) {
+  const std::int64_t heads = x.dim(0), n = x.dim(1), d = x.dim(2), ch = heads * d;
+  auto at = [&](std::int64_t t, std::int64_t c) { return x.data<float>()[static_cast<std::size_t>(((c / d) * n + t) * d + c % d)]; };
+  std::vector<float> s(static_cast<std::size_t>(ch), 1e-12f);
+  for (std::int64_t c = 0; c < ch; ++c) {
+    for (std::int64_t t = 0; t < n; ++t) s[static_cast<std::size_t>(c)] = std::max(s[static_cast<std::size_t>(c)], std::abs(at(t, c)) / 127.0f);
+  }
+  Tensor out({heads, n, d}, kernels::ElemType::kF32);
+  for (std::int64_t t0 = 0, chunk = 0; t0 < n; t0 += chunk_tokens, ++chunk) {
+    const std::int64_t rows = std::min<std::int64_t>(chunk_tokens, n - t0);
+    std::vector<std::int8_t> q(static_cast<std::size_t>(rows * ch));
+    for (std::int64_t t = 0; t < rows; ++t) {
+      for (std::int64_t c = 0; c < ch; ++c) {
+        q[static_cast<std::size_t>(t * ch + c)] = static_cast<std::int8_t>(std::clamp(std::lround(at(t0 + t, c) / s[static_cast<std::size_t>(c)]), -127L, 127L));
+      }
+    }
+    const int lv = level[static_cast<std::size_t>(chunk)];
+    if (lv > 0) q = kernels::dequantize_channelwise(kernels::requantize_channelwise(q, rows, ch, lv == 1 ? 4 : 2));
+    for (std::int64_t t = 0; t < rows; ++t) {
+      for (std::int64_t c = 0; c < ch; ++c) {
+        out.data<float>()[static_cast<std::size_t>(((c / d) * n + t0 + t) * d + c % d)] =
+            static_cast<float>(q[static_cast<std::size_t>(t * ch + c)]) * s[static_cast<std::size_t>(c)];
+      }
+    }
+  }
+  return out;
+}
+
+// Attention outputs of the last `rows` queries of every layer and head over a cache.
+std::vector<float> outputs(const TinyDecoder& m, const std::vector<LayerKv>& kv, const std::vector<Tensor>& q, std::int64_t rows) {
+  const std::int64_t n = kv[0].k.dim(1), d = m.head_dim, hd = m.heads * d;
+  kernels::RowAttender att;
+  std::vector<float> o;
+  std::vector<float> row(static_cast<std::size_t>(d));
+  for (std::size_t l = 0; l < kv.size(); ++l) {
+    for (std::int64_t r = n - rows; r < n; ++r) {
+      for (std::int64_t h = 0; h < m.heads; ++h) {
+        att.over_prefix(q[l].data<float>().data() + r * hd + h * d, kv[l].k.data<float>().data() + h * n * d,
+                        kv[l].v.data<float>().data() + h * n * d, static_cast<std::uint64_t>(r + 1), static_cast<std::uint64_t>(d),
+                        1.0f / std::sqrt(static_cast<float>(d)), row.data());
+        o.insert(o.end(), row.begin(), row.end());
+      }
+    }
+  }
+  return o;
+}
+
+double rel_error(const std::vector<float>& a, const std::vector<float>& ref) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    num += (a[i] - ref[i]) * (a[i] - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return den > 0 ? std::sqrt(num / den) : 0.0;
+}
+
+}  // namespace
+
+CompressionAccuracy compression_accuracy(const TinyDecoder& m, const std::vector<int>& tokens, std::uint32_t chunk_tokens,
+                                         double global_ratio, std::int64_t query_rows) {
+  std::vector<Tensor> q;
+  const auto kv = prefill_kv(m, tokens, &q);
+  const auto n = static_cast<std::int64_t>(tokens.size());
+  std::vector<const float*> ptrs;
+  const auto maps = attention_maps(m, kv, q);
+  for (const auto& a : maps) ptrs.push_back(a.data());
+  CompressionAccuracy r;
+  r.chunk_density = chunk_density(token_density(ptrs, n, n), chunk_tokens);
+  r.llms_levels = assign_levels(r.chunk_density, global_ratio);
+  std::vector<double> negated;
+  for (double x : r.chunk_density) negated.push_back(-x);
+  const auto inverse = assign_levels(negated, global_ratio);
+  const std::vector<int> int8(r.chunk_density.size(), 0), uniform4(r.chunk_density.size(), 1);
+
+  auto run = [&](const std::vector<int>& level) {
+    std::vector<LayerKv> c(kv.size());
+    for (std::size_t l = 0; l < kv.size(); ++l) c[l] = {compress(kv[l].k, level, chunk_tokens), compress(kv[l].v, level, chunk_tokens)};
+    return outputs(m, c, q, query_rows);
+  };
+  const auto ref = run(int8);
+  r.llms_rel_error = rel_error(run(r.llms_levels), ref);
+  r.uniform4_rel_error = rel_error(run(uniform4), ref);
+  r.inverse_rel_error = rel_error(run(inverse), ref);
+  for (int l : r.llms_levels) r.llms_kept_ratio += kLevelRatio[l];
+  r.llms_kept_ratio /= static_cast<double>(r.llms_levels.size());
+  return r;
+}
+
+}  // namespace socsim::systems::llms
