@@ -40,6 +40,9 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
 
 struct W4A16NpuOptions {
   DequantLayout dequant = DequantLayout::kCoalesced;  // TTS's kernel; the others are its ablation
+  // Double buffering: the next column chunk's weights are DMA'd while HVX dequantizes this one
+  // (TTS's kernel; the TCM budget below already leaves room for it). false: every step in order.
+  bool prefetch_weights = false;
   HmxOperandLayout layout;
 };
 
@@ -52,7 +55,9 @@ struct W4A16NpuOptions {
 // Per row block: DMA its activations in (one transfer), tile them on HVX; per column chunk: DMA
 // its quantized weights (one transfer per 32-column strip), dequantize every weight of its whole
 // tiles on HVX (dequant_packets_per_unit of options.dequant), the HMX GEMM on TCM operands, untile the
-// outputs on HVX and DMA them out (one transfer). Steps run in order (no overlap across them).
+// outputs on HVX and DMA them out (one transfer). Steps run in order (no overlap across them),
+// except with prefetch_weights: a row block's first chunk is DMA'd alone, every later chunk's
+// weights during the previous chunk's dequantization (NpuStep::dma_during_hvx).
 NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options = {});
 
 }  // namespace socsim::kernels

@@ -1,6 +1,7 @@
 // lower_gemm_w4a16_npu (declared in gemm_lower_npu.h): TCM chunking of TTS's W4A16 kernel.
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/gemm/gemm_lower_npu.h"
 #include "kernels/gemm/hvx_costs.h"
@@ -48,12 +49,30 @@ NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec
     if (!options.layout.activations_tiled) {
       w.steps.push_back(NpuStep::hvx("w4a16 tile activations", static_cast<double>(tiles_r * c.kt) * shuffle, threads));
     }
+    // Weight bytes and DMA transfers (one per 32-column strip) of the column chunk at c0.
+    auto chunk_dma = [&](std::uint64_t c0) {
+      const std::uint64_t tiles_c = std::min(c.nb, c.nt - c0);
+      const std::uint64_t n_here = std::min(u64(d.n) - c0 * rows, tiles_c * rows);
+      return std::pair{n_here * blocks_per_col * u64(block_bytes(f)), tiles_c};
+    };
+    if (options.prefetch_weights) {
+      const auto [bytes, transfers] = chunk_dma(0);
+      w.steps.push_back(NpuStep::dma("w4a16 weights in", bytes, transfers));
+    }
     for (std::uint64_t c0 = 0; c0 < c.nt; c0 += c.nb) {
       const std::uint64_t tiles_c = std::min(c.nb, c.nt - c0);
       const std::uint64_t n_here = std::min(u64(d.n) - c0 * rows, tiles_c * rows);
-      w.steps.push_back(NpuStep::dma("w4a16 weights in", n_here * blocks_per_col * u64(block_bytes(f)), tiles_c));
       const double units = static_cast<double>(tiles_c * c.kt * rows * depth) / hvx::weights_per_unit(spec.hvx);
-      w.steps.push_back(NpuStep::hvx("w4a16 dequantize", units * per_unit, threads));
+      if (!options.prefetch_weights) {
+        const auto [bytes, transfers] = chunk_dma(c0);
+        w.steps.push_back(NpuStep::dma("w4a16 weights in", bytes, transfers));
+        w.steps.push_back(NpuStep::hvx("w4a16 dequantize", units * per_unit, threads));
+      } else if (c0 + c.nb < c.nt) {
+        const auto [bytes, transfers] = chunk_dma(c0 + c.nb);
+        w.steps.push_back(NpuStep::dma_during_hvx("w4a16 dequantize", bytes, transfers, units * per_unit, threads));
+      } else {
+        w.steps.push_back(NpuStep::hvx("w4a16 dequantize", units * per_unit, threads));
+      }
       w.steps.push_back(NpuStep::hmx_gemm("w4a16 hmx", {m_here, u64(d.k), n_here, hw::DType::kFp16}, hw::OperandHome::kTcm));
       if (!options.layout.outputs_tiled) {
         w.steps.push_back(NpuStep::hvx("w4a16 untile outputs", static_cast<double>(tiles_r * tiles_c) * shuffle, threads));

@@ -17,7 +17,7 @@ enum class Unit { kNpu, kGpu, kCpu };
 // One step on the NPU. Steps of one NpuWork run in order (a static graph's nodes, or a custom
 // kernel's phases); overlap inside a step is the unit model's business (HMX GEMM pipeline).
 struct NpuStep {
-  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream };
+  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream, kDmaDuringHvx };
   Kind kind = Kind::kHvx;
   std::string name;
   std::uint32_t graph_ops = 0;                        // kGraphCall: nodes in the executed graph
@@ -44,6 +44,12 @@ struct NpuStep {
   // fit TCM): time is the longer of the stream and the packets.
   static NpuStep hvx_stream(std::string n, std::uint64_t bytes, double packets, std::uint32_t threads) {
     NpuStep s; s.kind = Kind::kHvxStream; s.name = std::move(n); s.bytes = bytes; s.packets = packets; s.threads = threads; return s;
+  }
+  // A DMA into TCM (`bytes` in `transfers`) issued before HVX work on `threads` and running beside
+  // it (a double-buffered kernel prefetching its next block): done when both are.
+  static NpuStep dma_during_hvx(std::string n, std::uint64_t bytes, std::uint64_t transfers, double packets, std::uint32_t threads) {
+    NpuStep s; s.kind = Kind::kDmaDuringHvx; s.name = std::move(n); s.bytes = bytes; s.transfers = transfers; s.packets = packets;
+    s.threads = threads; return s;
   }
 };
 

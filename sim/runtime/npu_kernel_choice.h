@@ -15,8 +15,10 @@ struct NpuKernelChoice {
   bool hmx_gemv = false;
   // W4A16 matmuls: the dequantization layout (kernels/gemm/dequant_layout.h) ...
   kernels::DequantLayout dequant = kernels::DequantLayout::kCoalesced;
-  // ... and FFN-down in Q8_0 (TTS keeps it at 8.5 bits for accuracy).
+  // ... FFN-down in Q8_0 (TTS keeps it at 8.5 bits for accuracy) ...
   bool q8_0_down = false;
+  // ... and the next weight chunk's DMA during this chunk's dequantization (double buffering).
+  bool prefetch_weights = false;
   // FP16 flash attention: the softmax exp (kExact = an FP32 polynomial on HVX).
   kernels::ExpVariant exp = kernels::ExpVariant::kLut;
 

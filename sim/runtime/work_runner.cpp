@@ -1,5 +1,8 @@
 #include "sim/runtime/work_runner.h"
 
+#include <vector>
+
+#include "sim/core/sync.h"
 #include "sim/hw/npu/hmx_gemm.h"
 
 namespace socsim::runtime {
@@ -11,6 +14,13 @@ Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step) {
     case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, step.name); break;
     case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, step.name); break;
     case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, step.name, step.packets); break;
+    case kernels::NpuStep::Kind::kDmaDuringHvx: {
+      std::vector<Task<>> both;
+      both.push_back(npu.dma(step.bytes, step.transfers, step.name + " (prefetch)"));
+      both.push_back(npu.hvx(step.packets, step.threads, step.name));
+      co_await when_all(npu.sim(), std::move(both), step.name);
+      break;
+    }
   }
 }
 

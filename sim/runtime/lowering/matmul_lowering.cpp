@@ -35,7 +35,7 @@ kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw
     case kernels::GemmWeights::kI8PerGroup: return kernels::lower_gemm_i8_per_group_npu(d, f.group, npu);
     case kernels::GemmWeights::kBlock: {
       const bool q8 = choice.q8_0_down && op.name == "down_proj";
-      return kernels::lower_gemm_w4a16_npu(d, q8 ? kernels::BlockFormat::kQ8_0 : f.block, npu, {choice.dequant, {}});
+      return kernels::lower_gemm_w4a16_npu(d, q8 ? kernels::BlockFormat::kQ8_0 : f.block, npu, {choice.dequant, choice.prefetch_weights, {}});
     }
     case kernels::GemmWeights::kF16:
     case kernels::GemmWeights::kF32: break;

@@ -56,6 +56,7 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
     if (r.operands != hw::OperandHome::kDram) throw config::ConfigError(kCli, "--operands", "the W4A16 kernel streams its weights from DRAM (--operands ddr)");
     kernels::W4A16NpuOptions options;
     options.dequant = r.switches.w4a16_layout;
+    options.prefetch_weights = true;  // TTS's kernel double-buffers its weights
     const kernels::GemmDims d{static_cast<std::int64_t>(r.m), static_cast<std::int64_t>(r.k), static_cast<std::int64_t>(r.n)};
     auto work = kernels::lower_gemm_w4a16_npu(d, r.switches.w4a16_format, r.soc.npu, options);
     const std::uint64_t weight_bytes = kernels::block_weight_bytes(d.k, d.n, r.switches.w4a16_format);

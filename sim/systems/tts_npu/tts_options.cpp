@@ -27,6 +27,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
   for (const auto& c : soc.cpu.clusters) cores += c.cores;
   if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, std::max<std::uint32_t>(1, cores)));
   o.q8_0_down = s->boolean_or("q8_0_down", true);
+  o.prefetch_weights = s->boolean_or("prefetch", true);
   if (s->has("kv_context")) o.kv_context = static_cast<std::uint64_t>(s->integer("kv_context", 0, 1LL << 24));
   if (s->has("role")) o.reward = s->choice("role", {"policy", "reward"}) == "reward";
   return o;

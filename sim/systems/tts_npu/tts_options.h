@@ -9,6 +9,8 @@
 //                 them on the CPU so the logits stay out of the NPU's address space)   cpu
 //   cpu_threads   CPU cores of the host's work (lm_head, sampling; the paper uses <= 4) 4
 //   q8_0_down     FFN-down weights in Q8_0 (8.5 bits), the rest Q4_0 (4.5 bits)        true
+//   prefetch      double-buffered weights: the next chunk's DMA during this chunk's
+//                 dequantization (false: the kernel's steps in order, an upper bound)    true
 //   kv_context    tokens of KV cache allocated per sample up front, as llama.cpp's n_ctx
 //                 (the paper's memory experiment: 4096); 0 = prompt + decode              0
 //   role          policy | reward: reward runs the model as a process reward model
@@ -30,6 +32,7 @@ struct Options {
   bool lm_head_on_npu = false;
   std::uint32_t cpu_threads = 4;
   bool q8_0_down = true;
+  bool prefetch_weights = true;
   bool reward = false;
   std::uint64_t kv_context = 0;
 };

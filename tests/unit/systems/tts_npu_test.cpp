@@ -104,11 +104,10 @@ TEST(TtsNpu, FootprintAgainstTheAddressSpace) {
 
 TEST(TtsNpu, BatchedDecodeAndKernelVariants) {
   const auto b1 = TtsRun(1).run(), b8 = TtsRun(8).run();
-  // One HMX tile holds up to 32 rows: the NPU's matmuls for 8 samples take barely longer than
-  // for one (the weights stream and dequantize once); decode throughput grows with the batch.
-  const double npu1 = b1.extra["op_time_ms"]["npu"]["matmul"].get<double>(), npu8 = b8.extra["op_time_ms"]["npu"]["matmul"].get<double>();
-  EXPECT_LT(npu8, 1.5 * npu1);
-  EXPECT_GT(*b8.decode_tokens_per_s, 1.5 * *b1.decode_tokens_per_s);
+  // One HMX tile holds up to 32 rows: a step for 8 samples takes far less than 8 steps for one
+  // (the weights stream and dequantize once); decode throughput grows with the batch.
+  EXPECT_LT(*b8.decode_ms_per_token, 2 * *b1.decode_ms_per_token);
+  EXPECT_GT(*b8.decode_tokens_per_s, 4 * *b1.decode_tokens_per_s);
   // The CPU runs lm_head (its only matmul), growing with the batch.
   const double head1 = b1.extra["op_time_ms"]["cpu"]["matmul"].get<double>();
   EXPECT_GT(head1, 0.0);
@@ -119,6 +118,7 @@ TEST(TtsNpu, BatchedDecodeAndKernelVariants) {
   EXPECT_LT(none, coalesced);
   EXPECT_LT(coalesced, baseline);
   EXPECT_LT(step_ms({}), step_ms({"tts.exp=fp32"}));  // LUT faster than the FP32 polynomial
+  EXPECT_LT(coalesced, step_ms({"tts.prefetch=false"}));  // double buffering hides the weights' DMA
 }
 
 TEST(TtsNpu, RewardRoleScoresWithAValueHead) {

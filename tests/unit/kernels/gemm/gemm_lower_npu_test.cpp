@@ -107,13 +107,35 @@ TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   // 33x65x17 Q8_0, conventional groups scattered (baseline), operands already tiled: mt 2, kt 3,
   // nt 1: one chunk. Dequantize 3 tiles x 1024 / 256 = 12 units x 8 groups x (valign 1 +
   // unpack/convert 2 + splat 1 + vmpy 1 + qfloat 1 = 6, + scatter 16 line stores = 22) = 2112.
-  const NpuWork o = lower_gemm_w4a16_npu({33, 65, 17}, BlockFormat::kQ8_0, spec, {DequantLayout::kBaseline, {true, true}});
+  const NpuWork o = lower_gemm_w4a16_npu({33, 65, 17}, BlockFormat::kQ8_0, spec, {DequantLayout::kBaseline, false, {true, true}});
   ASSERT_EQ(o.steps.size(), 5u);
   expect_dma(o.steps[0], 33 * 65 * 2, 1);
   expect_dma(o.steps[1], 17 * 3 * 34, 1);
   expect_hvx(o.steps[2], 2112, 4);
   expect_gemm(o.steps[3], 33, 65, 17, hw::DType::kFp16, hw::OperandHome::kTcm);
   expect_dma(o.steps[4], 33 * 17 * 2, 1);
+}
+
+TEST(GemmLowerNpu, W4A16PrefetchOverlapsTheNextChunksDma) {
+  // 1x2048x4096 as above (64 chunks of 64 columns): the first chunk's weights alone, then each
+  // chunk's dequantization with the next chunk's DMA beside it, the last without; same bytes.
+  const auto spec = test::small_npu();
+  const NpuWork plain = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec);
+  const NpuWork pre = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec, {DequantLayout::kCoalesced, true, {}});
+  ASSERT_EQ(pre.steps.size(), 2u + 1 + 64 * 4);
+  expect_dma(pre.steps[2], 64 * 64 * 18, 2);
+  EXPECT_EQ(pre.steps[3].kind, Kind::kDmaDuringHvx);
+  EXPECT_EQ(pre.steps[3].bytes, 64u * 64 * 18);
+  EXPECT_DOUBLE_EQ(pre.steps[3].packets, 9216);
+  EXPECT_EQ(pre.steps[3 + 63 * 4].kind, Kind::kHvx);  // the last chunk prefetches nothing
+  auto dma_bytes = [](const NpuWork& w) {
+    std::uint64_t b = 0;
+    for (const auto& s : w.steps) {
+      if (s.kind == Kind::kDma || s.kind == Kind::kDmaDuringHvx) b += s.bytes;
+    }
+    return b;
+  };
+  EXPECT_EQ(dma_bytes(pre), dma_bytes(plain));
 }
 
 TEST(GemmLowerNpu, W4A16DequantLayoutsPerUnit) {
@@ -130,7 +152,7 @@ TEST(GemmLowerNpu, W4A16DequantLayoutsPerUnit) {
   const auto spec = test::small_npu();
   auto hvx_total = [&](DequantLayout l) {
     double t = 0;
-    for (const auto& s : lower_gemm_w4a16_npu({1, 2048, 2048}, BlockFormat::kQ4_0, spec, {l, {}}).steps) {
+    for (const auto& s : lower_gemm_w4a16_npu({1, 2048, 2048}, BlockFormat::kQ4_0, spec, {l, false, {}}).steps) {
       if (s.name == "w4a16 dequantize") t += s.packets;
     }
     return t;
