@@ -17,19 +17,13 @@ namespace {
 
 void write_summary_table(const RunReport& r, std::ostream& out) {
   out << "<table>\n";
-  const auto row = [&](const char* label, const std::optional<double>& v, const char* unit) {
-    if (v) out << fmt::format("<tr><th>{}</th><td class='num'>{:.3f}</td><td>{}</td></tr>\n", label, *v, unit);
-  };
-  row("TTFT", r.ttft_ms, "ms");
-  row("prefill", r.prefill_ms, "ms");
-  row("prefill rate", r.prefill_tokens_per_s, "tokens/s");
-  row("decode", r.decode_ms_per_token, "ms/token");
-  row("decode rate", r.decode_tokens_per_s, "tokens/s");
-  row("total", r.total_ms, "ms");
-  row("energy", r.energy_j, "J");
-  row("DRAM traffic", r.dram_bytes / 1e9, "GB");
-  row("DRAM bandwidth, average", r.dram_avg_gbps, "GB/s");
-  row("DRAM bandwidth, peak", r.dram_peak_gbps, "GB/s");
+  auto rows = headline_metrics(r);
+  rows.push_back({"DRAM traffic", r.dram_bytes / 1e9, "GB"});
+  rows.push_back({"DRAM bandwidth, average", r.dram_avg_gbps, "GB/s"});
+  rows.push_back({"DRAM bandwidth, peak", r.dram_peak_gbps, "GB/s"});
+  for (const auto& h : rows) {
+    if (h.value) out << fmt::format("<tr><th>{}</th><td class='num'>{:.3f}</td><td>{}</td></tr>\n", h.label, *h.value, h.unit);
+  }
   out << "</table>\n";
 }
 

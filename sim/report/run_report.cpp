@@ -40,6 +40,12 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   return j;
 }
 
+std::vector<Headline> headline_metrics(const RunReport& r) {
+  return {{"TTFT", r.ttft_ms, "ms"},         {"prefill", r.prefill_tokens_per_s, "tokens/s"},
+          {"decode", r.decode_ms_per_token, "ms/token"}, {"decode", r.decode_tokens_per_s, "tokens/s"},
+          {"total", r.total_ms, "ms"},       {"energy", r.energy_j, "J"}};
+}
+
 std::string summary_text(const RunReport& r) {
   std::string s = fmt::format("socsim run: {} on {} ({} system, {} mode)\n", r.model, r.soc, r.system, r.mode);
   s += fmt::format("  prompt {} tokens, decode {} tokens, batch {}\n", r.prompt_tokens, r.decode_tokens, r.batch);
@@ -50,15 +56,9 @@ std::string summary_text(const RunReport& r) {
                      w["name"].get<std::string>(), w["requests"].get<std::size_t>(), w["ttft_ms"]["p50"].get<double>(),
                      w["ttft_ms"]["p95"].get<double>(), w["ttft_ms"]["max"].get<double>());
   }
-  auto line = [&](const char* label, const std::optional<double>& v, const char* unit) {
-    if (v) s += fmt::format("  {:<22}{:>12.3f} {}\n", label, *v, unit);
-  };
-  line("TTFT", r.ttft_ms, "ms");
-  line("prefill", r.prefill_tokens_per_s, "tokens/s");
-  line("decode", r.decode_ms_per_token, "ms/token");
-  line("decode", r.decode_tokens_per_s, "tokens/s");
-  line("total", r.total_ms, "ms");
-  line("energy", r.energy_j, "J");
+  for (const auto& h : headline_metrics(r)) {
+    if (h.value) s += fmt::format("  {:<22}{:>12.3f} {}\n", h.label, *h.value, h.unit);
+  }
   s += fmt::format("  {:<22}{:>12.3f} ms simulated\n", "timeline", r.simulated_ms);
   s += fmt::format("  {:<22}{:>12.3f} GB, avg {:.1f} GB/s, peak {:.1f} GB/s\n", "DRAM traffic", r.dram_bytes / 1e9,
                    r.dram_avg_gbps, r.dram_peak_gbps);

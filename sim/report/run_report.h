@@ -34,6 +34,15 @@ struct RunReport {
 // The contract's JSON (DESIGN.md 2), keys in a fixed order so reports are byte-identical.
 nlohmann::ordered_json to_json(const RunReport& r);
 
+// The headline figures of a run (label, value, unit) in the order people read them; the printed
+// summary and the HTML page both show these. Values a run could not compute are empty.
+struct Headline {
+  const char* label;
+  std::optional<double> value;
+  const char* unit;
+};
+std::vector<Headline> headline_metrics(const RunReport& r);
+
 // The human summary printed by `socsim run`.
 std::string summary_text(const RunReport& r);
 
