@@ -27,8 +27,9 @@ int unit_rank(const std::string& track) {
 void write_axis(double y, Tick end, std::ostream& out) {
   for (int i = 0; i <= 5; ++i) {
     const double x = kLabel + kChartWidth * i / 5;
-    out << fmt::format("<line x1='{:.1f}' y1='0' x2='{:.1f}' y2='{:.1f}' stroke='#ddd'/><text x='{:.1f}' y='{:.1f}' font-size='11' text-anchor='middle'>{}</text>\n", x, x, y, x,
-                       y + 14, escape(time_label(to_ms(end) * i / 5)));
+    // The last label ends at the axis's end so it is not clipped by the SVG's edge.
+    out << fmt::format("<line x1='{:.1f}' y1='0' x2='{:.1f}' y2='{:.1f}' stroke='#ddd'/><text x='{:.1f}' y='{:.1f}' font-size='11' text-anchor='{}'>{}</text>\n", x, x, y, x,
+                       y + 14, i == 5 ? "end" : "middle", escape(time_label(to_ms(end) * i / 5)));
   }
 }
 
