@@ -117,6 +117,14 @@ int serve_command(const std::vector<std::string>& args) {
   }
   if (rq.service.memory_budget == 0) bad("--memory-budget", "must be > 0");
   rq.trace.calls_per_s = parse_rate(rate);
+  // The trace is held in memory, one entry per call: bound it (1000/1s over 72 h would be 259 M
+  // calls, an allocation failure rather than a message).
+  constexpr double kMaxCalls = 10e6;
+  if (rq.trace.calls_per_s * hours * 3600.0 > kMaxCalls) {
+    bad("--rate", "with --hours " + std::to_string(hours) + " this is " +
+                      std::to_string(static_cast<std::uint64_t>(rq.trace.calls_per_s * hours * 3600.0)) +
+                      " calls on average, more than the 10000000 a trace may hold; lower --rate or --hours");
+  }
   rq.trace.hours = hours;
   rq.trace.seed = seed;
   rq.service.seed = seed;

@@ -15,6 +15,12 @@ MemoryNeed memory_need(const model::ModelConfig& m, double bits_per_weight, std:
   return n;
 }
 
+void require_npu(const hw::SocSpec& soc, const std::string& system) {
+  if (soc.has_npu) return;
+  throw config::ConfigError({soc.source_file, 0, 0}, "npu",
+                            "system '" + system + "' runs on the NPU and this SoC has none (no `npu:` section); try gpu-only or cpu-only");
+}
+
 void check_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& m, const std::string& system,
                               double bits_per_weight, std::uint64_t tokens, std::uint64_t batch) {
   const MemoryNeed n = memory_need(m, bits_per_weight, tokens, batch);

@@ -17,6 +17,11 @@ struct MemoryNeed {
 
 MemoryNeed memory_need(const model::ModelConfig& m, double bits_per_weight, std::uint64_t tokens, std::uint64_t batch);
 
+// Systems that place work on the NPU call this in configure(): a SoC file without an `npu:`
+// section (Jetson boards) is bad input for them, named at the file, rather than a plan that
+// quietly falls back to other units.
+void require_npu(const hw::SocSpec& soc, const std::string& system);
+
 // Throws config::ConfigError (key --model) when the need exceeds soc.dram.capacity_bytes.
 void check_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& m, const std::string& system,
                               double bits_per_weight, std::uint64_t tokens, std::uint64_t batch);

@@ -9,7 +9,7 @@ namespace socsim::test {
 namespace {
 
 struct BadRun {
-  const char* args;      // after `run --soc snapdragon-8gen3 --prompt 64 --decode 2`
+  const char* args;      // after `run --prompt 64 --decode 2` (the SoC is snapdragon-8gen3 unless given)
   const char* key;       // the key the message must name
   const char* expected;  // part of what the message says was expected
 };
@@ -24,11 +24,15 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-1.5b --system npu-naive --set npu.address_space=512MiB --set npu.session_limit=256MiB",
        "npu.address_space", "exceed the NPU's address space"},
       {"--model qwen2-0.5b --system npu-only --set npu.frequency=1GHz", "npu.frequency", "expected one of: impl, clock"},
+      {"--soc jetson-orin-nx --model qwen2-0.5b --system llm-npu", "npu", "this SoC has none"},
+      {"--soc jetson-tx2 --model qwen2-0.5b --system hetero-tensor", "npu", "this SoC has none"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {
     const auto json = dir / "r.json", rep = dir / "rep";
-    const auto r = run_socsim(std::string("run --soc snapdragon-8gen3 --prompt 64 --decode 2 ") + c.args + " --json '" +
+    const std::string args = c.args;
+    const std::string soc = args.find("--soc ") == std::string::npos ? "--soc snapdragon-8gen3 " : "";
+    const auto r = run_socsim("run --prompt 64 --decode 2 " + soc + args + " --json '" +
                               json.string() + "' --report-dir '" + rep.string() + "'");
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.err;
     EXPECT_NE(r.err.find(c.key), std::string::npos) << c.args << ": message does not name " << c.key << "\n" << r.err;
@@ -36,6 +40,15 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
     EXPECT_FALSE(std::filesystem::exists(json)) << c.args;
     EXPECT_FALSE(std::filesystem::exists(rep)) << c.args;
   }
+}
+
+// A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not
+// an allocation failure (1000 calls/s over 72 h was std::bad_alloc, exit 1).
+TEST(CliSemanticErrors, ServeTraceTooLongExits2NamingTheRate) {
+  const auto r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 4 --rate 1000/1s");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--rate: with --hours 72"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more than the 10000000 a trace may hold"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 namespace socsim::systems {
 
 void check_npu_fits(const hw::SocSpec& soc, const model::ModelConfig& m, double bits_per_weight) {
+  if (!soc.has_npu) {
+    throw config::ConfigError({soc.source_file, 0, 0}, "npu", "this SoC has no NPU (no `npu:` section); try gpu-only or cpu-only");
+  }
   const double bytes = static_cast<double>(m.layers * m.params_per_layer() + m.lm_head_params()) * bits_per_weight / 8.0;
   if (bytes > static_cast<double>(soc.npu.address_space_bytes)) {
     throw config::ConfigError({"command line", 0, 0}, "--model",

@@ -10,6 +10,7 @@
 #include "sim/systems/baselines/npu_naive.h"
 #include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/plan_builder.h"
+#include "sim/systems/memory_fit.h"
 
 namespace socsim::systems {
 
@@ -50,6 +51,7 @@ Options read_options(config::Section& root) {
 }  // namespace heterollm
 
 void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  require_npu(soc, id());
   options_ = heterollm::read_options(options);
   // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
   check_npu_fits(soc, m, weight_bits());

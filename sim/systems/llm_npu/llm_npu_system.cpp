@@ -7,10 +7,12 @@
 #include "sim/systems/llm_npu/graph_memory.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
 #include "sim/systems/llm_npu/cpu_decode.h"
+#include "sim/systems/memory_fit.h"
 
 namespace socsim::systems {
 
 void LlmNpu::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  require_npu(soc, id());
   options_ = llm_npu::read_options(options, soc);
   placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes);
   shadow_kept_ = llm_npu::shadow_layers(m.layers, options_.outlier_prune);

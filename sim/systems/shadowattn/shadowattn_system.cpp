@@ -10,6 +10,7 @@
 #include "sim/runtime/lowering/sparse_attention_lowering.h"
 #include "sim/systems/llm_npu/chunk_dag.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
+#include "sim/systems/memory_fit.h"
 #include "sim/systems/llm_npu/cpu_decode.h"
 #include "sim/systems/shadowattn/calibration.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
@@ -266,6 +267,7 @@ const char* attention_variant_id(AttentionVariant v) {
 }
 
 void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
+  require_npu(soc, id());
   options_ = shadowattn::read_options(options, soc);
   host_ = llm_npu::read_options(options, soc);
   if (options_.core_class != "little" && !host_.float_on_gpu) {
