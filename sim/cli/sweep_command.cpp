@@ -119,7 +119,7 @@ int merge_command(const std::vector<std::string>& args) {
 int sweep_command(const std::vector<std::string>& args) {
   if (!args.empty() && args.front() == "merge") return merge_command({args.begin() + 1, args.end()});
   po::options_description opts("socsim sweep options");
-  std::string spec_arg, out_dir, shard_arg = "0/1";
+  std::string spec_arg, out_dir, shard_arg = "0/1", report_dir;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool reports = false;
   opts.add_options()
@@ -129,12 +129,13 @@ int sweep_command(const std::vector<std::string>& args) {
       ("jobs,j", po::value(&jobs), "runs simulated at once (default: the number of cores)")
       ("shard", po::value(&shard_arg), "I/N: run only the runs whose number is I modulo N (0 <= I < N); merge with `socsim sweep merge`")
       ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
+      ("report-dir", po::value(&report_dir), "as --reports, under DIR/<n>/ instead")
       ("dry-run", "list the runs (number, settings, socsim run arguments) without simulating");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports] --out DIR\n"
+    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports | --report-dir DIR] --out DIR\n"
                  "       socsim sweep merge --out DIR SHARD_DIR...\n\n"
               << opts
               << "\nA spec (YAML) has `base:` (options of every run, `set:` for parameters), `grid:` (key: [values], every\n"
@@ -145,6 +146,8 @@ int sweep_command(const std::vector<std::string>& args) {
   if (spec_arg.empty()) throw config::ConfigError(kCommandLine, "--spec", "is required (a file or an id in workloads/sweeps/)");
   if (out_dir.empty() && !vm.count("dry-run")) throw config::ConfigError(kCommandLine, "--out", "is required");
   if (jobs < 1) throw config::ConfigError(kCommandLine, "--jobs", "must be >= 1");
+  if (!report_dir.empty()) reports = true;
+  const std::filesystem::path reports_root = report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir);
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
   const auto plan = sweep::expand_sweep(spec);
@@ -204,7 +207,7 @@ int sweep_command(const std::vector<std::string>& args) {
           if (reports) {
             // Written as each run finishes, so a long sweep's reports can be opened while it runs.
             OutputFiles files;
-            add_report_files(result, std::filesystem::path(out_dir) / "runs" / std::to_string(run.index), files);
+            add_report_files(result, reports_root / std::to_string(run.index), files);
             files.write_all();
           }
         },
@@ -226,7 +229,7 @@ int sweep_command(const std::vector<std::string>& args) {
                            results.shard, jobs, wall);
   print_table(results, std::cout);
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
-  if (reports) std::cout << "  wrote " << (std::filesystem::path(out_dir) / "runs").string() << "/<run>/{report.html,trace.json,report.json}\n";
+  if (reports) std::cout << "  wrote " << reports_root.string() << "/<run>/{report.html,trace.json,report.json}\n";
   return 0;
 }
 

@@ -65,6 +65,10 @@ TEST(CliSweep, ReportsPerRun) {
   const auto r = run_socsim("sweep --spec '" + spec + "' --reports --out '" + (dir / "o").string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"report.html", "trace.json", "report.json"}) EXPECT_TRUE(std::filesystem::exists(dir / "o" / "runs" / "0" / f)) << f;
+  const auto elsewhere = run_socsim("sweep --spec '" + spec + "' --report-dir '" + (dir / "r").string() + "' --out '" + (dir / "o2").string() + "'");
+  ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "r" / "0" / "report.html"));
+  EXPECT_EQ(read_file(dir / "r" / "0" / "trace.json"), read_file(dir / "o" / "runs" / "0" / "trace.json"));
   // The run's report is the one `socsim run` writes for the same options.
   const auto direct = run_socsim_json("run --soc snapdragon-8gen3 --model qwen2-0.5b --system npu-only --prompt 32 --decode 0 --set npu.clock=1GHz",
                                       "sweep_reports_direct");
