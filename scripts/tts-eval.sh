@@ -60,7 +60,10 @@ run() {  # out file, then arguments of `socsim run`; an empty file when the run 
   local out=$1; shift
   "$bin" run ${sets[@]+"${sets[@]}"} "$@" --json "$out" >/dev/null 2>"$tmp/err" || echo "{}" >"$out"
 }
+# Latency in microseconds of one `socsim microbench` (its arguments).
+bench_us() { "$bin" microbench "$@" --json "$tmp/m.json" >/dev/null && awk -v v="$(num latency_ms "$tmp/m.json")" 'BEGIN{print v * 1000}'; }
 cfg() { grep -o "\"$2\": [0-9]*" "models/$1.json" | head -1 | awk '{print $2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{print a / b}'; }
 fmt() { [[ -z $1 ]] && echo - || awk -v v="$1" -v f="$2" 'BEGIN{printf f, v}'; }
 
 echo "== 1. batched decode: prompt $prompt, $decode decode steps =="
@@ -79,7 +82,7 @@ for soc in $socs; do
         e_t=$(awk -v a="$(num energy_j "$tmp/tts-npu.json")" -v p="$(num energy_j "$tmp/tts-npu.p.json")" -v b="$b" -v d="$decode" 'BEGIN{print 1000 * (a - p) / (b * d)}')
       fi
       [[ -n $g ]] && e_g=$(awk -v a="$(num energy_j "$tmp/gpu-only.json")" -v p="$(num energy_j "$tmp/gpu-only.p.json")" -v b="$b" -v d="$decode" 'BEGIN{print 1000 * (a - p) / (b * d)}')
-      ratio=""; [[ -n $t && -n $g ]] && ratio=$(awk -v a="$t" -v c="$g" 'BEGIN{print a / c}')
+      ratio=""; [[ -n $t && -n $g ]] && ratio=$(ratio "$t" "$g")
       printf "%-18s %-13s %5s %10s %10s %9s %10s %10s %10s\n" "$soc" "$model" "$b" "$(fmt "$t" %.1f)" "$(fmt "$g" %.1f)" \
         "$(fmt "$ratio" %.2fx)" "$(fmt "$share" %.1f)" "$(fmt "$e_t" %.1f)" "$(fmt "$e_g" %.1f)"
     done
@@ -92,19 +95,18 @@ echo "== 2. dequantization GEMV ablation ($soc3, one row, microseconds) =="
 printf "%-13s %-9s %6s %6s %-5s %10s %10s %10s %10s %9s\n" model matrix k n fmt baseline hmx-layout coalesced none base/coal
 for model in $models; do
   h=$(cfg "$model" hidden_size); f=$(cfg "$model" intermediate_size)
-  for shape in "q_proj $h $h q4_0" "o_proj $h $h q4_0" "gate_up $h $f q4_0" "down $f $h q8_0"; do
+  for shape in "q_proj $h $h q4_0" "o_proj $h $h q4_0" "gate|up $h $f q4_0" "down $f $h q8_0"; do
     read -r name k nn fm <<<"$shape"
     printf "%-13s %-9s %6s %6s %-5s" "$model" "$name" "$k" "$nn" "$fm"
     base=""; coal=""
     for l in baseline hmx-layout coalesced none; do
-      us=$("$bin" microbench --soc "$soc3" --op matmul --unit npu --dtype w4a16 --m 1 --k "$k" --n "$nn" \
-        --set kernel.w4a16.format="$fm" --set kernel.w4a16.layout="$l" --json "$tmp/m.json" >/dev/null && num latency_ms "$tmp/m.json")
-      us=$(awk -v v="$us" 'BEGIN{print v * 1000}')
+      us=$(bench_us --soc "$soc3" --op matmul --unit npu --dtype w4a16 --m 1 --k "$k" --n "$nn" \
+        --set kernel.w4a16.format="$fm" --set kernel.w4a16.layout="$l")
       [[ $l == baseline ]] && base=$us
       [[ $l == coalesced ]] && coal=$us
       printf " %10.1f" "$us"
     done
-    printf " %8.1fx\n" "$(awk -v a="$base" -v b="$coal" 'BEGIN{print a / b}')"
+    printf " %8.1fx\n" "$(ratio "$base" "$coal")"
   done
 done
 
@@ -118,12 +120,11 @@ for soc in $socs; do
       for kv in 1024 4096 16384; do
         printf "%-18s %-13s %4s %6s" "$soc" "$model" "$q" "$kv"
         for e in fp32 fp16 lut; do
-          "$bin" microbench --soc "$soc" --op softmax --unit npu --m $((q * heads)) --n "$kv" --exp "$e" --json "$tmp/s.json" >/dev/null
-          v=$(awk -v v="$(num latency_ms "$tmp/s.json")" 'BEGIN{print v * 1000}')
+          v=$(bench_us --soc "$soc" --op softmax --unit npu --m $((q * heads)) --n "$kv" --exp "$e")
           [[ $e == fp16 ]] && p=$v
           printf " %10.2f" "$v"
         done
-        printf " %8.2fx\n" "$(awk -v a="$p" -v b="$v" 'BEGIN{print a / b}')"
+        printf " %8.2fx\n" "$(ratio "$p" "$v")"
       done
     done
   done
