@@ -9,15 +9,15 @@ namespace {
 
 const char* kChromium = "/usr/bin/chromium";
 
-std::filesystem::path make_report(const std::string& name) {
+std::filesystem::path make_report(const std::string& name, const std::string& lengths) {
   const auto dir = scratch_dir(name);
-  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system llm-npu --prompt 256 --decode 8 --report-dir '" + dir.string() + "'");
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system llm-npu " + lengths + " --report-dir '" + dir.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return dir;
 }
 
 TEST(CliReportHtml, LongerRunStaysSmallAndSaysWhatWasMerged) {
-  const auto dir = make_report("report_size");
+  const auto dir = make_report("report_size", "--prompt 256 --decode 8");
   const auto html = read_file(dir / "report.html");
   EXPECT_LT(html.size(), 1'000'000u) << "report.html grew to " << html.size() << " bytes";
   EXPECT_NE(html.find("spans less than a pixel apart are merged"), std::string::npos);
@@ -31,7 +31,7 @@ TEST(CliReportHtml, RendersInHeadlessChromium) {
   if (!std::filesystem::exists(kChromium)) {
     GTEST_SKIP() << kChromium << " not found: install the Debian package `chromium` to check that report.html renders";
   }
-  const auto dir = make_report("report_render");
+  const auto dir = make_report("report_render", "--prompt 64 --decode 2");
   const auto dom = dir / "dom.html";
   const std::string cmd = std::string(kChromium) + " --headless --no-sandbox --disable-gpu --dump-dom 'file://" + (dir / "report.html").string() +
                           "' > '" + dom.string() + "' 2>/dev/null";
