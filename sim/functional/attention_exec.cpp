@@ -11,8 +11,14 @@ AttentionKind attention_kind(const OpPlacement& p) {
   switch (p.unit) {
     case kernels::Unit::kCpu: return AttentionKind::kF32;
     case kernels::Unit::kNpu:
-      return p.precision == Precision::kW8A8 || p.precision == Precision::kW8A8Group ? AttentionKind::kInt8
-                                                                                      : AttentionKind::kFlashLut;
+      if (p.precision == Precision::kW8A8 || p.precision == Precision::kW8A8Group) return AttentionKind::kInt8;
+      // The FP16 flash kernel's exp is the job's (tts.exp); kExact is the FP32 polynomial on HVX.
+      switch (p.npu_kernels.exp) {
+        case kernels::ExpVariant::kLut: return AttentionKind::kFlashLut;
+        case kernels::ExpVariant::kPoly: return AttentionKind::kFlashPoly;
+        case kernels::ExpVariant::kExact: return AttentionKind::kFlashExact;
+      }
+      return AttentionKind::kFlashLut;
     case kernels::Unit::kGpu: return p.precision == Precision::kFp32 ? AttentionKind::kF32 : AttentionKind::kFlashExact;
   }
   return AttentionKind::kF32;
@@ -24,6 +30,7 @@ const char* attention_kind_name(AttentionKind k) {
     case AttentionKind::kInt8: return "int8";
     case AttentionKind::kFlashLut: return "fp16-flash-lut";
     case AttentionKind::kFlashExact: return "fp16-flash-exact";
+    case AttentionKind::kFlashPoly: return "fp16-flash-poly";
   }
   return "?";
 }
@@ -35,6 +42,7 @@ kernels::Tensor run_attention(AttentionKind kind, const kernels::Tensor& q, cons
     case AttentionKind::kInt8: return kernels::attention_int8(q, k, v, p0);
     case AttentionKind::kFlashLut: return kernels::flash_attention(q, k, v, p0, {64, 32, kernels::ExpVariant::kLut}, &lut);
     case AttentionKind::kFlashExact: return kernels::flash_attention(q, k, v, p0, {64, 32, kernels::ExpVariant::kExact});
+    case AttentionKind::kFlashPoly: return kernels::flash_attention(q, k, v, p0, {64, 32, kernels::ExpVariant::kPoly});
   }
   throw std::logic_error("unknown attention kind");
 }

@@ -15,7 +15,7 @@
 
 namespace socsim::functional {
 
-enum class AttentionKind { kF32, kInt8, kFlashLut, kFlashExact };
+enum class AttentionKind { kF32, kInt8, kFlashLut, kFlashExact, kFlashPoly };
 
 AttentionKind attention_kind(const OpPlacement& p);
 const char* attention_kind_name(AttentionKind k);

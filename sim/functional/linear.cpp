@@ -5,6 +5,7 @@
 #include "kernels/gemm/gemm_int8.h"
 #include "kernels/gemm/gemm_w4a16.h"
 #include "kernels/quant/outliers.h"
+#include "kernels/quant/tile_group_quant.h"
 
 #include <algorithm>
 #include <cmath>
@@ -100,6 +101,17 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
       return to_float(kernels::gemm_w4a16(to_half(x), *q4_));
   }
   throw std::logic_error("unknown precision");
+}
+
+kernels::Tensor Linear::apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups) {
+  if (precision != runtime::Precision::kW4A16 || (!tile_groups && format == kernels::BlockFormat::kQ4_0)) return apply(x, precision);
+  if (!tile_groups) {
+    if (!q8_) q8_ = kernels::quantize_blocks(out_in(), kernels::BlockFormat::kQ8_0);
+    return to_float(kernels::gemm_w4a16(to_half(x), *q8_));
+  }
+  auto& w = tile_groups_[format == kernels::BlockFormat::kQ4_0 ? 0 : 1];
+  if (!w) w = kernels::tile_group_weights_to_half(kernels::quantize_tile_groups(in_out(), format));
+  return to_float(kernels::gemm_f16(to_half(x), *w));
 }
 
 }  // namespace socsim::functional

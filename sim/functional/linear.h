@@ -19,7 +19,10 @@
 //                kClip    the same scale, the excess dropped (values saturate at +-127)
 //   kW8A8Group per-tensor INT8 activations x per-group INT8 weights (groups of 128 along k, as
 //              the runtime's op lowering costs them), gemm_i8_per_group
-//   kW4A16     Q4_0 weights x FP16 activations, gemm_w4a16
+//   kW4A16     Q4_0 weights x FP16 activations, gemm_w4a16 (ggml's conventional groups); with a
+//              TTS weight form (tile groups: kernels/quant/tile_group_quant.h; Q8_0 for the
+//              FFN-down when asked) the tile groups' FP16 weights through gemm_f16, which is the
+//              same product the HMX kernel computes on the dequantized tiles
 // Results come back as FP32 [m x n].
 #include <optional>
 
@@ -51,6 +54,9 @@ class Linear {
   // kW8A8 with an outlier handling other than min-max (see above); other precisions ignore it.
   kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision, runtime::OutlierHandling outliers,
                         std::uint32_t outlier_channels);
+  // kW4A16 with TTS's weight forms: `format` blocks, in tile groups or ggml's conventional groups
+  // (other precisions: as apply(x, precision)).
+  kernels::Tensor apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups);
 
  private:
   const kernels::Tensor& in_out();  // W[k x n] FP32
@@ -64,6 +70,8 @@ class Linear {
   std::optional<kernels::QuantizedI8> i8_;
   std::optional<kernels::GroupQuantizedI8> group_;
   std::optional<kernels::BlockQuantized> q4_;
+  std::optional<kernels::Tensor> tile_groups_[2];  // FP16 [k x n] of Q4_0 / Q8_0 tile groups
+  std::optional<kernels::BlockQuantized> q8_;     // conventional Q8_0
 };
 
 }  // namespace socsim::functional

@@ -62,7 +62,15 @@ void add_into(Tensor& x, const Tensor& y) {
 
 // A decoder-layer matmul as its job computes it (precision and, for per-tensor W8A8, how its
 // activation outliers are handled).
-Tensor linear(Linear& l, const Tensor& x, const OpPlacement& p) { return l.apply(x, p.precision, p.outliers, p.outlier_channels); }
+// `down`: the FFN-down, Q8_0 when the job asks for it (the rule of its lowering). TTS's NPU kernels
+// (tts-npu: hmx_gemv) keep the weights in tile groups unless the layout is ggml's (baseline).
+Tensor linear(Linear& l, const Tensor& x, const OpPlacement& p, bool down = false) {
+  if (p.unit == kernels::Unit::kNpu && p.npu_kernels.hmx_gemv) {
+    const auto f = down && p.npu_kernels.q8_0_down ? kernels::BlockFormat::kQ8_0 : kernels::BlockFormat::kQ4_0;
+    return l.apply_block(x, p.precision, f, p.npu_kernels.dequant != kernels::DequantLayout::kBaseline);
+  }
+  return l.apply(x, p.precision, p.outliers, p.outlier_channels);
+}
 
 }  // namespace
 
@@ -251,7 +259,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   if (m.gated_mlp) {
     const Tensor g = activate(m.activation, linear(st.gate, hn2, precision("gate_proj")));
     const Tensor u = linear(st.up, hn2, precision("up_proj"));
-    add_into(x, linear(st.down, kernels::gate_mul(g, u), precision("down_proj")));
+    add_into(x, linear(st.down, kernels::gate_mul(g, u), precision("down_proj"), true));
   } else {
     const Tensor a = activate(m.activation, linear(st.up, hn2, precision("fc1")));
     add_into(x, linear(st.down, a, precision("fc2")));

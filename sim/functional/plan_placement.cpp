@@ -8,7 +8,7 @@ PlanPlacement::PlanPlacement(const runtime::Plan& plan) {
   std::map<std::uint64_t, std::uint64_t> chunks;
   for (const auto& job : plan.jobs) {
     for (const auto& g : job.ops) {
-      ops_.insert_or_assign(Key{g.phase, g.step, g.layer, g.op.name}, Entry{{job.unit, job.precision, job.outliers, job.outlier_channels}, g.op});
+      ops_.insert_or_assign(Key{g.phase, g.step, g.layer, g.op.name}, Entry{{job.unit, job.precision, job.outliers, job.outlier_channels, job.npu_kernels}, g.op});
       // shadowAttn's plans: the per-head top-k (or block-sparse attention) gives the chunk's rows.
       const bool attention = g.op.kind == model::OpKind::kAttnScores || g.op.kind == model::OpKind::kTopK ||
                              g.op.kind == model::OpKind::kBlockSparseAttn;

@@ -22,6 +22,7 @@ struct OpPlacement {
   runtime::Precision precision = runtime::Precision::kFp32;
   runtime::OutlierHandling outliers = runtime::OutlierHandling::kMinMax;  // per-tensor W8A8 only
   std::uint32_t outlier_channels = 0;
+  runtime::NpuKernelChoice npu_kernels;  // NPU W4A16 weight layout and FP16 attention exp
 };
 
 class PlanPlacement {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "sim/config/config_error.h"
+#include "sim/functional/attention_exec.h"
 #include "sim/hw/soc_spec.h"
 #include "sim/runtime/simulate_run.h"
 #include "sim/systems/system.h"
@@ -134,6 +135,18 @@ TEST(TtsNpu, RewardRoleScoresWithAValueHead) {
   EXPECT_TRUE(value_head);
   EXPECT_GT(*r.run().total_ms, 0.0);
   EXPECT_THROW(TtsRun(4, {"tts.role=reward"}).plan(), config::ConfigError);  // decode > 0
+}
+
+TEST(TtsNpu, FunctionalAttentionFollowsTheJobsExp) {
+  using functional::AttentionKind;
+  functional::OpPlacement p{kernels::Unit::kNpu, runtime::Precision::kW4A16, runtime::OutlierHandling::kMinMax, 0, {}};
+  EXPECT_EQ(functional::attention_kind(p), AttentionKind::kFlashLut);  // the default choice
+  p.npu_kernels.exp = kernels::ExpVariant::kPoly;
+  EXPECT_EQ(functional::attention_kind(p), AttentionKind::kFlashPoly);
+  p.npu_kernels.exp = kernels::ExpVariant::kExact;
+  EXPECT_EQ(functional::attention_kind(p), AttentionKind::kFlashExact);
+  p.precision = runtime::Precision::kW8A8;
+  EXPECT_EQ(functional::attention_kind(p), AttentionKind::kInt8);
 }
 
 }  // namespace
