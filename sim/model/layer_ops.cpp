@@ -19,6 +19,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kTopK: return "topk";
     case OpKind::kSparseAttn: return "sparse_attention";
     case OpKind::kBlockSparseAttn: return "block_sparse_attention";
+    case OpKind::kPipelinePlan: return "pipeline_plan";
   }
   return "?";
 }
@@ -67,7 +68,8 @@ double op_flops(const OpDesc& op) {
     case OpKind::kQuantize:
     case OpKind::kDequantize: return 2.0 * static_cast<double>(op.elements);
     case OpKind::kBiasAdd:
-    case OpKind::kElementwise: return static_cast<double>(op.elements);
+    case OpKind::kElementwise:
+    case OpKind::kPipelinePlan: return static_cast<double>(op.elements);
   }
   return 0.0;
 }

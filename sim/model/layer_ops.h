@@ -29,6 +29,7 @@ enum class OpKind {
   kTopK,          // top-k per row over the raw scores, causal positions skipped (CPU)
   kSparseAttn,    // FP32 attention over the kept (row, key) pairs: elements = kept pairs
   kBlockSparseAttn,  // FP32 block-sparse attention, 64x64 pooled estimation and selection
+  kPipelinePlan,  // the online head-wise pipeline planner (CPU): elements = scalar ops, one per cycle
 };
 
 const char* op_kind_name(OpKind k);

@@ -46,7 +46,7 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
   const Tick start = sim_.now();
   co_await sim_.delay((cold ? spec_.idle_wakeup : 0) + spec_.task_dispatch);
   const std::uint64_t cycles =
-      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), ops_per_cycle(c->spec(), t.dtype), threads);
+      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads);
   const Tick compute = c->clock().cycles_to_ticks(cycles);
   // Even split of the bytes; the first (bytes % threads) threads move one byte more.
   const std::uint64_t base = t.dram_bytes / threads, extra = t.dram_bytes % threads;
@@ -128,7 +128,7 @@ Tick CpuComplex::compute_time(const CpuTask& t, std::string_view cluster, std::u
                                 "', which has " + std::to_string(c->spec().cores) + " cores");
   }
   const Tick compute = c->clock().cycles_to_ticks(
-      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), ops_per_cycle(c->spec(), t.dtype), threads));
+      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads));
   const double rate = std::min({threads * c->spec().core_bandwidth, spec_.port_bandwidth, dram_.peak_bytes_per_s()});
   const Tick dram = t.dram_bytes == 0 ? 0 : seconds_to_ticks_ceil(static_cast<double>(t.dram_bytes) / rate);
   return spec_.task_dispatch + std::max(compute, dram);

@@ -15,6 +15,8 @@ double ops_per_cycle(const CpuClusterSpec& c, DType d) {
   throw std::invalid_argument("unknown dtype");
 }
 
+double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t) { return t.scalar ? 1.0 : ops_per_cycle(c, t.dtype); }
+
 double core_ops_per_second(const CpuClusterSpec& c, DType d) {
   return static_cast<double>(c.clock_hz) * ops_per_cycle(c, d);
 }

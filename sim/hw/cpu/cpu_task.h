@@ -15,12 +15,15 @@ struct CpuTask {
   DType dtype = DType::kFp32;    // picks fp32/fp16/int8 throughput per cycle
   std::uint64_t dram_bytes = 0;  // bytes streamed from/to DRAM
   std::uint64_t rows = 0;        // GEMM M, for micro-kernel row padding; 0 if not a GEMM
+  bool scalar = false;           // scalar, branchy code: one op per cycle whatever the dtype's vector rate
 };
 
 // Ops one core of `c` completes per cycle for `d`. W4A16 uses the INT8 rate: llama.cpp-style CPU
 // kernels quantize activations to 8 bits and run Q4 weights through int8 dot products
 // (ggml-cpu vec_dot_q4_0_q8_0, SDOT/SMMLA), so there is no FP16 math in the inner loop.
 double ops_per_cycle(const CpuClusterSpec& c, DType d);
+// The rate `t` runs at on one core of `c`: 1 for scalar tasks, else ops_per_cycle(c, t.dtype).
+double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t);
 
 // Ops per second of one core of `c` for `d` (clock x ops per cycle): the order in which
 // run_on_fastest fills clusters.

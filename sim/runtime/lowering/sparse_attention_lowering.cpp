@@ -12,7 +12,8 @@ namespace socsim::runtime::lowering {
 using model::OpKind;
 
 bool is_sparse_attention_op(OpKind k) {
-  return k == OpKind::kQkEstimate || k == OpKind::kTopK || k == OpKind::kSparseAttn || k == OpKind::kBlockSparseAttn;
+  return k == OpKind::kQkEstimate || k == OpKind::kTopK || k == OpKind::kSparseAttn || k == OpKind::kBlockSparseAttn ||
+         k == OpKind::kPipelinePlan;
 }
 
 kernels::AttentionShape sparse_op_shape(const model::OpDesc& op, const model::ModelConfig& m) {
@@ -33,6 +34,14 @@ kernels::AttentionShape sparse_op_shape(const model::OpDesc& op, const model::Mo
 double op_ratio(const model::OpDesc& op) { return static_cast<double>(op.weight_params) / kRatioUnit; }
 
 kernels::CpuWork lower_sparse_op_cpu(const model::OpDesc& op, const model::ModelConfig& m, std::uint32_t threads) {
+  if (op.kind == OpKind::kPipelinePlan) {
+    // Branchy scalar code on one core: no vector rate, no DRAM traffic (the tables fit in L1).
+    hw::CpuTask t;
+    t.name = "pipeline_plan";
+    t.ops = static_cast<double>(op.elements);
+    t.scalar = true;
+    return kernels::CpuWork{{t}, 1};
+  }
   const auto s = sparse_op_shape(op, m);
   switch (op.kind) {
     case OpKind::kTopK: {

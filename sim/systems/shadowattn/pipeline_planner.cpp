@@ -13,8 +13,10 @@ struct Lanes {
   double n = 0, t = 0, q = 0;
 };
 
-// One head on the CPU lanes after its group's launch ended at `npu_end`.
-void run_head(Lanes& l, const PipelineInput& in, std::uint32_t h, double npu_end) {
+// One head on the CPU lanes after its group's launch ended at `npu_end`: the planner's unit of
+// work, counted in `evals` (PipelinePlan::evaluations).
+void run_head(Lanes& l, const PipelineInput& in, std::uint32_t h, double npu_end, std::uint64_t& evals) {
+  ++evals;
   const HeadTimes& t = in.heads.at(h);
   if (in.shared_cpu) {
     l.q = std::max(l.q, npu_end) + t.topk + t.qkv;
@@ -26,17 +28,17 @@ void run_head(Lanes& l, const PipelineInput& in, std::uint32_t h, double npu_end
 }
 
 // cpuPlan: greedy order of one group's heads.
-std::vector<std::uint32_t> cpu_plan(const PipelineInput& in, Lanes& l, std::uint32_t g, double npu_end) {
+std::vector<std::uint32_t> cpu_plan(const PipelineInput& in, Lanes& l, std::uint32_t g, double npu_end, std::uint64_t& evals) {
   std::vector<std::uint32_t> left = in.groups[g], seq;
   while (!left.empty()) {
     std::size_t best = 0;
     double best_q = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < left.size(); ++i) {
       Lanes trial = l;
-      run_head(trial, in, left[i], npu_end);
+      run_head(trial, in, left[i], npu_end, evals);
       if (trial.q < best_q) best_q = trial.q, best = i;
     }
-    run_head(l, in, left[best], npu_end);
+    run_head(l, in, left[best], npu_end, evals);
     seq.push_back(left[best]);
     left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
   }
@@ -51,6 +53,12 @@ void check(const PipelineInput& in) {
 
 double pipeline_makespan(const PipelineInput& in, const std::vector<std::uint32_t>& npu_order,
                          const std::vector<std::uint32_t>& cpu_order) {
+  std::uint64_t evals = 0;
+  return pipeline_makespan(in, npu_order, cpu_order, evals);
+}
+
+double pipeline_makespan(const PipelineInput& in, const std::vector<std::uint32_t>& npu_order,
+                         const std::vector<std::uint32_t>& cpu_order, std::uint64_t& evals) {
   check(in);
   std::vector<double> end(in.groups.size(), -1);
   std::vector<std::int64_t> group_of(in.heads.size(), -1);
@@ -69,7 +77,7 @@ double pipeline_makespan(const PipelineInput& in, const std::vector<std::uint32_
   for (auto h : cpu_order) {
     if (h >= in.heads.size() || seen[h] || group_of[h] < 0) throw std::invalid_argument("pipeline: CPU order is not a permutation");
     seen[h] = true;
-    run_head(l, in, h, end[static_cast<std::size_t>(group_of[h])]);
+    run_head(l, in, h, end[static_cast<std::size_t>(group_of[h])], evals);
   }
   if (cpu_order.size() != in.heads.size()) throw std::invalid_argument("pipeline: CPU order is not a permutation");
   return l.q;
@@ -81,7 +89,7 @@ PipelinePlan plan_in_order(const PipelineInput& in) {
   p.npu_order.resize(in.groups.size());
   std::iota(p.npu_order.begin(), p.npu_order.end(), 0u);
   for (const auto& g : in.groups) p.cpu_order.insert(p.cpu_order.end(), g.begin(), g.end());
-  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order);
+  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order, p.evaluations);
   return p;
 }
 
@@ -96,17 +104,17 @@ PipelinePlan plan_greedy(const PipelineInput& in) {
     double best_q = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < left.size(); ++i) {
       Lanes trial = l;
-      cpu_plan(in, trial, left[i], l.n + in.npu[left[i]]);
+      cpu_plan(in, trial, left[i], l.n + in.npu[left[i]], p.evaluations);
       if (trial.q < best_q) best_q = trial.q, best = i;
     }
     const std::uint32_t g = left[best];
     l.n += in.npu[g];
-    const auto seq = cpu_plan(in, l, g, l.n);
+    const auto seq = cpu_plan(in, l, g, l.n, p.evaluations);
     p.npu_order.push_back(g);
     p.cpu_order.insert(p.cpu_order.end(), seq.begin(), seq.end());
     left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
   }
-  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order);
+  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order, p.evaluations);
   return p;
 }
 
@@ -114,6 +122,7 @@ PipelinePlan plan_brute_force(const PipelineInput& in) {
   check(in);
   PipelinePlan best;
   best.makespan = std::numeric_limits<double>::infinity();
+  std::uint64_t evals = 0;
   std::vector<std::uint32_t> npu(in.groups.size());
   std::iota(npu.begin(), npu.end(), 0u);
   do {
@@ -121,17 +130,20 @@ PipelinePlan plan_brute_force(const PipelineInput& in) {
     std::vector<std::uint32_t> cpu(in.heads.size());
     std::iota(cpu.begin(), cpu.end(), 0u);
     do {
-      const double t = pipeline_makespan(in, npu, cpu);
-      if (t < best.makespan) best = {npu, cpu, t};
+      const double t = pipeline_makespan(in, npu, cpu, evals);
+      if (t < best.makespan) best = {npu, cpu, t, 0};
     } while (std::next_permutation(cpu.begin(), cpu.end()));
   } while (std::next_permutation(npu.begin(), npu.end()));
+  best.evaluations = evals;
   return best;
 }
 
 PipelinePlan plan_pipeline(const PipelineInput& in, std::size_t exact_up_to) {
   if (in.heads.size() <= exact_up_to && in.groups.size() <= exact_up_to) return plan_brute_force(in);
   PipelinePlan g = plan_greedy(in), o = plan_in_order(in);
-  return g.makespan <= o.makespan ? g : o;
+  PipelinePlan& best = g.makespan <= o.makespan ? g : o;
+  best.evaluations = g.evaluations + o.evaluations;  // both were computed
+  return best;
 }
 
 }  // namespace socsim::systems::shadowattn

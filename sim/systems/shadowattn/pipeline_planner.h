@@ -23,12 +23,19 @@ struct PipelinePlan {
   std::vector<std::uint32_t> npu_order;  // group indices
   std::vector<std::uint32_t> cpu_order;  // head indices (top-k and qkv in this order)
   double makespan = 0;
+  // The planner's work: heads placed on the lane model (each a few scalar ops: two max, two adds,
+  // a compare), trial placements and the final makespan check alike; what the online planner's
+  // CPU time is charged from (shadowattn_system.cpp).
+  std::uint64_t evaluations = 0;
 };
 
 // Makespan of an order under the lane model (throws std::invalid_argument for orders that are not
 // permutations, or a CPU order that runs a head before its group's launch is ordered).
 double pipeline_makespan(const PipelineInput& in, const std::vector<std::uint32_t>& npu_order,
                          const std::vector<std::uint32_t>& cpu_order);
+// The same, adding the heads it places to `evaluations`.
+double pipeline_makespan(const PipelineInput& in, const std::vector<std::uint32_t>& npu_order,
+                         const std::vector<std::uint32_t>& cpu_order, std::uint64_t& evaluations);
 // Groups in index order, each group's heads in index order.
 PipelinePlan plan_in_order(const PipelineInput& in);
 // Algorithm 1: greedy choice of the next group (the one whose heads' CPU plan ends first), and

@@ -23,6 +23,8 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     if (s->has("step")) o.step = s->number("step", 1e-6, 1.0);
     o.per_head_ratio = s->boolean_or("per_head_ratio", true);
     if (s->has("importance_clamp")) o.importance_clamp = s->number("importance_clamp", 1.0, 1e6);
+    if (s->has("importance")) o.calibrated_importance = s->choice("importance", {"synthetic", "calibrated"}) == "calibrated";
+    if (s->has("calibration_layers")) o.calibration_layers = static_cast<std::uint64_t>(s->integer("calibration_layers", 0, 1 << 20));
     if (s->has("seed")) o.seed = static_cast<std::uint64_t>(s->integer("seed", 0, 1LL << 40));
   }
   const hw::CpuClusterSpec* cluster = nullptr;

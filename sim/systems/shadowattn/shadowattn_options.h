@@ -16,7 +16,13 @@
 //   buckets, step    scale buckets (a k x k grid of multipliers step^i around the mean)  9, 0.5
 //   per_head_ratio   per-head ratios from importance (Eq. 3); false: r for every head    true
 //   importance_clamp importance scores clamped to [mean / c, mean x c]                    4
-//   seed             the synthetic calibration (importance and per-head scales)          1
+//   importance       synthetic: seeded head/layer importance; calibrated: measured by
+//                    ablation on synthetic weights in functional mode (importance_calibration.h),
+//                    once per (model, seed) per process                                   synthetic
+//   calibration_layers  decoder layers the calibrated importance is measured on (the model
+//                    truncated there; later layers get the means); 0 = all                2
+//   seed             the synthetic calibration (importance, per-head scales, calibration
+//                    weights and tokens)                                                  1
 #include <cstdint>
 #include <string>
 
@@ -39,6 +45,8 @@ struct Options {
   double step = 0.5;
   bool per_head_ratio = true;
   double importance_clamp = 4.0;
+  bool calibrated_importance = false;
+  std::uint64_t calibration_layers = 2;
   std::uint64_t seed = 1;
 };
 

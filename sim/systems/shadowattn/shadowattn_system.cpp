@@ -13,6 +13,7 @@
 #include "sim/systems/memory_fit.h"
 #include "sim/systems/llm_npu/cpu_decode.h"
 #include "sim/systems/shadowattn/calibration.h"
+#include "sim/systems/shadowattn/importance_calibration.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
 
 namespace socsim::systems {
@@ -25,6 +26,11 @@ using runtime::Plan;
 
 // A QxK graph holds no weights: about 10-100 KB (paper); we count 64 KiB per graph.
 constexpr double kQkGraphBytes = 64.0 * 1024;
+// The online planner's cost per evaluation (a head placed on the lane model, pipeline_planner.h):
+// copy three lane times, two max, two adds, a compare and the loop's index and bounds work, about
+// 16 scalar instructions, charged at one per cycle of the budget core's clock (the loop-carried
+// max/add chain is what limits it, not the vector units). An assumption, not a measurement.
+constexpr std::uint64_t kPlanOpsPerEvaluation = 16;
 
 std::uint64_t ratio_ppm(double r) { return static_cast<std::uint64_t>(std::llround(std::min(1.0, r) * runtime::lowering::kRatioUnit)); }
 
@@ -32,6 +38,8 @@ struct Stats {
   std::set<std::string> graphs;  // distinct NPU attention graphs
   std::uint64_t launches = 0, heads = 0;
   double planned_ms = 0, in_order_ms = 0;
+  std::uint64_t plan_jobs = 0, plan_evaluations = 0;
+  double plan_ms = 0;  // the planner's CPU time, summed over (chunk, layer)
 };
 
 // Builds the attention of one (chunk, layer) after job `pre`; returns the jobs the rest of the
@@ -220,6 +228,19 @@ class AttentionBuilder {
       for (auto h : groups[g]) group_of[h] = static_cast<std::uint32_t>(g);
     }
     std::vector<std::uint32_t> prev = pre;
+    if (o_.reorder) {
+      // The greedy planner runs online on the budget core before the layer's first launch.
+      Job pj = cpu_job(base + ".plan", 1);
+      model::OpDesc op;
+      op.name = "pipeline_plan";
+      op.kind = OpKind::kPipelinePlan;
+      op.elements = order.evaluations * kPlanOpsPerEvaluation;
+      pj.ops = {{op, scores.phase, layer, chunk}};
+      stats_.plan_ms += warm_ms(pj);
+      stats_.plan_evaluations += order.evaluations;
+      ++stats_.plan_jobs;
+      prev = {add(plan, std::move(pj), pre)};
+    }
     for (auto g : order.npu_order) {
       npu_id[g] = add(plan, std::move(npu_jobs[g]), prev);
       prev = {npu_id[g]};
@@ -276,7 +297,29 @@ void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& so
   }
   placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes);
   shadow_kept_ = llm_npu::shadow_layers(m.layers, host_.outlier_prune);
-  const auto imp = shadowattn::synthetic_importance(options_.seed, m.layers, m.heads);
+  importance_info_ = {{"source", "synthetic"}};
+  shadowattn::Importance imp;
+  if (options_.calibrated_importance && variant_ == AttentionVariant::kShadow) {
+    shadowattn::CalibrationOptions co;
+    co.layers = options_.calibration_layers == 0 ? m.layers : std::min<std::uint64_t>(options_.calibration_layers, m.layers);
+    const auto& cal = shadowattn::cached_calibration(m, options_.seed, co);
+    imp = cal.importance;
+    importance_info_ = {{"source", "calibrated (functional mode, synthetic weights, FP32 reference, KL to the unablated model)"},
+                        {"layers_calibrated", cal.layers_calibrated},
+                        {"sequences", co.sequences},
+                        {"tokens", co.tokens},
+                        {"scored_positions", co.scored},
+                        {"vocab_rows", std::min(co.vocab_rows, m.vocab)},
+                        {"base_entropy_nats", cal.base_entropy}};
+    const auto spread = [](const std::vector<double>& v, std::size_t n) {
+      const auto [mn, mx] = std::minmax_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+      return nlohmann::ordered_json{{"min", *mn}, {"max", *mx}};
+    };
+    importance_info_["head_kl_nats"] = spread(imp.head, cal.layers_calibrated * m.heads);
+    importance_info_["layer_kl_nats"] = spread(imp.layer, cal.layers_calibrated);
+  } else {
+    imp = shadowattn::synthetic_importance(options_.seed, m.layers, m.heads);
+  }
   ratios_ = shadowattn::head_ratios(imp.head, imp.layer, m.heads, options_.sparsity, options_.importance_clamp);
 }
 
@@ -368,6 +411,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     info["buckets"] = options_.buckets;
     info["step"] = options_.step;
     info["per_head_ratio"] = options_.per_head_ratio;
+    info["importance"] = importance_info_;
     info["head_ratio"] = {{"min", options_.per_head_ratio ? *mn : options_.sparsity},
                           {"mean", options_.per_head_ratio ? mean : options_.sparsity},
                           {"max", options_.per_head_ratio ? *mx : options_.sparsity}};
@@ -377,6 +421,12 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
                         : options_.cpu_cores >= 2 ? "own core" : "shared with sparse attention (one core)";
     info["planned_pipeline_ms"] = stats.planned_ms;
     info["in_order_pipeline_ms"] = stats.in_order_ms;
+    if (stats.plan_jobs) {
+      info["planner"] = {{"ops_per_evaluation", kPlanOpsPerEvaluation},
+                         {"evaluations_per_layer", static_cast<double>(stats.plan_evaluations) / static_cast<double>(stats.plan_jobs)},
+                         {"cpu_ms_per_layer", stats.plan_ms / static_cast<double>(stats.plan_jobs)},
+                         {"plans", stats.plan_jobs}};
+    }
   }
   plan.info = info;
   return plan;

@@ -9,12 +9,16 @@
 //                    fused in one launch of a precompiled graph), top-k per row on the CPU
 //                    budget (causal positions skipped), FP32 sparse attention over the kept keys;
 //                    heads pipelined across the NPU and CPU lanes in the greedy planner's order
-//                    (pipeline_planner.h); per-head ratios and buckets from calibration.h.
+//                    (pipeline_planner.h), the planner's own work charged as a CPU job on the
+//                    budget core before the layer's first launch; per-head ratios and buckets
+//                    from calibration.h (importance: importance_calibration.h when calibrated).
 // The CPU budget is shadowattn.cpu_cores cores of shadowattn.core_class (one mid core); the
 // host's own float lane (norms, RoPE, ...) keeps llm.npu's cores minus the budget's. Decode as
 // llm.npu: on the CPU, full attention. Jobs of the attention module are reported as
 // attention_ms / attention_energy_j (prefill attention: pre-processing like RoPE stays the host's).
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/systems/llm_npu/llm_npu_options.h"
 #include "sim/systems/llm_npu/npu_placement.h"
@@ -42,6 +46,7 @@ class ShadowAttnSystem final : public System {
   std::vector<bool> shadow_kept_;
   shadowattn::Options options_;
   std::vector<double> ratios_;  // per (layer, head): layer * heads + head
+  nlohmann::ordered_json importance_info_;  // where ratios_ came from (system_info.importance)
 };
 
 void register_shadowattn(SystemRegistry& r);

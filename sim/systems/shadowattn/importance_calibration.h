@@ -1,0 +1,58 @@
+#pragma once
+// shadowAttn's offline importance calibration (../shared/papers/shadowattn.md section 2, Eq. 3),
+// run in functional mode on synthetic data: the FP32 reference forward (functional/reference_forward.h)
+// over a few seeded token sequences, once as is and once per ablation.
+//
+//   headImp[l, h] = loss(head h of layer l zeroed) - loss     (rows h*hd .. of o_proj set to zero)
+//   layerImp[l]   = loss(layer l's attention zeroed) - loss   (all of o_proj set to zero)
+//
+// Loss. Synthetic weights have no text whose likelihood means anything, so the data are the
+// model's own predictions: the loss is the cross-entropy of the ablated model's next-token
+// distribution q against labels drawn from the unablated model's p, whose increase over the
+// unablated loss is exactly KL(p || q) (E_p[-log q] - E_p[-log p]). We compute that KL in closed
+// form (no sampling noise; >= 0, and 0 exactly when the ablation changes nothing), averaged over
+// the last `scored` positions of every sequence. Cross-entropy against p's greedy tokens was the
+// other choice; on near-flat synthetic distributions its difference is dominated by the argmax
+// flipping and can go negative, which Eq. 3 has no use for.
+//
+// Cost, and what is approximated to keep it cheap (all stated in the report's system_info):
+// - ablating in layer l changes only layers >= l, so the run goes layer by layer with each layer's
+//   weights generated once: the unablated stream is copied before layer l for each of its
+//   ablations, and every ablated stream runs on through the later layers;
+// - only the first `layers` decoder layers are calibrated (the model truncated there, then the
+//   final norm and the head, as --functional-layers): (heads + 1) x N (N + 1) / 2 layer passes.
+//   Layers beyond get the calibrated means (head and layer), i.e. uniform ratios there;
+// - the softmax runs over the first `vocab_rows` rows of the head (synthetic head rows are i.i.d.,
+//   so a block is a random sample of the vocabulary); 0 = the whole vocabulary.
+#include <cstdint>
+#include <string>
+
+#include "sim/functional/weight_source.h"
+#include "sim/model/model_config.h"
+#include "sim/systems/shadowattn/calibration.h"
+
+namespace socsim::systems::shadowattn {
+
+struct CalibrationOptions {
+  std::uint64_t sequences = 2, tokens = 32;
+  std::uint64_t scored = 8;         // last positions of each sequence whose prediction is scored
+  std::uint64_t layers = 0;         // decoder layers calibrated; 0 = all
+  std::uint64_t vocab_rows = 4096;  // head rows in the softmax; 0 = all
+};
+
+struct CalibratedImportance {
+  Importance importance;  // every layer (layers beyond the calibrated ones: the means)
+  std::uint64_t layers_calibrated = 0;
+  std::uint64_t layer_passes = 0;  // decoder-layer forwards run (the cost)
+  double base_entropy = 0;         // mean entropy of p (nats): the scale the KLs compare with
+};
+
+// Throws std::invalid_argument for shapes that do not fit (tokens < scored, layers > model's, ...).
+CalibratedImportance calibrate_importance(const model::ModelConfig& model, const functional::WeightSource& weights,
+                                          std::uint64_t seed, const CalibrationOptions& options);
+
+// The calibration on SyntheticWeights(model, seed), computed once per (model, seed, options) per
+// process and cached (a sweep plans many runs of one model). Thread-safe.
+const CalibratedImportance& cached_calibration(const model::ModelConfig& model, std::uint64_t seed, const CalibrationOptions& options);
+
+}  // namespace socsim::systems::shadowattn

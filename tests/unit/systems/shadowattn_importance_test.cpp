@@ -1,0 +1,148 @@
+// shadowAttn's importance calibration by ablation (importance_calibration.h) on a tiny model, and
+// the online planner's CPU time (the pipeline_plan job on the budget core).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "sim/functional/synthetic_weights.h"
+#include "sim/hw/cpu/cpu_spec.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/runtime/job_profiler.h"
+#include "sim/systems/shadowattn/calibration.h"
+#include "sim/systems/shadowattn/importance_calibration.h"
+#include "sim/systems/shadowattn/pipeline_planner.h"
+#include "tests/unit/functional/functional_test_helpers.h"
+
+namespace socsim::systems::shadowattn {
+namespace {
+
+const std::string kRoot = SOCSIM_SOURCE_DIR;
+
+// Synthetic weights with one head's output projection rows zeroed: that head writes nothing.
+class SilencedHead final : public functional::WeightSource {
+ public:
+  SilencedHead(const model::ModelConfig& m, std::uint32_t layer, std::uint64_t head) : m_(m), w_(m, 3), layer_(layer), head_(head) {}
+  std::string describe() const override { return "silenced"; }
+  functional::LayerWeights layer(std::uint32_t index) const override {
+    auto w = w_.layer(index);
+    if (index == layer_) {
+      auto d = w.o.data<float>();
+      const std::uint64_t cols = m_.hidden, hd = m_.head_dim;
+      std::fill(d.begin() + static_cast<std::ptrdiff_t>(head_ * hd * cols), d.begin() + static_cast<std::ptrdiff_t>((head_ + 1) * hd * cols), 0.0f);
+    }
+    return w;
+  }
+  void embedding_rows(std::span<const std::int32_t> ids, float* out) const override { w_.embedding_rows(ids, out); }
+  functional::NormWeights final_norm() const override { return w_.final_norm(); }
+  kernels::Tensor lm_head_rows(std::uint64_t first, std::uint64_t count) const override { return w_.lm_head_rows(first, count); }
+
+ private:
+  model::ModelConfig m_;
+  functional::SyntheticWeights w_;
+  std::uint32_t layer_;
+  std::uint64_t head_;
+};
+
+CalibrationOptions small() {
+  CalibrationOptions o;
+  o.sequences = 2, o.tokens = 12, o.scored = 4;
+  return o;
+}
+
+TEST(ShadowAttnImportance, SilentHeadHasNoImportanceOthersDo) {
+  const auto m = functional::test::tiny_model();  // 2 layers x 4 heads
+  const SilencedHead w(m, 1, 2);
+  const auto c = calibrate_importance(m, w, 5, small());
+  ASSERT_EQ(c.importance.head.size(), 8u);
+  ASSERT_EQ(c.importance.layer.size(), 2u);
+  EXPECT_EQ(c.layers_calibrated, 2u);
+  EXPECT_EQ(c.layer_passes, (4u + 1) * 3 + 2);  // (heads + 1) x N (N + 1) / 2 ablated passes + N unablated
+  EXPECT_LT(c.importance.head[1 * 4 + 2], 1e-12);  // zeroing a head that writes nothing changes nothing
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (i != 6) {
+      EXPECT_GT(c.importance.head[i], 1e-6) << i;
+    }
+  }
+  // A layer's attention matters at least as much as its least important head.
+  for (std::size_t l = 0; l < 2; ++l) {
+    EXPECT_GE(c.importance.layer[l], *std::min_element(c.importance.head.begin() + 4 * l, c.importance.head.begin() + 4 * l + 4));
+  }
+  EXPECT_GT(c.base_entropy, 0);
+  EXPECT_LE(c.base_entropy, std::log(static_cast<double>(m.vocab)) + 1e-9);
+}
+
+TEST(ShadowAttnImportance, DeterministicTruncatedAndRatiosNormalized) {
+  const auto m = functional::test::tiny_model();
+  const functional::SyntheticWeights w(m, 3);
+  auto o = small();
+  const auto a = calibrate_importance(m, w, 5, o), b = calibrate_importance(m, w, 5, o);
+  EXPECT_EQ(a.importance.head, b.importance.head);
+  EXPECT_EQ(a.importance.layer, b.importance.layer);
+  EXPECT_NE(a.importance.head, calibrate_importance(m, w, 6, o).importance.head);  // other tokens
+  // Truncated at one layer: the first layer is measured on the 1-layer model, the second gets the means.
+  o.layers = 1;
+  const auto t = calibrate_importance(m, w, 5, o);
+  EXPECT_EQ(t.layers_calibrated, 1u);
+  const double head_mean = std::accumulate(t.importance.head.begin(), t.importance.head.begin() + 4, 0.0) / 4;
+  for (std::size_t h = 4; h < 8; ++h) EXPECT_DOUBLE_EQ(t.importance.head[h], head_mean);
+  EXPECT_DOUBLE_EQ(t.importance.layer[1], t.importance.layer[0]);
+  o.layers = 3;
+  EXPECT_THROW(calibrate_importance(m, w, 5, o), std::invalid_argument);
+  // Eq. 3 on the calibrated importances: mean r, capped at 1.
+  for (double r : {0.2, 0.6}) {
+    const auto ratio = head_ratios(a.importance.head, a.importance.layer, m.heads, r, 100.0);
+    EXPECT_NEAR(std::accumulate(ratio.begin(), ratio.end(), 0.0), r * 8, 1e-9);
+    for (double x : ratio) EXPECT_LE(x, 1.0);
+  }
+  // The cache: computed once per (model, seed, options).
+  EXPECT_EQ(&cached_calibration(m, 5, small()), &cached_calibration(m, 5, small()));
+  EXPECT_EQ(cached_calibration(m, 3, small()).importance.head, calibrate_importance(m, w, 3, small()).importance.head);
+}
+
+TEST(ShadowAttnPlannerCost, EvaluationsCountedAndChargedPerCycle) {
+  // Two single-head groups. Greedy: step 1 tries both groups (a trial and a placement each: 4)
+  // then places the chosen one (2); step 2 tries the last (2) and places it (2); the makespan
+  // check places both heads (2): 12. In order: its makespan places 2. plan_pipeline runs both: 14.
+  PipelineInput in;
+  in.groups = {{0}, {1}};
+  in.npu = {1.0, 2.0};
+  in.heads = {{1.0, 1.0}, {0.5, 0.5}};
+  EXPECT_EQ(plan_greedy(in).evaluations, 12u);
+  EXPECT_EQ(plan_in_order(in).evaluations, 2u);
+  EXPECT_EQ(plan_pipeline(in).evaluations, 14u);
+
+  // The job: evaluations x 16 scalar ops at one per cycle of the mid core, plus the dispatch.
+  auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  const hw::SocSpec soc = hw::parse_soc_spec(tree);
+  const auto m = functional::test::tiny_model();
+  runtime::JobProfiler profiler(soc, m);
+  const auto job = [](std::uint64_t elements, int copies) {
+    runtime::Job j;
+    j.unit = kernels::Unit::kCpu;
+    j.cpu_cluster = "mid";
+    model::OpDesc op;
+    op.name = "pipeline_plan";
+    op.kind = model::OpKind::kPipelinePlan;
+    op.elements = elements;
+    for (int i = 0; i < copies; ++i) j.ops.push_back({op, model::Phase::kPrefill, 0, 0});
+    return j;
+  };
+  const hw::CpuClusterSpec* mid = nullptr;
+  for (const auto& c : soc.cpu.clusters) {
+    if (c.name == "mid") mid = &c;
+  }
+  ASSERT_NE(mid, nullptr);
+  const std::uint64_t cycles = 14 * 16;
+  const double expect_s = static_cast<double>(cycles) / static_cast<double>(mid->clock_hz);
+  // Warm: the job run twice minus once (the first task on an idle cluster pays its wake-up).
+  const Tick warm = profiler.duration(job(cycles, 2)) - profiler.duration(job(cycles, 1));
+  EXPECT_NEAR(to_seconds(warm - soc.cpu.task_dispatch), expect_s, 2e-9);
+  // Scalar: the vector rate does not apply (a vector-rate op would take fp32_flops_per_cycle times less).
+  const Tick warm2 = profiler.duration(job(2 * cycles, 2)) - profiler.duration(job(2 * cycles, 1));
+  EXPECT_NEAR(to_seconds(warm2 - warm), expect_s, 2e-9);
+}
+
+}  // namespace
+}  // namespace socsim::systems::shadowattn
