@@ -52,7 +52,7 @@ std::filesystem::path default_datasets() {
 int serve_command(const std::vector<std::string>& args) {
   po::options_description opts("socsim serve options");
   std::string soc, model, policy, pattern = "random", budget = "2 GiB", rate = "1/5min", trace_file, json_file, datasets,
-                                  bound = "10 ms";
+                                  bound = "10 ms", mode = "timing";
   std::vector<std::string> sets;
   std::int64_t contexts = -1;
   double hours = 72;
@@ -70,6 +70,8 @@ int serve_command(const std::vector<std::string>& args) {
       ("latency-bound", po::value(&bound), "switch latency bound for max_active_contexts (default 10 ms)")
       ("trace", po::value(&trace_file), "replay this trace ('time_s context delta_tokens' per line) instead of generating one")
       ("datasets", po::value(&datasets), "delta-length table (default workloads/llms/datasets.yaml)")
+      ("mode", po::value(&mode), "timing (default: synthetic lognormal chunk densities) | functional (densities from the attention "
+                                 "scores of a seeded stand-in decoder run over each context's text as it grows; reports compression accuracy)")
       ("seed", po::value(&seed), "seed of the trace and the synthetic chunk densities (default 0)")
       ("set", po::value(&sets)->composing(), "override a parameter: --set llms.chunk_tokens=32, --set storage.read_bandwidth=1GB/s")
       ("json", po::value(&json_file), "write the JSON report to this file");
@@ -79,7 +81,8 @@ int serve_command(const std::vector<std::string>& args) {
   if (vm.count("help")) {
     std::cout << "usage: socsim serve --soc S --model M --policy llms|lmk|swap|vllm-s|vllm-sq --contexts N\n"
                  "                    [--pattern random|markov|gaussian] [--hours H] [--memory-budget 2GiB] [--rate 1/5min]\n"
-                 "                    [--latency-bound 10ms] [--trace FILE] [--seed N] [--set key=value]... [--json FILE]\n\n"
+                 "                    [--latency-bound 10ms] [--trace FILE] [--mode timing|functional] [--seed N] [--set key=value]...\n"
+                 "                    [--json FILE]\n\n"
                  "Simulates LLMS (an LLM as a system service): apps' contexts called over hours; reports the context-switching\n"
                  "latency (time to bring the called context's KV cache into memory), the most active contexts whose mean stays\n"
                  "under --latency-bound, storage traffic and energy. llms.* options (--set): chunk_tokens (16), global_ratio\n"
@@ -103,6 +106,11 @@ int serve_command(const std::vector<std::string>& args) {
     rq.trace.pattern = systems::llms::parse_pattern(pattern);
   } catch (const std::invalid_argument& e) {
     bad("--pattern", e.what());
+  }
+  if (mode == "functional") {
+    rq.service.density_source = systems::llms::DensitySource::kAttentionScores;
+  } else if (mode != "timing") {
+    bad("--mode", "expected timing or functional, got '" + mode + "'");
   }
   if (!(hours > 0) || hours > 24 * 365) bad("--hours", "must be in (0, 8760]");
   try {

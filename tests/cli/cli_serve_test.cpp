@@ -52,6 +52,24 @@ TEST(CliServe, ReplaysATraceAndNamesABadLine) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out.json"));
 }
 
+TEST(CliServe, FunctionalModeTakesDensitiesFromAttentionAndReportsAccuracy) {
+  const auto dir = scratch_dir("serve_functional");
+  const std::string base = "serve --soc snapdragon-8gen3 --model qwen2-0.5b --hours 2 --memory-budget 160MiB --set llms.max_context=512 --policy llms --contexts 2";
+  const std::string args = base + " --mode functional --json ";
+  ASSERT_EQ(run_socsim(args + (dir / "a.json").string()).exit_code, 0);
+  ASSERT_EQ(run_socsim(args + (dir / "b.json").string()).exit_code, 0);
+  EXPECT_EQ(read_file(dir / "a.json"), read_file(dir / "b.json"));
+  const auto f = nlohmann::json::parse(read_file(dir / "a.json"));
+  EXPECT_EQ(f["mode"], "functional");
+  EXPECT_EQ(f["density_source"], "attention-scores");
+  EXPECT_EQ(f["compression_accuracy"]["calls_measured"], f["calls"]);
+  EXPECT_GT(f["compression_accuracy"]["mean_rel_error_vs_int8"].get<double>(), 0.0);
+  const auto t = run_socsim_json(base, "serve_timing");
+  EXPECT_EQ(t["mode"], "timing");
+  EXPECT_EQ(t["density_source"], "synthetic-lognormal");
+  EXPECT_FALSE(t.contains("compression_accuracy"));
+}
+
 TEST(CliServe, BadInputExits2NamingTheKey) {
   const auto dir = scratch_dir("serve_bad");
   const std::string out = " --json " + (dir / "out.json").string();
@@ -66,6 +84,7 @@ TEST(CliServe, BadInputExits2NamingTheKey) {
       {kBase + " --policy llms --contexts 2 --set llms.chunk_token=8", "did you mean 'chunk_tokens'"},
       {kBase + " --policy llms --contexts 2 --set llms.global_ratio=0.1", "llms.global_ratio"},
       {kBase + " --policy llms --contexts 2 --set llms.recompute_system=tpu", "llms.recompute_system"},
+      {kBase + " --policy llms --contexts 2 --mode exact", "--mode"},
       {"serve --soc snapdragon-8gen3 --model llama-2-7b --policy vllm-s --contexts 2 --memory-budget 1GiB", "--memory-budget"},
   };
   for (const auto& c : cases) {

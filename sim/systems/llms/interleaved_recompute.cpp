@@ -41,7 +41,7 @@ void add_into(Tensor& x, const Tensor& y) {
 
 // Runs every layer for the tokens at `positions` (ascending); reads and writes their K/V rows.
 void forward_rows(const TinyDecoder& m, const std::vector<int>& tokens, const std::vector<std::int64_t>& positions,
-                  std::vector<LayerKv>& kv, bool global_positions, std::vector<Tensor>* queries) {
+                  std::vector<LayerKv>& kv, bool global_positions, std::vector<Tensor>* queries, std::uint64_t rope_offset = 0) {
   const auto n = static_cast<std::int64_t>(positions.size());
   const std::int64_t d = m.head_dim, hd = m.heads * m.head_dim;
   std::vector<std::int64_t> ids;
@@ -56,7 +56,7 @@ void forward_rows(const TinyDecoder& m, const std::vector<int>& tokens, const st
     auto& cache = kv[static_cast<std::size_t>(l)];
     for (std::int64_t i = 0; i < n; ++i) {
       // RoPE per token at its position: the global one, or its index among the recomputed rows.
-      const auto pos = static_cast<std::uint64_t>(global_positions ? positions[static_cast<std::size_t>(i)] : i);
+      const auto pos = rope_offset + static_cast<std::uint64_t>(global_positions ? positions[static_cast<std::size_t>(i)] : i);
       for (Tensor* t : {&q, &k}) {
         Tensor row({1, m.heads, d}, ElemType::kF32);
         std::copy_n(t->data<float>().begin() + i * hd, hd, row.data<float>().begin());
@@ -71,6 +71,9 @@ void forward_rows(const TinyDecoder& m, const std::vector<int>& tokens, const st
       }
     }
     if (queries) queries->push_back(q);
+    // The last layer's attention output and MLP only produce the next layer's input: no K/V or
+    // query depends on them, so they are skipped.
+    if (l + 1 == m.layers) break;
     // Every recomputed K/V of this layer is in place: each row attends to positions 0..p.
     Tensor o = Tensor::matrix(n, hd, ElemType::kF32);
     const std::int64_t len = cache.k.dim(1);
@@ -128,6 +131,13 @@ std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& to
   std::iota(all.begin(), all.end(), 0);
   forward_rows(m, tokens, all, kv, true, queries);
   return kv;
+}
+
+void extend_kv(const TinyDecoder& m, const std::vector<int>& tokens, std::int64_t first, std::vector<LayerKv>& kv,
+               std::vector<Tensor>* queries, std::uint64_t rope_offset) {
+  std::vector<std::int64_t> rows(tokens.size() - static_cast<std::size_t>(first));
+  std::iota(rows.begin(), rows.end(), first);
+  forward_rows(m, tokens, rows, kv, true, queries, rope_offset);
 }
 
 void recompute_missing(const TinyDecoder& m, const std::vector<int>& tokens, const std::vector<std::int64_t>& missing,

@@ -38,6 +38,13 @@ struct LayerKv {
 // layer's rotated queries [positions, heads x head_dim].
 std::vector<LayerKv> prefill_kv(const TinyDecoder& m, const std::vector<int>& tokens, std::vector<kernels::Tensor>* queries = nullptr);
 
+// Appends to a growing cache: fills the K/V rows of positions first..tokens.size()-1 (kv sized
+// for all of them; rows before `first` hold the context's K/V) and returns their queries. RoPE
+// rotates cache row i at global position rope_offset + i, so a context whose oldest rows were
+// dropped (a sliding window) keeps its relative positions.
+void extend_kv(const TinyDecoder& m, const std::vector<int>& tokens, std::int64_t first, std::vector<LayerKv>& kv,
+               std::vector<kernels::Tensor>* queries, std::uint64_t rope_offset);
+
 // Fills the K/V rows of `missing` (ascending positions) in `kv` from the text; the other rows
 // must hold the resident K/V. `global_positions` = false rotates the missing tokens as if they
 // were a contiguous prompt 0..m-1 (the bug the paper's design avoids; for the test's contrast).

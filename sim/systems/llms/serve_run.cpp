@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "sim/systems/llms/attention_density.h"
 #include "sim/systems/llms/load_planner.h"
 
 namespace socsim::systems::llms {
@@ -61,6 +62,9 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   j["hours"] = rq.replay ? (calls.empty() ? 0.0 : calls.back().time_s / 3600) : rq.trace.hours;
   j["calls_per_hour"] = rq.trace.calls_per_s * 3600;
   j["seed"] = rq.service.seed;
+  const bool functional = rq.service.density_source == DensitySource::kAttentionScores;
+  j["mode"] = functional ? "functional" : "timing";
+  j["density_source"] = density_source_name(rq.service.density_source);
   j["memory_budget_bytes"] = rq.service.memory_budget;
   j["chunk_bytes"] = chunk_bytes;
   j["max_context_tokens"] = rq.model.max_context;
@@ -96,6 +100,17 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
                  {"evicted", r.evicted_chunks},
                  {"killed_contexts", r.killed_contexts},
                  {"mean_kept_ratio", r.mean_kept_ratio}};
+  if (functional) {
+    // Measured on the served contexts: every call's compressed cache against INT8 (stand-in decoder).
+    nlohmann::ordered_json acc;
+    const auto& e = r.compressed_rel_error;
+    acc["calls_measured"] = e.size();
+    acc["mean_rel_error_vs_int8"] = e.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(mean(e));
+    acc["max_rel_error_vs_int8"] = e.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*std::max_element(e.begin(), e.end()));
+    const auto m = density_stand_in(rq.service.seed);
+    acc["decoder"] = {{"kind", "seeded stand-in"}, {"hidden", m.hidden}, {"heads", m.heads}, {"layers", m.layers}, {"vocab", m.vocab}};
+    j["compression_accuracy"] = acc;
+  }
   j["options"] = {{"chunk_tokens", opt.chunk_tokens},
                   {"global_ratio", opt.global_ratio},
                   {"compression", opt.compression},
@@ -124,6 +139,12 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
     << j["pattern"].get<std::string>() << ", " << j["calls"].get<std::size_t>() << " calls\n";
   o << "  switch latency ms: mean " << j["mean_switch_ms"].get<double>() << "  p50 " << j["p50_switch_ms"].get<double>()
     << "  p95 " << j["p95_switch_ms"].get<double>() << "  p99 " << j["p99_switch_ms"].get<double>() << "\n";
+  o << "  density source: " << j["density_source"].get<std::string>();
+  if (j.contains("compression_accuracy") && !j["compression_accuracy"]["mean_rel_error_vs_int8"].is_null()) {
+    o << "; compressed-cache attention error vs INT8: mean " << j["compression_accuracy"]["mean_rel_error_vs_int8"].get<double>()
+      << " over " << j["compression_accuracy"]["calls_measured"].get<std::size_t>() << " calls";
+  }
+  o << "\n";
   if (!j["max_active_contexts"].is_null()) {
     o << "  max active contexts with mean <= " << j["latency_bound_ms"].get<double>() << " ms: "
       << j["max_active_contexts"].get<int>() << "\n";

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "sim/runtime/workload/portable_rng.h"
+#include "sim/systems/llms/attention_density.h"
 #include "sim/systems/llms/load_planner.h"
 
 namespace socsim::systems::llms {
@@ -28,6 +29,10 @@ const char* policy_name(Policy p) {
   return "?";
 }
 
+const char* density_source_name(DensitySource s) {
+  return s == DensitySource::kAttentionScores ? "attention-scores" : "synthetic-lognormal";
+}
+
 std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens) {
   const std::uint64_t element_bytes = (p == Policy::kLlms || p == Policy::kVllmSq) ? 1 : 2;
   return m.layers * 2 * m.kv_heads * m.head_dim * chunk_tokens * element_bytes;
@@ -42,7 +47,12 @@ class Service {
         costs_(costs),
         store_(cfg.contexts, base_chunk_bytes(cfg.policy, cfg.model, cfg.options.chunk_tokens), cfg.memory_budget,
                cfg.policy == Policy::kLmk),
-        rng_(cfg.seed) {
+        rng_(cfg.seed),
+        text_rng_(cfg.seed ^ 0x7e47'5eedULL) {
+    if (functional()) {
+      decoder_ = density_stand_in(cfg.seed);
+      for (std::uint32_t c = 0; c < cfg.contexts; ++c) attention_.emplace_back(decoder_, cfg.options.chunk_tokens, kServeScoredRows);
+    }
     const std::uint64_t window_chunks = (cfg.model.max_context + cfg.options.chunk_tokens - 1) / cfg.options.chunk_tokens;
     if (window_chunks * store_.base_chunk_bytes() > cfg.memory_budget) {
       throw std::invalid_argument("one context at the model's window (" + std::to_string(window_chunks) + " chunks of " +
@@ -67,6 +77,8 @@ class Service {
   bool is_llms() const { return cfg_.policy == Policy::kLlms; }
   bool lctru() const { return is_llms() && cfg_.options.lifecycle; }
   bool aot() const { return is_llms() && cfg_.options.lifecycle; }
+  // Densities only steer llms's compression; other policies skip the decoder work.
+  bool functional() const { return cfg_.density_source == DensitySource::kAttentionScores && is_llms() && cfg_.options.compression; }
   bool whole_context() const { return cfg_.policy == Policy::kLmk || cfg_.policy == Policy::kSwap; }
 
   void verify(std::uint64_t slack = 0) const {
@@ -137,6 +149,7 @@ class Service {
     const std::uint64_t delta = std::min<std::uint64_t>(call.delta_tokens, cfg_.model.max_context);
     std::size_t drop = 0;
     while (drop < ctx.chunks.size() && tokens + delta > cfg_.model.max_context) tokens -= ctx.chunks[drop++].tokens;
+    if (functional()) attention_[call.context].drop_front(attention_[call.context].tokens() - tokens);
     ctx.chunks.erase(ctx.chunks.begin(), ctx.chunks.begin() + static_cast<long>(drop));
 
     // 3. Claim: the missing chunks and the new tokens' chunks (the partial last chunk is filled first).
@@ -200,9 +213,19 @@ class Service {
       Chunk ch;
       ch.tokens = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_tokens, left));
       ch.in_memory = true;
-      ch.density = synthetic_density(rng_, cfg_.options.density_sigma);
+      if (!functional()) ch.density = synthetic_density(rng_, cfg_.options.density_sigma);
       ctx.chunks.push_back(ch);
       left -= ch.tokens;
+    }
+    if (functional()) {
+      // The call's text (seeded ids) through the stand-in: every chunk's density is re-derived.
+      auto& att = attention_[call.context];
+      std::vector<int> ids(delta);
+      for (int& id : ids) id = static_cast<int>(text_rng_.below(static_cast<std::uint64_t>(decoder_.vocab)));
+      att.extend(ids);
+      const auto density = att.chunk_densities();
+      if (density.size() != ctx.chunks.size()) throw std::logic_error("functional densities out of step with the chunks");
+      for (std::size_t i = 0; i < density.size(); ++i) ctx.chunks[i].density = density[i];
     }
 
     // 6. Tolerance-aware compression: re-rank, requantize the chunks whose level grows.
@@ -219,6 +242,11 @@ class Service {
         ctx.chunks[i].level = level[i];
         ctx.chunks[i].on_storage = false;  // the stored copy is of the old precision
       }
+    }
+    if (functional()) {
+      std::vector<int> level;
+      for (const auto& ch : ctx.chunks) level.push_back(ch.level);
+      result_.compressed_rel_error.push_back(attention_[call.context].compressed_error(level, kAccuracyQueryRows));
     }
     verify(0);
 
@@ -237,7 +265,13 @@ class Service {
   const ServiceConfig& cfg_;
   const ServiceCosts& costs_;
   ContextStore store_;
+  // The last rows of a call whose attention output measures the compression error (a chunk's worth).
+  static constexpr std::int64_t kAccuracyQueryRows = 16;
+
   runtime::PortableRng rng_;
+  runtime::PortableRng text_rng_;  // functional mode: the calls' token ids
+  TinyDecoder decoder_;
+  std::vector<ContextAttention> attention_;
   ServiceResult result_;
   double storage_free_s_ = 0;
 };

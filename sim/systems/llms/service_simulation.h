@@ -40,6 +40,13 @@ const char* policy_name(Policy p);
 // head_dim x chunk_tokens x (1 for INT8, 2 for FP16).
 std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens);
 
+// Where chunk densities come from. kSyntheticLognormal (timing mode): lognormal(0,
+// llms.density_sigma) per new chunk, fixed. kAttentionScores (functional mode): each context's
+// text (seeded token ids) runs through the density stand-in decoder call by call and every
+// chunk's density is re-derived from the attention scores (attention_density.h).
+enum class DensitySource { kSyntheticLognormal, kAttentionScores };
+const char* density_source_name(DensitySource s);
+
 struct ServiceConfig {
   Policy policy = Policy::kLlms;
   Options options;
@@ -48,6 +55,7 @@ struct ServiceConfig {
   model::ModelConfig model;              // KV dimensions, layers, window (max_context)
   std::uint64_t seed = 0;                // synthetic densities
   bool check_invariants = false;         // after every call step (debug builds always)
+  DensitySource density_source = DensitySource::kSyntheticLognormal;
 };
 
 struct ServiceResult {
@@ -57,6 +65,9 @@ struct ServiceResult {
   double energy_j = 0;             // recompute + storage traffic of the service
   double foreground_write_s = 0;   // write-back on callers' paths
   double mean_kept_ratio = 0;      // over chunks at the end, relative to the policy's base
+  // Functional mode, llms with compression: per call, the attention-output relative error of the
+  // called context's last rows over its compressed cache vs the INT8 cache (the stand-in's).
+  std::vector<double> compressed_rel_error;
 };
 
 // Throws std::invalid_argument when one context at the window does not fit the budget.
