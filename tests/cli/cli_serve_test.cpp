@@ -62,6 +62,7 @@ TEST(CliServe, FunctionalModeTakesDensitiesFromAttentionAndReportsAccuracy) {
   const auto f = nlohmann::json::parse(read_file(dir / "a.json"));
   EXPECT_EQ(f["mode"], "functional");
   EXPECT_EQ(f["density_source"], "attention-scores");
+  EXPECT_EQ(f["densities_used"], true);
   EXPECT_EQ(f["compression_accuracy"]["calls_measured"], f["calls"]);
   EXPECT_GT(f["compression_accuracy"]["mean_rel_error_vs_int8"].get<double>(), 0.0);
   const auto t = run_socsim_json(base, "serve_timing");

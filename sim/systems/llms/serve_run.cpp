@@ -65,6 +65,9 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const bool functional = rq.service.density_source == DensitySource::kAttentionScores;
   j["mode"] = functional ? "functional" : "timing";
   j["density_source"] = density_source_name(rq.service.density_source);
+  // Densities only steer llms's compression: for the baselines (or compression off) neither
+  // source is used, and functional mode runs no decoder.
+  j["densities_used"] = rq.service.policy == Policy::kLlms && opt.compression;
   j["memory_budget_bytes"] = rq.service.memory_budget;
   j["chunk_bytes"] = chunk_bytes;
   j["max_context_tokens"] = rq.model.max_context;
@@ -139,7 +142,7 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
     << j["pattern"].get<std::string>() << ", " << j["calls"].get<std::size_t>() << " calls\n";
   o << "  switch latency ms: mean " << j["mean_switch_ms"].get<double>() << "  p50 " << j["p50_switch_ms"].get<double>()
     << "  p95 " << j["p95_switch_ms"].get<double>() << "  p99 " << j["p99_switch_ms"].get<double>() << "\n";
-  o << "  density source: " << j["density_source"].get<std::string>();
+  o << "  density source: " << j["density_source"].get<std::string>() << (j["densities_used"].get<bool>() ? "" : " (unused by this policy)");
   if (j.contains("compression_accuracy") && !j["compression_accuracy"]["mean_rel_error_vs_int8"].is_null()) {
     o << "; compressed-cache attention error vs INT8: mean " << j["compression_accuracy"]["mean_rel_error_vs_int8"].get<double>()
       << " over " << j["compression_accuracy"]["calls_measured"].get<std::size_t>() << " calls";
