@@ -47,12 +47,56 @@ void add(GemmBlock& sum, const GemmBlock& b) {
   sum.hmx_cycles += b.hmx_cycles;
 }
 
+// The time run_hmx_gemm takes for `blocks` on an otherwise idle NPU: block 0 staged alone, then
+// each block's HMX work beside the next block's staging and the previous block's write-back (one
+// DMA engine: those two queue), then the last write-back. Transfers pay their set-up, bytes go at
+// the DMA path's rate. Used only to choose a blocking, as a kernel author tunes on an idle device.
+double idle_pipeline_seconds(const NpuSpec& npu, const std::vector<GemmBlock>& blocks) {
+  const double bw = std::min(npu.dma.bandwidth, npu.port_bandwidth);
+  const auto dma = [&](std::uint64_t bytes, std::uint64_t transfers) {
+    if (bytes == 0 && transfers == 0) return 0.0;
+    const std::uint64_t rounds = ceil_div(transfers, npu.dma.channels);
+    return static_cast<double>(rounds) * static_cast<double>(npu.dma.descriptor_overhead) * 1e-12 + static_cast<double>(bytes) / bw;
+  };
+  double t = dma(blocks.front().stage_bytes, blocks.front().stage_transfers);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    double dma_side = 0;
+    if (i + 1 < blocks.size()) dma_side += dma(blocks[i + 1].stage_bytes, blocks[i + 1].stage_transfers);
+    if (i > 0 && blocks[i - 1].writeback_bytes > 0) dma_side += dma(blocks[i - 1].writeback_bytes, 1);
+    t += std::max(static_cast<double>(blocks[i].hmx_cycles) / static_cast<double>(npu.clock_hz), dma_side);
+  }
+  if (blocks.back().writeback_bytes > 0) t += dma(blocks.back().writeback_bytes, 1);
+  return t;
+}
+
+// The blocks of streaming `cols` weight columns at a time.
+std::vector<GemmBlock> weight_column_blocks(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t cols,
+                                            const GemmBlock& prologue);
+
 // Streams the weights column by column (kt tiles per output column) through a TCM budget, against
-// `rows` resident activation tiles. Appends one block per group of columns.
+// `rows` resident activation tiles. Appends one block per group of columns. The group size is the
+// one (of 1, 2, 4, ... up to what the budget holds) whose pipeline is fastest on an idle NPU:
+// the largest block that fits is not always best, since block 0 is staged before any compute
+// and the last write-back follows it all. A larger TCM only adds candidates, so it is never
+// slower (on an idle NPU).
 void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows,
                            std::uint64_t budget, GemmBlock prologue) {
   const std::uint64_t per_column = g.kt * g.tile_bytes + rows * g.out_tile_bytes;
-  const std::uint64_t cols = std::max<std::uint64_t>(1, std::min(g.nt, budget / per_column));
+  const std::uint64_t max_cols = std::max<std::uint64_t>(1, std::min(g.nt, budget / per_column));
+  std::vector<GemmBlock> best;
+  double best_t = 0;
+  for (std::uint64_t cols = 1;; cols = std::min(max_cols, cols * 2)) {
+    auto blocks = weight_column_blocks(npu, g, rows, cols, prologue);
+    const double t = idle_pipeline_seconds(npu, blocks);
+    if (best.empty() || t < best_t) best = std::move(blocks), best_t = t;
+    if (cols == max_cols) break;
+  }
+  plan.blocks.insert(plan.blocks.end(), best.begin(), best.end());
+}
+
+std::vector<GemmBlock> weight_column_blocks(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t cols,
+                                            const GemmBlock& prologue) {
+  std::vector<GemmBlock> out;
   bool first = true;
   for (std::uint64_t c0 = 0; c0 < g.nt; c0 += cols) {
     const std::uint64_t c = std::min(cols, g.nt - c0);
@@ -65,8 +109,9 @@ void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g
     b.output_tiles = c * rows;
     b.writeback_bytes = c * rows * g.out_tile_bytes;
     finish_block(b, npu, g);
-    plan.blocks.push_back(b);
+    out.push_back(b);
   }
+  return out;
 }
 
 }  // namespace
