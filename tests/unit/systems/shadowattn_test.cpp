@@ -178,6 +178,36 @@ TEST(ShadowAttnSystem, AblationSwitches) {
   EXPECT_LT(attention_ms("shadowattn", {"shadowattn.core_class=prime"}), attention_ms("shadowattn", {"shadowattn.core_class=little"}));
 }
 
+TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {
+  const auto plan_of = [](std::vector<std::string> sets) {
+    sets.push_back("llm_npu.chunk=32");
+    SaRun r("shadowattn", 96, sets, true);  // tiny: 3 chunks x 2 layers
+    return r.system->plan(r.req.soc, r.req.model, {96, 1, 1});
+  };
+  const auto cal = plan_of({"shadowattn.importance=calibrated"});
+  const auto syn = plan_of({});
+  EXPECT_EQ(cal.info["importance"]["source"].get<std::string>().rfind("calibrated", 0), 0u);
+  EXPECT_EQ(syn.info["importance"]["source"], "synthetic");
+  EXPECT_NE(cal.info["head_ratio"]["min"], syn.info["head_ratio"]["min"]);
+  // One planning job per (chunk, layer) on the budget core, which the layer's first launch waits for.
+  std::size_t plans = 0;
+  for (std::uint32_t i = 0; i < cal.jobs.size(); ++i) {
+    if (cal.jobs[i].ops.empty() || cal.jobs[i].ops.front().op.kind != model::OpKind::kPipelinePlan) continue;
+    ++plans;
+    EXPECT_EQ(cal.jobs[i].unit, kernels::Unit::kCpu);
+    EXPECT_EQ(cal.jobs[i].cpu_cluster, "mid");
+    EXPECT_GT(cal.jobs[i].ops.front().op.elements, 0u);
+    ASSERT_LT(i + 1, cal.jobs.size());
+    EXPECT_EQ(cal.jobs[i + 1].unit, kernels::Unit::kNpu);
+    EXPECT_EQ(cal.jobs[i + 1].deps, std::vector<std::uint32_t>{i});
+  }
+  EXPECT_EQ(plans, 6u);
+  EXPECT_EQ(cal.info["planner"]["plans"], 6);
+  for (const auto& j : plan_of({"shadowattn.reorder=false"}).jobs) {
+    EXPECT_TRUE(j.ops.empty() || j.ops.front().op.kind != model::OpKind::kPipelinePlan);  // no planner, no charge
+  }
+}
+
 TEST(ShadowAttnSystem, FunctionalRecallAndOutputError) {
   functional::FunctionalOptions opt;
   opt.layers = 1;
