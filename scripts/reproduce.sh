@@ -2,7 +2,7 @@
 # Regenerates reports/<paper>.md: the paper's published measurements next to socsim's, and the
 # paper's evaluation experiments run in socsim (through the paper's eval script). One command:
 #
-#   scripts/reproduce.sh llm-npu|heterollm|shadowattn [--quick] [--out FILE]
+#   scripts/reproduce.sh llm-npu|heterollm|shadowattn|tts-npu|llms [--quick] [--out FILE]
 #
 # --quick runs a reduced set (one model, fewer lengths) for a fast look. Published numbers come
 # from the shared calibration claims (../shared/calibration/claims.yaml, the paper's tables as
@@ -10,7 +10,7 @@
 # results are held out in those summaries, so the experiment tables carry socsim's numbers only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { echo "usage: $0 llm-npu|heterollm|shadowattn [--quick] [--out FILE]" >&2; exit 2; }
+usage() { echo "usage: $0 llm-npu|heterollm|shadowattn|tts-npu|llms [--quick] [--out FILE]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 paper="$1"; shift
 quick=false
@@ -26,7 +26,9 @@ case "$paper" in
   llm-npu) title="llm.npu (Xu et al.): fast on-device LLM prefill on mobile NPUs"; prefix=llmnpu ;;
   heterollm) title="HeteroLLM: heterogeneous GPU+NPU inference on mobile SoCs"; prefix=heterollm ;;
   shadowattn) title="shadowAttn: dynamic sparse attention on mobile NPUs"; prefix=shadowattn ;;
-  *) echo "error: unknown paper '$paper' (known: llm-npu, heterollm, shadowattn)" >&2; exit 2 ;;
+  tts-npu) title="Test-time scaling on mobile NPUs: batched W4A16 decode on HMX"; prefix=tts ;;
+  llms) title="LLMS: the LLM as a system service (context switching)"; prefix=llms ;;
+  *) echo "error: unknown paper '$paper' (known: llm-npu, heterollm, shadowattn, tts-npu, llms)" >&2; exit 2 ;;
 esac
 out=${out:-reports/$paper.md}
 bin=build/socsim
@@ -89,9 +91,23 @@ claims_table() {  # published measurements with this paper's claim ids
 # Runs an eval script, its tables as markdown. When socsim refuses a configuration (exit 2, e.g.
 # weights beyond the NPU's address space) the tables printed so far are kept and the refusal is
 # quoted: that is a finding of the simulation, not something to hide.
+# On a terminal, each experiment shows a line with its elapsed seconds while it runs (nothing in
+# logs or pipes).
+step=0
 eval_tables() {
-  local rc=0
-  "$@" >"$tmp/eval.out" 2>"$tmp/eval.err" || rc=$?
+  local rc=0 pid t0
+  step=$((step + 1))
+  "$@" >"$tmp/eval.out" 2>"$tmp/eval.err" &
+  pid=$!
+  if [[ -t 2 ]]; then
+    t0=$(date +%s)
+    while kill -0 "$pid" 2>/dev/null; do
+      printf '\r[experiment %d] %s  %d s' "$step" "$*" "$(( $(date +%s) - t0 ))" >&2
+      sleep 1
+    done
+    printf '\r\033[K' >&2
+  fi
+  wait "$pid" || rc=$?
   to_markdown <"$tmp/eval.out"
   if [[ $rc -ne 0 ]]; then
     echo "> \\`$*\\` stopped (exit $rc): $(grep -m1 -E 'error' "$tmp/eval.err" || tail -n1 "$tmp/eval.err")"
@@ -140,6 +156,22 @@ experiments() {
       echo "Command: \`scripts/shadowattn-eval.sh ${args[*]}\`. Paper: results held out."
       echo
       eval_tables scripts/shadowattn-eval.sh "${args[@]}"
+      ;;
+    tts-npu)
+      if $quick; then args=(--socs snapdragon-8gen3 --models qwen2.5-1.5b --batches "1 4 16" --search-decode 64); else args=(); fi
+      echo "### Batched decode (Figures 11, 12), dequant GEMV (Figure 15), softmax (Figure 14), Best-of-N and beam search (Figure 10)"
+      echo
+      echo "Command: \`scripts/tts-eval.sh ${args[*]}\`. Paper: results held out."
+      echo
+      eval_tables scripts/tts-eval.sh "${args[@]}"
+      ;;
+    llms)
+      if $quick; then args=(--socs snapdragon-8gen3 --models llama-2-7b --patterns random --contexts "2 8 16" --chunks "16" --rates "1/5min"); else args=(); fi
+      echo "### Switch latency vs contexts (Figure 9), ablation (Figure 13), max active contexts (Figure 10), chunk size (Figure 14), request interval (Figure 15b)"
+      echo
+      echo "Command: \`scripts/llms-eval.sh ${args[*]}\`. Paper: results held out."
+      echo
+      eval_tables scripts/llms-eval.sh "${args[@]}"
       ;;
   esac
 }

@@ -11,6 +11,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
+#include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
@@ -235,6 +236,16 @@ int run_command(const std::vector<std::string>& args) {
   if (setup->help) {
     std::cout << setup->help_text;
     return 0;
+  }
+  // A functional run of a real model takes seconds to minutes: a bar on a terminal (nothing in
+  // logs or pipes). Sweeps run many at once on threads and draw their own bar.
+  std::unique_ptr<ProgressBar> bar;
+  if (setup->functional) {
+    setup->fopt.progress = [&bar](std::uint64_t done, std::uint64_t total) {
+      if (!bar) bar = std::make_unique<ProgressBar>("functional steps", total);
+      bar->update(done);
+      if (done == total) bar.reset();  // ends the line before the summary prints
+    };
   }
   const RunResult o = simulate_prepared(*setup);
   const auto& result = o.report;

@@ -37,9 +37,15 @@ float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
 }  // namespace
 
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
-                                         const WeightSource& weights, std::uint64_t seed, std::uint64_t layers) {
+                                         const WeightSource& weights, std::uint64_t seed, std::uint64_t layers,
+                                         const FunctionalProgress& progress) {
   if (layers == 0) layers = model.layers;
   if (layers > model.layers) throw std::invalid_argument("functional layers exceed the model's");
+  const std::uint64_t steps = layers + (model.vocab + kHeadBlock - 1) / kHeadBlock;
+  std::uint64_t done = 0;
+  const auto step = [&] {
+    if (progress) progress(++done, steps);
+  };
   const std::vector<std::int32_t> ids = draw_tokens(shape, model.vocab, seed);
   PlanForward system(model, plan, shape, ids, weights);
   ReferenceForward reference(model, shape, ids, weights);
@@ -47,6 +53,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
     system.run_layer(l, w);
     reference.run_layer(w);
+    step();
   }
 
   const NormWeights final_norm = weights.final_norm();
@@ -80,6 +87,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
       std::memcpy(sys.data<float>().data() + g * B * cols, part.data<float>().data(), B * cols * sizeof(float));
     }
     logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);
+    step();
   }
   out.metrics.hidden_rel_error = relative_error(out.system_hidden, out.reference_hidden);
   out.metrics.logits_rel_error = logits.rel_error();
@@ -102,7 +110,7 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
   // The request's lengths (a workload's first request): the same plan the timing run executes.
   const runtime::Plan plan = system.plan(req.soc, req.model, {req.prompt_tokens, req.decode_tokens, req.batch});
   const ForwardShape shape{req.prompt_tokens, req.decode_tokens, req.batch};
-  const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers);
+  const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress);
 
   nlohmann::ordered_json j;
   j["hidden_rel_error"] = o.metrics.hidden_rel_error;

@@ -8,6 +8,7 @@
 // comparison stays like for like (the timing run still covers the whole model).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,10 +25,15 @@
 
 namespace socsim::functional {
 
+// Progress of a functional run: (steps done, steps in all); a step is one decoder layer of both
+// forwards or one block of the vocabulary through both heads.
+using FunctionalProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
 struct FunctionalOptions {
   std::filesystem::path weights_file;  // empty: synthetic weights from the run's seed
   std::uint64_t layers = 0;            // decoder layers computed; 0 = all
   SyntheticOptions synthetic;
+  FunctionalProgress progress;         // optional (socsim run draws a bar on a terminal)
 };
 
 struct FunctionalOutcome {
@@ -42,7 +48,8 @@ struct FunctionalOutcome {
 
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
-                                         const WeightSource& weights, std::uint64_t seed, std::uint64_t layers);
+                                         const WeightSource& weights, std::uint64_t seed, std::uint64_t layers,
+                                         const FunctionalProgress& progress = {});
 
 // `socsim run --mode functional`: plans the request with `system`, makes the weight source (a
 // safetensors file is checked before anything is computed: config::ConfigError on bad input),

@@ -71,6 +71,20 @@ TEST(FunctionalForward, TruncatedLayersCompareLikeForLike) {
   EXPECT_NE(std::memcmp(o.reference_hidden.raw().data(), all.reference_hidden.raw().data(), o.reference_hidden.bytes()), 0);
 }
 
+// The progress callback (socsim run's bar) sees every layer and every vocabulary block, in order.
+TEST(FunctionalForward, ProgressCountsLayersThenHeadBlocks) {
+  auto m = test::tiny_model();
+  m.layers = 3;
+  const auto cpu = at(Unit::kCpu, Precision::kFp32);
+  const SyntheticWeights w(m, 5);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+  (void)compare_with_reference(m, test::uniform_plan(m, kShape, cpu, cpu), kShape, w, 5, 2,
+                               [&](std::uint64_t done, std::uint64_t total) { calls.emplace_back(done, total); });
+  const std::uint64_t total = 2 + (m.vocab + 8191) / 8192;  // two layers, then the head's blocks
+  ASSERT_EQ(calls.size(), total);
+  for (std::uint64_t i = 0; i < total; ++i) EXPECT_EQ(calls[i], std::make_pair(i + 1, total));
+}
+
 // Per-tensor INT8 activations must cover the outlier channels with one scale, so every other
 // channel gets fewer levels: the error grows with the outliers (llm.npu's observation).
 // One matmul after a norm: measured ~1.1% without outliers, ~7% with 2 channels at 30x.
