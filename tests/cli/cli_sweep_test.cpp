@@ -16,7 +16,7 @@ const char* kSpec =
     "  decode: 2\n"
     "grid:\n"
     "  system: [cpu-only, llm-npu]\n"
-    "  npu.tcm: [4MiB, 8MiB]\n"
+    "  npu.tcm: [2MiB, 8MiB]\n"
     "metrics: [ttft_ms, decode_ms_per_token, units.npu.busy_ms]\n";
 
 std::filesystem::path write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
@@ -38,7 +38,7 @@ TEST(CliSweep, JobsDoNotChangeResultsAndShardsMergeToTheWhole) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "run,system,npu.tcm,ttft_ms,decode_ms_per_token,units.npu.busy_ms");
   EXPECT_NE(csv.find("\n3,llm-npu,8MiB,"), std::string::npos) << csv;
 
-  // The TCM size reaches the run: llm-npu's NPU time differs between 4 and 8 MiB, cpu-only's does not.
+  // The TCM size reaches the run: llm-npu's NPU time differs between 2 and 8 MiB, cpu-only's does not.
   const auto j = nlohmann::json::parse(read_file(dir / "j1" / "results.json"));
   EXPECT_NE(j["runs"][2]["metrics"]["units.npu.busy_ms"], j["runs"][3]["metrics"]["units.npu.busy_ms"]);
   EXPECT_EQ(j["runs"][0]["metrics"]["ttft_ms"], j["runs"][1]["metrics"]["ttft_ms"]);
