@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds socsim and runs every test: Release with -Werror, then the same suite under ASan+UBSan,
-# then a short fuzz of every input parser (scripts/fuzz.sh; 10 s per target here, 60+ s documented).
+# then a short fuzz of every input parser (scripts/fuzz.sh; 5 s per target here, 60+ s documented).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -14,4 +14,4 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
-scripts/fuzz.sh --seconds 10
+scripts/fuzz.sh --seconds 5
