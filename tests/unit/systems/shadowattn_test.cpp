@@ -11,6 +11,7 @@
 #include "sim/systems/shadowattn/calibration.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
 #include "sim/systems/system.h"
+#include "tests/support/configured_system.h"
 
 namespace socsim::systems {
 namespace {
@@ -118,25 +119,12 @@ TEST(ShadowAttnRatios, NormalizedClampedCapped) {
   EXPECT_NEAR(s2 / 6, 0.9, 1e-9);
 }
 
-struct SaRun {
-  config::ConfigTree tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
-  runtime::RunRequest req;
-  std::unique_ptr<System> system;
-  SaRun(const std::string& id, std::uint64_t prompt, std::vector<std::string> sets = {}, bool tiny = false) {
-    for (const auto& s : sets) tree.apply_override(s);
-    req.soc_id = "snapdragon-8gen3";
-    req.soc = hw::parse_soc_spec(tree);
+struct SaRun : test::ConfiguredSystem {
+  SaRun(const std::string& id, std::uint64_t prompt, std::vector<std::string> sets = {}, bool tiny = false)
+      : ConfiguredSystem("snapdragon-8gen3", sets) {
     req.model = tiny ? functional::test::tiny_model() : model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
-    req.system = id;
     req.prompt_tokens = prompt, req.decode_tokens = 1;
-    system = SystemRegistry::builtin().make(id);
-    auto root = tree.root();
-    system->configure(root, req.soc, req.model);
-    tree.check_all_consumed();
-  }
-  report::RunReport run() {
-    report::TraceRecorder t;
-    return runtime::simulate_run(req, *system, t);
+    configure(id);
   }
 };
 

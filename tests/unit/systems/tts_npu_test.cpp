@@ -11,35 +11,21 @@
 #include "sim/runtime/simulate_run.h"
 #include "sim/systems/system.h"
 #include "sim/systems/tts_npu/tts_memory.h"
+#include "tests/support/configured_system.h"
 
 namespace socsim::systems {
 namespace {
 
 const std::string kRoot = SOCSIM_SOURCE_DIR;
 
-struct TtsRun {
-  config::ConfigTree tree;
-  runtime::RunRequest req;
-  std::unique_ptr<System> system;
+struct TtsRun : test::ConfiguredSystem {
   TtsRun(std::uint64_t batch, std::vector<std::string> sets = {}, const std::string& soc = "snapdragon-8gen3",
          const std::string& model = "qwen2-0.5b", std::uint64_t prompt = 32, std::uint64_t decode = 2)
-      : tree(config::ConfigTree::load_file(kRoot + "/soc_configs/" + soc + ".yaml")) {
-    for (const auto& s : sets) tree.apply_override(s);
-    req.soc_id = soc;
-    req.soc = hw::parse_soc_spec(tree);
+      : ConfiguredSystem(soc, sets) {
     req.model = model::load_model_config(kRoot + "/models/" + model + ".json");
-    req.system = "tts-npu";
     req.prompt_tokens = prompt, req.decode_tokens = decode, req.batch = batch;
-    system = SystemRegistry::builtin().make("tts-npu");
-    auto root = tree.root();
-    system->configure(root, req.soc, req.model);
-    tree.check_all_consumed();
+    configure("tts-npu");
   }
-  report::RunReport run() {
-    report::TraceRecorder t;
-    return runtime::simulate_run(req, *system, t);
-  }
-  runtime::Plan plan() { return system->plan(req.soc, req.model, {req.prompt_tokens, req.decode_tokens, req.batch}); }
 };
 
 TEST(TtsNpu, PlanPlacesLayersOnTheNpuWithoutGraphsAndLmHeadOnTheCpu) {
