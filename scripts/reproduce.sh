@@ -150,8 +150,8 @@ experiments() {
       eval_tables scripts/heterollm-eval.sh "${args[@]}"
       ;;
     shadowattn)
-      if $quick; then args=(--socs snapdragon-8gen3 --models qwen2-0.5b --prompts "1024" --cores mid --workloads octopus); else args=(--socs snapdragon-8gen3 --cores mid); fi
-      echo "### Attention kernel (Figure 10) and end to end (Figure 11), 8 Gen 3, one mid core as the CPU budget"
+      if $quick; then args=(--socs snapdragon-8gen3 --models qwen2-0.5b --prompts "1024" --cores mid --workloads octopus); else args=(); fi
+      echo "### Attention kernel (Figure 10), end to end (Figure 11) on 8 Gen 3 and 8 Gen 2 with one prime, mid or little core as the CPU budget (Figure 15); ablation (Figure 16); the pipeline planner"
       echo
       echo "Command: \`scripts/shadowattn-eval.sh ${args[*]}\`. Paper: results held out."
       echo

@@ -7,6 +7,10 @@
 #      lengths (workloads/arxiv-sum.yaml, droidcall.yaml, octopus.yaml)
 # for each model, SoC and CPU budget core class (shadowattn.core_class; Figure 15). Every cell is
 # one `socsim run`; llm.npu's non-attention prefill and the CPU decode are the same in all five.
+#   3. ablation (Figure 16) on the first SoC, model and core class, Octopus lengths: the pipeline,
+#      the buckets, the per-head ratios and the sparsity removed cumulatively
+#   4. the pipeline planner: best (default) vs the paper's Algorithm 1 alone vs heads in index
+#      order, planned and simulated, at 256 tokens (one llm.npu chunk) and the prompts above
 #
 #   scripts/shadowattn-eval.sh [--socs "snapdragon-8gen3 snapdragon-8gen2"]
 #       [--models "qwen2-0.5b qwen2-1.5b phonelm-0.5b phonelm-1.5b"] [--prompts "1024 2048 4096"]
@@ -82,4 +86,35 @@ for soc in $socs; do
       done
     done
   done
+done
+
+soc=${socs%% *} model=${models%% *} core=${cores%% *}
+value() { local v; v=$(grep -o "\"$1\": [0-9.e+-]*" "$tmp/r.json" | head -1 | awk '{printf "%.1f", $2}' || true); echo "${v:--}"; }
+echo "== ablation (Figure 16): $model, octopus, $soc, 1 $core core; parts removed cumulatively =="
+printf "%-28s %14s %12s %10s\n" removed attention_ms prefill_ms total_ms
+ablate=()
+for step in none pipeline buckets per-head-ratio sparsity; do
+  system=shadowattn
+  case $step in
+    pipeline) ablate+=(--set shadowattn.pipeline=false) ;;
+    buckets) ablate+=(--set shadowattn.buckets_enabled=false) ;;
+    per-head-ratio) ablate+=(--set shadowattn.per_head_ratio=false) ;;
+    sparsity) system=npu-full; ablate=() ;;
+  esac
+  run "$system" --workload octopus ${ablate[@]+"${ablate[@]}"}
+  label=$step; [[ $step == sparsity ]] && label="sparsity(npu-full)"
+  printf "%-28s %14s %12s %10s\n" "$label" "$(value attention_ms)" "$(value prefill_ms)" "$(value total_ms)"
+done
+echo "== pipeline planner: $model, $soc, 1 $core core; prefill attention ms simulated (planned) and prefill ms =="
+printf "%-8s" prompt
+for p in best paper in-order; do printf " %28s" "$p"; done
+printf "\n"
+for prompt in 256 $prompts; do
+  printf "%-8s" "$prompt"
+  for p in best paper in-order; do
+    if [[ $p == in-order ]]; then run shadowattn --prompt "$prompt" --decode 0 --set shadowattn.reorder=false
+    else run shadowattn --prompt "$prompt" --decode 0 --set shadowattn.planner=$p; fi
+    printf " %28s" "$(value attention_ms)($(value planned_pipeline_ms))/$(value prefill_ms)"
+  done
+  printf "\n"
 done

@@ -138,12 +138,76 @@ PipelinePlan plan_brute_force(const PipelineInput& in) {
   return best;
 }
 
-PipelinePlan plan_pipeline(const PipelineInput& in, std::size_t exact_up_to) {
-  if (in.heads.size() <= exact_up_to && in.groups.size() <= exact_up_to) return plan_brute_force(in);
-  PipelinePlan g = plan_greedy(in), o = plan_in_order(in);
-  PipelinePlan& best = g.makespan <= o.makespan ? g : o;
-  best.evaluations = g.evaluations + o.evaluations;  // both were computed
+namespace {
+
+struct Job2 {
+  std::uint32_t id = 0;
+  double a = 0, b = 0;
+};
+
+// Johnson's rule for F2||Cmax; ties by id so the order is deterministic.
+std::vector<std::uint32_t> johnson_order(std::vector<Job2> jobs) {
+  std::vector<Job2> first, last;
+  for (const auto& j : jobs) (j.a < j.b ? first : last).push_back(j);
+  std::sort(first.begin(), first.end(), [](const Job2& x, const Job2& y) { return x.a != y.a ? x.a < y.a : x.id < y.id; });
+  std::sort(last.begin(), last.end(), [](const Job2& x, const Job2& y) { return x.b != y.b ? x.b > y.b : x.id < y.id; });
+  std::vector<std::uint32_t> order;
+  for (const auto& j : first) order.push_back(j.id);
+  for (const auto& j : last) order.push_back(j.id);
+  return order;
+}
+
+// Groups in `npu_order`, each group's heads in `head_order` of that group; evaluated.
+PipelinePlan group_plan(const PipelineInput& in, std::vector<std::uint32_t> npu_order, bool johnson_heads) {
+  PipelinePlan p;
+  p.npu_order = std::move(npu_order);
+  for (auto g : p.npu_order) {
+    if (!johnson_heads) {
+      p.cpu_order.insert(p.cpu_order.end(), in.groups[g].begin(), in.groups[g].end());
+      continue;
+    }
+    std::vector<Job2> heads;
+    for (auto h : in.groups[g]) heads.push_back({h, in.heads.at(h).topk, in.heads.at(h).qkv});
+    const auto seq = johnson_order(heads);
+    p.cpu_order.insert(p.cpu_order.end(), seq.begin(), seq.end());
+  }
+  p.makespan = pipeline_makespan(in, p.npu_order, p.cpu_order, p.evaluations);
+  return p;
+}
+
+}  // namespace
+
+PipelinePlan plan_johnson(const PipelineInput& in) {
+  check(in);
+  std::vector<Job2> two, cds1, cds2;
+  for (std::uint32_t g = 0; g < in.groups.size(); ++g) {
+    double topk = 0, qkv = 0;
+    for (auto h : in.groups[g]) topk += in.heads.at(h).topk, qkv += in.heads.at(h).qkv;
+    two.push_back({g, in.npu[g], topk + qkv});
+    cds1.push_back({g, in.npu[g], qkv});
+    cds2.push_back({g, in.npu[g] + topk, topk + qkv});
+  }
+  if (in.shared_cpu) return group_plan(in, johnson_order(two), false);
+  PipelinePlan x = group_plan(in, johnson_order(cds1), true), y = group_plan(in, johnson_order(cds2), true);
+  PipelinePlan& best = y.makespan < x.makespan ? y : x;
+  best.evaluations = x.evaluations + y.evaluations;
   return best;
+}
+
+PipelinePlan plan_pipeline(const PipelineInput& in, PlannerKind kind, std::size_t exact_up_to) {
+  if (kind == PlannerKind::kPaper) return plan_greedy(in);
+  if (in.heads.size() <= exact_up_to && in.groups.size() <= exact_up_to) return plan_brute_force(in);
+  // Algorithm 1 first: another plan replaces it only when strictly shorter.
+  std::vector<PipelinePlan> plans = {plan_greedy(in), plan_johnson(in), plan_in_order(in)};
+  std::uint64_t evaluations = 0;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    evaluations += plans[i].evaluations;
+    if (plans[i].makespan < plans[best].makespan) best = i;
+  }
+  PipelinePlan out = std::move(plans[best]);
+  out.evaluations = evaluations;
+  return out;
 }
 
 }  // namespace socsim::systems::shadowattn

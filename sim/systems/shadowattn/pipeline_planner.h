@@ -41,10 +41,27 @@ PipelinePlan plan_in_order(const PipelineInput& in);
 // Algorithm 1: greedy choice of the next group (the one whose heads' CPU plan ends first), and
 // of the next head within it.
 PipelinePlan plan_greedy(const PipelineInput& in);
+// Johnson's rule on the groups as two-stage jobs (a, b) = (NPU time, CPU time): the groups with
+// a < b first by increasing a, then the rest by decreasing b; the CPU runs groups in that order.
+//  - shared_cpu: b = the group's top-k + qkv, heads in index order. This is the optimum: the CPU
+//    is one machine taking each head once its group's launch ends, so the problem is the
+//    two-machine flow shop F2||Cmax with the group as the job (any work-conserving CPU order of
+//    heads released together ends at the same time, and interleaving groups cannot end earlier
+//    than serving them in release order), which Johnson's rule solves exactly.
+//  - three lanes: Campbell-Dudek-Smith, Johnson's rule on the two surrogate problems (npu, qkv)
+//    and (npu + topk, topk + qkv), group sums; a group's heads by Johnson's rule on (topk, qkv);
+//    the better of the two. A heuristic (the three-stage flow shop is NP-hard).
+PipelinePlan plan_johnson(const PipelineInput& in);
 // Every NPU order, and every CPU order consistent with it group by group (small n only).
 PipelinePlan plan_brute_force(const PipelineInput& in);
-// What the strategy uses: exact below `exact_up_to` groups and heads, else the greedy plan, never
-// worse than in order (the better of the two).
-PipelinePlan plan_pipeline(const PipelineInput& in, std::size_t exact_up_to = 0);
+// Which planner the strategy runs (shadowattn.planner).
+enum class PlannerKind {
+  kPaper,  // Algorithm 1 alone, as the paper gives it
+  kBest,   // exhaustive when groups and heads <= exact_up_to; else the best of Algorithm 1,
+           // Johnson's rule (plan_johnson) and in-order: never worse than any of them, exact with
+           // one shared CPU lane
+};
+// What the strategy uses; `evaluations` counts every plan it computed.
+PipelinePlan plan_pipeline(const PipelineInput& in, PlannerKind kind = PlannerKind::kBest, std::size_t exact_up_to = 0);
 
 }  // namespace socsim::systems::shadowattn

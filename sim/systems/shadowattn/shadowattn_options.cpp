@@ -18,6 +18,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     o.fuse = s->boolean_or("fuse", true);
     if (s->has("max_fuse")) o.max_fuse = static_cast<std::uint32_t>(s->integer("max_fuse", 1, 64));
     o.reorder = s->boolean_or("reorder", true);
+    if (s->has("planner")) o.planner = s->choice("planner", {"best", "paper"}) == "paper" ? PlannerKind::kPaper : PlannerKind::kBest;
     o.buckets_enabled = s->boolean_or("buckets_enabled", true);
     if (s->has("buckets")) o.buckets = static_cast<std::uint32_t>(s->integer("buckets", 1, 121));
     if (s->has("step")) o.step = s->number("step", 1e-6, 1.0);

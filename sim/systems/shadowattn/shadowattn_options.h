@@ -10,7 +10,10 @@
 //   pipeline         head-wise NPU/CPU overlap; false: all estimation of a layer first    true
 //   fuse             heads sharing a bucket (and shape) in one NPU launch                 true
 //   max_fuse         heads per fused launch (the paper measured 1, 2 and 4)               4
-//   reorder          the greedy planner's order; false: heads in index order              true
+//   reorder          the planner's order; false: heads in index order                      true
+//   planner          best: the best of Algorithm 1, Johnson's rule and in-order (exact
+//                    with one shared CPU lane; exhaustive up to 4 heads); paper: Algorithm
+//                    1 alone (pipeline_planner.h)                                         best
 //   buckets_enabled  precompiled graphs by scale bucket; false: a graph per head's own
 //                    scales, built online on the request's path                           true
 //   buckets, step    scale buckets (a k x k grid of multipliers step^i around the mean)  9, 0.5
@@ -28,6 +31,7 @@
 
 #include "sim/config/config_tree.h"
 #include "sim/hw/soc_spec.h"
+#include "sim/systems/shadowattn/pipeline_planner.h"
 
 namespace socsim::systems::shadowattn {
 
@@ -40,6 +44,7 @@ struct Options {
   bool fuse = true;
   std::uint32_t max_fuse = 4;
   bool reorder = true;
+  PlannerKind planner = PlannerKind::kBest;
   bool buckets_enabled = true;
   std::uint32_t buckets = 9;
   double step = 0.5;

@@ -104,14 +104,16 @@ TEST(ShadowAttnImportance, DeterministicTruncatedAndRatiosNormalized) {
 TEST(ShadowAttnPlannerCost, EvaluationsCountedAndChargedPerCycle) {
   // Two single-head groups. Greedy: step 1 tries both groups (a trial and a placement each: 4)
   // then places the chosen one (2); step 2 tries the last (2) and places it (2); the makespan
-  // check places both heads (2): 12. In order: its makespan places 2. plan_pipeline runs both: 14.
+  // check places both heads (2): 12. In order: its makespan places 2. Johnson's rule (three lanes):
+  // two candidate orders, each placing both heads: 4. plan_pipeline runs all three: 18.
   PipelineInput in;
   in.groups = {{0}, {1}};
   in.npu = {1.0, 2.0};
   in.heads = {{1.0, 1.0}, {0.5, 0.5}};
   EXPECT_EQ(plan_greedy(in).evaluations, 12u);
   EXPECT_EQ(plan_in_order(in).evaluations, 2u);
-  EXPECT_EQ(plan_pipeline(in).evaluations, 14u);
+  EXPECT_EQ(plan_johnson(in).evaluations, 4u);
+  EXPECT_EQ(plan_pipeline(in).evaluations, 18u);
 
   // The job: evaluations x 16 scalar ops at one per cycle of the mid core, plus the dispatch.
   auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");

@@ -34,37 +34,60 @@ PipelineInput random_input(std::mt19937& rng, std::size_t heads, bool fuse, bool
   return in;
 }
 
-TEST(ShadowAttnPlanner, GreedyValidAndPlannerNeverWorseThanInOrder) {
+TEST(ShadowAttnPlanner, PlannerNeverWorseThanInOrderGreedyOrJohnson) {
   std::mt19937 rng(7);
-  int greedy_better = 0;
+  int greedy_worse = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const auto in = random_input(rng, 2 + trial % 12, trial % 2 == 0, trial % 3 == 0);
-    const auto g = plan_greedy(in);
-    const auto o = plan_in_order(in);
-    EXPECT_DOUBLE_EQ(g.makespan, pipeline_makespan(in, g.npu_order, g.cpu_order));
-    EXPECT_LE(plan_pipeline(in).makespan, o.makespan + 1e-12);
-    if (g.makespan < o.makespan - 1e-9) ++greedy_better;
+    const auto g = plan_greedy(in), o = plan_in_order(in), j = plan_johnson(in), best = plan_pipeline(in);
+    for (const auto* p : {&g, &o, &j, &best}) EXPECT_DOUBLE_EQ(p->makespan, pipeline_makespan(in, p->npu_order, p->cpu_order));
+    EXPECT_LE(best.makespan, o.makespan + 1e-12);
+    EXPECT_LE(best.makespan, g.makespan + 1e-12);
+    EXPECT_LE(best.makespan, j.makespan + 1e-12);
+    EXPECT_EQ(best.evaluations, g.evaluations + o.evaluations + j.evaluations);  // all three computed and charged
+    EXPECT_DOUBLE_EQ(plan_pipeline(in, PlannerKind::kPaper).makespan, g.makespan);
+    if (g.makespan > o.makespan + 1e-9) ++greedy_worse;
   }
-  EXPECT_GT(greedy_better, 100);  // the greedy order helps on most random instances
+  // Algorithm 1 alone is myopic (it takes the group whose own CPU work ends first): on uniform
+  // random timings it loses to the index order on a good share of instances, hence kBest.
+  EXPECT_GT(greedy_worse, 30);
 }
 
-TEST(ShadowAttnPlanner, ExactForSmallNAndGreedyCloseToBruteForce) {
+TEST(ShadowAttnPlanner, JohnsonIsExactWithOneSharedCpuLane) {
+  // One core: the CPU lane is a single machine, so the plan is a two-machine flow shop over the
+  // groups and Johnson's rule is optimal whatever n (checked against every order up to 6 heads).
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 120; ++trial) {
+    const auto in = random_input(rng, 2 + trial % 5, trial % 2 == 0, true);
+    const double best = plan_brute_force(in).makespan;
+    EXPECT_NEAR(plan_johnson(in).makespan, best, 1e-9);
+    EXPECT_NEAR(plan_pipeline(in).makespan, best, 1e-9);  // without the exhaustive search
+  }
+}
+
+TEST(ShadowAttnPlanner, ExactForSmallNAndCloseToBruteForceOnThreeLanes) {
   std::mt19937 rng(11);
-  double worst = 1.0;
-  for (int trial = 0; trial < 60; ++trial) {
-    const auto in = random_input(rng, 2 + trial % 4, trial % 2 == 0, trial % 3 == 0);
+  double worst = 1.0, sum = 0;
+  int n = 0;
+  for (int trial = 0; trial < 80; ++trial) {
+    const auto in = random_input(rng, 2 + trial % 4, trial % 2 == 0, false);
     const auto best = plan_brute_force(in);
-    EXPECT_DOUBLE_EQ(plan_pipeline(in, 5).makespan, best.makespan);
-    EXPECT_LE(best.makespan, plan_greedy(in).makespan + 1e-12);
-    worst = std::max(worst, plan_greedy(in).makespan / best.makespan);
+    EXPECT_DOUBLE_EQ(plan_pipeline(in, PlannerKind::kBest, 5).makespan, best.makespan);  // exhaustive
+    const double heuristic = plan_pipeline(in).makespan;
+    EXPECT_LE(best.makespan, heuristic + 1e-12);
+    worst = std::max(worst, heuristic / best.makespan);
+    sum += heuristic / best.makespan, ++n;
   }
-  EXPECT_LT(worst, 1.5);
+  // Three lanes (top-k on its own core): the heuristics stay near the optimum (measured: mean
+  // within 2%, worst 26% over 1000 random instances up to 6 heads).
+  EXPECT_LT(worst, 1.3);
+  EXPECT_LT(sum / n, 1.03);
 }
 
-TEST(ShadowAttnPlanner, HandCase) {
+TEST(ShadowAttnPlanner, HandCases) {
   // Two single-head groups; head 1 has a long CPU tail. Algorithm 1 is myopic: it takes the group
   // whose own CPU work ends first (head 0), so here it only matches the in-order plan; the exact
-  // search puts head 1's estimation first.
+  // search (and Johnson's rule: head 1 has a < b) puts head 1's estimation first.
   PipelineInput in;
   in.groups = {{0}, {1}};
   in.npu = {1, 1};
@@ -76,7 +99,22 @@ TEST(ShadowAttnPlanner, HandCase) {
   const auto best = plan_brute_force(in);
   EXPECT_EQ(best.npu_order, (std::vector<std::uint32_t>{1, 0}));
   EXPECT_DOUBLE_EQ(best.makespan, 1 + 0.5 + 5 + 0.5);
-  EXPECT_DOUBLE_EQ(plan_pipeline(in, 5).makespan, best.makespan);
+  EXPECT_DOUBLE_EQ(plan_pipeline(in, PlannerKind::kBest, 5).makespan, best.makespan);
+  EXPECT_DOUBLE_EQ(plan_pipeline(in).makespan, best.makespan);
+
+  // One shared core, (NPU, CPU) per group: g0 (3, 1), g1 (1, 3). Johnson: g1 first (a < b).
+  // g1's launch ends at 1, its CPU work 1..4; g0's launch ends at 4, its CPU work 4..5.
+  // In order: g0 ends 3, CPU 3..4; g1 ends 4, CPU 4..7.
+  PipelineInput sh;
+  sh.shared_cpu = true;
+  sh.groups = {{0}, {1}};
+  sh.npu = {3, 1};
+  sh.heads = {{0.25, 0.75}, {1, 2}};
+  const auto j = plan_johnson(sh);
+  EXPECT_EQ(j.npu_order, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_EQ(j.cpu_order, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_DOUBLE_EQ(j.makespan, 5);
+  EXPECT_DOUBLE_EQ(plan_in_order(sh).makespan, 7);
 }
 
 TEST(ShadowAttnBuckets, GridAndNearestByMse) {
@@ -191,6 +229,8 @@ TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {
   }
   EXPECT_EQ(plans, 6u);
   EXPECT_EQ(cal.info["planner"]["plans"], 6);
+  EXPECT_EQ(cal.info["planner"]["kind"], "best");
+  EXPECT_EQ(plan_of({"shadowattn.planner=paper"}).info["planner"]["kind"], "paper");
   for (const auto& j : plan_of({"shadowattn.reorder=false"}).jobs) {
     EXPECT_TRUE(j.ops.empty() || j.ops.front().op.kind != model::OpKind::kPipelinePlan);  // no planner, no charge
   }
