@@ -31,5 +31,6 @@ int validate_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
 int serve_command(const std::vector<std::string>& args);
+int calibrate_command(const std::vector<std::string>& args);
 
 }  // namespace socsim::cli

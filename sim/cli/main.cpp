@@ -1,5 +1,6 @@
 // socsim: command-line front end. Dispatches to one subcommand; maps failures to the exit codes of
 // the contract (DESIGN.md 2): 0 success, 2 bad input (file:line: key: message), 1 internal error.
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/program_options.hpp>
@@ -71,6 +72,8 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Logs go to stderr: stdout carries the command's output (summaries, tables) only.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("socsim"));
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("[%l] %v");
   try {

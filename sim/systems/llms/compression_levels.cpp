@@ -37,34 +37,48 @@ double synthetic_density(runtime::PortableRng& rng, double sigma) { return std::
 std::vector<int> assign_levels(const std::vector<double>& density, double global_ratio, const std::vector<int>& floor,
                                Objective objective) {
   const std::size_t n = density.size();
+  const auto floor_of = [&](std::size_t i) { return i < floor.size() ? floor[i] : 0; };
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return density[a] > density[b]; });
-  std::vector<double> prefix(n + 1, 0.0);  // density sums in rank order
-  for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + density[order[i]];
-  auto band = [&](std::size_t from, std::size_t to) { return prefix[to] - prefix[from]; };
   double weight[kLevels];
   for (int w = 0; w < kLevels; ++w) weight[w] = objective == Objective::kKeptInformation ? kLevelRatio[w] : 1.0 / kLevelRatio[w];
 
-  // In quarter-chunk units: 4 n8 + 2 n4 + n2 <= 4 g n, with n2 = n - n8 - n4.
+  // In quarter-chunk units: 4 n8 + 2 n4 + n2 <= 4 g n, with n2 = n - n8 - n4. A chunk's floor
+  // bounds it: only floor-0 chunks can take 8/8, only floor <= 1 chunks 4/8. For a given n8 the
+  // 8/8 set is the densest n8 floor-0 chunks and the 4/8 set the densest n4 of the chunks left
+  // that may take it (exchanging a denser chunk into a heavier level never lowers the value), so
+  // scanning n8 is exact. Chunks held at 2/8 by their floor cost one quarter, which leaves the
+  // rest the room: the mean kept ratio stays at the target while it can.
   const double budget = 4.0 * global_ratio * static_cast<double>(n) + 1e-9;
-  std::size_t best8 = 0, best4 = 0;
+  std::size_t eligible8 = 0;
+  for (std::size_t i = 0; i < n; ++i) eligible8 += floor_of(i) == 0 ? 1 : 0;
+  std::vector<int> level(n, 2), best_level(n, 2);
   double best = -1;
-  for (std::size_t n8 = 0; n8 <= n; ++n8) {
+  for (std::size_t n8 = 0; n8 <= eligible8; ++n8) {
     const double room = budget - 3.0 * static_cast<double>(n8) - static_cast<double>(n);  // = n4 quarters left
     if (room < 0) break;
-    const std::size_t n4 = std::min(n - n8, static_cast<std::size_t>(std::floor(room)));
-    const double value = weight[0] * band(0, n8) + weight[1] * band(n8, n8 + n4) + weight[2] * band(n8 + n4, n);
+    std::size_t n4 = static_cast<std::size_t>(std::floor(room));
+    std::size_t taken8 = 0;
+    double value = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::size_t i = order[r];
+      const int f = floor_of(i);
+      if (f == 0 && taken8 < n8) {
+        level[i] = 0, ++taken8;
+      } else if (f <= 1 && n4 > 0) {
+        level[i] = 1, --n4;
+      } else {
+        level[i] = 2;
+      }
+      value += weight[level[i]] * density[i];
+    }
     if (value > best + 1e-12 * std::abs(best)) {
       best = value;
-      best8 = n8;
-      best4 = n4;
+      best_level = level;
     }
   }
-  std::vector<int> level(n, 2);
-  for (std::size_t r = 0; r < n; ++r) level[order[r]] = r < best8 ? 0 : (r < best8 + best4 ? 1 : 2);
-  for (std::size_t i = 0; i < n && i < floor.size(); ++i) level[i] = std::max(level[i], floor[i]);
-  return level;
+  return best_level;
 }
 
 }  // namespace socsim::systems::llms

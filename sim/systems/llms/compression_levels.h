@@ -35,7 +35,9 @@ enum class Objective { kKeptInformation, kPaperLiteral };
 // 2/8, with n8 + n4/2 + n2/4 <= global_ratio x n (the equality of the paper up to rounding to
 // whole chunks); n8 is scanned, n4 is the most the constraint allows. `floor` (may be empty)
 // holds each chunk's current level: requantization cannot give bits back, so a chunk never
-// gets a lighter level than it has. Ties rank by index (deterministic).
+// gets a lighter level than it has; the budget its compression frees goes to the chunks that can
+// still take bits, so the mean kept ratio holds at global_ratio while floors allow. Ties rank by
+// index (deterministic).
 std::vector<int> assign_levels(const std::vector<double>& density, double global_ratio, const std::vector<int>& floor = {},
                                Objective objective = Objective::kKeptInformation);
 

@@ -80,6 +80,7 @@ CalibratedImportance calibrate_importance(const model::ModelConfig& m, const fun
     }
     base.run_layer(w);
     out.layer_passes += ablated.size() + 1;
+    if (o.on_layer) o.on_layer(l + 1, layers);
   }
 
   const functional::NormWeights final_norm = weights.final_norm();

@@ -25,6 +25,7 @@
 // - the softmax runs over the first `vocab_rows` rows of the head (synthetic head rows are i.i.d.,
 //   so a block is a random sample of the vocabulary); 0 = the whole vocabulary.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "sim/functional/weight_source.h"
@@ -38,6 +39,9 @@ struct CalibrationOptions {
   std::uint64_t scored = 8;         // last positions of each sequence whose prediction is scored
   std::uint64_t layers = 0;         // decoder layers calibrated; 0 = all
   std::uint64_t vocab_rows = 4096;  // head rows in the softmax; 0 = all
+  // Called after each calibrated layer (socsim calibrate's progress line); not part of the
+  // calibration's identity (cached_calibration ignores it).
+  std::function<void(std::uint64_t layers_done, std::uint64_t layers)> on_layer;
 };
 
 struct CalibratedImportance {

@@ -24,7 +24,23 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     if (s->has("step")) o.step = s->number("step", 1e-6, 1.0);
     o.per_head_ratio = s->boolean_or("per_head_ratio", true);
     if (s->has("importance_clamp")) o.importance_clamp = s->number("importance_clamp", 1.0, 1e6);
-    if (s->has("importance")) o.calibrated_importance = s->choice("importance", {"synthetic", "calibrated"}) == "calibrated";
+    if (s->has("importance")) {
+      const std::string v = s->choice("importance", {"offline", "calibrated", "synthetic"});
+      o.importance = v == "offline"      ? Options::ImportanceSource::kOffline
+                     : v == "calibrated" ? Options::ImportanceSource::kCalibrated
+                                         : Options::ImportanceSource::kSynthetic;
+      o.importance_where = s->location_of("importance");
+    }
+    if (s->has("importance_file")) {
+      o.importance_file = s->string("importance_file");
+      if (o.importance != Options::ImportanceSource::kAuto && o.importance != Options::ImportanceSource::kOffline) {
+        throw config::ConfigError(s->location_of("importance_file"), "shadowattn.importance_file",
+                                  "a calibration file is the offline importance; it cannot go with shadowattn.importance=" +
+                                      std::string(o.importance == Options::ImportanceSource::kCalibrated ? "calibrated" : "synthetic"));
+      }
+      o.importance = Options::ImportanceSource::kOffline;
+      o.importance_where = s->location_of("importance_file");
+    }
     if (s->has("calibration_layers")) o.calibration_layers = static_cast<std::uint64_t>(s->integer("calibration_layers", 0, 1 << 20));
     if (s->has("seed")) o.seed = static_cast<std::uint64_t>(s->integer("seed", 0, 1LL << 40));
   }

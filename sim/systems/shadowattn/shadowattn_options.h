@@ -19,9 +19,13 @@
 //   buckets, step    scale buckets (a k x k grid of multipliers step^i around the mean)  9, 0.5
 //   per_head_ratio   per-head ratios from importance (Eq. 3); false: r for every head    true
 //   importance_clamp importance scores clamped to [mean / c, mean x c]                    4
-//   importance       synthetic: seeded head/layer importance; calibrated: measured by
-//                    ablation on synthetic weights in functional mode (importance_calibration.h),
-//                    once per (model, seed) per process                                   synthetic
+//   importance       offline: the model's offline calibration file (importance_file.h;
+//                    models/shadowattn/<model>.importance.json, or importance_file);
+//                    calibrated: measured now, by ablation on synthetic weights in functional
+//                    mode (importance_calibration.h), once per (model, seed) per process;
+//                    synthetic: seeded head/layer importance. Default: offline when the model
+//                    has a file, else synthetic (a warning; system_info.importance says so)
+//   importance_file  a calibration file written by `socsim calibrate` (implies offline)
 //   calibration_layers  decoder layers the calibrated importance is measured on (the model
 //                    truncated there; later layers get the means); 0 = all                2
 //   seed             the synthetic calibration (importance, per-head scales, calibration
@@ -50,7 +54,10 @@ struct Options {
   double step = 0.5;
   bool per_head_ratio = true;
   double importance_clamp = 4.0;
-  bool calibrated_importance = false;
+  enum class ImportanceSource { kAuto, kOffline, kCalibrated, kSynthetic };
+  ImportanceSource importance = ImportanceSource::kAuto;
+  std::string importance_file;
+  config::SourceLocation importance_where;  // for the error when an offline file is missing
   std::uint64_t calibration_layers = 2;
   std::uint64_t seed = 1;
 };

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "sim/systems/llms/service_costs.h"
 
 namespace socsim::systems::llms {
@@ -66,6 +68,55 @@ TEST(AssignLevels, UniformDensitiesStillMeetTheRatioAndFloorsHold) {
   const auto again = assign_levels(d, 0.5, floor);
   for (int l : again) EXPECT_EQ(l, 2);
   EXPECT_EQ(assign_levels(d, 1.0), std::vector<int>(10, 0));
+}
+
+TEST(AssignLevels, FloorsFreeRoomForTheRestSoTheRatioHolds) {
+  // 8 equal chunks at ratio 0.5 (16 quarters); chunks 0 and 1 are held at 2/8 by their floors
+  // (2 quarters), which leaves 14 quarters for the other six instead of the 12 they would get if
+  // the floors were applied after the assignment: the mean kept ratio stays 0.5.
+  const std::vector<double> d(8, 1.0);
+  const std::vector<int> floor = {2, 2, 0, 0, 0, 0, 0, 0};
+  const auto level = assign_levels(d, 0.5, floor);
+  EXPECT_EQ(level[0], 2);
+  EXPECT_EQ(level[1], 2);
+  EXPECT_DOUBLE_EQ(kept(level), 0.5);
+}
+
+TEST(AssignLevels, EqualsBruteForceWithFloors) {
+  // Every level vector that respects the floors and the budget, on random densities and floors.
+  std::mt19937 rng(3);
+  std::lognormal_distribution<double> dens(0.0, 1.0);
+  std::uniform_int_distribution<int> fl(0, 2), size(1, 7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto n = static_cast<std::size_t>(size(rng));
+    std::vector<double> d(n);
+    std::vector<int> floor(n);
+    for (std::size_t i = 0; i < n; ++i) d[i] = dens(rng), floor[i] = trial % 3 == 0 ? 0 : fl(rng);
+    const double g = 0.25 + 0.75 * static_cast<double>(trial % 7) / 6.0;
+    const auto value = [&](const std::vector<int>& l) {
+      double v = 0;
+      for (std::size_t i = 0; i < n; ++i) v += kLevelRatio[l[i]] * d[i];
+      return v;
+    };
+    double best = -1;
+    std::vector<int> l(n, 0);
+    std::size_t combos = 1;
+    for (std::size_t i = 0; i < n; ++i) combos *= 3;
+    for (std::size_t c = 0; c < combos; ++c) {
+      std::size_t x = c;
+      bool ok = true;
+      for (std::size_t i = 0; i < n; ++i, x /= 3) {
+        l[i] = static_cast<int>(x % 3);
+        ok = ok && l[i] >= floor[i];
+      }
+      if (ok && kept(l) <= g + 1e-9) best = std::max(best, value(l));
+    }
+    const auto got = assign_levels(d, g, floor);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_GE(got[i], floor[i]);
+    ASSERT_GE(best, 0);  // all at 2/8 always fits (g >= 0.25)
+    EXPECT_LE(kept(got), g + 1e-9) << trial;
+    EXPECT_NEAR(value(got), best, 1e-9 * best) << trial;
+  }
 }
 
 TEST(Fits, LineAndIoAreExactOnLinearData) {

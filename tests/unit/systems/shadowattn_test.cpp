@@ -211,7 +211,7 @@ TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {
     return r.system->plan(r.req.soc, r.req.model, {96, 1, 1});
   };
   const auto cal = plan_of({"shadowattn.importance=calibrated"});
-  const auto syn = plan_of({});
+  const auto syn = plan_of({"shadowattn.importance=synthetic"});
   EXPECT_EQ(cal.info["importance"]["source"].get<std::string>().rfind("calibrated", 0), 0u);
   EXPECT_EQ(syn.info["importance"]["source"], "synthetic");
   EXPECT_NE(cal.info["head_ratio"]["min"], syn.info["head_ratio"]["min"]);
