@@ -35,6 +35,7 @@ declare -A seeds=(
   [sweep_spec]="workloads/sweeps/*.yaml tests/regression/matrix.yaml"
   [llms_trace]="tests/fuzz/corpus/llms_trace/*"
   [llms_datasets]="workloads/llms/*.yaml"
+  [importance_file]="models/shadowattn/*.importance.json"
 )
 mkdir -p "$build/artifacts"
 status=0

@@ -18,6 +18,7 @@
 #include "sim/config/config_error.h"
 #include "sim/model/model_config.h"
 #include "sim/systems/shadowattn/calibration.h"
+#include "sim/systems/shadowattn/importance_calibration.h"
 #include "sim/systems/shadowattn/importance_file.h"
 
 namespace po = boost::program_options;

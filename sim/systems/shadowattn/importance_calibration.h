@@ -25,31 +25,13 @@
 // - the softmax runs over the first `vocab_rows` rows of the head (synthetic head rows are i.i.d.,
 //   so a block is a random sample of the vocabulary); 0 = the whole vocabulary.
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "sim/functional/weight_source.h"
 #include "sim/model/model_config.h"
-#include "sim/systems/shadowattn/calibration.h"
+#include "sim/systems/shadowattn/importance_types.h"
 
 namespace socsim::systems::shadowattn {
-
-struct CalibrationOptions {
-  std::uint64_t sequences = 2, tokens = 32;
-  std::uint64_t scored = 8;         // last positions of each sequence whose prediction is scored
-  std::uint64_t layers = 0;         // decoder layers calibrated; 0 = all
-  std::uint64_t vocab_rows = 4096;  // head rows in the softmax; 0 = all
-  // Called after each calibrated layer (socsim calibrate's progress line); not part of the
-  // calibration's identity (cached_calibration ignores it).
-  std::function<void(std::uint64_t layers_done, std::uint64_t layers)> on_layer;
-};
-
-struct CalibratedImportance {
-  Importance importance;  // every layer (layers beyond the calibrated ones: the means)
-  std::uint64_t layers_calibrated = 0;
-  std::uint64_t layer_passes = 0;  // decoder-layer forwards run (the cost)
-  double base_entropy = 0;         // mean entropy of p (nats): the scale the KLs compare with
-};
 
 // Throws std::invalid_argument for shapes that do not fit (tokens < scored, layers > model's, ...).
 CalibratedImportance calibrate_importance(const model::ModelConfig& model, const functional::WeightSource& weights,

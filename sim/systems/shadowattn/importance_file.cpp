@@ -69,9 +69,13 @@ OfflineImportance read_importance_file(const fs::path& file, const model::ModelC
   if (!in) bad(file, "shadowattn.importance_file", "cannot open the file");
   std::stringstream text;
   text << in.rdbuf();
+  return parse_importance(text.str(), file, m);
+}
+
+OfflineImportance parse_importance(std::string_view text, const fs::path& file, const model::ModelConfig& m) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text.str());
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     bad(file, "(file)", std::string("not valid JSON: ") + e.what());
   }

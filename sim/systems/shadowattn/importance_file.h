@@ -11,11 +11,12 @@
 //    "layer_importance": [24 numbers], "head_importance": [[14 numbers] x 24]}
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/model/model_config.h"
-#include "sim/systems/shadowattn/importance_calibration.h"
+#include "sim/systems/shadowattn/importance_types.h"
 
 namespace socsim::systems::shadowattn {
 
@@ -31,6 +32,8 @@ nlohmann::ordered_json importance_json(const model::ModelConfig& m, const Offlin
 // Reads `file` and checks it against the model (layers, heads; importance finite and >= 0). Bad
 // input throws config::ConfigError naming the file and the key.
 OfflineImportance read_importance_file(const std::filesystem::path& file, const model::ModelConfig& m);
+// The same from the file's text (`file` names it in errors).
+OfflineImportance parse_importance(std::string_view text, const std::filesystem::path& file, const model::ModelConfig& m);
 
 // models/shadowattn/<id>.importance.json under the current directory, else under the source tree;
 // empty when neither exists.
