@@ -144,6 +144,14 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   req.soc.source_file = soc_path.string();
   req.model = model::load_model_config(resolve_input(InputKind::kModel, model));
   auto root = tree.root();
+  // model.* settings of the run: the model's trained window stretched for a what-if (shadowAttn's
+  // paper runs PhoneLM, trained for 2048 tokens, on 3840- and 4096-token prompts). RoPE positions
+  // past the window are computed as any other; the report's resolved configuration records it.
+  if (auto ms = root.optional_child("model")) {
+    if (ms->has("max_position_embeddings")) {
+      req.model.max_context = static_cast<std::uint64_t>(ms->integer("max_position_embeddings", 1, std::int64_t{1} << 24));
+    }
+  }
   strategy->configure(root, req.soc, req.model);
   functional::FunctionalOptions& fopt = outcome.fopt;
   // functional.* settings of the synthetic weights (--set functional.outlier_channels=N ...).

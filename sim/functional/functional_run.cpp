@@ -23,6 +23,8 @@ namespace {
 // Vocabulary rows per head block: 8192 x hidden FP32 (28 MiB at hidden 896) plus its quantized
 // forms, large enough that the GEMMs stay efficient.
 constexpr std::uint64_t kHeadBlock = 8192;
+// The calibration tokens' seed is the run's seed with these bits flipped: a draw of its own.
+constexpr std::uint64_t kScaleCalibrationSeed = 0x5CA1E5C0FFEEull;
 
 // Per-tensor INT8 scale of the whole head (a block's own max would be a per-block scale).
 float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
@@ -48,6 +50,17 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   };
   const std::vector<std::int32_t> ids = draw_tokens(shape, model.vocab, seed);
   PlanForward system(model, plan, shape, ids, weights);
+  FunctionalOutcome out;
+  if (plan.info.contains("buckets_enabled") && plan.info["buckets_enabled"].get<bool>()) {
+    // shadowAttn's graphs were built offline around the calibrated mean scales: calibrate on
+    // token sequences of their own (never the input), in the plan's chunks, over the layers the
+    // run computes.
+    out.scale_calibration_options.chunk = plan.info.value("chunk", std::uint64_t{256});
+    out.scale_calibration_options.layers = layers;
+    out.scale_calibration_seed = seed ^ kScaleCalibrationSeed;
+    out.scale_calibration = systems::shadowattn::calibrate_scales(model, weights, out.scale_calibration_seed, out.scale_calibration_options);
+    system.set_bucket_centre(out.scale_calibration->mean);
+  }
   ReferenceForward reference(model, shape, ids, weights);
   for (std::uint32_t l = 0; l < layers; ++l) {
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
@@ -58,7 +71,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
 
   const NormWeights final_norm = weights.final_norm();
   const std::vector<HeadGroup> groups = system.head_groups(final_norm);
-  FunctionalOutcome out;
+  out.bucket_use = system.bucket_use();
   out.functional_layers = layers;
   out.attention = system.attention_used();
   const auto& sp = system.sparse_stats();
@@ -134,6 +147,23 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
   j["attention"] = o.attention;
   if (o.topk_recall >= 0) j["topk_recall"] = o.topk_recall;
   if (o.attention_rel_error >= 0) j["attention_rel_error"] = o.attention_rel_error;
+  if (o.scale_calibration) {
+    const auto& c = *o.scale_calibration;
+    j["scale_calibration"] = {{"lam_q", c.mean.q},
+                              {"lam_k", c.mean.k},
+                              {"log_sd_q", c.log_sd_q},
+                              {"log_sd_k", c.log_sd_k},
+                              {"sequences", o.scale_calibration_options.sequences},
+                              {"chunks", o.scale_calibration_options.chunks},
+                              {"chunk", o.scale_calibration_options.chunk},
+                              {"samples", c.samples},
+                              {"seed", o.scale_calibration_seed},
+                              {"data", "seeded token sequences of their own (not the input), the run's weights, FP32 reference"}};
+    std::uint64_t total = 0;
+    for (auto n : o.bucket_use) total += n;
+    j["bucket_use"] = o.bucket_use;
+    if (total > 0) j["centre_bucket_share"] = static_cast<double>(o.bucket_use.front()) / static_cast<double>(total);
+  }
   j["reference"] = "fp32, whole sequence, teacher-forced tokens";
   return j;
 }

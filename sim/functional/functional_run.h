@@ -21,6 +21,7 @@
 #include "sim/functional/weight_source.h"
 #include "sim/runtime/job.h"
 #include "sim/runtime/run_request.h"
+#include "sim/systems/shadowattn/scale_calibration.h"
 #include "sim/systems/system.h"
 
 namespace socsim::functional {
@@ -44,6 +45,12 @@ struct FunctionalOutcome {
   // shadowAttn's sparse prefill attention (else < 0): kept positions vs the FP32 top-k, and the
   // attention output's relative error (Frobenius) vs full FP32 attention on the same inputs.
   double topk_recall = -1, attention_rel_error = -1;
+  // shadowattn with buckets: the offline scale calibration that centred the grid, its options,
+  // and how many per-head estimations each bucket took (0 = the centre).
+  std::optional<systems::shadowattn::CalibratedScales> scale_calibration;
+  systems::shadowattn::ScaleCalibrationOptions scale_calibration_options;
+  std::uint64_t scale_calibration_seed = 0;
+  std::vector<std::uint64_t> bucket_use;
 };
 
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).

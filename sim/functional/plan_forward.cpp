@@ -175,8 +175,8 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
       out = Tensor(qh.shape(), ElemType::kF32);
       const std::int64_t rr = qh.shape()[1], nn = kt.shape()[1], dd = qh.shape()[2];
       const std::uint64_t group = heads / kvh;
-      // Per-head scales and, for shadowattn, the bucket grid around this layer's mean (a stand-in
-      // for the offline calibration: the chunk's own mean).
+      // Per-head scales and, for shadowattn, the bucket grid around the calibrated mean (without
+      // a calibration, this layer's own mean).
       std::vector<Tensor> qs_h, ks_h, vs_h;
       std::vector<systems::shadowattn::ScalePair> scales;
       systems::shadowattn::ScalePair mean{0, 0};
@@ -193,12 +193,17 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
         ks_h.push_back(std::move(kk));
         vs_h.push_back(std::move(vv));
       }
-      const auto grid = systems::shadowattn::bucket_grid(mean, buckets_, bucket_step_);
+      const auto grid = systems::shadowattn::bucket_grid(bucket_centre_.value_or(mean), buckets_, bucket_step_);
+      if (sparse == Sparse::kShadow && buckets_enabled_) bucket_use_.resize(grid.size());
       for (std::uint64_t hh = 0; hh < heads; ++hh) {
         const std::string topk = sparse == Sparse::kShadow ? "topk.h" + std::to_string(hh) : "topk";
         const double ratio = runtime::lowering::op_ratio(placement_.op(seg.phase, seg.step, st.layer, topk));
         systems::shadowattn::ScalePair sc = scales[hh];
-        if (buckets_enabled_) sc = grid[systems::shadowattn::nearest_bucket(grid, sc)];
+        if (sparse == Sparse::kShadow && buckets_enabled_) {
+          const std::size_t b = systems::shadowattn::nearest_bucket(grid, sc);
+          sc = grid[b];
+          ++bucket_use_[b];
+        }
         const auto r = systems::shadowattn::sparse_head(qs_h[hh], ks_h[hh], vs_h[hh], seg.p0, ratio, sparse == Sparse::kShadow ? &sc : nullptr);
         sparse_.recall_hits += r.recall * static_cast<double>(r.reference_size);
         sparse_.recall_total += static_cast<double>(r.reference_size);

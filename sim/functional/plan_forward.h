@@ -16,6 +16,7 @@
 // computed: they change no real row.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "kernels/softmax/lut_exp.h"
@@ -23,6 +24,7 @@
 #include "sim/functional/plan_placement.h"
 #include "sim/functional/weight_source.h"
 #include "sim/model/model_config.h"
+#include "sim/systems/shadowattn/calibration.h"
 
 namespace socsim::functional {
 
@@ -52,6 +54,12 @@ class PlanForward {
     double recall_hits = 0, recall_total = 0, diff_sq = 0, ref_sq = 0;
   };
   const SparseStats& sparse_stats() const { return sparse_; }
+  // shadowAttn: the centre of the scale-bucket grid, from the offline scale calibration
+  // (systems/shadowattn/scale_calibration.h); until set, each layer's own mean scales (the input's,
+  // which no static graph could know).
+  void set_bucket_centre(systems::shadowattn::ScalePair centre) { bucket_centre_ = centre; }
+  // Per-head estimations that went to each bucket (index as bucket_grid's: 0 is the centre).
+  const std::vector<std::uint64_t>& bucket_use() const { return bucket_use_; }
 
  private:
   struct Segment {
@@ -72,6 +80,8 @@ class PlanForward {
   bool buckets_enabled_ = true;
   std::uint32_t buckets_ = 9;
   double bucket_step_ = 0.5;
+  std::optional<systems::shadowattn::ScalePair> bucket_centre_;
+  std::vector<std::uint64_t> bucket_use_;
 };
 
 }  // namespace socsim::functional

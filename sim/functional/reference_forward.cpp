@@ -95,6 +95,7 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   add_bias(v, w.v_bias);
   rope(q, heads, hd, T, m);
   rope(k, kvh, hd, T, m);
+  if (qk_observer_) qk_observer_(q, k);
 
   // Causal softmax attention, each query over keys 0..itself of its sequence, in double.
   Tensor attn = f32_matrix(B * T, q_dim);

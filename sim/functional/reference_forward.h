@@ -6,6 +6,7 @@
 // matmuls go through gemm_f32 (a 0.5B model's matmuls in plain loops would take minutes).
 // It runs layer by layer in step with PlanForward so both share each layer's weights.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "kernels/tensor/tensor.h"
@@ -21,6 +22,11 @@ class ReferenceForward {
                    const WeightSource& weights);
 
   void run_layer(const LayerWeights& w);
+  // Called in run_layer with the layer's Q [sequences * tokens x heads * head_dim] and K
+  // [sequences * tokens x kv_heads * head_dim] after RoPE (shadowAttn's scale calibration reads
+  // them there, scale_calibration.h).
+  using QkObserver = std::function<void(const kernels::Tensor& q, const kernels::Tensor& k)>;
+  void set_qk_observer(QkObserver observer) { qk_observer_ = std::move(observer); }
   // Final-normed hidden states at the head positions: F32 [positions x hidden], head group by
   // head group, one row per sequence in each (forward_shape.h).
   kernels::Tensor final_hidden(const NormWeights& final_norm) const;
@@ -29,6 +35,7 @@ class ReferenceForward {
   model::ModelConfig model_;
   ForwardShape shape_;
   kernels::Tensor x_;  // residual stream [sequences * tokens x hidden]
+  QkObserver qk_observer_;
 };
 
 }  // namespace socsim::functional

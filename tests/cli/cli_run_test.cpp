@@ -98,5 +98,26 @@ TEST(CliRun, SemanticChecksOnLengths) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// The model's trained window can be stretched for a what-if (the shadowAttn paper runs PhoneLM,
+// 2048 tokens, on 4096-token prompts); it shows in the report's resolved configuration, and a bad
+// value or an unknown model key is bad input.
+TEST(CliRun, ModelWindowStretchedOnRequest) {
+  const std::string base = "run --soc snapdragon-8gen3 --model phonelm-0.5b --system cpu-only --prompt 2100 --decode 1";
+  auto r = run_socsim(base);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("exceeds phonelm-0.5b's context of 2048"), std::string::npos) << r.err;
+  const auto j = run_socsim_json(base + " --set model.max_position_embeddings=4096", "model_window");
+  EXPECT_EQ(j["prompt_tokens"], 2100);
+  EXPECT_GT(j["prefill_ms"].get<double>(), 0);
+  r = run_socsim(base + " --set model.max_position_embeddings=2101");  // prompt + decode = 2101 fits exactly
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_socsim(base + " --set model.max_position_embeddings=0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("model.max_position_embeddings"), std::string::npos) << r.err;
+  r = run_socsim(base + " --set model.max_context=4096");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("max_context"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace socsim::test

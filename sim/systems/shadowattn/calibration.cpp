@@ -97,14 +97,14 @@ Importance synthetic_importance(std::uint64_t seed, std::uint64_t layers, std::u
   return imp;
 }
 
-ScalePair synthetic_scales(std::uint64_t seed, std::uint64_t layer, std::uint64_t head, std::uint64_t chunk) {
-  // Box-Muller from two uniforms, sigma 0.5 in log space.
+ScalePair synthetic_scales(std::uint64_t seed, std::uint64_t layer, std::uint64_t head, std::uint64_t chunk, double spread) {
+  // Box-Muller from two uniforms, sigma `spread` in log space.
   const auto normal = [&](std::uint64_t which) {
     const double u1 = std::max(1e-12, synthetic_uniform(seed, 3 + which, layer * 4096 + head, chunk));
     const double u2 = synthetic_uniform(seed, 5 + which, layer * 4096 + head, chunk);
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
   };
-  return {std::exp(0.5 * normal(0)), std::exp(0.5 * normal(1))};
+  return {std::exp(spread * normal(0)), std::exp(spread * normal(1))};
 }
 
 }  // namespace socsim::systems::shadowattn

@@ -12,8 +12,9 @@
 //
 // The importance and scales here are synthetic (seeded), standing in for the paper's calibration
 // on WikiText-2: head importance ~ U(0.05, 1)^2, layer importance ~ U(0.2, 1), per-head scales
-// log-normal around the mean (sigma 0.5 in log space). Importance measured by ablation on
-// synthetic weights in functional mode: importance_calibration.h (shadowattn.importance=calibrated).
+// (timing mode) log-normal around the calibrated mean (sigma `spread` in log space). Importance
+// measured by ablation on synthetic weights in functional mode: importance_calibration.h
+// (shadowattn.importance=calibrated); scales measured in functional mode: scale_calibration.h.
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Importance {
   std::vector<double> head, layer;
 };
 Importance synthetic_importance(std::uint64_t seed, std::uint64_t layers, std::uint64_t heads_per_layer);
-ScalePair synthetic_scales(std::uint64_t seed, std::uint64_t layer, std::uint64_t head, std::uint64_t chunk);
+// Relative to the calibrated mean (1, 1): the grid is centred there, so only the ratio matters.
+ScalePair synthetic_scales(std::uint64_t seed, std::uint64_t layer, std::uint64_t head, std::uint64_t chunk, double spread = 0.5);
 
 }  // namespace socsim::systems::shadowattn

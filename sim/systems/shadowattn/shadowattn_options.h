@@ -17,6 +17,10 @@
 //   buckets_enabled  precompiled graphs by scale bucket; false: a graph per head's own
 //                    scales, built online on the request's path                           true
 //   buckets, step    scale buckets (a k x k grid of multipliers step^i around the mean)  9, 0.5
+//   scale_spread     timing mode: per-head scales drawn log-normal around the calibrated
+//                    mean with this sigma in log space (an input, not measured: trained
+//                    models' per-head scales vary widely, the paper's Figure 7; functional
+//                    mode measures each head's scales instead)                            0.5
 //   per_head_ratio   per-head ratios from importance (Eq. 3); false: r for every head    true
 //   importance_clamp importance scores clamped to [mean / c, mean x c]                    4
 //   importance       offline: the model's offline calibration file (importance_file.h;
@@ -52,6 +56,7 @@ struct Options {
   bool buckets_enabled = true;
   std::uint32_t buckets = 9;
   double step = 0.5;
+  double scale_spread = 0.5;
   bool per_head_ratio = true;
   double importance_clamp = 4.0;
   enum class ImportanceSource { kAuto, kOffline, kCalibrated, kSynthetic };

@@ -167,12 +167,13 @@ class AttentionBuilder {
                                     std::uint64_t chunk, const std::string& base) {
     const std::uint64_t heads = scores.op.batch;
     const std::uint64_t per_layer = m_.heads;
-    // Buckets of each head's scales (synthetic calibration) and its ratio.
+    // Buckets of each head's scales (drawn around the calibrated mean, which centres the grid:
+    // timing mode computes no tensors) and its ratio.
     const auto grid = shadowattn::bucket_grid({1.0, 1.0}, o_.buckets, o_.step);
     std::vector<std::size_t> bucket(heads);
     std::vector<double> ratio(heads);
     for (std::uint64_t h = 0; h < heads; ++h) {
-      bucket[h] = shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk));
+      bucket[h] = shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk, o_.scale_spread));
       ratio[h] = o_.per_head_ratio ? ratios_.at(layer * per_layer + h % per_layer) : o_.sparsity;
     }
     // Fused groups: heads sharing a bucket, at most max_fuse per launch.
@@ -449,6 +450,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     info["buckets_enabled"] = options_.buckets_enabled;
     info["buckets"] = options_.buckets;
     info["step"] = options_.step;
+    info["scale_spread"] = options_.scale_spread;
     info["per_head_ratio"] = options_.per_head_ratio;
     info["importance"] = importance_info_;
     info["head_ratio"] = {{"min", options_.per_head_ratio ? *mn : options_.sparsity},
