@@ -110,7 +110,7 @@ eval_tables() {
   wait "$pid" || rc=$?
   to_markdown <"$tmp/eval.out"
   if [[ $rc -ne 0 ]]; then
-    echo "> \\`$*\\` stopped (exit $rc): $(grep -m1 -E 'error' "$tmp/eval.err" || tail -n1 "$tmp/eval.err")"
+    echo '> `'"$*"'` stopped (exit '"$rc"'): '"$(grep -m1 -E 'error' "$tmp/eval.err" || tail -n1 "$tmp/eval.err")"
     echo
   fi
 }

@@ -11,10 +11,15 @@
 #      the buckets, the per-head ratios and the sparsity removed cumulatively
 #   4. the pipeline planner: best (default) vs the paper's Algorithm 1 alone vs heads in index
 #      order, planned and simulated, at 256 tokens (one llm.npu chunk) and the prompts above
+#   5. sensitivity (Figures 13 and 14) on the first SoC, model and core class at 1024 tokens, in
+#      functional mode (the first --sens-layers layers computed, 4 by default): the global kept
+#      ratio against latency, top-k recall and attention error; the bucket count and step against
+#      launches, latency and recall
 #
 #   scripts/shadowattn-eval.sh [--socs "snapdragon-8gen3 snapdragon-8gen2"]
 #       [--models "qwen2-0.5b qwen2-1.5b phonelm-0.5b phonelm-1.5b"] [--prompts "1024 2048 4096"]
-#       [--cores "mid prime little"] [--workloads "arxiv-sum droidcall octopus"] [--set k=v]...
+#       [--cores "mid prime little"] [--workloads "arxiv-sum droidcall octopus"] [--sens-layers N]
+#       [--set k=v]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 socs="snapdragon-8gen3 snapdragon-8gen2"
@@ -22,6 +27,7 @@ models="qwen2-0.5b qwen2-1.5b phonelm-0.5b phonelm-1.5b"
 prompts="1024 2048 4096"
 cores="mid prime little"
 workloads="arxiv-sum droidcall octopus"
+sens_layers=4
 sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -30,8 +36,9 @@ while [[ $# -gt 0 ]]; do
     --prompts) prompts="$2"; shift 2 ;;
     --cores) cores="$2"; shift 2 ;;
     --workloads) workloads="$2"; shift 2 ;;
+    --sens-layers) sens_layers="$2"; shift 2 ;;
     --set) sets+=(--set "$2"); shift 2 ;;
-    *) echo "usage: $0 [--socs \"S ...\"] [--models \"M ...\"] [--prompts \"P ...\"] [--cores \"C ...\"] [--workloads \"W ...\"] [--set k=v]..." >&2; exit 2 ;;
+    *) echo "usage: $0 [--socs \"S ...\"] [--models \"M ...\"] [--prompts \"P ...\"] [--cores \"C ...\"] [--workloads \"W ...\"] [--sens-layers N] [--set k=v]..." >&2; exit 2 ;;
   esac
 done
 bin=build/socsim
@@ -129,4 +136,23 @@ for prompt in 256 $prompts; do
     printf " %28s" "$(value attention_ms)($(value planned_pipeline_ms))/$(value prefill_ms)"
   done
   printf "\n"
+done
+
+# 5. Sensitivity: one functional run per row gives the timing and the accuracy of the same plan.
+acc() { local v; v=$(grep -o "\"$1\": [0-9.e+-]*" "$tmp/r.json" | head -1 | awk '{printf "%.4f", $2}' || true); echo "${v:--}"; }
+fun=(--prompt 1024 --decode 1 --mode functional --functional-layers "$sens_layers")
+echo "== sensitivity: $model, $soc, 1 $core core, 1024 tokens; functional mode on the first $sens_layers layers =="
+echo "-- global kept ratio (Figure 13) --"
+printf "%-9s %14s %12s %20s\n" sparsity attention_ms topk_recall attention_rel_error
+for r in 0.2 0.4 0.6 0.8; do
+  run shadowattn "${fun[@]}" --set shadowattn.sparsity=$r
+  printf "%-9s %14s %12s %20s\n" "$r" "$(value attention_ms)" "$(acc topk_recall)" "$(acc attention_rel_error)"
+done
+echo "-- scale buckets and step (Figure 14) --"
+printf "%-8s %-6s %14s %10s %16s %12s %20s %14s\n" buckets step attention_ms launches heads_per_launch topk_recall attention_rel_error centre_share
+for bs in "5 0.5" "9 0.5" "25 0.5" "9 0.05" "9 0.005"; do
+  set -- $bs
+  run shadowattn "${fun[@]}" --set shadowattn.buckets=$1 --set shadowattn.step=$2
+  printf "%-8s %-6s %14s %10s %16s %12s %20s %14s\n" "$1" "$2" "$(value attention_ms)" "$(value estimation_launches)" \
+    "$(value heads_per_launch)" "$(acc topk_recall)" "$(acc attention_rel_error)" "$(acc centre_bucket_share)"
 done
