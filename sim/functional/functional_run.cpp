@@ -51,7 +51,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   const std::vector<std::int32_t> ids = draw_tokens(shape, model.vocab, seed);
   PlanForward system(model, plan, shape, ids, weights);
   FunctionalOutcome out;
-  if (plan.info.contains("buckets_enabled") && plan.info["buckets_enabled"].get<bool>()) {
+  if (plan.info.contains("buckets_enabled") && plan.info["buckets_enabled"].get<bool>() && plan.info.value("scale_centre", "") != "oracle") {
     // shadowAttn's graphs were built offline around the calibrated mean scales: calibrate on
     // token sequences of their own (never the input), in the plan's chunks, over the layers the
     // run computes.
@@ -72,6 +72,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   const NormWeights final_norm = weights.final_norm();
   const std::vector<HeadGroup> groups = system.head_groups(final_norm);
   out.bucket_use = system.bucket_use();
+  out.scale_centre_oracle = plan.info.value("scale_centre", "") == "oracle";
   out.functional_layers = layers;
   out.attention = system.attention_used();
   const auto& sp = system.sparse_stats();
@@ -147,6 +148,7 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
   j["attention"] = o.attention;
   if (o.topk_recall >= 0) j["topk_recall"] = o.topk_recall;
   if (o.attention_rel_error >= 0) j["attention_rel_error"] = o.attention_rel_error;
+  if (o.scale_centre_oracle) j["scale_centre"] = "oracle (each chunk and layer's own mean scales)";
   if (o.scale_calibration) {
     const auto& c = *o.scale_calibration;
     j["scale_calibration"] = {{"lam_q", c.mean.q},
@@ -159,6 +161,8 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
                               {"samples", c.samples},
                               {"seed", o.scale_calibration_seed},
                               {"data", "seeded token sequences of their own (not the input), the run's weights, FP32 reference"}};
+  }
+  if (!o.bucket_use.empty()) {
     std::uint64_t total = 0;
     for (auto n : o.bucket_use) total += n;
     j["bucket_use"] = o.bucket_use;

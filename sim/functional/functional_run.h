@@ -51,6 +51,7 @@ struct FunctionalOutcome {
   systems::shadowattn::ScaleCalibrationOptions scale_calibration_options;
   std::uint64_t scale_calibration_seed = 0;
   std::vector<std::uint64_t> bucket_use;
+  bool scale_centre_oracle = false;  // shadowattn.scale_centre=oracle: no calibration, each layer's own mean
 };
 
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).

@@ -23,6 +23,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     if (s->has("buckets")) o.buckets = static_cast<std::uint32_t>(s->integer("buckets", 1, 121));
     if (s->has("step")) o.step = s->number("step", 1e-6, 1.0);
     if (s->has("scale_spread")) o.scale_spread = s->number("scale_spread", 0.0, 5.0);
+    if (s->has("scale_centre")) o.oracle_scale_centre = s->choice("scale_centre", {"calibrated", "oracle"}) == "oracle";
     o.per_head_ratio = s->boolean_or("per_head_ratio", true);
     if (s->has("importance_clamp")) o.importance_clamp = s->number("importance_clamp", 1.0, 1e6);
     if (s->has("importance")) {

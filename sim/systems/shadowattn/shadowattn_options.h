@@ -21,6 +21,10 @@
 //                    mean with this sigma in log space (an input, not measured: trained
 //                    models' per-head scales vary widely, the paper's Figure 7; functional
 //                    mode measures each head's scales instead)                            0.5
+//   scale_centre     functional mode: calibrated (the grid around the offline scale
+//                    calibration, scale_calibration.h) | oracle (around each chunk and
+//                    layer's own mean scales, which no precompiled graph could know: an upper
+//                    bound for the ablation)                                             calibrated
 //   per_head_ratio   per-head ratios from importance (Eq. 3); false: r for every head    true
 //   importance_clamp importance scores clamped to [mean / c, mean x c]                    4
 //   importance       offline: the model's offline calibration file (importance_file.h;
@@ -57,6 +61,7 @@ struct Options {
   std::uint32_t buckets = 9;
   double step = 0.5;
   double scale_spread = 0.5;
+  bool oracle_scale_centre = false;
   bool per_head_ratio = true;
   double importance_clamp = 4.0;
   enum class ImportanceSource { kAuto, kOffline, kCalibrated, kSynthetic };

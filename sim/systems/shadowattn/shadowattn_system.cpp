@@ -451,6 +451,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     info["buckets"] = options_.buckets;
     info["step"] = options_.step;
     info["scale_spread"] = options_.scale_spread;
+    info["scale_centre"] = options_.oracle_scale_centre ? "oracle" : "calibrated";
     info["per_head_ratio"] = options_.per_head_ratio;
     info["importance"] = importance_info_;
     info["head_ratio"] = {{"min", options_.per_head_ratio ? *mn : options_.sparsity},

@@ -69,15 +69,21 @@ TEST(ShadowAttnScaleCalibration, MeanFollowsTheProjectionsExactly) {
   EXPECT_THROW(calibrate_scales(m, w, 7, {2, 0, 16, 0}), std::invalid_argument);
 }
 
+// llm.npu chunks of 32 rows: three chunks of the 96-token prompt.
+std::vector<std::string> with_chunk(std::vector<std::string> sets) {
+  sets.push_back("llm_npu.chunk=32");
+  return sets;
+}
+
 struct TinyShadow : test::ConfiguredSystem {
-  TinyShadow() : ConfiguredSystem("snapdragon-8gen3", {"llm_npu.chunk=32"}) {
+  explicit TinyShadow(std::vector<std::string> sets = {}) : ConfiguredSystem("snapdragon-8gen3", with_chunk(std::move(sets))) {
     req.model = functional::test::tiny_model();
     req.prompt_tokens = 96, req.decode_tokens = 1;
     configure("shadowattn");
   }
 };
 
-// Recall of shadowattn's estimation with the grid centred at `centre` (none: the calibration).
+// Recall of shadowattn's estimation with the grid centred at `centre` (none: each layer's own mean, the oracle).
 double recall_with_centre(const runtime::Plan& plan, const model::ModelConfig& m, const functional::WeightSource& w,
                           std::optional<ScalePair> centre, std::uint64_t seed) {
   const functional::ForwardShape shape{96, 1, 1};
@@ -111,6 +117,14 @@ TEST(ShadowAttnScaleCalibration, FunctionalGridIsCentredOnTheCalibration) {
   const double off = recall_with_centre(plan, r.req.model, w, ScalePair{calibrated.q * 64, calibrated.k * 64}, r.req.seed);
   EXPECT_GT(good, 0.8);
   EXPECT_LT(off, good - 0.05);
+  // The oracle centre (each layer's own mean) needs no calibration; its recall is what the
+  // recall_with_centre helper gives without a centre.
+  TinyShadow oracle({"shadowattn.scale_centre=oracle"});
+  const auto acc_oracle = functional::run_functional(oracle.req, *oracle.system, opt);
+  EXPECT_FALSE(acc_oracle.contains("scale_calibration"));
+  EXPECT_EQ(acc_oracle["scale_centre"].get<std::string>().rfind("oracle", 0), 0u);
+  EXPECT_DOUBLE_EQ(acc_oracle["topk_recall"].get<double>(), recall_with_centre(oracle.plan(), r.req.model, w, std::nullopt, r.req.seed));
+  EXPECT_DOUBLE_EQ(acc["topk_recall"].get<double>(), good);
   // Baselines have no grid.
   test::ConfiguredSystem base("snapdragon-8gen3", {"llm_npu.chunk=32"});
   base.req = r.req;
