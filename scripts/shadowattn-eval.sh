@@ -15,6 +15,11 @@
 #      functional mode (the first --sens-layers layers computed, 4 by default): the global kept
 #      ratio against latency, top-k recall and attention error; the bucket count and step against
 #      launches, latency and recall
+#   6. resources (Figure 12) on the first SoC and model: shadowattn on one core of the first class
+#      vs full attention as llm.npu runs it natively, on 4 CPU cores (4 mid: a budget is one core
+#      class here, the paper's is 1 prime + 3 mid) or on the GPU; attention time and energy
+#   7. energy of the attention kernel (Table 8) on the last SoC (the paper's K60 is an 8 Gen 2) at
+#      1024 tokens, all five systems, per layer and over the prefill
 #
 #   scripts/shadowattn-eval.sh [--socs "snapdragon-8gen3 snapdragon-8gen2"]
 #       [--models "qwen2-0.5b qwen2-1.5b phonelm-0.5b phonelm-1.5b"] [--prompts "1024 2048 4096"]
@@ -155,4 +160,33 @@ for bs in "5 0.5" "9 0.5" "25 0.5" "9 0.05" "9 0.005"; do
   run shadowattn "${fun[@]}" --set shadowattn.buckets=$1 --set shadowattn.step=$2
   printf "%-8s %-6s %14s %10s %16s %12s %20s %14s\n" "$1" "$2" "$(value attention_ms)" "$(value estimation_launches)" \
     "$(value heads_per_launch)" "$(acc topk_recall)" "$(acc attention_rel_error)" "$(acc centre_bucket_share)"
+done
+
+# 6. Resources: the same attention module on different budgets.
+mj() { local v; v=$(grep -o '"attention_energy_j": [0-9.e+-]*' "$tmp/r.json" | awk '{printf "%.1f", $2 * 1000}' || true); echo "${v:--}"; }
+echo "== resources (Figure 12): $model, $soc; shadowattn on 1 $core core vs full attention on 4 mid cores or the GPU =="
+printf "%-8s %24s %24s %24s\n" prompt "shadowattn-1-$core" "cg-full-4-mid" "cg-full-gpu"
+printf "%-8s %24s %24s %24s\n" "" "ms|mJ" "ms|mJ" "ms|mJ"
+for prompt in $prompts; do
+  printf "%-8s" "$prompt"
+  run shadowattn --prompt "$prompt" --decode 0
+  printf " %24s" "$(value attention_ms)|$(mj)$stretched"
+  budget=$core core=mid
+  run cg-full --prompt "$prompt" --decode 0 --set shadowattn.cpu_cores=4
+  core=$budget
+  printf " %24s" "$(value attention_ms)|$(mj)$stretched"
+  run cg-full --prompt "$prompt" --decode 0 --set shadowattn.float_unit=gpu
+  printf " %24s\n" "$(value attention_ms)|$(mj)$stretched"
+done
+
+# 7. Energy of one attention kernel: the module's energy over the prefill, and per layer.
+soc=${socs##* }
+layers=$(grep -o '"num_hidden_layers": *[0-9]*' "models/$model.json" | grep -o '[0-9]*$')
+echo "== attention energy (Table 8): $model, $soc, 1 $core core, 1024 tokens; mJ per layer (prefill total) =="
+printf "%-16s %14s %16s %14s\n" system attention_ms mJ_per_layer mJ_prefill
+for s in $systems; do
+  run "$s" --prompt 1024 --decode 0
+  e=$(mj)
+  per=$([[ $e == - ]] && echo - || awk -v e="$e" -v l="$layers" 'BEGIN{printf "%.2f", e / l}')
+  printf "%-16s %14s %16s %14s\n" "$s" "$(value attention_ms)" "$per" "$e"
 done
