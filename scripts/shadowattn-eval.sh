@@ -165,18 +165,17 @@ done
 # 6. Resources: the same attention module on different budgets.
 mj() { local v; v=$(grep -o '"attention_energy_j": [0-9.e+-]*' "$tmp/r.json" | awk '{printf "%.1f", $2 * 1000}' || true); echo "${v:--}"; }
 echo "== resources (Figure 12): $model, $soc; shadowattn on 1 $core core vs full attention on 4 mid cores or the GPU =="
-printf "%-8s %24s %24s %24s\n" prompt "shadowattn-1-$core" "cg-full-4-mid" "cg-full-gpu"
-printf "%-8s %24s %24s %24s\n" "" "ms|mJ" "ms|mJ" "ms|mJ"
+printf "%-8s %16s %16s %16s %16s %16s %16s\n" prompt "shadow-1$core-ms" "shadow-1$core-mJ" full-4mid-ms full-4mid-mJ full-gpu-ms full-gpu-mJ
 for prompt in $prompts; do
   printf "%-8s" "$prompt"
   run shadowattn --prompt "$prompt" --decode 0
-  printf " %24s" "$(value attention_ms)|$(mj)$stretched"
+  printf " %16s %16s" "$(value attention_ms)$stretched" "$(mj)"
   budget=$core core=mid
   run cg-full --prompt "$prompt" --decode 0 --set shadowattn.cpu_cores=4
   core=$budget
-  printf " %24s" "$(value attention_ms)|$(mj)$stretched"
+  printf " %16s %16s" "$(value attention_ms)$stretched" "$(mj)"
   run cg-full --prompt "$prompt" --decode 0 --set shadowattn.float_unit=gpu
-  printf " %24s\n" "$(value attention_ms)|$(mj)$stretched"
+  printf " %16s %16s\n" "$(value attention_ms)$stretched" "$(mj)"
 done
 
 # 7. Energy of one attention kernel: the module's energy over the prefill, and per layer.

@@ -7,8 +7,9 @@
 // chunk, layer, query head) contributes what its estimation graph would quantize with:
 //   q = absmax(Q rows of the chunk, after RoPE) / 127,
 //   k = absmax(K rows of its KV head visible to the chunk, positions 0 .. chunk end) / 127.
-// Later chunks matter: their queries lack the first positions (whose Q stands out) and their
-// keys grow, so one chunk alone would centre the grid on the first chunk's scales.
+// Later chunks' K scales cover more keys, so the calibration runs several chunks as the
+// estimation sees them. One centre serves every layer, as the paper's one grid: layers whose
+// scales sit below the model's mean go to the lower buckets.
 // lamQ, lamK are the arithmetic means (the paper's "mean scale pair"); the spread in log space is
 // kept for the report. The calibration tokens are a draw of their own (`seed`), never the input
 // the run then measures, so an input whose scales sit far from the calibration's saturates or
