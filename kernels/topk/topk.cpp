@@ -100,4 +100,26 @@ CpuWork lower_topk_cpu_ratio(const TopKShape& s, double ratio, std::uint32_t thr
   return lower(s, [ratio](std::uint64_t vis) { return k_for_ratio(ratio, vis); }, threads);
 }
 
+double topk_row_ops_gpu(std::uint64_t visible) {
+  constexpr double kRadixPasses = 4, kOpsPerPass = 3, kWriteOps = 2;
+  return static_cast<double>(visible) * (kRadixPasses * kOpsPerPass + kWriteOps);
+}
+
+GpuWork lower_topk_gpu_ratio(const TopKShape& s, double ratio) {
+  k_for_ratio(ratio, 0);  // validates
+  hw::GpuKernel g;
+  g.name = "topk";
+  g.dtype = hw::DType::kFp32;
+  g.streaming = true;
+  double bytes = 0;
+  for (std::uint64_t r = 0; r < s.rows; ++r) {
+    const std::uint64_t vis = visible_keys(s.n, s.p0, r);
+    if (k_for_ratio(ratio, vis) == 0) continue;
+    g.flops += topk_row_ops_gpu(vis);
+    bytes += static_cast<double>(vis * s.score_bytes + k_for_ratio(ratio, vis) * 4);
+  }
+  g.dram_bytes = static_cast<std::uint64_t>(bytes);
+  return GpuWork{{g}};
+}
+
 }  // namespace socsim::kernels

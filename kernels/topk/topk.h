@@ -13,6 +13,14 @@
 // and DRAM bytes for the visible scores read plus the k' int32 indices written. The CPU model
 // applies its FP32 SIMD rate to these ops (a vectorized threshold filter compares a vector of
 // scores per instruction), for FP32 and INT32 scores alike.
+//
+// `lower_topk_gpu*`: a radix select per row (a work-group per row, as GPU top-k kernels do): four
+// 8-bit digit passes over the row's 32-bit keys, each loading a key, extracting its digit and
+// adding to a 256-bin local histogram (3 ops; the bin scans are negligible), then one pass that
+// writes the indices of the keys above the found threshold (2 ops):
+//   ops = 14 x n per row,
+// one streaming kernel (no tile ramp; rows are independent), DRAM bytes as the CPU face (a row of
+// up to 4096 scores stays in local memory between passes).
 #include <cstdint>
 #include <vector>
 
@@ -40,5 +48,7 @@ struct TopKShape {
 double topk_row_ops(std::uint64_t visible, std::uint64_t k);
 CpuWork lower_topk_cpu(const TopKShape& s, std::uint64_t k, std::uint32_t threads);
 CpuWork lower_topk_cpu_ratio(const TopKShape& s, double ratio, std::uint32_t threads);
+double topk_row_ops_gpu(std::uint64_t visible);
+GpuWork lower_topk_gpu_ratio(const TopKShape& s, double ratio);
 
 }  // namespace socsim::kernels

@@ -161,8 +161,13 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
     attention_used_[std::string(runtime::unit_name(attn_place.unit)) + "/" + runtime::precision_name(attn_place.precision)] =
         attention_kind_name(kind);
   } else {
-    attention_used_[sparse == Sparse::kShadow ? "npu-estimate/cpu-sparse" : sparse == Sparse::kOracle ? "cpu-estimate/cpu-sparse" : "cpu-block-sparse"] =
-        sparse == Sparse::kBlock ? "fp32-block-sparse" : "fp32-sparse";
+    // Named by where the plan puts each stage (the arithmetic is the same FP32 on either unit).
+    const auto unit_of = [&](const char* op) { return std::string(runtime::unit_name(placement_.at(seg.phase, seg.step, st.layer, op).unit)); };
+    const std::string label = sparse == Sparse::kShadow   ? "npu-estimate/" + unit_of("topk.h0") + "-topk/" + unit_of("sparse_attention.h0") + "-sparse"
+                              : sparse == Sparse::kOracle ? unit_of("attn_scores") + "-estimate/" + unit_of("topk") + "-topk/" +
+                                                                unit_of("sparse_attention") + "-sparse"
+                                                          : unit_of("block_sparse_attention") + "-block-sparse";
+    attention_used_[label] = sparse == Sparse::kBlock ? "fp32-block-sparse" : "fp32-sparse";
   }
   const auto run_sparse = [&](const Tensor& qh, const Tensor& kt, const Tensor& vt) {
     const Tensor full = kernels::attention_f32(qh, kt, vt, seg.p0);

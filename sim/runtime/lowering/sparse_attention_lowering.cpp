@@ -64,6 +64,13 @@ kernels::CpuWork lower_sparse_op_cpu(const model::OpDesc& op, const model::Model
 kernels::GpuWork lower_sparse_op_gpu(const model::OpDesc& op, const model::ModelConfig& m) {
   const auto s = sparse_op_shape(op, m);
   switch (op.kind) {
+    case OpKind::kTopK: {
+      // One launch for all heads (a work-group per row of every head).
+      kernels::GpuWork w = kernels::lower_topk_gpu_ratio({s.q_len, s.kv_len, s.q_pos0, 4}, op_ratio(op));
+      w.kernels.front().flops *= static_cast<double>(s.heads);
+      w.kernels.front().dram_bytes *= s.heads;
+      return w;
+    }
     case OpKind::kSparseAttn: return kernels::lower_sparse_attention_gpu(s, op.elements);
     case OpKind::kBlockSparseAttn: return kernels::lower_block_sparse_attention_gpu(s, {64, 0, op_ratio(op)});
     default: break;

@@ -14,6 +14,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
       if (o.core_class == "small") o.core_class = "little";
     }
     if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";
+    if (s->has("topk_unit")) o.topk_on_gpu = s->choice("topk_unit", {"cpu", "gpu"}) == "gpu";
     o.pipeline = s->boolean_or("pipeline", true);
     o.fuse = s->boolean_or("fuse", true);
     if (s->has("max_fuse")) o.max_fuse = static_cast<std::uint32_t>(s->integer("max_fuse", 1, 64));

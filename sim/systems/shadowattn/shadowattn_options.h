@@ -6,7 +6,9 @@
 //   cpu_cores        the CPU budget: cores of core_class running attention                1
 //   core_class       prime | mid | little (small = little)                                mid
 //   float_unit       cpu | gpu: where the float attention of cg-* and shadowattn's sparse
-//                    attention run (top-k stays on the CPU budget)                        cpu
+//                    attention run                                                        cpu
+//   topk_unit        cpu | gpu: where top-k runs (cg-sparse, shadowattn); the paper's
+//                    G-Sparse is float_unit=gpu with topk_unit=gpu                         cpu
 //   pipeline         head-wise NPU/CPU overlap; false: all estimation of a layer first    true
 //   fuse             heads sharing a bucket (and shape) in one NPU launch                 true
 //   max_fuse         heads per fused launch (the paper measured 1, 2 and 4)               4
@@ -52,6 +54,7 @@ struct Options {
   std::uint32_t cpu_cores = 1;
   std::string core_class = "mid";
   bool float_on_gpu = false;
+  bool topk_on_gpu = false;
   bool pipeline = true;
   bool fuse = true;
   std::uint32_t max_fuse = 4;

@@ -90,7 +90,7 @@ class AttentionBuilder {
         Job est = float_job(base + ".estimate");
         est.ops = {scores};
         const auto e = add(plan, std::move(est), pre);
-        Job tk = cpu_job(base + ".topk");
+        Job tk = topk_job(base + ".topk");
         tk.ops = {{topk_op(scores.op, scores.op.batch, o_.sparsity), scores.phase, layer, chunk}};
         const auto t = add(plan, std::move(tk), {e});
         Job sp = float_job(base + ".sparse");
@@ -139,6 +139,14 @@ class AttentionBuilder {
     j.precision = runtime::Precision::kFp32;
     j.lane = "attn.gpu";
     j.attention_module = true;
+    return j;
+  }
+  // Top-k on the CPU budget, or on the GPU's queue beside the float attention (topk_unit=gpu).
+  Job topk_job(std::string name, std::uint32_t threads = 0) const {
+    if (!o_.topk_on_gpu) return cpu_job(std::move(name), threads);
+    Job j = cpu_job(std::move(name), threads);
+    j.unit = kernels::Unit::kGpu;
+    j.lane = "attn.gpu";
     return j;
   }
   Job npu_job(std::string name) const {
@@ -198,8 +206,10 @@ class AttentionBuilder {
     est.m = host_.chunk;
     std::vector<Job> npu_jobs, topk_jobs, qkv_jobs;
     shadowattn::PipelineInput in;
-    const bool own_topk_core = !o_.float_on_gpu && o_.cpu_cores >= 2;
-    in.shared_cpu = !o_.float_on_gpu && !own_topk_core;
+    // Lanes: top-k and sparse attention share one when both sit on the GPU's in-order queue or on
+    // a single budget core; top-k gets a core of its own when the budget has two or more.
+    const bool own_topk_core = !o_.topk_on_gpu && !o_.float_on_gpu && o_.cpu_cores >= 2;
+    in.shared_cpu = o_.topk_on_gpu == o_.float_on_gpu && !own_topk_core;
     for (std::size_t g = 0; g < groups.size(); ++g) {
       Job j = npu_job(base + ".estimate.g" + std::to_string(g));
       model::OpDesc op = est;
@@ -216,7 +226,7 @@ class AttentionBuilder {
       npu_jobs.push_back(std::move(j));
     }
     for (std::uint32_t h = 0; h < heads; ++h) {
-      Job t = cpu_job(base + ".topk.h" + std::to_string(h), 1);
+      Job t = topk_job(base + ".topk.h" + std::to_string(h), 1);
       if (own_topk_core) t.lane = "attn.topk";
       t.ops = {{topk_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
       t.ops.front().op.name = "topk.h" + std::to_string(h);  // per head (functional mode reads its ratio)
@@ -435,6 +445,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
       {"cpu_budget", {{"core_class", options_.core_class}, {"cores", options_.cpu_cores}}},
       {"host_float_threads", host_.cpu_threads},
       {"float_unit", options_.float_on_gpu ? "gpu" : "cpu"},
+      {"topk_unit", options_.topk_on_gpu ? "gpu" : "cpu"},
       {"attention_npu_graphs", stats.graphs.size()},
       {"attention_graph_memory_kib", static_cast<double>(stats.graphs.size()) * kQkGraphBytes / 1024.0},
   };
@@ -459,8 +470,10 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
                           {"max", options_.per_head_ratio ? *mx : options_.sparsity}};
     info["estimation_launches"] = stats.launches;
     info["heads_per_launch"] = stats.launches ? static_cast<double>(stats.heads) / static_cast<double>(stats.launches) : 0.0;
-    info["topk_lane"] = options_.float_on_gpu ? "cpu budget (sparse attention on the gpu)"
-                        : options_.cpu_cores >= 2 ? "own core" : "shared with sparse attention (one core)";
+    info["topk_lane"] = options_.topk_on_gpu    ? (options_.float_on_gpu ? "gpu queue, shared with sparse attention" : "gpu (sparse attention on the cpu budget)")
+                        : options_.float_on_gpu ? "cpu budget (sparse attention on the gpu)"
+                        : options_.cpu_cores >= 2 ? "own core"
+                                                  : "shared with sparse attention (one core)";
     info["planned_pipeline_ms"] = stats.planned_ms;
     info["in_order_pipeline_ms"] = stats.in_order_ms;
     if (stats.plan_jobs) {

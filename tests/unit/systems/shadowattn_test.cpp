@@ -2,7 +2,10 @@
 // selection, per-head ratios, and the five systems end to end on qwen2-0.5b.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
+#include <set>
 
 #include "sim/functional/functional_run.h"
 #include "sim/hw/soc_spec.h"
@@ -202,6 +205,41 @@ TEST(ShadowAttnSystem, AblationSwitches) {
   EXPECT_LT(full, nob.extra["attention_ms"].get<double>());
   // A faster core class shortens the CPU part.
   EXPECT_LT(attention_ms("shadowattn", {"shadowattn.core_class=prime"}), attention_ms("shadowattn", {"shadowattn.core_class=little"}));
+}
+
+TEST(ShadowAttnSystem, TopKOnTheGpu) {
+  // topk_unit=gpu puts every top-k job on the GPU's queue; with the float attention there too, the
+  // planner sees one shared lane (the queue is in order), else top-k and the CPU's sparse
+  // attention are separate lanes.
+  const auto units = [](const runtime::Plan& p) {
+    std::map<std::string, std::set<kernels::Unit>> u;
+    for (const auto& j : p.jobs) {
+      for (const auto& g : j.ops) u[g.op.kind == model::OpKind::kTopK ? "topk" : g.op.kind == model::OpKind::kSparseAttn ? "sparse" : "other"].insert(j.unit);
+    }
+    return u;
+  };
+  SaRun all_gpu("shadowattn", 256, {"shadowattn.topk_unit=gpu", "shadowattn.float_unit=gpu"});
+  auto u = units(all_gpu.plan());
+  EXPECT_EQ(u["topk"], std::set<kernels::Unit>{kernels::Unit::kGpu});
+  EXPECT_EQ(u["sparse"], std::set<kernels::Unit>{kernels::Unit::kGpu});
+  const auto r = all_gpu.run();
+  EXPECT_EQ(r.extra["system_info"]["topk_lane"], "gpu queue, shared with sparse attention");
+  EXPECT_EQ(r.extra["system_info"]["topk_unit"], "gpu");
+  EXPECT_GT(r.extra["attention_ms"].get<double>(), 0);
+  const auto gpu = std::find_if(r.units.begin(), r.units.end(), [](const report::UnitReport& x) { return x.name == "gpu"; });
+  ASSERT_NE(gpu, r.units.end());
+  EXPECT_GT(gpu->busy_ms, 0);
+
+  SaRun split("shadowattn", 256, {"shadowattn.topk_unit=gpu"});
+  u = units(split.plan());
+  EXPECT_EQ(u["topk"], std::set<kernels::Unit>{kernels::Unit::kGpu});
+  EXPECT_EQ(u["sparse"], std::set<kernels::Unit>{kernels::Unit::kCpu});
+  EXPECT_EQ(split.run().extra["system_info"]["topk_lane"], "gpu (sparse attention on the cpu budget)");
+  // The paper's G-Sparse: estimation, top-k and sparse attention all on the GPU.
+  SaRun g_sparse("cg-sparse", 256, {"shadowattn.topk_unit=gpu", "shadowattn.float_unit=gpu"});
+  u = units(g_sparse.plan());
+  EXPECT_EQ(u["topk"], std::set<kernels::Unit>{kernels::Unit::kGpu});
+  EXPECT_EQ(u["sparse"], std::set<kernels::Unit>{kernels::Unit::kGpu});
 }
 
 TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {

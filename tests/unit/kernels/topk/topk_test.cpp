@@ -90,5 +90,20 @@ TEST(TopKLower, HandCounts) {
   EXPECT_DOUBLE_EQ(lower_topk_cpu_ratio({10, 10, 0, 4}, 0.5, 1).tasks[0].ops, 119);
 }
 
+TEST(TopKLower, GpuRadixSelectHandCounts) {
+  // 4 rows over n = 100 at p0 = 96: visible 97..100 (394 keys); ratio 0.5 -> k' = 49, 49, 50, 50.
+  //   ops = 14 per key (4 digit passes x 3 + 2 for the write pass) = 5516;
+  //   bytes = 394 * 4 (scores) + 198 * 4 (indices) = 2368. One streaming FP32 kernel.
+  const auto w = lower_topk_gpu_ratio({4, 100, 96, 4}, 0.5);
+  ASSERT_EQ(w.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(w.kernels[0].flops, 5516);
+  EXPECT_EQ(w.kernels[0].dram_bytes, 2368u);
+  EXPECT_TRUE(w.kernels[0].streaming);
+  EXPECT_EQ(w.kernels[0].rows, 0u);
+  // Nothing kept, nothing done; a bad ratio is refused.
+  EXPECT_DOUBLE_EQ(lower_topk_gpu_ratio({4, 100, 96, 4}, 0.0).kernels[0].flops, 0);
+  EXPECT_THROW(lower_topk_gpu_ratio({4, 100, 96, 4}, -1), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace socsim::kernels
