@@ -94,28 +94,31 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
   const std::uint64_t kv_head_bytes = s.keys_used() * d * 2 * 2;
   const bool kv_resident = kv_head_bytes <= spare_tcm(npu, p) / 2;
   NpuWork w;
+  w.stages = {{"load", 2}, {"scores", 2}, {"softmax", 2}, {"context", 0}};
+  std::uint32_t it = 0;  // one iteration per (head, query block, chunk of key tiles)
   for (std::uint64_t h = 0; h < s.heads; ++h) {
-    if (dram) {
-      w.steps.push_back(NpuStep::dma("flash.q", s.q_len * d * 2, 1));
-      if (kv_resident && h % s.group() == 0) w.steps.push_back(NpuStep::dma("flash.kv", kv_head_bytes, 2));
-    }
     for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
       const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
       const std::uint64_t tiles = ceil_div(s.visible(i0 + r - 1), Bc);
       const std::uint64_t chunk = flash_chunk_tiles(npu, r, d, p);
       const double tile_packets = flash_tile_hvx_packets(npu.hvx, r, Bc, d, p.exp);
       const std::uint32_t hvx_t = hvx_threads(npu, threads, r);
-      for (std::uint64_t t0 = 0; t0 < tiles; t0 += chunk) {
+      for (std::uint64_t t0 = 0; t0 < tiles; t0 += chunk, ++it) {
         const std::uint64_t g = std::min(chunk, tiles - t0);
+        const bool first_of_head = i0 == 0 && t0 == 0;
         const bool last = t0 + g == tiles;
-        if (dram && !kv_resident) w.steps.push_back(NpuStep::dma("flash.kv", g * Bc * d * 2 * 2, 2));
-        w.steps.push_back(NpuStep::hmx_gemm("flash.qk", {r, d, g * Bc, hw::DType::kFp16}, hw::OperandHome::kTcm));
+        if (dram && first_of_head) {
+          w.steps.push_back(NpuStep::dma("flash.q", s.q_len * d * 2, 1).at(it, 0));
+          if (kv_resident && h % s.group() == 0) w.steps.push_back(NpuStep::dma("flash.kv", kv_head_bytes, 2).at(it, 0));
+        }
+        if (dram && !kv_resident) w.steps.push_back(NpuStep::dma("flash.kv", g * Bc * d * 2 * 2, 2).at(it, 0));
+        w.steps.push_back(NpuStep::hmx_gemm("flash.qk", {r, d, g * Bc, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 1));
         const double packets = static_cast<double>(g) * tile_packets + (last ? flash_finalize_hvx_packets(npu.hvx, r, d) : 0.0);
-        w.steps.push_back(NpuStep::hvx(std::string("flash.softmax.") + exp_variant_name(p.exp), packets, hvx_t));
-        w.steps.push_back(NpuStep::hmx_gemm("flash.pv", {r, g * Bc, d, hw::DType::kFp16}, hw::OperandHome::kTcm));
+        w.steps.push_back(NpuStep::hvx(std::string("flash.softmax.") + exp_variant_name(p.exp), packets, hvx_t).at(it, 2));
+        w.steps.push_back(NpuStep::hmx_gemm("flash.pv", {r, g * Bc, d, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 3));
+        if (dram && last && i0 + r >= s.q_len) w.steps.push_back(NpuStep::dma("flash.o", s.q_len * d * 2, 1).at(it, 3));
       }
     }
-    if (dram) w.steps.push_back(NpuStep::dma("flash.o", s.q_len * d * 2, 1));
   }
   return w;
 }

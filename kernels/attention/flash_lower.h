@@ -10,8 +10,14 @@
 //   hmx_gemm  O += P V           {r, g Bc, d} FP16, operands in TCM
 // With home = kDram, DMA steps stage them: per head Q in and O out (one transfer each); K and V
 // once per kv head when both fit half the TCM beside the LUT (GQA heads of a group reuse them),
-// else per chunk. Steps run in order, so this DMA is not overlapped with compute (an upper
-// bound); home = kTcm is the kernel-benchmark setting with everything resident.
+// else per chunk. home = kTcm is the kernel-benchmark setting with everything resident.
+// A software pipeline (NpuWork::stages) with one iteration per (head, query block, chunk):
+//   load (DMA, 2 buffers) -> scores (HMX Q K^T, 2 buffers) -> softmax (HVX, 2 buffers) ->
+//   context (HMX P V, then O out after the head's last chunk)
+// so HMX computes chunk j + 1's scores while HVX exponentiates chunk j; the online softmax's
+// running max and sum keep each stage in order. Approximation: a resident K/V block of the next
+// kv head may be staged while the last chunks of the previous head are in flight (the chunk budget
+// of a quarter of the TCM leaves room for both).
 //
 // HVX per tile of r rows x Bc keys, d head dims, with V_t = ceil(r Bc / 64) score vectors,
 // R = ceil(r / 64) row vectors and V_o = ceil(r d / 64) output vectors (f = float op, E = exp):

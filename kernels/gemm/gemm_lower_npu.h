@@ -40,8 +40,10 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
 
 struct W4A16NpuOptions {
   DequantLayout dequant = DequantLayout::kCoalesced;  // TTS's kernel; the others are its ablation
-  // Double buffering: the next column chunk's weights are DMA'd while HVX dequantizes this one
-  // (TTS's kernel; the TCM budget below already leaves room for it). false: every step in order.
+  // Double buffering (TTS's kernel; the TCM budget below leaves room for it): every stage's output
+  // rotates through two TCM buffers, so the next chunk's weights are DMA'd while HVX dequantizes
+  // this one and HMX multiplies the previous one. false: one buffer per stage (a stage waits for
+  // the next to consume its output before it produces more).
   bool prefetch_weights = false;
   HmxOperandLayout layout;
 };
@@ -52,12 +54,15 @@ struct W4A16NpuOptions {
 //   row blocks:   mb = clamp(floor(tcm/4 / (kt * tile)), 1, mt) activation tile rows
 //   column chunks: nb = clamp(floor((tcm/2 - mb kt tile) / (kt tile + q_col + mb tile)), 1, nt)
 // (tile = 2 KiB FP16 tile, q_col = quantized bytes of 32 columns, mt, kt, nt = tiles per dim).
-// Per row block: DMA its activations in (one transfer), tile them on HVX; per column chunk: DMA
-// its quantized weights (one transfer per 32-column strip), dequantize every weight of its whole
-// tiles on HVX (dequant_packets_per_unit of options.dequant), the HMX GEMM on TCM operands, untile the
-// outputs on HVX and DMA them out (one transfer). Steps run in order (no overlap across them),
-// except with prefetch_weights: a row block's first chunk is DMA'd alone, every later chunk's
-// weights during the previous chunk's dequantization (NpuStep::dma_during_hvx).
+// A software pipeline (NpuWork::stages) with one iteration per (row block, column chunk):
+//   load        DMA the row block's activations in (its first chunk, one transfer) and the
+//               chunk's quantized weights (one transfer per 32-column strip)
+//   dequantize  tile the activations on HVX (first chunk, unless already tiled); dequantize every
+//               weight of the chunk's whole tiles (dequant_packets_per_unit of options.dequant)
+//   multiply    the HMX GEMM on TCM operands
+//   store       untile the outputs on HVX (unless tiled), DMA them out (one transfer)
+// With prefetch_weights, load / dequantize / multiply each have two buffers: DMA of chunk i + 1,
+// HVX on chunk i and HMX on chunk i - 1 overlap; without, one each.
 NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options = {});
 
 }  // namespace socsim::kernels

@@ -1,7 +1,6 @@
 // lower_gemm_w4a16_npu (declared in gemm_lower_npu.h): TCM chunking of TTS's W4A16 kernel.
 #include <algorithm>
 #include <stdexcept>
-#include <utility>
 
 #include "kernels/gemm/gemm_lower_npu.h"
 #include "kernels/gemm/hvx_costs.h"
@@ -41,43 +40,30 @@ NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
   const double per_unit = hvx::dequant_packets_per_unit(spec.hvx, f, options.dequant);
   const auto threads = spec.hvx.contexts;
+  const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   NpuWork w;
+  w.stages = {{"load", buffers}, {"dequantize", buffers}, {"multiply", buffers}, {"store", 0}};
+  std::uint32_t it = 0;  // one iteration per (row block, column chunk)
   for (std::uint64_t r0 = 0; r0 < c.mt; r0 += c.mb) {
     const std::uint64_t tiles_r = std::min(c.mb, c.mt - r0);
     const std::uint64_t m_here = std::min(u64(d.m) - r0 * rows, tiles_r * rows);
-    w.steps.push_back(NpuStep::dma("w4a16 activations in", m_here * u64(d.k) * 2, 1));
-    if (!options.layout.activations_tiled) {
-      w.steps.push_back(NpuStep::hvx("w4a16 tile activations", static_cast<double>(tiles_r * c.kt) * shuffle, threads));
-    }
-    // Weight bytes and DMA transfers (one per 32-column strip) of the column chunk at c0.
-    auto chunk_dma = [&](std::uint64_t c0) {
-      const std::uint64_t tiles_c = std::min(c.nb, c.nt - c0);
-      const std::uint64_t n_here = std::min(u64(d.n) - c0 * rows, tiles_c * rows);
-      return std::pair{n_here * blocks_per_col * u64(block_bytes(f)), tiles_c};
-    };
-    if (options.prefetch_weights) {
-      const auto [bytes, transfers] = chunk_dma(0);
-      w.steps.push_back(NpuStep::dma("w4a16 weights in", bytes, transfers));
-    }
-    for (std::uint64_t c0 = 0; c0 < c.nt; c0 += c.nb) {
+    for (std::uint64_t c0 = 0; c0 < c.nt; c0 += c.nb, ++it) {
       const std::uint64_t tiles_c = std::min(c.nb, c.nt - c0);
       const std::uint64_t n_here = std::min(u64(d.n) - c0 * rows, tiles_c * rows);
       const double units = static_cast<double>(tiles_c * c.kt * rows * depth) / hvx::weights_per_unit(spec.hvx);
-      if (!options.prefetch_weights) {
-        const auto [bytes, transfers] = chunk_dma(c0);
-        w.steps.push_back(NpuStep::dma("w4a16 weights in", bytes, transfers));
-        w.steps.push_back(NpuStep::hvx("w4a16 dequantize", units * per_unit, threads));
-      } else if (c0 + c.nb < c.nt) {
-        const auto [bytes, transfers] = chunk_dma(c0 + c.nb);
-        w.steps.push_back(NpuStep::dma_during_hvx("w4a16 dequantize", bytes, transfers, units * per_unit, threads));
-      } else {
-        w.steps.push_back(NpuStep::hvx("w4a16 dequantize", units * per_unit, threads));
+      if (c0 == 0) w.steps.push_back(NpuStep::dma("w4a16 activations in", m_here * u64(d.k) * 2, 1).at(it, 0));
+      // Quantized weights: one DMA transfer per 32-column strip.
+      w.steps.push_back(NpuStep::dma("w4a16 weights in", n_here * blocks_per_col * u64(block_bytes(f)), tiles_c).at(it, 0));
+      if (c0 == 0 && !options.layout.activations_tiled) {
+        w.steps.push_back(NpuStep::hvx("w4a16 tile activations", static_cast<double>(tiles_r * c.kt) * shuffle, threads).at(it, 1));
       }
-      w.steps.push_back(NpuStep::hmx_gemm("w4a16 hmx", {m_here, u64(d.k), n_here, hw::DType::kFp16}, hw::OperandHome::kTcm));
+      w.steps.push_back(NpuStep::hvx("w4a16 dequantize", units * per_unit, threads).at(it, 1));
+      w.steps.push_back(
+          NpuStep::hmx_gemm("w4a16 hmx", {m_here, u64(d.k), n_here, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 2));
       if (!options.layout.outputs_tiled) {
-        w.steps.push_back(NpuStep::hvx("w4a16 untile outputs", static_cast<double>(tiles_r * tiles_c) * shuffle, threads));
+        w.steps.push_back(NpuStep::hvx("w4a16 untile outputs", static_cast<double>(tiles_r * tiles_c) * shuffle, threads).at(it, 3));
       }
-      w.steps.push_back(NpuStep::dma("w4a16 outputs out", m_here * n_here * 2, 1));
+      w.steps.push_back(NpuStep::dma("w4a16 outputs out", m_here * n_here * 2, 1).at(it, 3));
     }
   }
   return w;

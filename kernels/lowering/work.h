@@ -15,9 +15,11 @@ namespace socsim::kernels {
 enum class Unit { kNpu, kGpu, kCpu };
 
 // One step on the NPU. Steps of one NpuWork run in order (a static graph's nodes, or a custom
-// kernel's phases); overlap inside a step is the unit model's business (HMX GEMM pipeline).
+// kernel's phases) unless the work declares a software pipeline (NpuWork::stages); overlap inside
+// a step is the unit model's business (HMX GEMM pipeline). The step's kind names its engine (DMA,
+// HVX contexts, HMX, the RPC channel) and `threads` how many hardware threads issue it.
 struct NpuStep {
-  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream, kDmaDuringHvx };
+  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream };
   Kind kind = Kind::kHvx;
   std::string name;
   std::uint32_t graph_ops = 0;                        // kGraphCall: nodes in the executed graph
@@ -27,6 +29,16 @@ struct NpuStep {
   std::uint32_t threads = 1;                          // kHvx: hardware threads sharing them
   std::uint64_t bytes = 0, transfers = 0;             // kDma; kHvxStream: bytes streamed by `threads`
                                                       // through L2 while computing `packets`
+  // Pipelined work only: the stage this step belongs to and the iteration (block, chunk) it works
+  // on. Steps of one (iteration, stage) run in their order in `steps`.
+  std::uint32_t stage = 0;
+  std::uint32_t iteration = 0;
+
+  NpuStep& at(std::uint32_t iter, std::uint32_t stg) {
+    iteration = iter;
+    stage = stg;
+    return *this;
+  }
 
   static NpuStep graph_call(std::string n, std::uint32_t ops) {
     NpuStep s; s.kind = Kind::kGraphCall; s.name = std::move(n); s.graph_ops = ops; return s;
@@ -45,16 +57,28 @@ struct NpuStep {
   static NpuStep hvx_stream(std::string n, std::uint64_t bytes, double packets, std::uint32_t threads) {
     NpuStep s; s.kind = Kind::kHvxStream; s.name = std::move(n); s.bytes = bytes; s.packets = packets; s.threads = threads; return s;
   }
-  // A DMA into TCM (`bytes` in `transfers`) issued before HVX work on `threads` and running beside
-  // it (a double-buffered kernel prefetching its next block): done when both are.
-  static NpuStep dma_during_hvx(std::string n, std::uint64_t bytes, std::uint64_t transfers, double packets, std::uint32_t threads) {
-    NpuStep s; s.kind = Kind::kDmaDuringHvx; s.name = std::move(n); s.bytes = bytes; s.transfers = transfers; s.packets = packets;
-    s.threads = threads; return s;
-  }
 };
 
+// A stage of a kernel's software pipeline, e.g. "DMA the next weights in", "dequantize on HVX",
+// "multiply on HMX". `buffers` is how many TCM buffers its output rotates through: stage s may
+// start iteration i only once stage s + 1 has finished iteration i - buffers (the buffer it will
+// overwrite has been consumed); 0 = unbounded (nothing downstream reuses its output space).
+struct NpuStage {
+  std::string name;
+  std::uint32_t buffers = 0;
+};
+
+// The NPU work of one op. Without stages, steps run one after another. With stages, the work is a
+// software pipeline: stage s of iteration i starts when stage s - 1 of iteration i and stage s of
+// iteration i - 1 are done (each stage is one in-order instruction stream), within its buffers;
+// the stages run as concurrent streams on the hardware threads and engines they ask for, so DMA of
+// block i + 1, HVX on block i and HMX on block i - 1 overlap as far as those resources allow.
+// Steps are listed in (iteration, stage) order.
 struct NpuWork {
   std::vector<NpuStep> steps;
+  std::vector<NpuStage> stages;
+
+  bool pipelined() const { return stages.size() > 1; }
 };
 
 // GPU kernels, enqueued in order on the GPU's queue.

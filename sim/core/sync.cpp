@@ -17,6 +17,20 @@ void WaitGroup::done() {
   if (--pending_ == 0) done_.fire();
 }
 
+void Progress::advance() {
+  ++value_;
+  // Resume, in the order they began waiting, those whose value has been reached.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < waiters_.size(); ++i) {
+    if (waiters_[i].target <= value_) {
+      sim_.resume_at(sim_.now(), waiters_[i].handle);
+    } else {
+      waiters_[kept++] = waiters_[i];
+    }
+  }
+  waiters_.resize(kept);
+}
+
 namespace {
 Task<> run_then_done(Task<> child, WaitGroup& group) {
   co_await child;

@@ -5,6 +5,7 @@
 // everything else and deep wake-up chains cannot overflow the stack.
 #include <coroutine>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/core/simulator.h"
@@ -51,6 +52,39 @@ class WaitGroup {
  private:
   Trigger done_;
   std::size_t pending_ = 0;
+};
+
+// A monotone counter that processes wait on until it reaches a value: how far each stage of a
+// software pipeline has got (sim/runtime/work_runner.cpp). Waiters resume through the event queue
+// when advance() reaches their value.
+class Progress {
+ public:
+  explicit Progress(Simulator& sim) : sim_(sim) {}
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  std::uint64_t value() const { return value_; }
+  void advance();
+
+  auto reach(std::uint64_t target) {
+    struct Awaiter {
+      Progress& p;
+      std::uint64_t target;
+      bool await_ready() const noexcept { return p.value_ >= target; }
+      void await_suspend(std::coroutine_handle<> h) { p.waiters_.push_back({target, h}); }
+      void await_resume() const noexcept {}
+    };
+    return Awaiter{*this, target};
+  }
+
+ private:
+  struct Waiter {
+    std::uint64_t target;
+    std::coroutine_handle<> handle;
+  };
+  Simulator& sim_;
+  std::uint64_t value_ = 0;
+  std::vector<Waiter> waiters_;
 };
 
 // Runs all tasks as concurrent processes and completes when every one has finished. An exception

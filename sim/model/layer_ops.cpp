@@ -114,6 +114,30 @@ std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s,
   return b.ops;
 }
 
+std::vector<std::int32_t> op_inputs(const std::vector<OpDesc>& ops) {
+  std::vector<std::int32_t> in(ops.size());
+  std::int32_t group_first = -1;  // first matmul of the group being read, if any
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const auto self = static_cast<std::int32_t>(i);
+    in[i] = self - 1;
+    const OpDesc& op = ops[i];
+    if (op.kind != OpKind::kMatMul) {
+      // A Dequantize keeps the group open for the next sibling; anything else ends it.
+      if (op.kind != OpKind::kDequantize || i == 0 || ops[i - 1].kind != OpKind::kMatMul) group_first = -1;
+      continue;
+    }
+    if (group_first >= 0) {
+      const OpDesc& first = ops[static_cast<std::size_t>(group_first)];
+      if (first.m == op.m && first.k == op.k && first.batch == op.batch) {
+        in[i] = in[static_cast<std::size_t>(group_first)];
+        continue;
+      }
+    }
+    group_first = self;
+  }
+  return in;
+}
+
 std::vector<OpDesc> head_ops(const ModelConfig& m, std::uint64_t tokens, bool quantized_npu_graph) {
   Builder b{{}, quantized_npu_graph};
   b.elementwise("final_norm", OpKind::kNorm, tokens * m.hidden);

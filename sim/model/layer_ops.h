@@ -60,6 +60,14 @@ double op_weight_bytes(const OpDesc& op, double bits_per_weight);
 // preceded by a Quantize and each matmul followed by a Dequantize, as QNN graphs of that form have.
 std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s, bool quantized_npu_graph);
 
+// Which earlier op of `ops` (a run of ops in graph order, as one static graph holds them) each op
+// consumes, or -1 for the run's input. The lists above are chains except for matmul groups: a
+// Dequantize consumes the matmul before it, and the second and later matmuls of a group (same rows
+// and input width, separated only by their siblings' Dequantize nodes) consume the group's input,
+// as the first does. Every other op consumes the op before it (conservative: a bias add waits for
+// the previous sibling's). The NPU runtime runs a static graph's nodes as this dataflow.
+std::vector<std::int32_t> op_inputs(const std::vector<OpDesc>& ops);
+
 // Final norm and lm_head over `tokens` rows (prefill needs only the last row's logits, but static
 // graphs compute all rows of the chunk).
 std::vector<OpDesc> head_ops(const ModelConfig& m, std::uint64_t tokens, bool quantized_npu_graph);

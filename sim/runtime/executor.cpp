@@ -190,7 +190,73 @@ const kernels::AttentionShape* Executor::attention_of(const model::GraphOp& g) c
   return it == layer_attention_.end() ? nullptr : &it->second;
 }
 
-Task<> Executor::run_npu_step(const kernels::NpuStep& step) { co_await runtime::run_npu_step(soc_.npu(), step); }
+namespace {
+
+// A vector node that can consume its producer's output block by block: HVX work only.
+bool streams_its_input(const kernels::NpuWork& w) {
+  if (w.steps.empty() || w.pipelined()) return false;
+  return std::all_of(w.steps.begin(), w.steps.end(), [](const kernels::NpuStep& st) {
+    return st.kind == kernels::NpuStep::Kind::kHvx || st.kind == kernels::NpuStep::Kind::kHvxStream;
+  });
+}
+
+}  // namespace
+
+Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g) {
+  const GraphNode& self = g.nodes[node];
+  if (self.after >= 0) co_await g.done[static_cast<std::size_t>(self.after)]->wait();
+  if (self.input >= 0 && !self.streams) co_await g.done[static_cast<std::size_t>(self.input)]->wait();
+  const Tick start = soc_.sim().now();
+  if (self.streams) {
+    // Block j of the producer's output is consumed once the producer has computed it: the work
+    // split evenly over its blocks, each part waiting for its block.
+    const auto input = static_cast<std::size_t>(self.input);
+    const std::uint64_t blocks = g.nodes[input].blocks;
+    for (std::uint64_t j = 0; j < blocks; ++j) {
+      co_await g.produced[input]->reach(j + 1);
+      for (kernels::NpuStep part : work.work.steps) {
+        part.packets /= static_cast<double>(blocks);
+        part.bytes = part.bytes / blocks + (j < part.bytes % blocks ? 1 : 0);
+        co_await run_npu_step(soc_.npu(), part);
+      }
+    }
+  } else {
+    co_await run_npu_work(soc_.npu(), work.work, g.produced[node].get());
+  }
+  account("npu", model::op_kind_name(job.ops[node].op.kind), start);
+  g.done[node]->fire();
+}
+
+Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered) {
+  // The vendor runtime runs a static graph's nodes as a dataflow over two in-order queues, matrix
+  // nodes (those with HMX work) and vector nodes (HVX only): a node starts when its queue's
+  // previous node is done and the node it consumes is done, or, for a vector node consuming a
+  // matrix node (a matmul's Dequantize), block by block as the matmul's output blocks are
+  // computed. So HVX dequantizes block i while HMX computes block i + 1, and a group's Dequantize
+  // runs beside the next sibling matmul; threads and engines decide how far they overlap.
+  std::vector<model::OpDesc> ops;
+  ops.reserve(job.ops.size());
+  for (const auto& op : job.ops) ops.push_back(op.op);
+  const auto inputs = model::op_inputs(ops);
+  GraphNodes g;
+  std::int32_t last_matrix = -1, last_vector = -1;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    g.done.push_back(std::make_unique<Trigger>(soc_.sim()));
+    g.produced.push_back(std::make_unique<Progress>(soc_.sim()));
+    GraphNode n;
+    n.blocks = gemm_blocks(soc_.spec().npu, lowered[i]->work);
+    const bool matrix = n.blocks > 0;
+    n.input = inputs[i];
+    std::int32_t& queue = matrix ? last_matrix : last_vector;
+    n.after = queue;
+    queue = static_cast<std::int32_t>(i);
+    n.streams = !matrix && n.input >= 0 && g.nodes[static_cast<std::size_t>(n.input)].blocks > 0 && streams_its_input(lowered[i]->work);
+    g.nodes.push_back(n);
+  }
+  std::vector<Task<>> nodes;
+  for (std::size_t i = 0; i < ops.size(); ++i) nodes.push_back(run_graph_node(job, *lowered[i], i, g));
+  co_await when_all(soc_.sim(), std::move(nodes), job.name);
+}
 
 Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
   Simulator& sim = soc_.sim();
@@ -209,10 +275,15 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
         co_await soc_.npu().graph_call(nodes, job.npu_graph);
         account("npu", "graph_call", start);
       }
-      for (std::size_t i = 0; i < job.ops.size(); ++i) {
-        const Tick start = sim.now();
-        for (const auto& step : lowered[i]->work.steps) co_await run_npu_step(step);
-        account("npu", model::op_kind_name(job.ops[i].op.kind), start);
+      if (job.npu_graph.empty() || job.ops.size() < 2) {
+        // A custom kernel per op, each handing over to the next (TTS's polled shared memory).
+        for (std::size_t i = 0; i < job.ops.size(); ++i) {
+          const Tick start = sim.now();
+          co_await run_npu_work(soc_.npu(), lowered[i]->work);
+          account("npu", model::op_kind_name(job.ops[i].op.kind), start);
+        }
+      } else {
+        co_await run_graph_nodes(job, lowered);
       }
       break;
     }

@@ -56,8 +56,21 @@ class Executor {
  private:
   Task<> run_job(const Plan& plan, std::uint32_t index);
   Task<> run_ops(const Job& job, std::uint32_t index);
+  // A static graph's nodes as a dataflow (model::op_inputs; run_graph_nodes says how).
+  struct GraphNode {
+    std::int32_t input = -1;   // node it consumes (-1: the graph's input)
+    std::int32_t after = -1;   // previous node of its queue (matrix or vector)
+    std::uint64_t blocks = 0;  // HMX GEMM blocks it computes (0: a vector node)
+    bool streams = false;      // consumes its input's blocks as they are computed
+  };
+  struct GraphNodes {
+    std::vector<GraphNode> nodes;
+    std::vector<std::unique_ptr<Trigger>> done;
+    std::vector<std::unique_ptr<Progress>> produced;  // output blocks computed, per node
+  };
+  Task<> run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered);
+  Task<> run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g);
   Task<> hand_over(const Job& from, std::uint32_t from_index, const Job& to);
-  Task<> run_npu_step(const kernels::NpuStep& step);
   Task<> build_graph_if_new(const Job& job);
   void account(const std::string& unit, const std::string& kind, Tick start);
   // The attention shape of a softmax op's layer (from the plan's attn_scores op of the same

@@ -85,6 +85,7 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
         op.kind == OpKind::kMatMul ? lowering::lower_matmul_npu(op, p, npu, choice) : lowering::lower_pointwise_npu(op, m, npu);
     std::uint32_t graph_nodes = 0;
     bool graph = false;
+    out.work.stages = all.stages;
     for (const auto& step : all.steps) {
       if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
         graph = true;

@@ -1,5 +1,9 @@
 #include "sim/runtime/work_runner.h"
 
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "sim/core/sync.h"
@@ -7,27 +11,77 @@
 
 namespace socsim::runtime {
 
-Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step) {
+Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step, Progress* outputs) {
   switch (step.kind) {
     case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, step.name); break;
-    case kernels::NpuStep::Kind::kHmxGemm: co_await hw::run_hmx_gemm(npu, hw::plan_hmx_gemm(npu.spec(), step.gemm, step.home), step.name); break;
+    case kernels::NpuStep::Kind::kHmxGemm: co_await hw::run_hmx_gemm(npu, hw::plan_hmx_gemm(npu.spec(), step.gemm, step.home), step.name, outputs); break;
     case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, step.name); break;
     case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, step.name); break;
     case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, step.name, step.packets); break;
-    case kernels::NpuStep::Kind::kDmaDuringHvx: {
-      std::vector<Task<>> both;
-      both.push_back(npu.dma(step.bytes, step.transfers, step.name + " (prefetch)"));
-      both.push_back(npu.hvx(step.packets, step.threads, step.name));
-      co_await when_all(npu.sim(), std::move(both), step.name);
-      break;
-    }
   }
 }
 
-// Work is taken by value: these run as spawned processes that outlive the caller's locals.
-Task<> run_work(hw::Soc& soc, kernels::NpuWork work) {
-  for (const auto& step : work.steps) co_await run_npu_step(soc.npu(), step);
+namespace {
+
+// Where each stage of a pipelined NpuWork has got, and which steps each (stage, iteration) runs.
+struct Pipeline {
+  Pipeline(Simulator& sim, const kernels::NpuWork& work, Progress* outputs) : work(work), outputs(outputs) {
+    const std::size_t stages = work.stages.size();
+    for (std::size_t s = 0; s < stages; ++s) done.push_back(std::make_unique<Progress>(sim));
+    for (const auto& step : work.steps) iterations = std::max(iterations, step.iteration + 1);
+    cells.assign(stages, std::vector<std::vector<std::uint32_t>>(iterations));
+    for (std::uint32_t k = 0; k < work.steps.size(); ++k) {
+      const auto& step = work.steps[k];
+      if (step.stage >= stages) {
+        throw std::logic_error("NPU step '" + step.name + "' is in stage " + std::to_string(step.stage) + " of a " +
+                               std::to_string(stages) + "-stage pipeline");
+      }
+      cells[step.stage][step.iteration].push_back(k);
+    }
+  }
+  const kernels::NpuWork& work;
+  Progress* outputs;
+  std::uint32_t iterations = 0;
+  std::vector<std::unique_ptr<Progress>> done;                   // iterations finished, per stage
+  std::vector<std::vector<std::vector<std::uint32_t>>> cells;    // [stage][iteration] -> steps
+};
+
+// One stage: an in-order stream over the iterations. It waits for the previous stage to have
+// produced iteration i, and for a free output buffer (the next stage done with i - buffers).
+Task<> run_stage(hw::HexagonNpu& npu, Pipeline& p, std::uint32_t s) {
+  const std::uint32_t last = static_cast<std::uint32_t>(p.work.stages.size()) - 1;
+  const std::uint32_t buffers = p.work.stages[s].buffers;
+  for (std::uint32_t i = 0; i < p.iterations; ++i) {
+    if (s > 0) co_await p.done[s - 1]->reach(i + 1);
+    if (s < last && buffers > 0 && i >= buffers) co_await p.done[s + 1]->reach(i - buffers + 1);
+    for (auto k : p.cells[s][i]) co_await run_npu_step(npu, p.work.steps[k], p.outputs);
+    p.done[s]->advance();
+  }
 }
+
+}  // namespace
+
+std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
+  std::uint64_t blocks = 0;
+  for (const auto& step : work.steps) {
+    if (step.kind == kernels::NpuStep::Kind::kHmxGemm) blocks += hw::plan_hmx_gemm(npu, step.gemm, step.home).blocks.size();
+  }
+  return blocks;
+}
+
+Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress* outputs) {
+  if (!work.pipelined()) {
+    for (const auto& step : work.steps) co_await run_npu_step(npu, step, outputs);
+    co_return;
+  }
+  Pipeline p(npu.sim(), work, outputs);
+  std::vector<Task<>> streams;
+  for (std::uint32_t s = 0; s < work.stages.size(); ++s) streams.push_back(run_stage(npu, p, s));
+  co_await when_all(npu.sim(), std::move(streams), "npu.pipeline");
+}
+
+// Work is taken by value: these run as spawned processes that outlive the caller's locals.
+Task<> run_work(hw::Soc& soc, kernels::NpuWork work) { co_await run_npu_work(soc.npu(), work); }
 
 Task<> run_work(hw::Soc& soc, kernels::GpuWork work) {
   for (auto& k : work.kernels) co_await soc.gpu().enqueue(k);

@@ -15,8 +15,8 @@ HexagonNpu::HexagonNpu(Simulator& sim, const NpuSpec& spec, DramModel& dram, rep
       dram_(dram),
       trace_(trace),
       scalar_(sim, "npu.scalar", spec.scalar_threads),
-      hmx_(sim, "npu.hmx", spec.hmx.units),
       hvx_(sim, "npu.hvx", spec.hvx.contexts),
+      hmx_(sim, "npu.hmx", spec.hmx.units),
       dma_(sim, "npu.dma", 1),
       rpc_(sim, "npu.rpc", 1) {
   port_ = dram.add_port("npu", spec.port_bandwidth);
@@ -43,7 +43,7 @@ Task<> HexagonNpu::dma(std::uint64_t bytes, std::uint64_t transfers, std::string
 
 Task<> HexagonNpu::hmx(std::uint64_t cycles, std::string name) {
   if (cycles == 0) co_return;
-  auto thread = co_await scalar_.acquire();
+  auto thread = co_await scalar_.acquire(1);
   auto lease = co_await hmx_.acquire();
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
@@ -51,47 +51,55 @@ Task<> HexagonNpu::hmx(std::uint64_t cycles, std::string name) {
   hmx_cycles_.add(cycles);
   busy_.end(sim_.now());
   span("npu.hmx", name, start);
+  thread_spans(thread.ids(), name, start);
+}
+
+std::uint32_t HexagonNpu::hvx_threads(std::uint32_t requested) const {
+  if (requested == 0) throw std::invalid_argument("HVX work on 0 threads");
+  return std::min({requested, spec_.hvx.contexts, spec_.scalar_threads});
+}
+
+void HexagonNpu::thread_spans(std::uint64_t threads, const std::string& name, Tick start) const {
+  if (!trace_) return;
+  NamedUnits::for_each(threads, [&](std::uint32_t t) { trace_->span("npu.thread" + std::to_string(t), name, start, sim_.now()); });
 }
 
 Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) {
-  if (threads == 0 || threads > spec_.hvx.contexts) {
-    throw std::invalid_argument("HVX work on " + std::to_string(threads) + " threads; the NPU has " +
-                                std::to_string(spec_.hvx.contexts) + " HVX contexts");
-  }
+  const std::uint32_t n = hvx_threads(threads);
   if (packets <= 0) co_return;
-  auto issuers = co_await scalar_.acquire(threads);
-  auto lease = co_await hvx_.acquire(threads);
+  auto issuers = co_await scalar_.acquire(n);
+  auto contexts = co_await hvx_.acquire(n);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
-  const double per_thread = packets / threads / spec_.hvx.packets_per_cycle;
+  const double per_thread = packets / n / spec_.hvx.packets_per_cycle;
   co_await sim_.delay(clock_.cycles_to_ticks(static_cast<std::uint64_t>(std::ceil(per_thread))));
   busy_.end(sim_.now());
   span("npu.hvx", name, start);
+  thread_spans(issuers.ids(), name, start);
 }
 
 Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name, double packets) {
-  if (threads == 0 || threads > spec_.hvx.contexts) {
-    throw std::invalid_argument("HVX stream on " + std::to_string(threads) + " threads; the NPU has " +
-                                std::to_string(spec_.hvx.contexts) + " HVX contexts");
-  }
+  const std::uint32_t n = hvx_threads(threads);
   if (bytes == 0 && packets <= 0) co_return;
-  auto issuers = co_await scalar_.acquire(threads);
-  auto lease = co_await hvx_.acquire(threads);
+  auto issuers = co_await scalar_.acquire(n);
+  auto contexts = co_await hvx_.acquire(n);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
   std::vector<Task<>> parts;
   if (packets > 0) {
-    const double per_thread = packets / threads / spec_.hvx.packets_per_cycle;
+    const double per_thread = packets / n / spec_.hvx.packets_per_cycle;
     parts.push_back(sim_.delay_task(clock_.cycles_to_ticks(static_cast<std::uint64_t>(std::ceil(per_thread)))));
   }
-  for (std::uint32_t t = 0; t < threads; ++t) {
-    // Split evenly; the first threads take the remainder bytes.
-    const std::uint64_t share = bytes / threads + (t < bytes % threads ? 1 : 0);
-    parts.push_back(dram_.transfer(hvx_ports_[t], share));
-  }
+  // Each context streams its share through its own port; the first take the remainder bytes.
+  std::uint32_t t = 0;
+  NamedUnits::for_each(contexts.ids(), [&](std::uint32_t ctx) {
+    const std::uint64_t share = bytes / n + (t++ < bytes % n ? 1 : 0);
+    parts.push_back(dram_.transfer(hvx_ports_[ctx], share));
+  });
   co_await when_all(sim_, std::move(parts), "npu.hvx_stream");
   busy_.end(sim_.now());
   span("npu.hvx", name, start);
+  thread_spans(issuers.ids(), name, start);
 }
 
 Task<> HexagonNpu::graph_call(std::uint32_t ops, std::string name) {

@@ -4,8 +4,12 @@
 // engine is a FIFO resource, so work from several issuers queues and overlaps the way the
 // hardware allows (HMX computes while DMA stages the next block). HVX contexts and HMX are driven
 // by scalar hardware threads: work takes its threads first (one per HVX context it uses, one for
-// HMX), then its engine, so six threads bound how much runs at once. DMA runs on its own once its
-// transfers are queued.
+// HMX), then its engine, so six threads bound how much runs at once; a pipelined kernel's HVX
+// stage on four threads and its HMX stage on a fifth run side by side, on four threads they take
+// turns. Work asking for more threads than the NPU can give it (more software threads than
+// hardware threads or HVX contexts) runs on as many as there are. DMA runs on its own once its
+// transfers are queued. Threads and contexts are named units, so the trace has a track per
+// hardware thread (npu.thread0..) showing what each issued.
 //
 // DRAM ports (children of the shared DRAM model's root):
 //   npu            cap port_bandwidth        everything the NPU moves
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "sim/core/clock_domain.h"
+#include "sim/core/named_units.h"
 #include "sim/core/resource.h"
 #include "sim/core/simulator.h"
 #include "sim/core/statistics.h"
@@ -44,11 +49,15 @@ class HexagonNpu {
   // HMX busy for `cycles` NPU cycles.
   Task<> hmx(std::uint64_t cycles, std::string name);
   // `packets` VLIW packets of HVX work spread evenly over `threads` contexts (each issues
-  // packets_per_cycle per cycle); holds those contexts until done.
+  // packets_per_cycle per cycle, hvx_threads(threads) of them); holds those contexts until done.
   Task<> hvx(double packets, std::uint32_t threads, std::string name);
   // Core-path (L2) streaming of `bytes` from DRAM by `threads` HVX threads, while they execute
   // `packets` packets of work on it (0 for a pure read): time is the longer of the two.
   Task<> hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name, double packets = 0);
+  // How many hardware threads work asking for `requested` HVX threads runs on: no more than the
+  // HVX contexts and the scalar threads that drive them (software threads beyond those share
+  // them). Throws for 0.
+  std::uint32_t hvx_threads(std::uint32_t requested) const;
   // Host-side cost of executing a static graph of `ops` nodes (FastRPC-style call + per-node
   // dispatch), paid before its work starts.
   Task<> graph_call(std::uint32_t ops, std::string name);
@@ -60,7 +69,8 @@ class HexagonNpu {
   const BusyTime& busy() const { return busy_; }  // any engine active
   const BusyTime& hmx_busy() const { return hmx_.busy(); }
   const BusyTime& dma_busy() const { return dma_.busy(); }
-  const BusyTime& hvx_busy() const { return hvx_.busy(); }
+  const BusyTime& hvx_busy() const { return hvx_.resource().busy(); }
+  const Resource& threads() const { return scalar_.resource(); }
   std::uint64_t dma_bytes() const { return dma_bytes_.value(); }
   std::uint64_t hmx_cycles() const { return hmx_cycles_.value(); }
   PortId dma_port() const { return dma_port_; }
@@ -70,13 +80,16 @@ class HexagonNpu {
   void span(const std::string& track, const std::string& name, Tick start) const {
     if (trace_) trace_->span(track, name, start, sim_.now());
   }
+  // The same span on the track of every hardware thread in `threads`.
+  void thread_spans(std::uint64_t threads, const std::string& name, Tick start) const;
 
   Simulator& sim_;
   NpuSpec spec_;
   ClockDomain clock_;
   DramModel& dram_;
   report::TraceRecorder* trace_;
-  Resource scalar_, hmx_, hvx_, dma_, rpc_;
+  NamedUnits scalar_, hvx_;
+  Resource hmx_, dma_, rpc_;
   PortId port_, dma_port_, core_port_;
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;

@@ -6,7 +6,7 @@
 
 namespace socsim::hw {
 
-Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name) {
+Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done) {
   const auto& blocks = plan.blocks;
   if (blocks.empty()) co_return;
   Simulator& sim = npu.sim();
@@ -22,6 +22,7 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name) {
       step.push_back(npu.dma(blocks[i - 1].writeback_bytes, 1, name + " writeback " + std::to_string(i - 1)));
     }
     co_await when_all(sim, std::move(step), name);
+    if (blocks_done) blocks_done->advance();
   }
   // Epilogue: write back the last block.
   const auto& last = blocks.back();

@@ -2,12 +2,15 @@
 // Runs a planned HMX GEMM (gemm_plan.h) on the NPU as a three-stage software pipeline: while HMX
 // computes block i, DMA stages block i+1 and writes back block i-1. Time therefore comes out as
 // whichever of data movement and tile compute binds, block by block, under DRAM contention.
+// `blocks_done`, when given, advances as each block's outputs are computed (a consumer that
+// streams them, sim/runtime/executor.cpp, follows it).
+#include "sim/core/sync.h"
 #include "sim/core/task.h"
 #include "sim/hw/npu/gemm_plan.h"
 #include "sim/hw/npu/hexagon_npu.h"
 
 namespace socsim::hw {
 
-Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name);
+Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done = nullptr);
 
 }  // namespace socsim::hw

@@ -43,6 +43,12 @@ nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
   if (!r.engine.empty() && (r.unit == "cpu" || r.unit == "gpu")) {
     throw config::ConfigError(kCli, "--engine", "chooses among the NPU's engines (hmx | hvx | dma); the " + r.unit + " has one path");
   }
+  if (r.unit == "npu" && r.threads > r.soc.npu.hvx.contexts) {
+    // Software threads beyond the HVX contexts would share them: say so rather than time it.
+    throw config::ConfigError(kCli, "--threads",
+                              std::to_string(r.threads) + " HVX threads, but the NPU has " + std::to_string(r.soc.npu.hvx.contexts) +
+                                  " HVX contexts (npu.hvx.contexts)");
+  }
   if (r.op == "softmax" && r.unit != "gpu+npu") return kernel_softmax(r);
   if (r.op == "attention" && r.unit != "gpu+npu") return kernel_attention(r);
   if (r.unit == "npu") {

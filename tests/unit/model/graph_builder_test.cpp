@@ -80,3 +80,41 @@ TEST(GraphBuilder, KvCacheBytes) {
 
 }  // namespace
 }  // namespace socsim::model
+
+namespace socsim::model {
+namespace {
+
+// A static graph's dataflow: sibling matmuls of a group read the group's input; each Dequantize
+// reads its matmul; everything else reads the op before it.
+TEST(OpInputs, MatmulGroupsShareTheirInput) {
+  ModelConfig m;
+  m.layers = 1, m.hidden = 64, m.heads = 2, m.kv_heads = 1, m.head_dim = 32, m.intermediate = 128, m.vocab = 100;
+  const auto ops = decoder_layer_ops(m, {4, 4, 1}, true);
+  const auto in = op_inputs(ops);
+  auto at = [&](const std::string& name) {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].name == name) return static_cast<std::int32_t>(i);
+    }
+    ADD_FAILURE() << name;
+    return -2;
+  };
+  const auto quantize = at("q_proj") - 1;
+  EXPECT_EQ(ops[static_cast<std::size_t>(quantize)].kind, OpKind::kQuantize);
+  EXPECT_EQ(in[static_cast<std::size_t>(at("q_proj"))], quantize);
+  EXPECT_EQ(in[static_cast<std::size_t>(at("k_proj"))], quantize);
+  EXPECT_EQ(in[static_cast<std::size_t>(at("v_proj"))], quantize);
+  EXPECT_EQ(in[static_cast<std::size_t>(at("k_proj_dequantize"))], at("k_proj"));
+  EXPECT_EQ(in[static_cast<std::size_t>(at("rope_q"))], at("rope_q") - 1);
+  EXPECT_EQ(in[static_cast<std::size_t>(at("o_proj"))], at("o_proj") - 1);  // a group of one
+  EXPECT_EQ(in[static_cast<std::size_t>(at("up_proj"))], in[static_cast<std::size_t>(at("gate_proj"))]);
+  EXPECT_EQ(in[static_cast<std::size_t>(at("down_proj"))], at("down_proj") - 1);
+  EXPECT_EQ(in[0], -1);
+  // Without quantization the siblings follow each other directly.
+  const auto plain = decoder_layer_ops(m, {4, 4, 1}, false);
+  const auto pin = op_inputs(plain);
+  EXPECT_EQ(pin[2], 0);  // k_proj reads input_norm, as q_proj does
+  EXPECT_EQ(pin[3], 0);
+}
+
+}  // namespace
+}  // namespace socsim::model

@@ -86,8 +86,8 @@ TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   const NpuWork w = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec);
   ASSERT_EQ(w.steps.size(), 2u + 64 * 5);
   expect_dma(w.steps[0], 1 * 2048 * 2, 1);
-  expect_hvx(w.steps[1], 1 * 64 * 16, 4);
-  expect_dma(w.steps[2], 64 * 64 * 18, 2);  // 64 columns x 64 blocks x 18 B, one transfer per strip
+  expect_dma(w.steps[1], 64 * 64 * 18, 2);  // 64 columns x 64 blocks x 18 B, one transfer per strip
+  expect_hvx(w.steps[2], 1 * 64 * 16, 4);
   // 2 x 64 tiles x 1024 weights / 256 = 512 units x (2 + 2*2 + 2*2 + 4 + 4 qfloat = 18) = 9216.
   expect_hvx(w.steps[3], 9216, 4);
   expect_gemm(w.steps[4], 1, 2048, 64, hw::DType::kFp16, hw::OperandHome::kTcm);
@@ -116,26 +116,42 @@ TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   expect_dma(o.steps[4], 33 * 17 * 2, 1);
 }
 
-TEST(GemmLowerNpu, W4A16PrefetchOverlapsTheNextChunksDma) {
-  // 1x2048x4096 as above (64 chunks of 64 columns): the first chunk's weights alone, then each
-  // chunk's dequantization with the next chunk's DMA beside it, the last without; same bytes.
+TEST(GemmLowerNpu, W4A16IsAPipelineOfLoadDequantizeMultiplyStore) {
+  // 1x2048x4096 as above (64 chunks of 64 columns): one iteration per chunk; the row block's
+  // activations ride in the first iteration's load and dequantize stages. Double buffering
+  // (prefetch) changes only the buffers of the first three stages, never the work.
   const auto spec = test::small_npu();
   const NpuWork plain = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec);
   const NpuWork pre = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec, {DequantLayout::kCoalesced, true, {}});
-  ASSERT_EQ(pre.steps.size(), 2u + 1 + 64 * 4);
-  expect_dma(pre.steps[2], 64 * 64 * 18, 2);
-  EXPECT_EQ(pre.steps[3].kind, Kind::kDmaDuringHvx);
-  EXPECT_EQ(pre.steps[3].bytes, 64u * 64 * 18);
-  EXPECT_DOUBLE_EQ(pre.steps[3].packets, 9216);
-  EXPECT_EQ(pre.steps[3 + 63 * 4].kind, Kind::kHvx);  // the last chunk prefetches nothing
-  auto dma_bytes = [](const NpuWork& w) {
-    std::uint64_t b = 0;
-    for (const auto& s : w.steps) {
-      if (s.kind == Kind::kDma || s.kind == Kind::kDmaDuringHvx) b += s.bytes;
+  ASSERT_EQ(pre.stages.size(), 4u);
+  EXPECT_EQ(pre.stages[0].name, "load");
+  EXPECT_EQ(pre.stages[1].name, "dequantize");
+  EXPECT_EQ(pre.stages[2].name, "multiply");
+  EXPECT_EQ(pre.stages[3].name, "store");
+  for (std::size_t s = 0; s < 3; ++s) {
+    EXPECT_EQ(pre.stages[s].buffers, 2u);
+    EXPECT_EQ(plain.stages[s].buffers, 1u);
+  }
+  EXPECT_EQ(pre.stages[3].buffers, 0u);
+  ASSERT_EQ(pre.steps.size(), plain.steps.size());
+  for (std::size_t k = 0; k < pre.steps.size(); ++k) {
+    EXPECT_EQ(pre.steps[k].kind, plain.steps[k].kind);
+    EXPECT_EQ(pre.steps[k].bytes, plain.steps[k].bytes);
+    EXPECT_DOUBLE_EQ(pre.steps[k].packets, plain.steps[k].packets);
+  }
+  // Engines by stage: DMA loads, HVX dequantizes, HMX multiplies; iterations in order.
+  std::uint32_t last_iteration = 0;
+  for (const auto& st : pre.steps) {
+    EXPECT_GE(st.iteration, last_iteration);
+    last_iteration = st.iteration;
+    switch (st.stage) {
+      case 0: EXPECT_EQ(st.kind, Kind::kDma) << st.name; break;
+      case 1: EXPECT_EQ(st.kind, Kind::kHvx) << st.name; break;
+      case 2: EXPECT_EQ(st.kind, Kind::kHmxGemm) << st.name; break;
+      default: EXPECT_NE(st.kind, Kind::kHmxGemm) << st.name; break;
     }
-    return b;
-  };
-  EXPECT_EQ(dma_bytes(pre), dma_bytes(plain));
+  }
+  EXPECT_EQ(last_iteration, 63u);
 }
 
 TEST(GemmLowerNpu, W4A16DequantLayoutsPerUnit) {
