@@ -7,6 +7,7 @@
 
 #include "kernels/elementwise/op_costs.h"
 #include "kernels/softmax/softmax_lower.h"
+#include "sim/hw/hardware_limit_error.h"
 
 namespace socsim::kernels {
 
@@ -77,7 +78,7 @@ std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std:
     return gemm_tcm_bytes(npu, rows, head_dim, keys) <= budget && gemm_tcm_bytes(npu, rows, keys, head_dim) <= budget;
   };
   if (!fits(1)) {
-    throw std::invalid_argument("FlashAttention: one tile's operands do not fit a quarter of the " + std::to_string(spare_tcm(npu, p)) +
+    throw hw::HardwareLimitError("npu.tcm", "FlashAttention: one tile's operands do not fit a quarter of the " + std::to_string(spare_tcm(npu, p)) +
                                 " B of TCM beside the LUT");
   }
   std::uint64_t g = 1;

@@ -12,6 +12,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/log_level.h"
 #include "sim/config/config_error.h"
+#include "sim/hw/hardware_limit_error.h"
 
 namespace po = boost::program_options;
 using socsim::cli::commands;
@@ -80,6 +81,9 @@ int main(int argc, char** argv) {
     return dispatch(argc, argv);
   } catch (const socsim::config::ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const socsim::hw::HardwareLimitError& e) {
+    std::cerr << "error: SoC: " << e.what() << " (change it in the SoC file or with --set " << e.key() << "=...)\n";
     return 2;
   } catch (const po::error& e) {
     std::cerr << "error: command line: " << e.what() << "\n";

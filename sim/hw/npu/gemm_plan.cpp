@@ -1,5 +1,7 @@
 #include "sim/hw/npu/gemm_plan.h"
 
+#include "sim/hw/hardware_limit_error.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -141,7 +143,7 @@ GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home)
 
   if (home == OperandHome::kTcm) {
     if (a_bytes + w_bytes + c_bytes > tcm) {
-      throw std::invalid_argument("operands of " + std::to_string(a_bytes + w_bytes + c_bytes) +
+      throw HardwareLimitError("npu.tcm", "operands of " + std::to_string(a_bytes + w_bytes + c_bytes) +
                                   " B (padded to tiles) do not fit the TCM of " + std::to_string(tcm) + " B");
     }
     plan.strategy = GemmStrategy::kAllInTcm;
@@ -189,7 +191,7 @@ GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home)
       prologue.stage_transfers = 1;
       const std::uint64_t a_block = r * g.kt * g.tile_bytes;
       if (a_block > tcm) {
-        throw std::invalid_argument("one row tile of activations (" + std::to_string(a_block) + " B for k = " +
+        throw HardwareLimitError("npu.tcm", "one row tile of activations (" + std::to_string(a_block) + " B for k = " +
                                     std::to_string(s.k) + ") does not fit the TCM of " + std::to_string(tcm) + " B");
       }
       stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);

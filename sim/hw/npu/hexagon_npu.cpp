@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/core/sync.h"
+#include "sim/hw/hardware_limit_error.h"
 
 namespace socsim::hw {
 
@@ -112,9 +113,9 @@ Task<> HexagonNpu::graph_call(std::uint32_t ops, std::string name) {
 
 void HexagonNpu::check_mappable(std::uint64_t bytes, std::string_view what) const {
   if (bytes > spec_.session_limit_bytes) {
-    throw std::invalid_argument(std::string(what) + " needs " + std::to_string(bytes) +
-                                " B mapped on the NPU, more than its session limit of " +
-                                std::to_string(spec_.session_limit_bytes) + " B (npu.session_limit; 32-bit address space)");
+    throw HardwareLimitError("npu.session_limit", std::string(what) + " needs " + std::to_string(bytes) +
+                                                       " B mapped on the NPU, more than its session limit of " +
+                                                       std::to_string(spec_.session_limit_bytes) + " B (32-bit address space)");
   }
 }
 
