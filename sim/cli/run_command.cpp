@@ -207,13 +207,29 @@ bool is_help(const RunSetup& setup) { return setup.help; }
 RunResult simulate_prepared(RunSetup& setup) {
   RunResult result;
   std::optional<nlohmann::ordered_json> accuracy;
+  std::optional<nlohmann::ordered_json> data_driven;
+  runtime::RunRequest req = setup.req;
   if (setup.functional) {
-    // The numerics run first: a bad weights file fails before any simulation. They do not
-    // change the timing, which the timing run below computes exactly as in timing mode.
-    accuracy = functional::run_functional(setup.req, *setup.strategy, setup.fopt);
+    // The numerics run first (a bad weights file fails before any simulation); the quantities
+    // they measure on the data replace the modelled ones in the timed run's plan, and a timing
+    // mode run beside it says what they changed.
+    auto f = functional::run_functional_with_data(setup.req, *setup.strategy, setup.fopt);
+    accuracy = std::move(f.accuracy);
+    req.data_driven = std::move(f.data);
+    if (req.data_driven.empty()) {
+      data_driven = nlohmann::ordered_json{{"quantities", "none"},
+                                           {"note", "no quantity of this system's plan depends on the data yet: timing equals timing mode"}};
+    } else {
+      report::TraceRecorder untraced;
+      const report::RunReport plain = runtime::simulate_run(setup.req, *setup.strategy, untraced);
+      data_driven = req.data_driven.summary;
+      (*data_driven)["timing_mode"] = {{"prefill_ms", plain.prefill_ms.value_or(0)}, {"total_ms", plain.total_ms.value_or(0)},
+                                       {"energy_j", plain.energy_j.value_or(0)}};
+    }
   }
-  result.report = runtime::simulate_run(setup.req, *setup.strategy, result.trace);
+  result.report = runtime::simulate_run(req, *setup.strategy, result.trace);
   result.report.accuracy = accuracy;
+  result.report.data_driven = data_driven;
   result.soc_yaml = setup.req.soc.resolved_yaml;
   const auto& m = setup.req.model;
   result.model_text = fmt::format(

@@ -12,6 +12,7 @@
 #include "sim/functional/reference_forward.h"
 #include "sim/functional/safetensors_weights.h"
 #include "sim/functional/tensor_util.h"
+#include "sim/systems/llm_npu/outlier_plan.h"
 
 namespace socsim::functional {
 
@@ -25,6 +26,21 @@ namespace {
 constexpr std::uint64_t kHeadBlock = 8192;
 // The calibration tokens' seed is the run's seed with these bits flipped: a draw of its own.
 constexpr std::uint64_t kScaleCalibrationSeed = 0x5CA1E5C0FFEEull;
+constexpr std::uint64_t kOutlierCalibrationSeed = 0x0071E2CA11B0ull;
+
+// llm.npu's per-tensor W8A8 jobs with offline activation scales: the options of their calibration.
+std::optional<systems::llm_npu::OutlierCalibrationOptions> outlier_calibration_of(const runtime::Plan& plan, std::uint64_t layers) {
+  const bool offline = std::any_of(plan.jobs.begin(), plan.jobs.end(), [](const runtime::Job& j) {
+    return j.precision == Precision::kW8A8 && j.outliers != runtime::OutlierHandling::kMinMax;
+  });
+  if (!offline) return std::nullopt;
+  systems::llm_npu::OutlierCalibrationOptions o;
+  o.tokens = plan.info.value("chunk", std::uint64_t{256});
+  o.layers = layers;
+  o.outlier_channels = plan.info.value("outlier_channels", std::uint64_t{10});
+  o.hot_channels = plan.info.value("hot_channels", 0.03);
+  return o;
+}
 
 // Per-tensor INT8 scale of the whole head (a block's own max would be a per-block scale).
 float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
@@ -37,6 +53,17 @@ float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
 }
 
 }  // namespace
+
+std::uint64_t outlier_calibration_seed(std::uint64_t seed) { return seed ^ kOutlierCalibrationSeed; }
+
+std::optional<systems::llm_npu::OutlierCalibrationOptions> calibrate_offline_scales(PlanForward& system, const model::ModelConfig& model,
+                                                                                    const runtime::Plan& plan, const WeightSource& weights,
+                                                                                    std::uint64_t seed, std::uint64_t layers) {
+  auto options = outlier_calibration_of(plan, layers == 0 ? model.layers : layers);
+  // llm.npu profiled its activation scales offline: on sequences of their own, never the input.
+  if (options) system.set_outlier_calibration(systems::llm_npu::calibrate_outliers(model, weights, outlier_calibration_seed(seed), *options));
+  return options;
+}
 
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
                                          const WeightSource& weights, std::uint64_t seed, std::uint64_t layers,
@@ -61,6 +88,8 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     out.scale_calibration = systems::shadowattn::calibrate_scales(model, weights, out.scale_calibration_seed, out.scale_calibration_options);
     system.set_bucket_centre(out.scale_calibration->mean);
   }
+  out.outlier_calibration = calibrate_offline_scales(system, model, plan, weights, seed, layers);
+  out.outlier_calibration_seed = outlier_calibration_seed(seed);
   ReferenceForward reference(model, shape, ids, weights);
   for (std::uint32_t l = 0; l < layers; ++l) {
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
@@ -72,6 +101,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   const NormWeights final_norm = weights.final_norm();
   const std::vector<HeadGroup> groups = system.head_groups(final_norm);
   out.bucket_use = system.bucket_use();
+  out.shadow_outliers = system.shadow_outliers();
   out.scale_centre_oracle = plan.info.value("scale_centre", "") == "oracle";
   out.functional_layers = layers;
   out.attention = system.attention_used();
@@ -112,6 +142,46 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
 }
 
 nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::System& system, const FunctionalOptions& opt) {
+  return run_functional_with_data(req, system, opt).accuracy;
+}
+
+namespace {
+
+// The shadow jobs' outliers as measured, and what the report says of them.
+runtime::DataDriven shadow_outlier_data(const FunctionalOutcome& o, const runtime::Plan& plan) {
+  runtime::DataDriven d;
+  if (!o.outlier_calibration) return d;
+  double channels = 0, cold = 0;
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  for (const auto& [key, n] : o.shadow_outliers) {
+    const auto& [chunk, layer, group] = key;
+    d.shadow_jobs[systems::llm_npu::shadow_job_name(chunk, layer, group)] = n;
+    channels += static_cast<double>(n.channels), cold += static_cast<double>(n.cold_channels);
+    lo = std::min(lo, n.channels), hi = std::max(hi, n.channels);
+  }
+  const double jobs = static_cast<double>(std::max<std::size_t>(1, o.shadow_outliers.size()));
+  const auto modelled = plan.info.value("outlier_channels", std::uint64_t{0});
+  d.summary["quantities"] = "llm.npu outlier channels";
+  d.summary["llm_npu.outlier_channels"] = {
+      {"source", "each prefill chunk's activations against offline scales calibrated on seeded sequences of their own"},
+      {"shadow_jobs", o.shadow_outliers.size()},
+      {"mean", channels / jobs},
+      {"min", o.shadow_outliers.empty() ? 0 : lo},
+      {"max", hi},
+      {"mean_cold", cold / jobs},
+      {"timing_mode", {{"channels", modelled},
+                       {"cold", std::ceil((1.0 - plan.info.value("hot_hit", 0.8)) * static_cast<double>(modelled) - 1e-9)}}},
+      {"calibration", {{"sequences", o.outlier_calibration->sequences},
+                       {"tokens", o.outlier_calibration->tokens},
+                       {"outlier_channels", o.outlier_calibration->outlier_channels},
+                       {"hot_channels", o.outlier_calibration->hot_channels},
+                       {"seed", o.outlier_calibration_seed}}}};
+  return d;
+}
+
+}  // namespace
+
+FunctionalResult run_functional_with_data(const runtime::RunRequest& req, systems::System& system, const FunctionalOptions& opt) {
   std::unique_ptr<WeightSource> weights;
   const SyntheticWeights* synthetic = nullptr;
   if (opt.weights_file.empty()) {
@@ -125,8 +195,10 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
   const runtime::Plan plan = system.plan(req.soc, req.model, {req.prompt_tokens, req.decode_tokens, req.batch});
   const ForwardShape shape{req.prompt_tokens, req.decode_tokens, req.batch};
   const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress);
+  FunctionalResult result;
+  result.data = shadow_outlier_data(o, plan);
 
-  nlohmann::ordered_json j;
+  nlohmann::ordered_json& j = result.accuracy;
   j["hidden_rel_error"] = o.metrics.hidden_rel_error;
   j["logits_rel_error"] = o.metrics.logits_rel_error;
   j["logits_max_abs_error"] = o.metrics.logits_max_abs_error;
@@ -169,7 +241,7 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
     if (total > 0) j["centre_bucket_share"] = static_cast<double>(o.bucket_use.front()) / static_cast<double>(total);
   }
   j["reference"] = "fp32, whole sequence, teacher-forced tokens";
-  return j;
+  return result;
 }
 
 }  // namespace socsim::functional

@@ -17,9 +17,12 @@
 
 #include "sim/functional/accuracy.h"
 #include "sim/functional/forward_shape.h"
+#include "sim/functional/plan_forward.h"
 #include "sim/functional/synthetic_weights.h"
 #include "sim/functional/weight_source.h"
+#include "sim/runtime/data_driven.h"
 #include "sim/runtime/job.h"
+#include "sim/systems/llm_npu/outlier_calibration.h"
 #include "sim/runtime/run_request.h"
 #include "sim/systems/shadowattn/scale_calibration.h"
 #include "sim/systems/system.h"
@@ -52,7 +55,21 @@ struct FunctionalOutcome {
   std::uint64_t scale_calibration_seed = 0;
   std::vector<std::uint64_t> bucket_use;
   bool scale_centre_oracle = false;  // shadowattn.scale_centre=oracle: no calibration, each layer's own mean
+  // llm.npu with offline activation scales: the calibration's options, and the outliers each
+  // shadowed group's input had per prefill chunk (PlanForward::shadow_outliers).
+  std::optional<systems::llm_npu::OutlierCalibrationOptions> outlier_calibration;
+  std::uint64_t outlier_calibration_seed = 0;
+  std::map<PlanForward::OutlierKey, runtime::ShadowOutliers> shadow_outliers;
 };
+
+// llm.npu's offline activation scales for the system's forward, when the plan has per-tensor W8A8
+// jobs with offline scales: calibrated (systems/llm_npu/outlier_calibration.h) on seeded sequences
+// of their own (seed outlier_calibration_seed(seed)) over `layers` layers (0 = all). Returns the
+// calibration's options, or nothing when the plan needs none.
+std::uint64_t outlier_calibration_seed(std::uint64_t seed);
+std::optional<systems::llm_npu::OutlierCalibrationOptions> calibrate_offline_scales(PlanForward& system, const model::ModelConfig& model,
+                                                                                    const runtime::Plan& plan, const WeightSource& weights,
+                                                                                    std::uint64_t seed, std::uint64_t layers);
 
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
@@ -64,5 +81,13 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
 // runs the comparison and returns the report's `accuracy` object. With a workload, the first
 // request's lengths are computed.
 nlohmann::ordered_json run_functional(const runtime::RunRequest& request, systems::System& system, const FunctionalOptions& options);
+
+// The same, with the quantities of the plan that functional mode measured on the data, for the
+// timed run to use (runtime::RunRequest::data_driven); `data.summary` describes them.
+struct FunctionalResult {
+  nlohmann::ordered_json accuracy;
+  runtime::DataDriven data;
+};
+FunctionalResult run_functional_with_data(const runtime::RunRequest& request, systems::System& system, const FunctionalOptions& options);
 
 }  // namespace socsim::functional

@@ -55,9 +55,10 @@ float offline_scale(const Tensor& x, std::uint32_t c) {
 
 }  // namespace
 
-Tensor Linear::apply(const Tensor& x, Precision precision, runtime::OutlierHandling outliers, std::uint32_t outlier_channels) {
+Tensor Linear::apply(const Tensor& x, Precision precision, runtime::OutlierHandling outliers, std::uint32_t outlier_channels,
+                     std::optional<float> profiled) {
   if (precision != Precision::kW8A8 || outliers == runtime::OutlierHandling::kMinMax) return apply(x, precision);
-  const float scale = offline_scale(x, outlier_channels);
+  const float scale = profiled ? *profiled : offline_scale(x, outlier_channels);
   auto split = kernels::split_outliers(x, scale);
   const auto& w = weights_i8();
   const kernels::QuantizedI8 xq = kernels::quantize_per_tensor(split.inliers, scale);

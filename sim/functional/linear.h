@@ -52,8 +52,10 @@ class Linear {
   kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision,
                         std::optional<float> activation_scale = std::nullopt);
   // kW8A8 with an outlier handling other than min-max (see above); other precisions ignore it.
+  // `offline_scale`: the profiled activation scale (llm.npu's calibration); without it, the scale
+  // that leaves exactly `outlier_channels` of x's own channels out of range.
   kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision, runtime::OutlierHandling outliers,
-                        std::uint32_t outlier_channels);
+                        std::uint32_t outlier_channels, std::optional<float> offline_scale = std::nullopt);
   // kW4A16 with TTS's weight forms: `format` blocks, in tile groups or ggml's conventional groups
   // (other precisions: as apply(x, precision)).
   kernels::Tensor apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups);

@@ -64,12 +64,12 @@ void add_into(Tensor& x, const Tensor& y) {
 // activation outliers are handled).
 // `down`: the FFN-down, Q8_0 when the job asks for it (the rule of its lowering). TTS's NPU kernels
 // (tts-npu: hmx_gemv) keep the weights in tile groups unless the layout is ggml's (baseline).
-Tensor linear(Linear& l, const Tensor& x, const OpPlacement& p, bool down = false) {
+Tensor linear(Linear& l, const Tensor& x, const OpPlacement& p, bool down = false, std::optional<float> offline_scale = std::nullopt) {
   if (p.unit == kernels::Unit::kNpu && p.npu_kernels.hmx_gemv) {
     const auto f = down && p.npu_kernels.q8_0_down ? kernels::BlockFormat::kQ8_0 : kernels::BlockFormat::kQ4_0;
     return l.apply_block(x, p.precision, f, p.npu_kernels.dequant != kernels::DequantLayout::kBaseline);
   }
-  return l.apply(x, p.precision, p.outliers, p.outlier_channels);
+  return l.apply(x, p.precision, p.outliers, p.outlier_channels, offline_scale);
 }
 
 }  // namespace
@@ -120,6 +120,19 @@ PlanForward::PlanForward(const model::ModelConfig& model, const runtime::Plan& p
   weights.embedding_rows(ids, x_.data());
 }
 
+std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const Tensor& x) {
+  if (!outlier_calibration_) return std::nullopt;
+  const OpPlacement p = placement_.at(seg.phase, seg.step, layer, group);
+  if (p.precision != runtime::Precision::kW8A8 || p.outliers == runtime::OutlierHandling::kMinMax) return std::nullopt;
+  const auto* g = outlier_calibration_->find(layer, group);
+  if (!g) return std::nullopt;  // a layer the calibration did not reach (truncated run)
+  if (p.outliers == runtime::OutlierHandling::kShadow && seg.phase == model::Phase::kPrefill) {
+    const auto n = systems::llm_npu::count_outliers(x, *g);
+    shadow_outliers_[{seg.step, layer, group}] = {n.channels, n.cold};
+  }
+  return g->scale;
+}
+
 void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
   LayerState st(layer, w, model_, shape_);
   for (const auto& s : segments_) run_segment(st, s);
@@ -138,7 +151,9 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   }
 
   const Tensor hn = apply_norm(m, x, st.weights.input_norm);
-  Tensor q = linear(st.q, hn, precision("q_proj")), k = linear(st.k, hn, precision("k_proj")), v = linear(st.v, hn, precision("v_proj"));
+  const auto qkv_scale = offline_scale(seg, st.layer, "q_proj", hn);
+  Tensor q = linear(st.q, hn, precision("q_proj"), false, qkv_scale), k = linear(st.k, hn, precision("k_proj"), false, qkv_scale),
+         v = linear(st.v, hn, precision("v_proj"), false, qkv_scale);
   add_bias(q, st.weights.q_bias);
   add_bias(k, st.weights.k_bias);
   add_bias(v, st.weights.v_bias);
@@ -263,16 +278,18 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
       }
     }
   }
-  add_into(x, linear(st.o, attn, precision("o_proj")));
+  add_into(x, linear(st.o, attn, precision("o_proj"), false, offline_scale(seg, st.layer, "o_proj", attn)));
 
   const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
   if (m.gated_mlp) {
-    const Tensor g = activate(m.activation, linear(st.gate, hn2, precision("gate_proj")));
-    const Tensor u = linear(st.up, hn2, precision("up_proj"));
-    add_into(x, linear(st.down, kernels::gate_mul(g, u), precision("down_proj"), true));
+    const auto gate_scale = offline_scale(seg, st.layer, "gate_proj", hn2);
+    const Tensor g = activate(m.activation, linear(st.gate, hn2, precision("gate_proj"), false, gate_scale));
+    const Tensor u = linear(st.up, hn2, precision("up_proj"), false, gate_scale);
+    const Tensor gu = kernels::gate_mul(g, u);
+    add_into(x, linear(st.down, gu, precision("down_proj"), true, offline_scale(seg, st.layer, "down_proj", gu)));
   } else {
-    const Tensor a = activate(m.activation, linear(st.up, hn2, precision("fc1")));
-    add_into(x, linear(st.down, a, precision("fc2")));
+    const Tensor a = activate(m.activation, linear(st.up, hn2, precision("fc1"), false, offline_scale(seg, st.layer, "fc1", hn2)));
+    add_into(x, linear(st.down, a, precision("fc2"), false, offline_scale(seg, st.layer, "fc2", a)));
   }
   for (std::uint64_t b = 0; b < B; ++b) {
     std::memcpy(x_.data() + shape_.row(b, seg.p0) * h, x.data<float>().data() + b * r * h, r * h * sizeof(float));

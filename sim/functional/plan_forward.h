@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/softmax/lut_exp.h"
@@ -24,6 +26,8 @@
 #include "sim/functional/plan_placement.h"
 #include "sim/functional/weight_source.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/data_driven.h"
+#include "sim/systems/llm_npu/outlier_calibration.h"
 #include "sim/systems/shadowattn/calibration.h"
 
 namespace socsim::functional {
@@ -58,6 +62,13 @@ class PlanForward {
   // (systems/shadowattn/scale_calibration.h); until set, each layer's own mean scales (the input's,
   // which no static graph could know).
   void set_bucket_centre(systems::shadowattn::ScalePair centre) { bucket_centre_ = centre; }
+  // llm.npu: per-tensor W8A8 matmuls with offline scales use the calibrated ones (else each
+  // input's own, leaving exactly outlier_channels out of range), and the outliers each shadowed
+  // group's input had in each prefill chunk are counted.
+  void set_outlier_calibration(systems::llm_npu::OutlierCalibration c) { outlier_calibration_ = std::move(c); }
+  // (chunk, layer, group's first matmul) -> outlier channels of that chunk's input.
+  using OutlierKey = std::tuple<std::uint64_t, std::uint32_t, std::string>;
+  const std::map<OutlierKey, runtime::ShadowOutliers>& shadow_outliers() const { return shadow_outliers_; }
   // Per-head estimations that went to each bucket (index as bucket_grid's: 0 is the centre).
   const std::vector<std::uint64_t>& bucket_use() const { return bucket_use_; }
 
@@ -68,6 +79,7 @@ class PlanForward {
   };
   class LayerState;
   void run_segment(LayerState& st, const Segment& s);
+  std::optional<float> offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const kernels::Tensor& x);
 
   model::ModelConfig model_;
   PlanPlacement placement_;
@@ -82,6 +94,8 @@ class PlanForward {
   double bucket_step_ = 0.5;
   std::optional<systems::shadowattn::ScalePair> bucket_centre_;
   std::vector<std::uint64_t> bucket_use_;
+  std::optional<systems::llm_npu::OutlierCalibration> outlier_calibration_;
+  std::map<OutlierKey, runtime::ShadowOutliers> shadow_outliers_;
 };
 
 }  // namespace socsim::functional

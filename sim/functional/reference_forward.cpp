@@ -88,7 +88,11 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   const std::uint64_t T = shape_.tokens(), B = shape_.sequences, hd = m.head_dim, heads = m.heads, kvh = m.kv_heads;
   const std::uint64_t q_dim = heads * hd, kv_dim = kvh * hd, group = heads / kvh;
 
+  const auto observe = [this](const char* group, const Tensor& in) {
+    if (group_observer_) group_observer_(group, in);
+  };
   const Tensor hn = norm(m, x_, w.input_norm);
+  observe("q_proj", hn);
   Tensor q = kernels::gemm_f32(hn, w.q), k = kernels::gemm_f32(hn, w.k), v = kernels::gemm_f32(hn, w.v);
   add_bias(q, w.q_bias);
   add_bias(k, w.k_bias);
@@ -132,8 +136,10 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
     auto c = y.data<float>();
     for (std::size_t i = 0; i < a.size(); ++i) a[i] += c[i];
   };
+  observe("o_proj", attn);
   add(x_, kernels::gemm_f32(attn, w.o));
   const Tensor hn2 = norm(m, x_, w.post_norm);
+  observe(m.gated_mlp ? "gate_proj" : "fc1", hn2);
   Tensor mid = kernels::gemm_f32(hn2, m.gated_mlp ? w.gate : w.up);
   auto md = mid.data<float>();
   if (m.gated_mlp) {
@@ -143,6 +149,7 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   } else {
     for (float& val : md) val = static_cast<float>(activation(m.activation, val));
   }
+  observe(m.gated_mlp ? "down_proj" : "fc2", mid);
   add(x_, kernels::gemm_f32(mid, w.down));
 }
 

@@ -27,6 +27,11 @@ class ReferenceForward {
   // them there, scale_calibration.h).
   using QkObserver = std::function<void(const kernels::Tensor& q, const kernels::Tensor& k)>;
   void set_qk_observer(QkObserver observer) { qk_observer_ = std::move(observer); }
+  // Called in run_layer with the input of each matmul group, named by its first matmul (q_proj,
+  // o_proj, gate_proj or fc1, down_proj or fc2): [sequences * tokens x its input width] (llm.npu's
+  // outlier calibration reads them, systems/llm_npu/outlier_calibration.h).
+  using GroupInputObserver = std::function<void(const char* group, const kernels::Tensor& x)>;
+  void set_group_input_observer(GroupInputObserver observer) { group_observer_ = std::move(observer); }
   // Final-normed hidden states at the head positions: F32 [positions x hidden], head group by
   // head group, one row per sequence in each (forward_shape.h).
   kernels::Tensor final_hidden(const NormWeights& final_norm) const;
@@ -36,6 +41,7 @@ class ReferenceForward {
   ForwardShape shape_;
   kernels::Tensor x_;  // residual stream [sequences * tokens x hidden]
   QkObserver qk_observer_;
+  GroupInputObserver group_observer_;
 };
 
 }  // namespace socsim::functional

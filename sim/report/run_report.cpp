@@ -35,6 +35,7 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["units"] = units;
   j["dram"] = {{"bytes", r.dram_bytes}, {"avg_gbps", r.dram_avg_gbps}, {"peak_gbps", r.dram_peak_gbps}};
   if (r.accuracy) j["accuracy"] = *r.accuracy;
+  if (r.data_driven) j["data_driven"] = *r.data_driven;
   for (const auto& [k, v] : r.extra.items()) j[k] = v;
   if (!r.notes.empty()) j["notes"] = r.notes;
   return j;
@@ -82,6 +83,12 @@ std::string summary_text(const RunReport& r) {
       s += fmt::format("    {:<20}{:>11.1f}% of {} positions\n", "top-1 agreement", 100.0 * a["top1_agreement"].get<double>(),
                        a.value("positions", std::uint64_t{0}));
     }
+  }
+  if (r.data_driven && r.data_driven->contains("timing_mode")) {
+    const auto& d = *r.data_driven;
+    s += fmt::format("  {:<22}{:>12.3f} ms prefill in timing mode (modelled {}), {:+.3f} ms from the data\n", "data-driven timing",
+                     d["timing_mode"].value("prefill_ms", 0.0), d.value("quantities", std::string("quantities")),
+                     r.prefill_ms.value_or(0) - d["timing_mode"].value("prefill_ms", 0.0));
   }
   for (const auto& n : r.notes) s += "  note: " + n + "\n";
   return s;

@@ -25,6 +25,9 @@ struct RunReport {
   double dram_bytes = 0, dram_avg_gbps = 0, dram_peak_gbps = 0;
   double simulated_ms = 0;  // simulated time covered by the run
   std::optional<nlohmann::ordered_json> accuracy;
+  // Functional mode: which quantities of the timed plan came from the computed data, and the
+  // timing mode's figures beside them (sim/runtime/data_driven.h).
+  std::optional<nlohmann::ordered_json> data_driven;
   // Further results a run computed (per-op-type time, decode DRAM bandwidth, graph builds, ...),
   // written after the contract's keys in this order.
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();

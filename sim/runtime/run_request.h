@@ -5,6 +5,7 @@
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/data_driven.h"
 #include "sim/runtime/workload/workload.h"
 #include <vector>
 
@@ -32,6 +33,8 @@ struct RunRequest {
   // release (--set workload.gpu_background=8ms [--set workload.fps=60]). 0 = none.
   Tick gpu_background_frame = 0;
   double gpu_background_fps = 60;
+  // Functional mode: quantities measured on the data, applied to the (first) request's plan.
+  DataDriven data_driven;
 };
 
 inline const char* mode_name(Mode m) { return m == Mode::kTiming ? "timing" : "functional"; }

@@ -132,7 +132,7 @@ PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model:
         // The outliers of this subgraph's input, on the float unit beside the NPU matmul.
         const std::uint64_t rows_all = rows * batch;
         runtime::Job sh;
-        sh.name = "prefill.c" + std::to_string(i) + ".L" + std::to_string(s.layer) + ".shadow." + s.ops.front().op.name;
+        sh.name = shadow_job_name(i, s.layer, s.ops.front().op.name);
         sh.unit = float_unit;
         sh.lane = "float";
         sh.precision = o.float_on_gpu ? runtime::Precision::kFp16 : runtime::Precision::kFp32;

@@ -38,6 +38,10 @@ model::OpDesc outlier_merge(std::uint64_t rows, std::uint64_t n) {
   return op;
 }
 
+std::string shadow_job_name(std::uint64_t chunk, std::uint32_t layer, const std::string& group) {
+  return "prefill.c" + std::to_string(chunk) + ".L" + std::to_string(layer) + ".shadow." + group;
+}
+
 std::uint64_t cold_row_bytes(const Options& o, std::uint64_t n) {
   const auto cold = static_cast<std::uint64_t>(std::ceil((1.0 - o.hot_hit) * static_cast<double>(o.outlier_channels) - 1e-9));
   return cold * n;

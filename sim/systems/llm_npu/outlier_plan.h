@@ -16,6 +16,7 @@
 // sums [rows x n] are merged into the NPU's dequantized output by the next float subgraph (an
 // elementwise add of rows x n, "outlier_merge").
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/model/layer_ops.h"
@@ -30,6 +31,9 @@ std::vector<bool> shadow_layers(std::uint64_t layers, double prune);
 
 model::OpDesc shadow_matmul(const Options& o, std::uint64_t rows, std::uint64_t n);
 model::OpDesc outlier_merge(std::uint64_t rows, std::uint64_t n);
+// The name of the shadow job of prefill chunk `chunk`, layer `layer`, for the NPU subgraph whose
+// first matmul is `group` (functional mode finds it by this name to apply the measured outliers).
+std::string shadow_job_name(std::uint64_t chunk, std::uint32_t layer, const std::string& group);
 // Cold weight-row bytes one shadow matmul reads from storage.
 std::uint64_t cold_row_bytes(const Options& o, std::uint64_t n);
 

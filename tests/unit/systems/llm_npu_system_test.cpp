@@ -101,8 +101,12 @@ TEST(LlmNpuSystem, ShadowOutliersRecoverPerTensorAccuracy) {
   const double dropped = functional_error({"llm_npu.chunk=16", "llm_npu.outlier_prune=1"});
   EXPECT_LT(shadow, minmax);          // the outliers squeeze every other value's resolution
   EXPECT_LT(shadow, 0.1 * dropped);   // and carry signal that clipping loses
-  // With no channel left out of range the offline scale is the min-max one: identical numerics.
-  EXPECT_DOUBLE_EQ(functional_error({"llm_npu.chunk=16", "llm_npu.outlier_prune=0", "llm_npu.outlier_channels=0"}), minmax);
+  // Offline scales are profiled on calibration data, not on the input: with no channel left out
+  // of range there, the scale spans the calibration's largest activation, so the input's own
+  // min-max scale (which no static graph knows) is not reproduced, but the outliers still are.
+  const double c0 = functional_error({"llm_npu.chunk=16", "llm_npu.outlier_prune=0", "llm_npu.outlier_channels=0"});
+  EXPECT_NE(c0, minmax);
+  EXPECT_LT(c0, 0.1 * dropped);
 }
 
 }  // namespace

@@ -89,6 +89,7 @@ double recall_with_centre(const runtime::Plan& plan, const model::ModelConfig& m
   const functional::ForwardShape shape{96, 1, 1};
   const auto ids = functional::draw_tokens(shape, m.vocab, seed);
   functional::PlanForward f(m, plan, shape, ids, w);
+  functional::calibrate_offline_scales(f, m, plan, w, seed, 0);  // as run_functional does for the W8A8 jobs
   if (centre) f.set_bucket_centre(*centre);
   for (std::uint32_t l = 0; l < m.layers; ++l) f.run_layer(l, w.layer(l));
   return f.sparse_stats().recall_hits / f.sparse_stats().recall_total;

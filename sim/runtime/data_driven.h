@@ -1,0 +1,35 @@
+#pragma once
+// Quantities of a plan that depend on the data, measured by functional mode and applied to the
+// plan the timed run executes (run --mode functional): which jobs they change and how. Timing
+// mode has none, so its plans use the systems' modelled values.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/runtime/job.h"
+
+namespace socsim::runtime {
+
+// llm.npu's shadow outlier matmul of one (chunk, layer, matmul group): the input channels whose
+// activations exceeded the offline scale in this chunk, and how many of them are cold (their
+// weight rows are read from storage).
+struct ShadowOutliers {
+  std::uint64_t channels = 0;
+  std::uint64_t cold_channels = 0;
+};
+
+struct DataDriven {
+  std::map<std::string, ShadowOutliers> shadow_jobs;  // by job name
+  // What the report's `data_driven` says: each quantity, its source and summary.
+  nlohmann::ordered_json summary = nlohmann::ordered_json::object();
+
+  bool empty() const { return shadow_jobs.empty(); }
+  // Rewrites the named jobs of `plan`. A shadow job's matmul gets k = channels (its weight rows
+  // with it) and reads cold_channels x n INT8 bytes from storage; with no outlier channel it has
+  // nothing to do. Throws std::logic_error when a named job is missing or not a shadow matmul.
+  void apply(Plan& plan) const;
+};
+
+}  // namespace socsim::runtime

@@ -1,0 +1,116 @@
+// Functional mode's data-driven timing for llm.npu: outlier channels per (chunk, layer, group)
+// counted on the real activations against offline scales calibrated on data of their own; the
+// shadow jobs of the timed plan follow them.
+#include <gtest/gtest.h>
+
+#include "sim/functional/functional_run.h"
+#include "sim/functional/synthetic_weights.h"
+#include "sim/functional/tensor_util.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/runtime/data_driven.h"
+#include "sim/runtime/simulate_run.h"
+#include "sim/systems/llm_npu/outlier_calibration.h"
+#include "sim/systems/llm_npu/outlier_plan.h"
+#include "tests/support/configured_system.h"
+#include "tests/unit/functional/functional_test_helpers.h"
+
+namespace socsim::systems {
+namespace {
+
+struct ShadowRun : test::ConfiguredSystem {
+  explicit ShadowRun(std::vector<std::string> sets = {}) : ConfiguredSystem("snapdragon-8gen3", [&] {
+    sets.insert(sets.begin(), {"llm_npu.chunk=16", "llm_npu.outlier_prune=0"});  // every layer keeps its shadow path
+    return sets;
+  }()) {
+    req.model = functional::test::tiny_model();
+    req.prompt_tokens = 40, req.decode_tokens = 1, req.seed = 3;
+    req.mode = runtime::Mode::kFunctional;
+    configure("llm-npu");
+  }
+  functional::FunctionalResult functional(std::uint32_t outlier_channels) {
+    functional::FunctionalOptions o;
+    o.synthetic.outlier_channels = outlier_channels;
+    return functional::run_functional_with_data(req, *system, o);
+  }
+  report::RunReport timed(const runtime::DataDriven& d) {
+    runtime::RunRequest r = req;
+    r.data_driven = d;
+    report::TraceRecorder t;
+    return runtime::simulate_run(r, *system, t);
+  }
+};
+
+TEST(LlmNpuDataDriven, CountsFollowTheActivationsOutliers) {
+  functional::SyntheticWeights w(functional::test::tiny_model(), 3, {});
+  kernels::Tensor x = functional::f32_matrix(2, 64);
+  llm_npu::OutlierCalibrationOptions o;
+  o.tokens = 16, o.outlier_channels = 2, o.hot_channels = 0.05;  // 4 hot channels of 64
+  const auto cal = llm_npu::calibrate_outliers(functional::test::tiny_model(), w, 9, o);
+  ASSERT_EQ(cal.groups.size(), 2u * 4u);  // 2 layers x (q_proj, o_proj, gate_proj, down_proj)
+  const llm_npu::GroupScale& g = *cal.find(0, "q_proj");
+  EXPECT_EQ(std::count(g.hot.begin(), g.hot.end(), 1), 4);
+  // A channel pushed past 127 x scale is an outlier; cold unless it is hot.
+  auto d = x.data<float>();
+  EXPECT_EQ(llm_npu::count_outliers(x, g).channels, 0u);
+  std::size_t hot = 0, cold = 0;
+  while (!g.hot[hot]) ++hot;
+  while (g.hot[cold]) ++cold;
+  d[hot] = 200 * g.scale;
+  d[64 + cold] = -200 * g.scale;
+  const auto n = llm_npu::count_outliers(x, g);
+  EXPECT_EQ(n.channels, 2u);
+  EXPECT_EQ(n.cold, 1u);
+}
+
+TEST(LlmNpuDataDriven, MoreOutliersInTheDataMoveFunctionalTimingNotTimingMode) {
+  ShadowRun few, many;
+  const auto a = few.functional(1), b = many.functional(12);
+  ASSERT_FALSE(a.data.empty());
+  // Every shadow job of the plan got its count.
+  const auto plan = few.plan();
+  std::size_t shadow_jobs = 0;
+  for (const auto& j : plan.jobs) shadow_jobs += j.name.find(".shadow.") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(a.data.shadow_jobs.size(), shadow_jobs);
+  double ca = 0, cb = 0;
+  for (const auto& [name, n] : a.data.shadow_jobs) ca += static_cast<double>(n.channels);
+  for (const auto& [name, n] : b.data.shadow_jobs) cb += static_cast<double>(n.channels);
+  EXPECT_GT(cb, ca);  // the data's outlier channels, not the option's 10
+  EXPECT_EQ(a.data.summary["llm_npu.outlier_channels"]["timing_mode"]["channels"], 10);
+  // Timing: the shadow work follows the data in functional mode...
+  const auto ra = few.timed(a.data), rb = many.timed(b.data);
+  const auto cpu = [](const report::RunReport& r) {
+    for (const auto& u : r.units) {
+      if (u.name == "cpu") return u.busy_ms;
+    }
+    return -1.0;
+  };
+  EXPECT_GT(cpu(rb), cpu(ra));
+  // ...and timing mode, which has no data, is the same whatever the weights.
+  const auto ta = few.timed({}), tb = many.timed({});
+  EXPECT_EQ(cpu(ta), cpu(tb));
+  EXPECT_EQ(ta.prefill_ms, tb.prefill_ms);
+}
+
+TEST(LlmNpuDataDriven, ApplyRewritesTheNamedShadowJobs) {
+  ShadowRun r;
+  runtime::Plan plan = r.plan();
+  const std::string name = llm_npu::shadow_job_name(0, 0, "o_proj");
+  std::uint32_t index = 0;
+  while (index < plan.jobs.size() && plan.jobs[index].name != name) ++index;
+  ASSERT_LT(index, plan.jobs.size());
+  const std::uint64_t n = plan.jobs[index].ops.front().op.n;
+  runtime::DataDriven d;
+  d.shadow_jobs[name] = {3, 2};
+  d.apply(plan);
+  EXPECT_EQ(plan.jobs[index].ops.front().op.k, 3u);
+  EXPECT_EQ(plan.jobs[index].ops.front().op.weight_params, 3u * n);
+  EXPECT_EQ(plan.jobs[index].storage_read_bytes, 2u * n);
+  d.shadow_jobs[name] = {0, 0};
+  d.apply(plan);
+  EXPECT_TRUE(plan.jobs[index].ops.empty());  // no outlier: nothing to compute or read
+  d.shadow_jobs["prefill.c9.L0.shadow.q_proj"] = {1, 1};
+  EXPECT_THROW(d.apply(plan), std::logic_error);
+}
+
+}  // namespace
+}  // namespace socsim::systems
