@@ -102,6 +102,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   const std::vector<HeadGroup> groups = system.head_groups(final_norm);
   out.bucket_use = system.bucket_use();
   out.shadow_outliers = system.shadow_outliers();
+  out.head_buckets = system.head_buckets();
   out.scale_centre_oracle = plan.info.value("scale_centre", "") == "oracle";
   out.functional_layers = layers;
   out.attention = system.attention_used();
@@ -147,10 +148,27 @@ nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::S
 
 namespace {
 
+// shadowAttn's measured head buckets, and what the report says of them.
+void add_head_buckets(runtime::DataDriven& d, const FunctionalOutcome& o) {
+  if (o.head_buckets.empty()) return;
+  d.head_buckets = o.head_buckets;
+  std::uint64_t centre = 0;
+  for (const auto& [key, b] : o.head_buckets) centre += b == 0 ? 1 : 0;
+  d.summary["shadowattn.head_buckets"] = {
+      {"source", "each (prefill chunk, layer, head)'s INT8 scales of its real Q and K, nearest bucket of the calibrated grid"},
+      {"estimations", o.head_buckets.size()},
+      {"centre_share", static_cast<double>(centre) / static_cast<double>(o.head_buckets.size())},
+      {"timing_mode", "scales drawn log-normal around the grid's centre (shadowattn.scale_spread)"}};
+}
+
 // The shadow jobs' outliers as measured, and what the report says of them.
 runtime::DataDriven shadow_outlier_data(const FunctionalOutcome& o, const runtime::Plan& plan) {
   runtime::DataDriven d;
-  if (!o.outlier_calibration) return d;
+  add_head_buckets(d, o);
+  if (!o.outlier_calibration) {
+    if (!d.empty()) d.summary["quantities"] = "shadowAttn head buckets";
+    return d;
+  }
   double channels = 0, cold = 0;
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
   for (const auto& [key, n] : o.shadow_outliers) {
@@ -161,7 +179,7 @@ runtime::DataDriven shadow_outlier_data(const FunctionalOutcome& o, const runtim
   }
   const double jobs = static_cast<double>(std::max<std::size_t>(1, o.shadow_outliers.size()));
   const auto modelled = plan.info.value("outlier_channels", std::uint64_t{0});
-  d.summary["quantities"] = "llm.npu outlier channels";
+  d.summary["quantities"] = d.head_buckets.empty() ? "llm.npu outlier channels" : "llm.npu outlier channels, shadowAttn head buckets";
   d.summary["llm_npu.outlier_channels"] = {
       {"source", "each prefill chunk's activations against offline scales calibrated on seeded sequences of their own"},
       {"shadow_jobs", o.shadow_outliers.size()},
@@ -197,6 +215,11 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
   const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress);
   FunctionalResult result;
   result.data = shadow_outlier_data(o, plan);
+  if (!result.data.empty()) {
+    // Layers past --functional-layers keep the modelled values.
+    result.data.summary["computed_layers"] = o.functional_layers;
+    result.data.summary["layers"] = req.model.layers;
+  }
 
   nlohmann::ordered_json& j = result.accuracy;
   j["hidden_rel_error"] = o.metrics.hidden_rel_error;

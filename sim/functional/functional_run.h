@@ -60,6 +60,7 @@ struct FunctionalOutcome {
   std::optional<systems::llm_npu::OutlierCalibrationOptions> outlier_calibration;
   std::uint64_t outlier_calibration_seed = 0;
   std::map<PlanForward::OutlierKey, runtime::ShadowOutliers> shadow_outliers;
+  std::map<runtime::HeadKey, std::size_t> head_buckets;  // shadowAttn (PlanForward::head_buckets)
 };
 
 // llm.npu's offline activation scales for the system's forward, when the plan has per-tensor W8A8

@@ -184,7 +184,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
                                                           : unit_of("block_sparse_attention") + "-block-sparse";
     attention_used_[label] = sparse == Sparse::kBlock ? "fp32-block-sparse" : "fp32-sparse";
   }
-  const auto run_sparse = [&](const Tensor& qh, const Tensor& kt, const Tensor& vt) {
+  const auto run_sparse = [&](const Tensor& qh, const Tensor& kt, const Tensor& vt, std::uint64_t sequence) {
     const Tensor full = kernels::attention_f32(qh, kt, vt, seg.p0);
     Tensor out;
     if (sparse == Sparse::kBlock) {
@@ -223,6 +223,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
           const std::size_t b = systems::shadowattn::nearest_bucket(grid, sc);
           sc = grid[b];
           ++bucket_use_[b];
+          if (seg.phase == model::Phase::kPrefill) head_buckets_[{seg.step, st.layer, sequence * heads + hh}] = b;
         }
         const auto r = systems::shadowattn::sparse_head(qs_h[hh], ks_h[hh], vs_h[hh], seg.p0, ratio, sparse == Sparse::kShadow ? &sc : nullptr);
         sparse_.recall_hits += r.recall * static_cast<double>(r.reference_size);
@@ -270,7 +271,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
       std::memcpy(kt.data<float>().data() + g * n * hd, kc + g * T * hd, n * hd * sizeof(float));
       std::memcpy(vt.data<float>().data() + g * n * hd, vc + g * T * hd, n * hd * sizeof(float));
     }
-    const Tensor out = sparse == Sparse::kNone ? run_attention(kind, qh, kt, vt, seg.p0, lut_) : run_sparse(qh, kt, vt);
+    const Tensor out = sparse == Sparse::kNone ? run_attention(kind, qh, kt, vt, seg.p0, lut_) : run_sparse(qh, kt, vt, b);
     for (std::uint64_t i = 0; i < r; ++i) {
       for (std::uint64_t hh = 0; hh < heads; ++hh) {
         std::memcpy(attn.data<float>().data() + (b * r + i) * q_dim + hh * hd, out.data<float>().data() + (hh * r + i) * hd,

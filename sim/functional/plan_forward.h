@@ -69,6 +69,9 @@ class PlanForward {
   // (chunk, layer, group's first matmul) -> outlier channels of that chunk's input.
   using OutlierKey = std::tuple<std::uint64_t, std::uint32_t, std::string>;
   const std::map<OutlierKey, runtime::ShadowOutliers>& shadow_outliers() const { return shadow_outliers_; }
+  // shadowAttn: the bucket each (prefill chunk, layer, head of the plan's estimation op: sequence
+  // x heads + head) took, from its measured scales.
+  const std::map<runtime::HeadKey, std::size_t>& head_buckets() const { return head_buckets_; }
   // Per-head estimations that went to each bucket (index as bucket_grid's: 0 is the centre).
   const std::vector<std::uint64_t>& bucket_use() const { return bucket_use_; }
 
@@ -96,6 +99,7 @@ class PlanForward {
   std::vector<std::uint64_t> bucket_use_;
   std::optional<systems::llm_npu::OutlierCalibration> outlier_calibration_;
   std::map<OutlierKey, runtime::ShadowOutliers> shadow_outliers_;
+  std::map<runtime::HeadKey, std::size_t> head_buckets_;
 };
 
 }  // namespace socsim::functional

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -20,12 +21,18 @@ struct ShadowOutliers {
   std::uint64_t cold_channels = 0;
 };
 
+// (prefill chunk, layer, head of the plan's attention op).
+using HeadKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
+
 struct DataDriven {
   std::map<std::string, ShadowOutliers> shadow_jobs;  // by job name
+  // shadowAttn: the scale bucket each head's estimation took on the real Q and K; the system
+  // plans its fused launches from them (systems::System::use_data) instead of drawn scales.
+  std::map<HeadKey, std::size_t> head_buckets;
   // What the report's `data_driven` says: each quantity, its source and summary.
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
 
-  bool empty() const { return shadow_jobs.empty(); }
+  bool empty() const { return shadow_jobs.empty() && head_buckets.empty(); }
   // Rewrites the named jobs of `plan`. A shadow job's matmul gets k = channels (its weight rows
   // with it) and reads cold_channels x n INT8 bytes from storage; with no outlier channel it has
   // nothing to do. Throws std::logic_error when a named job is missing or not a shadow matmul.

@@ -108,9 +108,13 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
                     const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs,
                     nlohmann::ordered_json& info, Background* background, report::TraceRecorder& trace) {
   for (const Request& q : requests) {
+    // Functional mode computed the first request: its data-driven quantities replace the modelled
+    // ones, through the system's planning or by rewriting its plan.
+    const bool measured = &q == &requests.front() && !req.data_driven.empty();
+    system.use_data(measured ? &req.data_driven : nullptr);
     Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
-    // Functional mode computed the first request: its data-driven quantities replace the modelled ones.
-    if (&q == &requests.front()) req.data_driven.apply(plan);
+    system.use_data(nullptr);
+    if (measured) req.data_driven.apply(plan);
     for (const auto& job : plan.jobs) {
       if (job.unit == kernels::Unit::kNpu && !req.soc.has_npu) {
         throw config::ConfigError({req.soc.source_file, 0, 0}, "npu",

@@ -12,6 +12,7 @@
 #include "sim/config/config_tree.h"
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/data_driven.h"
 #include "sim/runtime/job.h"
 #include "sim/runtime/sync_policy.h"
 
@@ -30,6 +31,10 @@ class System {
   virtual void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) = 0;
   virtual runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) = 0;
   virtual runtime::SyncPolicy sync_policy() const { return {}; }
+  // Data-driven quantities that the next plan() must follow (functional mode's measurements,
+  // runtime/data_driven.h); nullptr: plan from the modelled values. Systems whose plans depend on
+  // such data override it; the others' plans are rewritten by DataDriven::apply, if at all.
+  virtual void use_data(const runtime::DataDriven* /*data*/) {}
   // Bits per weight the system stores (for memory and address-space checks and reports).
   virtual double weight_bits() const = 0;
 };

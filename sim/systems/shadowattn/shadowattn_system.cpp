@@ -56,8 +56,9 @@ struct Stats {
 class AttentionBuilder {
  public:
   AttentionBuilder(AttentionVariant v, const shadowattn::Options& o, const llm_npu::Options& host, const model::ModelConfig& m,
-                   const hw::SocSpec& soc, const std::vector<double>& ratios, runtime::JobProfiler& profiler, Stats& stats)
-      : v_(v), o_(o), host_(host), m_(m), soc_(soc), ratios_(ratios), profiler_(profiler), stats_(stats) {}
+                   const hw::SocSpec& soc, const std::vector<double>& ratios, runtime::JobProfiler& profiler, Stats& stats,
+                   const runtime::DataDriven* data)
+      : v_(v), o_(o), host_(host), m_(m), soc_(soc), ratios_(ratios), profiler_(profiler), stats_(stats), data_(data) {}
 
   std::vector<std::uint32_t> build(Plan& plan, const std::vector<std::uint32_t>& pre, const std::vector<model::GraphOp>& attn,
                                    std::uint32_t layer, std::uint64_t chunk) {
@@ -180,8 +181,15 @@ class AttentionBuilder {
     const auto grid = shadowattn::bucket_grid({1.0, 1.0}, o_.buckets, o_.step);
     std::vector<std::size_t> bucket(heads);
     std::vector<double> ratio(heads);
+    // Functional mode measured them on the real Q and K: those, where it did.
+    const auto measured = [&](std::uint64_t h) -> const std::size_t* {
+      if (!data_ || scores.phase != model::Phase::kPrefill) return nullptr;
+      const auto it = data_->head_buckets.find({chunk, layer, h});
+      return it == data_->head_buckets.end() ? nullptr : &it->second;
+    };
     for (std::uint64_t h = 0; h < heads; ++h) {
-      bucket[h] = shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk, o_.scale_spread));
+      const std::size_t* b = measured(h);
+      bucket[h] = b ? *b : shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk, o_.scale_spread));
       ratio[h] = o_.per_head_ratio ? ratios_.at(layer * per_layer + h % per_layer) : o_.sparsity;
     }
     // Fused groups: heads sharing a bucket, at most max_fuse per launch.
@@ -297,6 +305,7 @@ class AttentionBuilder {
   const std::vector<double>& ratios_;
   runtime::JobProfiler& profiler_;
   Stats& stats_;
+  const runtime::DataDriven* data_;  // measured head buckets (functional mode), else nullptr
 };
 
 }  // namespace
@@ -384,7 +393,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
   const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, shadow_kept_, r.prompt, r.batch);
   runtime::JobProfiler profiler(soc, m);
   Stats stats;
-  AttentionBuilder builder(variant_, options_, host_, m, soc, ratios_, profiler, stats);
+  AttentionBuilder builder(variant_, options_, host_, m, soc, ratios_, profiler, stats, data_);
 
   // The host's jobs in order, each float subgraph holding a layer's attention cut around it.
   Plan plan;

@@ -38,8 +38,11 @@ class ShadowAttnSystem final : public System {
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 8.0; }
   runtime::SyncPolicy sync_policy() const override;
+  // Functional mode's measured head buckets replace the drawn scales' (fused launches follow).
+  void use_data(const runtime::DataDriven* data) override { data_ = data; }
 
  private:
+  const runtime::DataDriven* data_ = nullptr;
   AttentionVariant variant_;
   llm_npu::Options host_;
   llm_npu::NpuPlacement placement_;

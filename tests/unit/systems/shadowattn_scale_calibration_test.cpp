@@ -135,3 +135,47 @@ TEST(ShadowAttnScaleCalibration, FunctionalGridIsCentredOnTheCalibration) {
 
 }  // namespace
 }  // namespace socsim::systems::shadowattn
+
+namespace socsim::systems::shadowattn {
+namespace {
+
+std::size_t estimation_launches(const runtime::Plan& plan) {
+  std::size_t n = 0;
+  for (const auto& j : plan.jobs) n += j.name.find(".estimate.g") != std::string::npos ? 1 : 0;
+  return n;
+}
+
+// Functional mode measures each head's bucket on the real Q and K; the timed plan fuses the
+// heads that share one (at most max_fuse per launch), so the data decides the launches.
+TEST(ShadowAttnDataDriven, MeasuredBucketsDecideTheFusedLaunches) {
+  TinyShadow r;
+  const auto f = functional::run_functional_with_data(r.req, *r.system, {});
+  // One bucket per (chunk, layer, head): 3 chunks x 2 layers x 4 heads.
+  EXPECT_EQ(f.data.head_buckets.size(), 24u);
+  EXPECT_EQ(f.accuracy["bucket_use"].get<std::vector<std::uint64_t>>().size(), 9u);
+  EXPECT_TRUE(f.data.summary.contains("shadowattn.head_buckets"));
+  // All heads in one bucket: one launch of 4 fused heads per (chunk, layer); each in its own: 4.
+  runtime::DataDriven same = f.data, apart = f.data;
+  for (auto& [key, b] : same.head_buckets) b = 0;
+  for (auto& [key, b] : apart.head_buckets) b = std::get<2>(key);
+  r.system->use_data(&same);
+  const auto fused = r.plan();
+  r.system->use_data(&apart);
+  const auto separate = r.plan();
+  r.system->use_data(nullptr);
+  EXPECT_EQ(estimation_launches(fused), 3u * 2u);
+  EXPECT_EQ(estimation_launches(separate), 3u * 2u * 4u);
+  // The timed run follows the data; timing mode (no data) plans from drawn scales, unchanged.
+  auto timed = [&](const runtime::DataDriven& d) {
+    runtime::RunRequest q = r.req;
+    q.data_driven = d;
+    report::TraceRecorder t;
+    return runtime::simulate_run(q, *r.system, t);
+  };
+  const auto a = timed(same), b = timed(apart), plain = timed({}), plain_again = timed({});
+  EXPECT_LT(*a.prefill_ms, *b.prefill_ms);  // fewer graph launches
+  EXPECT_EQ(plain.prefill_ms, plain_again.prefill_ms);
+}
+
+}  // namespace
+}  // namespace socsim::systems::shadowattn
