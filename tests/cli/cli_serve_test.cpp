@@ -65,7 +65,9 @@ TEST(CliServe, FunctionalModeTakesDensitiesFromAttentionAndReportsAccuracy) {
   EXPECT_EQ(f["densities_used"], true);
   EXPECT_EQ(f["compression_accuracy"]["calls_measured"], f["calls"]);
   EXPECT_GT(f["compression_accuracy"]["mean_rel_error_vs_int8"].get<double>(), 0.0);
+  EXPECT_EQ(f["data_driven"]["quantities"], "llms chunk densities");
   const auto t = run_socsim_json(base, "serve_timing");
+  EXPECT_FALSE(t.contains("data_driven"));
   EXPECT_EQ(t["mode"], "timing");
   EXPECT_EQ(t["density_source"], "synthetic-lognormal");
   EXPECT_FALSE(t.contains("compression_accuracy"));

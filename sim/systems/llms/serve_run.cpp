@@ -68,6 +68,14 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   // Densities only steer llms's compression: for the baselines (or compression off) neither
   // source is used, and functional mode runs no decoder.
   j["densities_used"] = rq.service.policy == Policy::kLlms && opt.compression;
+  // As `run`'s report: which quantities of the timed service came from the computed data.
+  if (functional) {
+    j["data_driven"] = j["densities_used"].get<bool>()
+                           ? nlohmann::ordered_json{{"quantities", "llms chunk densities"},
+                                                    {"llms.densities", {{"source", "attention scores the service's decoder computes over each context, call by call"},
+                                                                        {"timing_mode", "synthetic log-normal densities"}}}}
+                           : nlohmann::ordered_json{{"quantities", "none"}, {"note", "this policy does not use densities"}};
+  }
   j["memory_budget_bytes"] = rq.service.memory_budget;
   j["chunk_bytes"] = chunk_bytes;
   j["max_context_tokens"] = rq.model.max_context;
