@@ -244,7 +244,7 @@ Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWo
     g.done.push_back(std::make_unique<Trigger>(soc_.sim()));
     g.produced.push_back(std::make_unique<Progress>(soc_.sim()));
     GraphNode n;
-    n.blocks = gemm_blocks(soc_.spec().npu, lowered[i]->work);
+    n.blocks = lowered[i]->gemm_blocks;
     const bool matrix = n.blocks > 0;
     n.input = inputs[i];
     std::int32_t& queue = matrix ? last_matrix : last_vector;

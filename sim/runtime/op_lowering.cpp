@@ -8,6 +8,7 @@
 #include "sim/runtime/lowering/matmul_lowering.h"
 #include "sim/runtime/lowering/precision_formats.h"
 #include "sim/runtime/lowering/sparse_attention_lowering.h"
+#include "sim/runtime/work_runner.h"
 
 namespace socsim::runtime {
 
@@ -97,6 +98,7 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
     out.graph_nodes = graph ? graph_nodes : 1;
   }
   for (auto& s : out.work.steps) s.name = qualified(op, s.name);
+  out.gemm_blocks = gemm_blocks(npu, out.work);
   return out;
 }
 

@@ -35,9 +35,12 @@ kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig&
 // per-group INT8 GEMM, 8 per head for INT8 attention, counted with attn_scores), or 1 for a
 // kernel without one (a graph node of its own); 0 for the parts of an attention whose nodes are
 // counted with attn_scores.
+// gemm_blocks: the HMX GEMM blocks the work computes (0: a vector-only op), which the runtime's
+// graph dataflow uses to stream a consumer behind its matmul.
 struct NpuOpWork {
   kernels::NpuWork work;
   std::uint32_t graph_nodes = 1;
+  std::uint64_t gemm_blocks = 0;
 };
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
                        const kernels::AttentionShape* attention = nullptr, const NpuKernelChoice& choice = {});
