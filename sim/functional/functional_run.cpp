@@ -103,6 +103,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   out.bucket_use = system.bucket_use();
   out.shadow_outliers = system.shadow_outliers();
   out.head_buckets = system.head_buckets();
+  out.split_matmuls = system.split_matmuls();
   out.scale_centre_oracle = plan.info.value("scale_centre", "") == "oracle";
   out.functional_layers = layers;
   out.attention = system.attention_used();
@@ -241,6 +242,7 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
     j["workload_requests"] = req.workload.size();
   }
   j["attention"] = o.attention;
+  if (o.split_matmuls > 0) j["split_matmuls"] = o.split_matmuls;  // each part by its own unit's kernel and precision
   if (o.topk_recall >= 0) j["topk_recall"] = o.topk_recall;
   if (o.attention_rel_error >= 0) j["attention_rel_error"] = o.attention_rel_error;
   if (o.scale_centre_oracle) j["scale_centre"] = "oracle (each chunk and layer's own mean scales)";

@@ -61,6 +61,7 @@ struct FunctionalOutcome {
   std::uint64_t outlier_calibration_seed = 0;
   std::map<PlanForward::OutlierKey, runtime::ShadowOutliers> shadow_outliers;
   std::map<runtime::HeadKey, std::size_t> head_buckets;  // shadowAttn (PlanForward::head_buckets)
+  std::uint64_t split_matmuls = 0;                       // HeteroLLM (PlanForward::split_matmuls)
 };
 
 // llm.npu's offline activation scales for the system's forward, when the plan has per-tensor W8A8

@@ -72,6 +72,16 @@ Tensor linear(Linear& l, const Tensor& x, const OpPlacement& p, bool down = fals
   return l.apply(x, p.precision, p.outliers, p.outlier_channels, offline_scale);
 }
 
+// Columns [c0, c0 + cols) of a row-major [k x n] matrix.
+Tensor column_slice(const Tensor& w, std::int64_t c0, std::int64_t cols) {
+  const std::int64_t k = w.dim(0), n = w.dim(1);
+  Tensor out = f32_matrix(static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(cols));
+  const float* src = w.data<float>().data();
+  float* dst = out.data<float>().data();
+  for (std::int64_t r = 0; r < k; ++r) std::memcpy(dst + r * cols, src + r * n + c0, static_cast<std::size_t>(cols) * sizeof(float));
+  return out;
+}
+
 }  // namespace
 
 // One layer's weights, their quantized forms (made on first use) and its KV cache, per sequence
@@ -120,6 +130,29 @@ PlanForward::PlanForward(const model::ModelConfig& model, const runtime::Plan& p
   weights.embedding_rows(ids, x_.data());
 }
 
+Tensor PlanForward::matmul(const Segment& seg, std::uint32_t layer, const char* name, Linear& whole, const Tensor& weight, const Tensor& x,
+                          bool down, std::optional<float> scale) {
+  Tensor y = linear(whole, x, placement_.at(seg.phase, seg.step, layer, name), down, scale);
+  const std::string gpu = std::string(name) + ".gpu_part";
+  if (!placement_.has(seg.phase, seg.step, layer, gpu)) return y;
+  // HeteroLLM's split matmul (systems/heterollm/partition_jobs.h): the GPU part computes rows
+  // [R - G, R) of the last C columns with the GPU job's kernel and precision, the NPU the rest
+  // with the NPU's; each output element is one part's dot product, so the merge is a copy.
+  const model::OpDesc& part = placement_.op(seg.phase, seg.step, layer, gpu);
+  const std::int64_t rows = y.dim(0), n = y.dim(1);
+  const auto cols = static_cast<std::int64_t>(part.n);
+  const std::int64_t gpu_rows = std::min(rows, static_cast<std::int64_t>(part.m));
+  if (cols <= 0 || cols > n) throw std::logic_error(std::string("split of ") + name + " has " + std::to_string(cols) + " GPU columns of " + std::to_string(n));
+  const Tensor w_gpu = column_slice(weight, n - cols, cols);
+  Linear gpu_linear(w_gpu, Linear::Orientation::kInOut);
+  const Tensor yg = linear(gpu_linear, x, placement_.at(seg.phase, seg.step, layer, gpu), down, scale);
+  float* out = y.data<float>().data();
+  const float* g = yg.data<float>().data();
+  for (std::int64_t r = rows - gpu_rows; r < rows; ++r) std::memcpy(out + r * n + (n - cols), g + r * cols, static_cast<std::size_t>(cols) * sizeof(float));
+  ++split_matmuls_;
+  return y;
+}
+
 std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const Tensor& x) {
   if (!outlier_calibration_) return std::nullopt;
   const OpPlacement p = placement_.at(seg.phase, seg.step, layer, group);
@@ -142,7 +175,6 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   const model::ModelConfig& m = model_;
   const std::uint64_t B = shape_.sequences, r = seg.rows, h = m.hidden, hd = m.head_dim;
   const std::uint64_t heads = m.heads, kvh = m.kv_heads, q_dim = heads * hd, kv_dim = kvh * hd, T = shape_.tokens();
-  const auto precision = [&](const char* op) { return placement_.at(seg.phase, seg.step, st.layer, op); };
 
   // The segment's rows of every sequence, sequence-major: the planned matmuls' m = rows x sequences.
   Tensor x = f32_matrix(B * r, h);
@@ -152,8 +184,9 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
 
   const Tensor hn = apply_norm(m, x, st.weights.input_norm);
   const auto qkv_scale = offline_scale(seg, st.layer, "q_proj", hn);
-  Tensor q = linear(st.q, hn, precision("q_proj"), false, qkv_scale), k = linear(st.k, hn, precision("k_proj"), false, qkv_scale),
-         v = linear(st.v, hn, precision("v_proj"), false, qkv_scale);
+  Tensor q = matmul(seg, st.layer, "q_proj", st.q, st.weights.q, hn, false, qkv_scale),
+         k = matmul(seg, st.layer, "k_proj", st.k, st.weights.k, hn, false, qkv_scale),
+         v = matmul(seg, st.layer, "v_proj", st.v, st.weights.v, hn, false, qkv_scale);
   add_bias(q, st.weights.q_bias);
   add_bias(k, st.weights.k_bias);
   add_bias(v, st.weights.v_bias);
@@ -279,18 +312,18 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
       }
     }
   }
-  add_into(x, linear(st.o, attn, precision("o_proj"), false, offline_scale(seg, st.layer, "o_proj", attn)));
+  add_into(x, matmul(seg, st.layer, "o_proj", st.o, st.weights.o, attn, false, offline_scale(seg, st.layer, "o_proj", attn)));
 
   const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
   if (m.gated_mlp) {
     const auto gate_scale = offline_scale(seg, st.layer, "gate_proj", hn2);
-    const Tensor g = activate(m.activation, linear(st.gate, hn2, precision("gate_proj"), false, gate_scale));
-    const Tensor u = linear(st.up, hn2, precision("up_proj"), false, gate_scale);
+    const Tensor g = activate(m.activation, matmul(seg, st.layer, "gate_proj", st.gate, st.weights.gate, hn2, false, gate_scale));
+    const Tensor u = matmul(seg, st.layer, "up_proj", st.up, st.weights.up, hn2, false, gate_scale);
     const Tensor gu = kernels::gate_mul(g, u);
-    add_into(x, linear(st.down, gu, precision("down_proj"), true, offline_scale(seg, st.layer, "down_proj", gu)));
+    add_into(x, matmul(seg, st.layer, "down_proj", st.down, st.weights.down, gu, true, offline_scale(seg, st.layer, "down_proj", gu)));
   } else {
-    const Tensor a = activate(m.activation, linear(st.up, hn2, precision("fc1"), false, offline_scale(seg, st.layer, "fc1", hn2)));
-    add_into(x, linear(st.down, a, precision("fc2"), false, offline_scale(seg, st.layer, "fc2", a)));
+    const Tensor a = activate(m.activation, matmul(seg, st.layer, "fc1", st.up, st.weights.up, hn2, false, offline_scale(seg, st.layer, "fc1", hn2)));
+    add_into(x, matmul(seg, st.layer, "fc2", st.down, st.weights.down, a, false, offline_scale(seg, st.layer, "fc2", a)));
   }
   for (std::uint64_t b = 0; b < B; ++b) {
     std::memcpy(x_.data() + shape_.row(b, seg.p0) * h, x.data<float>().data() + b * r * h, r * h * sizeof(float));

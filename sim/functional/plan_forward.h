@@ -23,6 +23,7 @@
 
 #include "kernels/softmax/lut_exp.h"
 #include "sim/functional/forward_shape.h"
+#include "sim/functional/linear.h"
 #include "sim/functional/plan_placement.h"
 #include "sim/functional/weight_source.h"
 #include "sim/model/model_config.h"
@@ -72,6 +73,8 @@ class PlanForward {
   // shadowAttn: the bucket each (prefill chunk, layer, head of the plan's estimation op: sequence
   // x heads + head) took, from its measured scales.
   const std::map<runtime::HeadKey, std::size_t>& head_buckets() const { return head_buckets_; }
+  // HeteroLLM: matmuls computed as two parts, each with its own unit's kernel and precision.
+  std::uint64_t split_matmuls() const { return split_matmuls_; }
   // Per-head estimations that went to each bucket (index as bucket_grid's: 0 is the centre).
   const std::vector<std::uint64_t>& bucket_use() const { return bucket_use_; }
 
@@ -83,6 +86,9 @@ class PlanForward {
   class LayerState;
   void run_segment(LayerState& st, const Segment& s);
   std::optional<float> offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const kernels::Tensor& x);
+  // A decoder matmul as the plan runs it, split between units where the plan splits it.
+  kernels::Tensor matmul(const Segment& seg, std::uint32_t layer, const char* name, Linear& whole, const kernels::Tensor& weight,
+                         const kernels::Tensor& x, bool down, std::optional<float> scale);
 
   model::ModelConfig model_;
   PlanPlacement placement_;
@@ -100,6 +106,7 @@ class PlanForward {
   std::optional<systems::llm_npu::OutlierCalibration> outlier_calibration_;
   std::map<OutlierKey, runtime::ShadowOutliers> shadow_outliers_;
   std::map<runtime::HeadKey, std::size_t> head_buckets_;
+  std::uint64_t split_matmuls_ = 0;
 };
 
 }  // namespace socsim::functional

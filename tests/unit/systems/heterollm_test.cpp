@@ -417,6 +417,14 @@ TEST(HeteroSystems, FunctionalModeComputesTheSplitPlan) {
   s.req.mode = runtime::Mode::kFunctional;
   s.req.seed = 3;
   const auto acc = functional::run_functional(s.req, *s.system, {});
+  // Every split decoder matmul is computed as its parts, each with its own unit's kernel and
+  // precision (the head is computed whole, at its first part's precision).
+  std::uint64_t gpu_parts = 0;
+  for (const auto& job : s.system->plan(s.req.soc, s.req.model, {40, 2, 1}).jobs) {
+    for (const auto& g : job.ops) gpu_parts += g.op.name.ends_with(".gpu_part") && g.op.name.rfind("lm_head", 0) != 0 ? 1 : 0;
+  }
+  EXPECT_GT(gpu_parts, 0u);
+  EXPECT_EQ(acc.value("split_matmuls", std::uint64_t{0}), gpu_parts);
   HeteroRun g("gpu-only", "", 40, 2);
   g.req.mode = runtime::Mode::kFunctional;
   g.req.seed = 3;
