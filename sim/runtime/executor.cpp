@@ -4,6 +4,7 @@
 
 #include "sim/hw/npu/graph_costs.h"
 #include "sim/hw/npu/hmx_gemm.h"
+#include "sim/runtime/graph_dataflow.h"
 #include "sim/runtime/job_picker.h"
 #include "sim/runtime/op_lowering.h"
 #include "sim/runtime/work_runner.h"
@@ -190,17 +191,6 @@ const kernels::AttentionShape* Executor::attention_of(const model::GraphOp& g) c
   return it == layer_attention_.end() ? nullptr : &it->second;
 }
 
-namespace {
-
-// A vector node that can consume its producer's output block by block: HVX work only.
-bool streams_its_input(const kernels::NpuWork& w) {
-  if (w.steps.empty() || w.pipelined()) return false;
-  return std::all_of(w.steps.begin(), w.steps.end(), [](const kernels::NpuStep& st) {
-    return st.kind == kernels::NpuStep::Kind::kHvx || st.kind == kernels::NpuStep::Kind::kHvxStream;
-  });
-}
-
-}  // namespace
 
 Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g) {
   const GraphNode& self = g.nodes[node];
@@ -250,7 +240,10 @@ Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWo
     std::int32_t& queue = matrix ? last_matrix : last_vector;
     n.after = queue;
     queue = static_cast<std::int32_t>(i);
-    n.streams = !matrix && n.input >= 0 && g.nodes[static_cast<std::size_t>(n.input)].blocks > 0 && streams_its_input(lowered[i]->work);
+    if (!matrix && n.input >= 0) {
+      const auto in = static_cast<std::size_t>(n.input);
+      n.streams = g.nodes[in].blocks > 0 && streams_behind(ops[in], *lowered[in], ops[i], lowered[i]->work);
+    }
     g.nodes.push_back(n);
   }
   std::vector<Task<>> nodes;
