@@ -191,7 +191,6 @@ const kernels::AttentionShape* Executor::attention_of(const model::GraphOp& g) c
   return it == layer_attention_.end() ? nullptr : &it->second;
 }
 
-
 Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g) {
   const GraphNode& self = g.nodes[node];
   if (self.after >= 0) co_await g.done[static_cast<std::size_t>(self.after)]->wait();
@@ -220,9 +219,9 @@ Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size
 Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered) {
   // The vendor runtime runs a static graph's nodes as a dataflow over two in-order queues, matrix
   // nodes (those with HMX work) and vector nodes (HVX only): a node starts when its queue's
-  // previous node is done and the node it consumes is done, or, for a vector node consuming a
-  // matrix node (a matmul's Dequantize), block by block as the matmul's output blocks are
-  // computed. So HVX dequantizes block i while HMX computes block i + 1, and a group's Dequantize
+  // previous node is done and the node it consumes is done, or, for a matmul's elementwise
+  // epilogue (its Dequantize: runtime::streams_behind), block by block as the matmul's output
+  // blocks are computed. So HVX dequantizes block i while HMX computes block i + 1, and a group's Dequantize
   // runs beside the next sibling matmul; threads and engines decide how far they overlap.
   std::vector<model::OpDesc> ops;
   ops.reserve(job.ops.size());
