@@ -33,6 +33,11 @@ struct DataDriven {
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
 
   bool empty() const { return shadow_jobs.empty() && head_buckets.empty(); }
+  // The measured bucket of (chunk, layer, head), or nullptr where none was measured.
+  const std::size_t* head_bucket(std::uint64_t chunk, std::uint32_t layer, std::uint64_t head) const {
+    const auto it = head_buckets.find({chunk, layer, head});
+    return it == head_buckets.end() ? nullptr : &it->second;
+  }
   // Rewrites the named jobs of `plan`. A shadow job's matmul gets k = channels (its weight rows
   // with it) and reads cold_channels x n INT8 bytes from storage; with no outlier channel it has
   // nothing to do. Throws std::logic_error when a named job is missing or not a shadow matmul.

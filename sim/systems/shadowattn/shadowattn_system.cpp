@@ -182,13 +182,9 @@ class AttentionBuilder {
     std::vector<std::size_t> bucket(heads);
     std::vector<double> ratio(heads);
     // Functional mode measured them on the real Q and K: those, where it did.
-    const auto measured = [&](std::uint64_t h) -> const std::size_t* {
-      if (!data_ || scores.phase != model::Phase::kPrefill) return nullptr;
-      const auto it = data_->head_buckets.find({chunk, layer, h});
-      return it == data_->head_buckets.end() ? nullptr : &it->second;
-    };
+    const runtime::DataDriven* measured = scores.phase == model::Phase::kPrefill ? data_ : nullptr;
     for (std::uint64_t h = 0; h < heads; ++h) {
-      const std::size_t* b = measured(h);
+      const std::size_t* b = measured ? measured->head_bucket(chunk, layer, h) : nullptr;
       bucket[h] = b ? *b : shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk, o_.scale_spread));
       ratio[h] = o_.per_head_ratio ? ratios_.at(layer * per_layer + h % per_layer) : o_.sparsity;
     }
