@@ -23,6 +23,7 @@ const std::vector<Command>& commands();
 // config::ConfigError.
 nlohmann::ordered_json run_to_json(const std::vector<std::string>& args);
 nlohmann::ordered_json microbench_to_json(const std::vector<std::string>& args);
+nlohmann::ordered_json serve_to_json(const std::vector<std::string>& args);
 
 // Commands (one file each).
 int run_command(const std::vector<std::string>& args);

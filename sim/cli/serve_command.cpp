@@ -47,11 +47,19 @@ std::filesystem::path default_datasets() {
   bad("--datasets", "workloads/llms/datasets.yaml not found; give --datasets FILE");
 }
 
-}  // namespace
+// The parsed and checked command line: everything serve_run needs, and where the JSON goes.
+struct ServeInvocation {
+  bool help = false;
+  systems::llms::ServeRequest rq;
+  std::string json_file;
+};
 
-int serve_command(const std::vector<std::string>& args) {
+ServeInvocation parse_serve(const std::vector<std::string>& args) {
+  ServeInvocation inv;
+  auto& rq = inv.rq;
+  auto& json_file = inv.json_file;
   po::options_description opts("socsim serve options");
-  std::string soc, model, policy, pattern = "random", budget = "2 GiB", rate = "1/5min", trace_file, json_file, datasets,
+  std::string soc, model, policy, pattern = "random", budget = "2 GiB", rate = "1/5min", trace_file, datasets,
                                   bound = "10 ms", mode = "timing";
   std::vector<std::string> sets;
   std::int64_t contexts = -1;
@@ -89,14 +97,14 @@ int serve_command(const std::vector<std::string>& args) {
                  "(0.5), compression, recompute_pipeline, lifecycle (true: the ablation switches), recompute_system (gpu-only),\n"
                  "density_sigma (1.0), markov_decay (0.5), max_context (tokens; 0: the model's window); see sim/systems/llms/llms_options.h.\n\n"
               << opts;
-    return 0;
+    inv.help = true;
+    return inv;
   }
   if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
   if (model.empty()) bad("--model", "is required (a config.json or id such as llama-2-7b)");
   if (policy.empty()) bad("--policy", "is required: llms, lmk, swap, vllm-s or vllm-sq");
   if (contexts < 1 || contexts > 1024) bad("--contexts", contexts < 0 ? "is required (1..1024)" : "must be in 1..1024");
 
-  systems::llms::ServeRequest rq;
   try {
     rq.service.policy = systems::llms::parse_policy(policy);
   } catch (const std::invalid_argument& e) {
@@ -168,7 +176,22 @@ int serve_command(const std::vector<std::string>& args) {
                                std::to_string(window) + " B under --policy " + policy + "; the budget must hold at least that (or cap contexts: --set llms.max_context=N)");
   }
 
-  const auto report = systems::llms::serve_run(rq);
+  return inv;
+}
+
+}  // namespace
+
+nlohmann::ordered_json serve_to_json(const std::vector<std::string>& args) {
+  const auto inv = parse_serve(args);
+  if (inv.help) throw config::ConfigError(kCommandLine, "--help", "has no JSON result");
+  return systems::llms::serve_run(inv.rq);
+}
+
+int serve_command(const std::vector<std::string>& args) {
+  const auto inv = parse_serve(args);
+  if (inv.help) return 0;
+  const auto& json_file = inv.json_file;
+  const auto report = systems::llms::serve_run(inv.rq);
   OutputFiles out;
   if (!json_file.empty()) out.add(json_file, report.dump(2) + "\n");
   out.write_all();

@@ -26,7 +26,7 @@ namespace {
 // The commands a claim may name. `serve` joins this table when the LLMS command exists; until
 // then a serve claim is an ERROR row saying so.
 validation::CommandTable command_table() {
-  return {{"microbench", &microbench_to_json}, {"run", &run_to_json}};
+  return {{"microbench", &microbench_to_json}, {"run", &run_to_json}, {"serve", &serve_to_json}};
 }
 
 }  // namespace

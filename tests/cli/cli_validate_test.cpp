@@ -1,5 +1,5 @@
 // `socsim validate` end to end on small claims files (tests/data/validation/) that use only
-// `run` claims with metrics that exist today (prompt_tokens, dram.bytes).
+// `run` claims with metrics that exist today (prompt_tokens, dram.bytes), and `serve` claims.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -89,6 +89,23 @@ TEST(CliValidate, UnevaluableClaimsAreErrorRowsNotCrashes) {
       << r.out;
   EXPECT_TRUE(ends_with(row(r.out, "cli.ok"), "pass")) << r.out;
   EXPECT_EQ(last_line(r.out), "claims: 3, within tolerance: 1, median abs error: 0.0%");
+}
+
+// serve claims (LLMS) run in-process like run claims, and give what `serve --json` gives.
+TEST(CliValidate, ServeClaimsRunTheServiceSimulation) {
+  const auto dir = scratch_dir("validate_serve");
+  const auto r = run_socsim("validate --claims " + claims_file("serve.yaml") + " --json '" + dir.string() + "/v.json'");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(ends_with(row(r.out, "cli.serve.contexts"), "pass")) << r.out;
+  EXPECT_TRUE(ends_with(row(r.out, "cli.serve.calls-ratio"), "pass")) << r.out;
+  const auto direct = run_socsim(
+      "serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy lmk --contexts 6 --hours 2 --memory-budget 40MiB "
+      "--set llms.max_context=1024 --json '" + dir.string() + "/serve.json'");
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  const auto serve = nlohmann::json::parse(read_file(dir / "serve.json"));
+  const auto v = nlohmann::json::parse(read_file(dir / "v.json"));
+  ASSERT_GT(serve["mean_switch_ms"].get<double>(), 0.0);  // the budget forces recomputation
+  EXPECT_EQ(v["claims"][0]["simulated"], serve["mean_switch_ms"]);
 }
 
 TEST(CliValidate, MalformedClaimsFileExits2AndWritesNothing) {
