@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/gemm/hvx_costs.h"
+#include "sim/hw/npu/gemm_plan.h"
 
 namespace socsim::kernels {
 
@@ -58,6 +59,23 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
   if (!layout.outputs_tiled) {
     w.steps.push_back(NpuStep::hvx("untile outputs", static_cast<double>(mt * nt) * shuffle, spec.hvx.contexts));
   }
+  return w;
+}
+
+NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home) {
+  check_dims(d);
+  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16};
+  const auto plan = hw::plan_hmx_gemm(spec, shape, home);
+  // Per weight tile (rows x fp16 depth codes): vand + vlsr into index vectors and one vlut16 per
+  // 2 x vector_bytes codes, i.e. per unit of hvx::weights_per_unit.
+  const double tile_weights = static_cast<double>(spec.hmx.tile_rows * spec.hmx.fp16_tile_depth);
+  const double widen = plan.total.weight_loads * tile_weights / hvx::weights_per_unit(spec.hvx) * (2 + 2.0 * spec.hvx.vlut16_packets);
+  const double scale = static_cast<double>(ceil_div(u64(d.m) * u64(d.n), spec.hvx.vector_bytes / 2)) * (spec.hvx.qfloat ? 2.0 : 1.0);
+  NpuWork w;
+  w.steps.push_back(NpuStep::graph_call("w4a16_matmul graph", 1));
+  w.steps.push_back(NpuStep::hvx("widen int4 weights", widen, spec.hvx.contexts));
+  w.steps.push_back(NpuStep::hmx_gemm("w4a16_matmul", shape, home));
+  w.steps.push_back(NpuStep::hvx("channel scales", scale, spec.hvx.contexts));
   return w;
 }
 

@@ -38,6 +38,14 @@ struct HmxOperandLayout {
 NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOperandLayout layout = {},
                                hw::OperandHome home = hw::OperandHome::kDram);
 
+// W4A16 matmul in a static graph of the vendor runtime (HeteroLLM's NPU path: QNN graphs with
+// per-channel INT4 weights, FP16 activations). Reconstruction (README): the runtime stages each
+// weight tile as its own DMA transfer like any static weight (gemm_plan.h), widens its INT4 codes
+// to FP16 on HVX into the tile buffer (vlut16 nibble -> FP16, no groups: the per-channel scale is
+// applied to the outputs, one vmpy per output vector), and HMX multiplies in FP16. One graph call.
+// The tile staging keeps the FP16 tile size (the plan's bytes are an upper bound on the traffic).
+NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home = hw::OperandHome::kDram);
+
 struct W4A16NpuOptions {
   DequantLayout dequant = DequantLayout::kCoalesced;  // TTS's kernel; the others are its ablation
   // Double buffering (TTS's kernel; the TCM budget below leaves room for it): every stage's output

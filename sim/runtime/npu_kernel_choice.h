@@ -9,11 +9,19 @@
 
 namespace socsim::runtime {
 
+// Which kernel a W4A16 matmul runs on the NPU.
+enum class W4A16Kernel {
+  kVendorGraph,  // the vendor runtime's static graph (HeteroLLM, npu-only): kernels::lower_gemm_w4a16_graph_npu
+  kCustom,       // a hand-written HVX dequantization + HMX pipeline (TTS): kernels::lower_gemm_w4a16_npu
+};
+
 struct NpuKernelChoice {
   // One-row matmuls: false = the GEMV face (weights streamed on the HVX threads); true = the
   // precision's HMX GEMM face, a whole tile for one row (TTS decodes on HMX at any batch).
   bool hmx_gemv = false;
-  // W4A16 matmuls: the dequantization layout (kernels/gemm/dequant_layout.h) ...
+  // W4A16 matmuls: whose kernel. Systems without their own kernels get the vendor runtime's.
+  W4A16Kernel w4a16 = W4A16Kernel::kVendorGraph;
+  // Custom W4A16 matmuls: the dequantization layout (kernels/gemm/dequant_layout.h) ...
   kernels::DequantLayout dequant = kernels::DequantLayout::kCoalesced;
   // ... FFN-down in Q8_0 (TTS keeps it at 8.5 bits for accuracy) ...
   bool q8_0_down = false;

@@ -7,7 +7,8 @@ std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vect
   Placement open_place;
   for (const auto& g : ops) {
     const Placement p = placer_(g);
-    const bool same = open && p == open_place && open->ops.back().phase == g.phase && open->ops.back().step == g.step;
+    const bool same = open && p == open_place && open->ops.back().phase == g.phase && open->ops.back().step == g.step &&
+                      (!cut_at_layers_ || open->ops.back().layer == g.layer);
     if (!same) {
       runtime::Job j;
       j.unit = p.unit;

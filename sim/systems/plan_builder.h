@@ -30,6 +30,9 @@ class SequentialPlanBuilder {
   std::uint32_t append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops);
   // Appends one CPU job of a single op (sampling the next token from the logits, on the host).
   std::uint32_t append_host_op(runtime::Plan& plan, model::OpDesc op, model::Phase phase, std::uint64_t step);
+  // Also cut a job where the layer changes: one graph per decoder layer, shared by every layer of
+  // that shape (the graph namer gives them one name), instead of one graph per forward pass.
+  void cut_at_layers() { cut_at_layers_ = true; }
   // The next job appended waits for `job` (a job the strategy built itself).
   void continue_after(std::uint32_t job) {
     has_last_ = true;
@@ -40,6 +43,7 @@ class SequentialPlanBuilder {
   Placer placer_;
   GraphNamer namer_;
   bool has_last_ = false;
+  bool cut_at_layers_ = false;
   std::uint32_t last_ = 0;
 };
 

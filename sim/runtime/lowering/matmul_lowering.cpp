@@ -34,6 +34,7 @@ kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw
     case kernels::GemmWeights::kI8: return kernels::lower_gemm_i8_npu(d);
     case kernels::GemmWeights::kI8PerGroup: return kernels::lower_gemm_i8_per_group_npu(d, f.group, npu);
     case kernels::GemmWeights::kBlock: {
+      if (choice.w4a16 == W4A16Kernel::kVendorGraph) return kernels::lower_gemm_w4a16_graph_npu(d, npu);
       const bool q8 = choice.q8_0_down && op.name == "down_proj";
       return kernels::lower_gemm_w4a16_npu(d, q8 ? kernels::BlockFormat::kQ8_0 : f.block, npu, {choice.dequant, choice.prefetch_weights, {}});
     }

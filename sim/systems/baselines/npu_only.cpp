@@ -1,6 +1,7 @@
 #include "sim/systems/baselines/npu_only.h"
 
 #include <algorithm>
+#include <set>
 
 #include "sim/config/config_error.h"
 #include "sim/systems/baselines/npu_naive.h"
@@ -71,25 +72,29 @@ runtime::Plan NpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
       break;
     }
   }
-  // One static graph per chunk length (prefill) or batch (decode): a job is a whole forward pass
-  // (jobs are cut at chunk and step boundaries), named by its row count; pipe chunks of the same
-  // standard length reuse one graph.
+  // One static graph per decoder layer shape and one for the head, per chunk length (prefill) or
+  // batch (decode), shared by every layer (weights bound as graph inputs, as HeteroLLM's engine
+  // binds its shared buffers): what online preparation builds for a new length is these few
+  // graphs, not the whole model (HeteroLLM 5.2.2: "about 4 graphs' preparation"). Pipe chunks of
+  // the same standard length reuse them.
   const std::uint64_t hidden = m.hidden;
-  auto rows_of = [hidden](const model::GraphOp& g) { return g.op.elements / hidden; };  // first op: input_norm
-  auto name_of = [rows_of](const model::GraphOp& g) {
+  const std::uint32_t layers = m.layers;
+  auto rows_of = [hidden](const model::GraphOp& g) { return g.op.elements / hidden; };  // first op: a norm
+  auto name_of = [rows_of, layers](const model::GraphOp& g) {
     return std::string("npu-only/") + (g.phase == model::Phase::kPrefill ? "prefill" : "decode") + "/rows" +
-           std::to_string(rows_of(g));
+           std::to_string(rows_of(g)) + (g.layer >= layers ? "/head" : "/layer");
   };
   SequentialPlanBuilder b([npu](const model::GraphOp&) { return npu; }, name_of);
-  if (policy_ != ShapePolicy::kOnlinePrepare) {
-    // Standard-length graphs are prepared offline (not on the request's critical path).
-    for (const auto& g : prefill) {
-      if (g.op.kind == model::OpKind::kNorm && g.layer == 0) plan.prepared_graphs.push_back(name_of(g));
-    }
-  }
+  b.cut_at_layers();
   build_prefill_decode(plan, b, m, prefill, r.prompt, r.decode, r.batch);
-  // The decode graph (one row per sequence) is prepared once, whatever the policy.
-  plan.prepared_graphs.push_back(name_of(model::decode_step_graph(m, r.prompt, 0, r.batch).front()));
+  // Standard-length graphs are prepared offline (not on the request's critical path); the decode
+  // graphs (one row per sequence) too, whatever the policy.
+  std::set<std::string> prepared;
+  for (const auto& j : plan.jobs) {
+    if (j.unit != kernels::Unit::kNpu || j.npu_graph.empty()) continue;
+    if (policy_ != ShapePolicy::kOnlinePrepare || j.ops.front().phase == model::Phase::kDecode) prepared.insert(j.npu_graph);
+  }
+  plan.prepared_graphs.assign(prepared.begin(), prepared.end());
   return plan;
 }
 

@@ -74,7 +74,7 @@ runtime::Plan TtsNpuSystem::plan(const hw::SocSpec& soc, const model::ModelConfi
   } else {
     build_prefill_decode(plan, b, m, prefill, r.prompt, r.decode, r.batch);
   }
-  const runtime::NpuKernelChoice kernels{true, options_.dequant, options_.q8_0_down, options_.prefetch_weights, options_.exp};
+  const runtime::NpuKernelChoice kernels{true, runtime::W4A16Kernel::kCustom, options_.dequant, options_.q8_0_down, options_.prefetch_weights, options_.exp};
   for (auto& j : plan.jobs) {
     if (j.unit == kernels::Unit::kNpu) j.npu_kernels = kernels;
   }

@@ -204,8 +204,15 @@ TEST(OpLowering, NpuOpsAreTheKernelFacesWithoutTheirGraphCalls) {
   const auto pg = lower_op_npu(qp, m, Precision::kW8A8Group, npu);
   EXPECT_EQ(pg.graph_nodes, 47u);
   expect_same(pg, kernels::lower_gemm_i8_per_group_npu({256, 1536, 1536}, 128, npu), "q_proj");
-  // W4A16: TTS's chunked kernel; FP16 (and FP32, which the NPU runs as FP16): the HMX FP16 kernel.
-  expect_same(lower_op_npu(find_op(q.prefill, "down_proj"), m, Precision::kW4A16, npu),
+  // W4A16: by default the vendor runtime's static graph (one node); TTS's chunked kernel when a
+  // system chooses its custom kernel. FP16 (and FP32, which the NPU runs as FP16): the HMX FP16 kernel.
+  const auto down = find_op(q.prefill, "down_proj");
+  const auto vendor = lower_op_npu(down, m, Precision::kW4A16, npu);
+  EXPECT_EQ(vendor.graph_nodes, 1u);
+  expect_same(vendor, kernels::lower_gemm_w4a16_graph_npu({256, 8960, 1536}, npu), "down_proj");
+  NpuKernelChoice custom;
+  custom.w4a16 = W4A16Kernel::kCustom;
+  expect_same(lower_op_npu(down, m, Precision::kW4A16, npu, nullptr, custom),
               kernels::lower_gemm_w4a16_npu({256, 8960, 1536}, kernels::BlockFormat::kQ4_0, npu), "down_proj");
   expect_same(lower_op_npu(qp, m, Precision::kFp16, npu), kernels::lower_gemm_f16_hmx_npu({256, 1536, 1536}, npu), "q_proj");
   expect_same(lower_op_npu(qp, m, Precision::kFp32, npu), kernels::lower_gemm_f16_hmx_npu({256, 1536, 1536}, npu), "q_proj");

@@ -78,6 +78,25 @@ TEST(GemmLowerNpu, Fp16HmxShufflesRowMajorOperands) {
   expect_hvx(t.steps[1], 32, 4);
 }
 
+TEST(GemmLowerNpu, W4A16VendorGraphWidensEachStagedWeightTile) {
+  auto spec = test::small_npu();
+  spec.dma = {2e9, 100 * kNanosecond, 1};  // the plan weighs block sizes by their DMA time
+  const GemmDims d{64, 2048, 2048};
+  const NpuWork w = lower_gemm_w4a16_graph_npu(d, spec);
+  ASSERT_EQ(w.steps.size(), 4u);
+  EXPECT_EQ(w.steps[0].kind, Kind::kGraphCall);
+  EXPECT_EQ(w.steps[0].graph_ops, 1u);
+  // Every weight tile the plan loads into the array is widened once: tile_rows x depth codes,
+  // 2 x vector_bytes codes per vand/vlsr pair and two vlut16s.
+  const auto plan = hw::plan_hmx_gemm(spec, {64, 2048, 2048, hw::DType::kFp16}, hw::OperandHome::kDram);
+  const double units = static_cast<double>(plan.total.weight_loads) * spec.hmx.tile_rows * spec.hmx.fp16_tile_depth /
+                       (2.0 * spec.hvx.vector_bytes);
+  expect_hvx(w.steps[1], units * (2 + 2 * spec.hvx.vlut16_packets), spec.hvx.contexts);
+  expect_gemm(w.steps[2], 64, 2048, 2048, hw::DType::kFp16, hw::OperandHome::kDram);
+  // Per-channel scales on the 64 x 2048 FP16 outputs: one vmpy (+ qfloat conversion) per vector.
+  expect_hvx(w.steps[3], 64.0 * 2048 / (spec.hvx.vector_bytes / 2) * (spec.hvx.qfloat ? 2 : 1), spec.hvx.contexts);
+}
+
 TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   const auto spec = test::small_npu();  // TCM 1 MiB: working set 512 KiB
   // 1x2048x4096 Q4_0, tile groups: mt 1, kt 64, nt 128. Row block: 256 KiB / (64 x 2 KiB) = 2 -> 1.
