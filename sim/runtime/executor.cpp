@@ -161,11 +161,17 @@ Task<> Executor::hand_over(const Job& from, std::uint32_t from_index, const Job&
     return elems * 2;
   };
   if (from.unit == kernels::Unit::kGpu) {
-    co_await gpu.finish();  // the host waits for the queue to drain
+    co_await gpu_sync();  // the host waits for the queue to drain
     if (!sync_.shared_buffers) co_await gpu.copy(output_bytes(from));
   }
   if (to.unit == kernels::Unit::kGpu && !sync_.shared_buffers) co_await gpu.copy(output_bytes(from));
   if (soc_.sim().now() > start) account(unit_name(to.unit), "sync", start);
+}
+
+Task<> Executor::gpu_sync() {
+  const Tick earliest = soc_.sim().now() + soc_.spec().gpu.sync_fixed;
+  co_await soc_.gpu().finish();
+  if (soc_.sim().now() < earliest) co_await soc_.sim().delay(earliest - soc_.sim().now());
 }
 
 Task<> Executor::build_graph_if_new(const Job& job) {
@@ -290,6 +296,16 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
           const Tick own = std::max(soc_.gpu().compute_time(kernel), memory);
           op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += own;
           co_await soc_.gpu().enqueue(kernel);
+          if (sync_.flush_each_gpu_kernel) {
+            // The host waits for this kernel before the decider dispatches the next (SyncPolicy);
+            // what the wait lasts beyond the kernel's own run is synchronization.
+            const Tick call = sim.now();
+            co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
+            const Tick done = sim.now();
+            if (done < call + soc_.spec().gpu.sync_fixed) co_await sim.delay(call + soc_.spec().gpu.sync_fixed - done);
+            co_await soc_.gpu().finish();  // the queue is empty: the next kernel restarts
+            if (sim.now() > done) account("gpu", "sync", done);
+          }
           // The prediction a fast sync sleeps on: identical layers run identical kernels, so the
           // uncontended kernel times, each queued behind what the GPU was predicted to be doing.
           if (sync_.fast) gpu_tail_predicted_ = std::max(gpu_tail_predicted_, sim.now()) + own;

@@ -16,6 +16,12 @@ struct SyncPolicy {
   // not for GPU work enqueued after them (the concurrent half of a split op). Use with
   // shared_buffers (the unified-memory pool: no copies).
   bool fast = false;
+  // HeteroLLM's engine without fast synchronization (its ablation, 5.4): the runtime decider
+  // dispatches kernel by kernel (4.3) and waits for each GPU kernel with a queue flush before it
+  // moves on, so every GPU kernel pays a synchronization (at least gpu.sync_fixed) and the next
+  // one the queue restart. Reconstruction: the paper names "synchronization and GPU kernel
+  // submission" as the decode overhead fast sync removes, not how often the baseline syncs.
+  bool flush_each_gpu_kernel = false;
   const char* poll_cluster = "mid";
 };
 

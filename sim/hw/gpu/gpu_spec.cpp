@@ -17,6 +17,7 @@ GpuSpec parse_gpu_spec(const config::Section& s) {
   g.half_efficiency_rows = s.number("half_efficiency_rows", 0, 1e6);
   g.submit = s.time("submit");
   g.restart = s.time("restart");
+  g.sync_fixed = s.time("sync_fixed");
   g.copy_fixed = s.time("copy_fixed");
   g.copy_bandwidth = s.positive_quantity("copy_bandwidth", Quantity::kBandwidth);
   g.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);

@@ -24,6 +24,7 @@ struct GpuSpec {
   double half_efficiency_rows = 0;
   Tick submit = 0;          // enqueue a kernel while the queue is busy
   Tick restart = 0;         // extra cost of the first kernel after a sync emptied the queue
+  Tick sync_fixed = 0;      // a host synchronization (clFinish) returns no sooner than this after the call
   Tick copy_fixed = 0;      // clEnqueueWriteBuffer fixed cost when a buffer is not shared
   double copy_bandwidth = 0;
   double port_bandwidth = 0;  // cap of the GPU's port to DRAM, bytes/s

@@ -65,6 +65,8 @@ runtime::SyncPolicy HeteroLlm::sync_policy() const {
   if (options_.fast_sync) {
     s.shared_buffers = true;
     s.fast = true;
+  } else {
+    s.flush_each_gpu_kernel = true;  // the engine's standard path (SyncPolicy)
   }
   return s;
 }
@@ -83,15 +85,11 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   p.force_split = options_.force_split;
   p.npu_only_rows = npu_rows;
   // What handing an NPU part its input and taking its output back costs (the solver's T_sync and
-  // T_copy): the standard path drains the GPU queue (the next kernel restarts) and copies the
-  // activation to and from host memory; fast sync polls a flag and submits into a live queue.
-  if (options_.fast_sync) {
-    p.sync = soc.cpu.poll_interval + soc.gpu.submit;
-    p.copy = 0;
-  } else {
-    p.sync = soc.gpu.restart + soc.gpu.submit;
-    p.copy = 2 * soc.gpu.copy_fixed;
-  }
+  // T_copy) with fast sync: poll a flag, submit into a live queue, no copies. The partition is
+  // HeteroLLM's whatever the sync mechanism: its ablation (5.4) keeps Hetero-tensor's plan and
+  // swaps only the synchronization (sync_policy()), so the solver always assumes fast sync.
+  p.sync = soc.cpu.poll_interval + soc.gpu.submit;
+  p.copy = 0;
   if (!profiler_) profiler_ = std::make_unique<heterollm::PartitionProfiler>(soc, m);
   if (options_.predict && !predictor_) {
     // Offline: real profiles of the NPU over the model's input widths, the standard lengths (and

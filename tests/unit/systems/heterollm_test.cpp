@@ -396,6 +396,29 @@ TEST(HeteroSystems, FastSyncBeatsTheStandardPath) {
   }
 }
 
+// The ablation swaps the synchronization only (HeteroLLM 5.4): the same partitions, and in the
+// standard path every GPU kernel waits for a queue flush of at least gpu.sync_fixed.
+TEST(HeteroSystems, StandardSyncKeepsThePlanAndFlushesEveryGpuKernel) {
+  const auto fast = HeteroRun("hetero-tensor", "qwen2-0.5b", 64, 2).run();
+  HeteroRun standard_run("hetero-tensor", "qwen2-0.5b", 64, 2, {"heterollm.fast_sync=false"});
+  const auto standard = standard_run.run();
+  EXPECT_EQ(fast.extra.at("system_info").at("decisions"), standard.extra.at("system_info").at("decisions"));
+  EXPECT_EQ(fast.extra.at("system_info").at("matmul_partitions"), standard.extra.at("system_info").at("matmul_partitions"));
+  // Count the GPU ops of one decode step: each op's kernel that runs shorter than sync_fixed (all
+  // but a few in a 0.5B model) adds the rest of it as waiting, plus the queue restart.
+  std::uint64_t gpu_kernels = 0;
+  const auto plan = standard_run.system->plan(standard_run.req.soc, standard_run.req.model,
+                                              {standard_run.req.prompt_tokens, standard_run.req.decode_tokens, 1});
+  for (const auto& j : plan.jobs) {
+    if (j.unit != kernels::Unit::kGpu) continue;
+    for (const auto& g : j.ops) gpu_kernels += g.phase == model::Phase::kDecode && g.step == 0 ? 1 : 0;
+  }
+  ASSERT_GT(gpu_kernels, 0u);
+  const double sync_ms = to_ms(standard_run.req.soc.gpu.sync_fixed);
+  EXPECT_GE(*standard.decode_ms_per_token - *fast.decode_ms_per_token, 0.5 * static_cast<double>(gpu_kernels) * sync_ms)
+      << gpu_kernels << " GPU ops per decode step";
+}
+
 TEST(HeteroSystems, TensorLevelDecodeUsesMoreDramBandwidthThanGpuOnly) {
   const auto tensor = HeteroRun("hetero-tensor", "qwen2-0.5b", 64, 2).run();
   const auto gpu = HeteroRun("gpu-only", "qwen2-0.5b", 64, 2).run();
