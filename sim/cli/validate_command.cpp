@@ -23,8 +23,7 @@ namespace socsim::cli {
 
 namespace {
 
-// The commands a claim may name. `serve` joins this table when the LLMS command exists; until
-// then a serve claim is an ERROR row saying so.
+// The commands a claim may name (run, microbench and the LLMS service's serve).
 validation::CommandTable command_table() {
   return {{"microbench", &microbench_to_json}, {"run", &run_to_json}, {"serve", &serve_to_json}};
 }

@@ -161,15 +161,15 @@ Task<> Executor::hand_over(const Job& from, std::uint32_t from_index, const Job&
     return elems * 2;
   };
   if (from.unit == kernels::Unit::kGpu) {
-    co_await gpu_sync();  // the host waits for the queue to drain
+    co_await gpu_sync(soc_.sim().now());  // the host waits for the queue to drain
     if (!sync_.shared_buffers) co_await gpu.copy(output_bytes(from));
   }
   if (to.unit == kernels::Unit::kGpu && !sync_.shared_buffers) co_await gpu.copy(output_bytes(from));
   if (soc_.sim().now() > start) account(unit_name(to.unit), "sync", start);
 }
 
-Task<> Executor::gpu_sync() {
-  const Tick earliest = soc_.sim().now() + soc_.spec().gpu.sync_fixed;
+Task<> Executor::gpu_sync(Tick called) {
+  const Tick earliest = called + soc_.spec().gpu.sync_fixed;
   co_await soc_.gpu().finish();
   if (soc_.sim().now() < earliest) co_await soc_.sim().delay(earliest - soc_.sim().now());
 }
@@ -302,8 +302,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index) {
             const Tick call = sim.now();
             co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
             const Tick done = sim.now();
-            if (done < call + soc_.spec().gpu.sync_fixed) co_await sim.delay(call + soc_.spec().gpu.sync_fixed - done);
-            co_await soc_.gpu().finish();  // the queue is empty: the next kernel restarts
+            co_await gpu_sync(call);  // drains the queue: the next kernel restarts
             if (sim.now() > done) account("gpu", "sync", done);
           }
           // The prediction a fast sync sleeps on: identical layers run identical kernels, so the

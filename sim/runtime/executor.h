@@ -71,8 +71,9 @@ class Executor {
   Task<> run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered);
   Task<> run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g);
   Task<> hand_over(const Job& from, std::uint32_t from_index, const Job& to);
-  // The host's clFinish: every queued kernel done, and no sooner than gpu.sync_fixed after the call.
-  Task<> gpu_sync();
+  // The host's clFinish called at `called`: every queued kernel done, and no sooner than
+  // gpu.sync_fixed after the call.
+  Task<> gpu_sync(Tick called);
   Task<> build_graph_if_new(const Job& job);
   void account(const std::string& unit, const std::string& kind, Tick start);
   // The attention shape of a softmax op's layer (from the plan's attn_scores op of the same

@@ -106,6 +106,11 @@ TEST(CliValidate, ServeClaimsRunTheServiceSimulation) {
   const auto v = nlohmann::json::parse(read_file(dir / "v.json"));
   ASSERT_GT(serve["mean_switch_ms"].get<double>(), 0.0);  // the budget forces recomputation
   EXPECT_EQ(v["claims"][0]["simulated"], serve["mean_switch_ms"]);
+
+  const auto bad = run_socsim("validate --claims " + claims_file("serve_bad.yaml"));
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("serve_bad.yaml:3: claims[0].serve: `serve "), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--policy: expected llms, lmk, swap, vllm-s or vllm-sq, got 'nope'"), std::string::npos) << bad.err;
 }
 
 TEST(CliValidate, MalformedClaimsFileExits2AndWritesNothing) {
