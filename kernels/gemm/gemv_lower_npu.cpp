@@ -8,7 +8,7 @@
 
 namespace socsim::kernels {
 
-NpuWork lower_gemv_npu(const GemmDims& d, const GemmFormat& f, const hw::NpuSpec& spec) {
+NpuWork lower_gemv_npu(const GemmDims& d, const GemmFormat& f, const hw::NpuSpec& spec, GemvArithmetic arithmetic) {
   if (d.m <= 0 || d.k <= 0 || d.n <= 0) throw std::invalid_argument("NPU GEMV with an empty dimension");
   const auto k = static_cast<std::uint64_t>(d.k), n = static_cast<std::uint64_t>(d.n);
   const double lanes = spec.hvx.vector_bytes / 2.0;
@@ -32,7 +32,12 @@ NpuWork lower_gemv_npu(const GemmDims& d, const GemmFormat& f, const hw::NpuSpec
     case GemmWeights::kBlock:
       if (f.block != BlockFormat::kQ4_0) throw std::invalid_argument("NPU GEMV: no rule for Q8_0 weights");
       bytes = block_weight_bytes(d.k, d.n, f.block);
-      dequant = 4 + q;
+      if (arithmetic == GemvArithmetic::kInteger) {
+        per_vector /= 2;
+        dequant = 1;
+      } else {
+        dequant = 4 + q;
+      }
       break;
     case GemmWeights::kF32: throw std::invalid_argument("NPU GEMV: the NPU has no FP32 GEMV");
   }

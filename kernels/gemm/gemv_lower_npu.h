@@ -20,6 +20,9 @@
 
 namespace socsim::kernels {
 
-NpuWork lower_gemv_npu(const GemmDims& d, const GemmFormat& f, const hw::NpuSpec& spec);
+enum class GemvArithmetic { kFloat, kInteger };
+
+NpuWork lower_gemv_npu(const GemmDims& d, const GemmFormat& f, const hw::NpuSpec& spec,
+                       GemvArithmetic arithmetic = GemvArithmetic::kFloat);
 
 }  // namespace socsim::kernels

@@ -29,7 +29,11 @@ kernels::GpuWork lower_matmul_gpu(const model::OpDesc& op, Precision p) {
 kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw::NpuSpec& npu, const NpuKernelChoice& choice) {
   const auto d = dims_of(op);
   const kernels::GemmFormat f = npu_gemm_format(p);
-  if (op.m == 1 && !choice.hmx_gemv) return kernels::lower_gemv_npu(d, f, npu);
+  if (op.m == 1 && !choice.hmx_gemv) {
+    // The vendor runtime decodes W4 weights on its integer path (HeteroLLM's footnote, gemv_lower_npu.h).
+    const auto arithmetic = choice.w4a16 == W4A16Kernel::kVendorGraph ? kernels::GemvArithmetic::kInteger : kernels::GemvArithmetic::kFloat;
+    return kernels::lower_gemv_npu(d, f, npu, arithmetic);
+  }
   switch (f.weights) {
     case kernels::GemmWeights::kI8: return kernels::lower_gemm_i8_npu(d);
     case kernels::GemmWeights::kI8PerGroup: return kernels::lower_gemm_i8_per_group_npu(d, f.group, npu);

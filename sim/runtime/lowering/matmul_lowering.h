@@ -7,7 +7,9 @@
 //              mat-vec kernels (lower_matvec_gpu: a pass over the weights per 8 rows); CPU:
 //              fewer than kCpuGemmMinRows rows the dot-product path (lower_matvec_cpu: no
 //              row-block padding).
-//   NPU        m = 1: lower_gemv_npu (weights streamed on all HVX threads, HeteroLLM 3.3);
+//   NPU        m = 1: lower_gemv_npu (weights streamed on all HVX threads, HeteroLLM 3.3); W4A16
+//              on the integer path for the vendor runtime (choice.w4a16 = kVendorGraph), widened
+//              to FP16 for a custom kernel;
 //              m >= 2 by precision (kernels/gemm/gemm_lower_npu.h):
 //                kW8A8         lower_gemm_i8_npu (HMX INT8; its one-node graph call is the job's)
 //                kW8A8Group    lower_gemm_i8_per_group_npu, G = 128 (4 G' - 1 graph nodes)

@@ -216,10 +216,14 @@ TEST(OpLowering, NpuOpsAreTheKernelFacesWithoutTheirGraphCalls) {
               kernels::lower_gemm_w4a16_npu({256, 8960, 1536}, kernels::BlockFormat::kQ4_0, npu), "down_proj");
   expect_same(lower_op_npu(qp, m, Precision::kFp16, npu), kernels::lower_gemm_f16_hmx_npu({256, 1536, 1536}, npu), "q_proj");
   expect_same(lower_op_npu(qp, m, Precision::kFp32, npu), kernels::lower_gemm_f16_hmx_npu({256, 1536, 1536}, npu), "q_proj");
-  // One row: the GEMV face (weights streamed on all HVX threads).
+  // One row: the GEMV face (weights streamed on all HVX threads); W4A16 on the vendor runtime's
+  // integer path, widened to FP16 by a custom kernel.
   const auto dp = find_op(q.decode, "up_proj");
+  const kernels::GemmFormat q4{kernels::GemmWeights::kBlock, 128, kernels::BlockFormat::kQ4_0};
   expect_same(lower_op_npu(dp, m, Precision::kW4A16, npu),
-              kernels::lower_gemv_npu({1, 1536, 8960}, {kernels::GemmWeights::kBlock, 128, kernels::BlockFormat::kQ4_0}, npu), "up_proj");
+              kernels::lower_gemv_npu({1, 1536, 8960}, q4, npu, kernels::GemvArithmetic::kInteger), "up_proj");
+  expect_same(lower_op_npu(dp, m, Precision::kW4A16, npu, nullptr, custom),
+              kernels::lower_gemv_npu({1, 1536, 8960}, q4, npu, kernels::GemvArithmetic::kFloat), "up_proj");
   expect_same(lower_op_npu(dp, m, Precision::kW8A8Group, npu),
               kernels::lower_gemv_npu({1, 1536, 8960}, {kernels::GemmWeights::kI8PerGroup, 128}, npu), "up_proj");
   // HVX ops on all contexts.

@@ -17,26 +17,26 @@ const AttentionShape kQwenChunk{14, 2, 64, 5, 60, 65};  // VT = 5*60 + 15 = 315
 const AttentionShape kPhiFirst{4, 4, 80, 1, 0, 1};      // VT = 1
 
 TEST(AttentionLower, FullCpuGpu) {
-  // qk: 14 * 2*64*315 = 564480 flops; bytes Q 14*5*64*4 = 17920 + K 14*65*64*4 = 232960.
-  // softmax: 14 * (315*20 + 5) = 88270. pv: 564480, V + O = 250880.
+  // qk: 14 * 2*64*315 = 564480 flops; bytes Q 14*5*64*4 = 17920 + K read once per KV head from
+  // the FP16 cache, 2*65*64*2 = 16640. softmax: 14 * (315*20 + 5) = 88270. pv: 564480, V + O = 34560.
   auto c = lower_attention_cpu(kQwenChunk, 2);
   ASSERT_EQ(c.tasks.size(), 3u);
   EXPECT_DOUBLE_EQ(c.tasks[0].ops, 564480);
-  EXPECT_EQ(c.tasks[0].dram_bytes, 250880u);
+  EXPECT_EQ(c.tasks[0].dram_bytes, 34560u);
   EXPECT_EQ(c.tasks[0].rows, 5u);
   EXPECT_DOUBLE_EQ(c.tasks[1].ops, 88270);
   EXPECT_EQ(c.tasks[1].dram_bytes, 0u);
   EXPECT_DOUBLE_EQ(c.tasks[2].ops, 564480);
-  EXPECT_EQ(c.tasks[2].dram_bytes, 250880u);
+  EXPECT_EQ(c.tasks[2].dram_bytes, 34560u);
   auto g = lower_attention_gpu(kQwenChunk);
   EXPECT_EQ(g.kernels.at(0).rows, 70u);  // 14 heads x 5 rows in one launch
   EXPECT_EQ(g.kernels.at(1).rows, 0u);
   EXPECT_EQ(g.kernels[0].dtype, hw::DType::kFp32);
   EXPECT_FALSE(g.kernels[0].streaming);  // tiled GEMM
-  // kv length 1: qk 4*2*80 = 640; bytes Q 1280 + K 1280; softmax 4*(20 + 1) = 84.
+  // kv length 1: qk 4*2*80 = 640; bytes Q 1280 + K (FP16) 640; softmax 4*(20 + 1) = 84.
   c = lower_attention_cpu(kPhiFirst, 1);
   EXPECT_DOUBLE_EQ(c.tasks[0].ops, 640);
-  EXPECT_EQ(c.tasks[0].dram_bytes, 2560u);
+  EXPECT_EQ(c.tasks[0].dram_bytes, 1920u);
   EXPECT_DOUBLE_EQ(c.tasks[1].ops, 84);
   EXPECT_DOUBLE_EQ(lower_attention_gpu(kPhiFirst).kernels.at(2).flops, 640);
 }

@@ -57,6 +57,11 @@ TEST(GemvLowerNpu, StreamsTheWeightsOnAllHvxThreads) {
   EXPECT_EQ(w.steps[0].bytes, 2'359'296u);
   EXPECT_DOUBLE_EQ(w.steps[0].packets, 589'824);
   EXPECT_EQ(w.steps[0].threads, 4u);
+  // The vendor runtime's integer path, same bytes: 65,536 vectors x 4 / 2 (INT8 rate) = 131,072
+  // + 65,536 weight vectors x 1 unpack = 196,608.
+  w = lower_gemv_npu({1, 4096, 1024}, kQ4, spec, GemvArithmetic::kInteger);
+  EXPECT_EQ(w.steps[0].bytes, 2'359'296u);
+  EXPECT_DOUBLE_EQ(w.steps[0].packets, 196'608);
   // FP16 1 x 100 x 10: 2000 B; ceil(1000 / 64) = 16 vectors x 4 = 64.
   w = lower_gemv_npu({1, 100, 10}, {GemmWeights::kF16}, spec);
   EXPECT_EQ(w.steps[0].bytes, 2000u);
