@@ -15,9 +15,9 @@ void require_one_row(const AttentionShape& s) {
 
 }  // namespace
 
-CpuWork lower_attention_decode_cpu(const AttentionShape& s, std::uint32_t threads) {
+CpuWork lower_attention_decode_cpu(const AttentionShape& s, std::uint32_t threads, hw::DType gemm_dtype) {
   require_one_row(s);
-  CpuWork w = lower_attention_cpu(s, threads);
+  CpuWork w = lower_attention_cpu(s, threads, gemm_dtype);
   for (auto& t : w.tasks) t.rows = 0;
   return w;
 }

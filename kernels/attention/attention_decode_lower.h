@@ -15,7 +15,7 @@
 
 namespace socsim::kernels {
 
-CpuWork lower_attention_decode_cpu(const AttentionShape& s, std::uint32_t threads);
+CpuWork lower_attention_decode_cpu(const AttentionShape& s, std::uint32_t threads, hw::DType gemm_dtype = hw::DType::kFp32);
 GpuWork lower_attention_decode_gpu(const AttentionShape& s);
 
 }  // namespace socsim::kernels

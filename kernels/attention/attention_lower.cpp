@@ -66,14 +66,14 @@ std::vector<Phase> block_phases(const AttentionShape& s, const BlockSparseParams
            s.heads * (s.q_len * d * 4 * 2 + kv_rows * d * 4 * 2), false}};
 }
 
-CpuWork to_cpu(const std::vector<Phase>& phases, const AttentionShape& s, std::uint32_t threads) {
+CpuWork to_cpu(const std::vector<Phase>& phases, const AttentionShape& s, std::uint32_t threads, hw::DType gemm_dtype = hw::DType::kFp32) {
   CpuWork w;
   w.threads = std::max<std::uint32_t>(1, threads);
   for (const auto& ph : phases) {
     hw::CpuTask t;
     t.name = ph.name;
     t.ops = ph.ops;
-    t.dtype = hw::DType::kFp32;
+    t.dtype = ph.gemm ? gemm_dtype : hw::DType::kFp32;
     t.dram_bytes = ph.bytes;
     t.rows = ph.gemm ? s.q_len : 0;
     w.tasks.push_back(t);
@@ -98,7 +98,10 @@ GpuWork to_gpu(const std::vector<Phase>& phases, const AttentionShape& s) {
 
 }  // namespace
 
-CpuWork lower_attention_cpu(const AttentionShape& s, std::uint32_t threads) { return to_cpu(full_phases(s), s, threads); }
+CpuWork lower_attention_cpu(const AttentionShape& s, std::uint32_t threads, hw::DType gemm_dtype) {
+  if (gemm_dtype != hw::DType::kFp32 && gemm_dtype != hw::DType::kFp16) throw std::invalid_argument("CPU attention: GEMMs in FP32 or FP16 only");
+  return to_cpu(full_phases(s), s, threads, gemm_dtype);
+}
 GpuWork lower_attention_gpu(const AttentionShape& s) { return to_gpu(full_phases(s), s); }
 
 std::uint64_t sparse_kept_total(const AttentionShape& s, double ratio) {

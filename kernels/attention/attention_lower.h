@@ -7,8 +7,11 @@
 //   attention.qk       2 d VT flops per head; reads Q and the head's K (keys_used rows)
 //   attention.softmax  (4 + 16 exp) per score + 1 per row; scores stay in cache
 //   attention.pv       2 d VT flops per head; reads V, writes O
-// K and V are read once per query head (GQA heads re-read their group's K/V), FP32.
-// GEMM rows: m per head on the CPU (micro-kernel padding), heads x m on the GPU (one launch).
+// K and V are read once per KV head from the FP16 cache (a GQA group's query heads share them);
+// Q and O move as FP32. GEMM rows: m per head on the CPU (micro-kernel padding), heads x m on
+// the GPU (one launch). The CPU face takes the arithmetic of the two GEMMs (qk, pv): FP32, or
+// FP16 (ARMv8.2 FP16 FMAs, twice the lanes: an engine that keeps its KV cache in FP16 and
+// multiplies in FP16, e.g. mllm's CPU backend under llm.npu); softmax stays FP32.
 //
 // Sparse attention over `kept` (query row, key) pairs in total: one gather kernel,
 // kept (4 d + 4 + 16) + heads m ops; bytes Q and O plus the gathered K and V rows, a row counted
@@ -29,7 +32,7 @@
 
 namespace socsim::kernels {
 
-CpuWork lower_attention_cpu(const AttentionShape& s, std::uint32_t threads);
+CpuWork lower_attention_cpu(const AttentionShape& s, std::uint32_t threads, hw::DType gemm_dtype = hw::DType::kFp32);
 GpuWork lower_attention_gpu(const AttentionShape& s);
 
 // Total kept pairs when every row keeps ceil(ratio * visible) keys (shadowAttn's per-row k).

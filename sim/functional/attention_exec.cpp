@@ -9,7 +9,8 @@ namespace socsim::functional {
 AttentionKind attention_kind(const OpPlacement& p) {
   using runtime::Precision;
   switch (p.unit) {
-    case kernels::Unit::kCpu: return AttentionKind::kF32;
+    // FP16 on the CPU: FP16 operands and products with an exact exp (the FP16 KV cache).
+    case kernels::Unit::kCpu: return p.precision == Precision::kFp16 ? AttentionKind::kFlashExact : AttentionKind::kF32;
     case kernels::Unit::kNpu:
       if (p.precision == Precision::kW8A8 || p.precision == Precision::kW8A8Group) return AttentionKind::kInt8;
       // The FP16 flash kernel's exp is the job's (tts.exp); kExact is the FP32 polynomial on HVX.

@@ -47,7 +47,7 @@ kernels::CpuWork lower_op_cpu(const model::OpDesc& op, const model::ModelConfig&
   } else if (lowering::is_sparse_attention_op(op.kind)) {
     w = lowering::lower_sparse_op_cpu(op, m, threads);
   } else if (lowering::is_attention_op(op.kind)) {
-    w = lowering::lower_attention_part_cpu(attention_for(op, m, attention), lowering::attention_part(op.kind), threads);
+    w = lowering::lower_attention_part_cpu(attention_for(op, m, attention), lowering::attention_part(op.kind), threads, p);
   } else {
     w = lowering::lower_pointwise_cpu(op, m, threads);
   }

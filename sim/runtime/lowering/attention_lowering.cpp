@@ -62,8 +62,10 @@ AttentionPart part_of_step(const std::string& name) {
   throw std::logic_error("attention kernel step '" + name + "' belongs to none of attn_scores, softmax, attn_context");
 }
 
-kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads) {
-  return s.q_len == 1 ? kernels::lower_attention_decode_cpu(s, threads) : kernels::lower_attention_cpu(s, threads);
+kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads, Precision p) {
+  // A float job in FP16 multiplies in FP16 (the FP16 KV cache); every other precision in FP32.
+  const hw::DType d = p == Precision::kFp16 ? hw::DType::kFp16 : hw::DType::kFp32;
+  return s.q_len == 1 ? kernels::lower_attention_decode_cpu(s, threads, d) : kernels::lower_attention_cpu(s, threads, d);
 }
 
 kernels::GpuWork attention_kernel_gpu(const kernels::AttentionShape& s) {
@@ -77,8 +79,8 @@ kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precisio
   return kernels::lower_flash_attention_npu(npu, s, params, npu.hvx.contexts, hw::OperandHome::kDram);
 }
 
-kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads) {
-  kernels::CpuWork all = attention_kernel_cpu(s, threads), w;
+kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads, Precision p) {
+  kernels::CpuWork all = attention_kernel_cpu(s, threads, p), w;
   w.threads = all.threads;
   for (auto& t : all.tasks) {
     if (part_of_step(t.name) == part) w.tasks.push_back(std::move(t));

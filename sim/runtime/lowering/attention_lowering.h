@@ -50,7 +50,8 @@ std::uint64_t softmax_elements(const kernels::AttentionShape& s);
 AttentionPart part_of_step(const std::string& name);
 
 // The whole kernel per unit (what the parts partition). The NPU one includes its graph call.
-kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads);
+// CPU: the GEMMs in FP16 for a kFp16 job (an FP16 KV cache and FP16 FMAs), FP32 otherwise.
+kernels::CpuWork attention_kernel_cpu(const kernels::AttentionShape& s, std::uint32_t threads, Precision p = Precision::kFp32);
 kernels::GpuWork attention_kernel_gpu(const kernels::AttentionShape& s);
 // `exp`: the FP16 flash kernel's softmax exp (the INT8 graph's is exact FP32 whatever it says).
 kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu,
@@ -60,7 +61,8 @@ struct NpuAttentionPart {
   kernels::NpuWork work;        // no graph_call steps
   std::uint32_t graph_nodes = 0;
 };
-kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads);
+kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads,
+                                          Precision p = Precision::kFp32);
 kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, AttentionPart part);
 NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu,
                                           kernels::ExpVariant exp = kernels::ExpVariant::kLut);

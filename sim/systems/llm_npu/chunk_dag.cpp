@@ -70,7 +70,8 @@ std::vector<Segment> chunk_segments(const Options& o, const model::ModelConfig& 
 runtime::Precision float_precision(const Options& o, const Segment& s) {
   if (o.float_on_gpu) return runtime::Precision::kFp16;
   const bool has_matmul = std::any_of(s.ops.begin(), s.ops.end(), [](const model::GraphOp& g) { return g.op.kind == OpKind::kMatMul; });
-  return has_matmul ? runtime::Precision::kW8A8 : runtime::Precision::kFp32;  // CPU-placed matmuls keep INT8 weights
+  if (has_matmul) return runtime::Precision::kW8A8;  // CPU-placed matmuls keep INT8 weights
+  return o.cpu_fp16 ? runtime::Precision::kFp16 : runtime::Precision::kFp32;
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
   if (s->has("hot_hit")) o.hot_hit = s->number("hot_hit", 0.0, 1.0);
   o.ooe = s->boolean_or("ooe", true);
   if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";
+  if (s->has("cpu_float")) o.cpu_fp16 = s->choice("cpu_float", {"fp16", "fp32"}) == "fp16";
   if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, total));
   o.prepared = s->boolean_or("prepared", true);
   return o;

@@ -35,6 +35,10 @@ struct Options {
   double hot_hit = 0.8;
   bool ooe = true;
   bool float_on_gpu = false;
+  // CPU float ops (attention's two GEMMs) in FP16: llm.npu runs its float parts "FP16/FP32" on
+  // mllm's CPU backend, whose KV cache is FP16 and whose FP16 GEMMs use ARMv8.2 FP16 FMAs.
+  // `llm_npu.cpu_float: fp16|fp32`.
+  bool cpu_fp16 = true;
   std::uint32_t cpu_threads = 0;
   bool prepared = true;
 };

@@ -70,6 +70,21 @@ TEST(LlmNpuSystem, OutOfOrderFillsNpuBubblesAndInterleavesUnits) {
   EXPECT_EQ(info["shadow_layers"], 4);  // ceil(0.15 * 24)
 }
 
+TEST(LlmNpuSystem, CpuAttentionInFp16HalvesTheFloatCriticalPath) {
+  // At 1024 tokens the CPU's attention GEMMs bound the prefill (the NPU waits on them): FP16 FMAs
+  // (twice the FP32 lanes on the prime and mid cores) shorten the CPU's attention time by about
+  // half, and the prefill with it.
+  const auto f16 = LlmRun("llm-npu", "qwen1.5-1.8b", 1024).run();
+  const auto f32 = LlmRun("llm-npu", "qwen1.5-1.8b", 1024, {"llm_npu.cpu_float=fp32"}).run();
+  EXPECT_EQ(f16.extra["system_info"]["cpu_float"], "fp16");
+  const auto attention = [](const report::RunReport& r) {
+    const auto& cpu = r.extra["op_time_ms"]["cpu"];
+    return cpu["attn_scores"].get<double>() + cpu["attn_context"].get<double>();
+  };
+  EXPECT_NEAR(attention(f16) / attention(f32), 0.5, 0.05);
+  EXPECT_LT(*f16.ttft_ms, *f32.ttft_ms);
+}
+
 TEST(LlmNpuSystem, SevenBModelsGoFfnFirstOnTheNpu) {
   const auto r = LlmRun("llm-npu", "llama-2-7b", 256).run();
   const auto& info = r.extra["system_info"];
@@ -82,6 +97,7 @@ TEST(LlmNpuSystem, SevenBModelsGoFfnFirstOnTheNpu) {
 TEST(LlmNpuSystem, BadOptionsAreRejected) {
   EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.chunk=0"}), config::ConfigError);
   EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.float_unit=dsp"}), config::ConfigError);
+  EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.cpu_float=bf16"}), config::ConfigError);
   EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.activation_scale=minmax", "llm_npu.shadow_outliers=false"}),
                config::ConfigError);
   EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.oe=false"}), config::ConfigError);  // did you mean ooe

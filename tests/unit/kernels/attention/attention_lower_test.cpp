@@ -41,6 +41,19 @@ TEST(AttentionLower, FullCpuGpu) {
   EXPECT_DOUBLE_EQ(lower_attention_gpu(kPhiFirst).kernels.at(2).flops, 640);
 }
 
+TEST(AttentionLower, CpuGemmsInFp16KeepTheSoftmaxInFp32) {
+  const auto f16 = lower_attention_cpu(kQwenChunk, 2, hw::DType::kFp16), f32 = lower_attention_cpu(kQwenChunk, 2);
+  ASSERT_EQ(f16.tasks.size(), 3u);
+  EXPECT_EQ(f16.tasks[0].dtype, hw::DType::kFp16);
+  EXPECT_EQ(f16.tasks[1].dtype, hw::DType::kFp32);
+  EXPECT_EQ(f16.tasks[2].dtype, hw::DType::kFp16);
+  for (std::size_t i = 0; i < 3; ++i) {  // same work, only the arithmetic differs
+    EXPECT_DOUBLE_EQ(f16.tasks[i].ops, f32.tasks[i].ops);
+    EXPECT_EQ(f16.tasks[i].dram_bytes, f32.tasks[i].dram_bytes);
+  }
+  EXPECT_THROW(lower_attention_cpu(kQwenChunk, 2, hw::DType::kInt8), std::invalid_argument);
+}
+
 TEST(AttentionLower, SparseCpuGpu) {
   // ratio 0.2 over visible 61..65: ceil = 13 each -> 65 per head, 910 in total.
   EXPECT_EQ(sparse_kept_total(kQwenChunk, 0.2), 910u);
