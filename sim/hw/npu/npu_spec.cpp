@@ -19,6 +19,7 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.scalar_threads = u32(s, "scalar_threads", 1, 64);
   n.address_space_bytes = static_cast<std::uint64_t>(s.positive_quantity("address_space", Quantity::kSize));
   n.session_limit_bytes = static_cast<std::uint64_t>(s.positive_quantity("session_limit", Quantity::kSize));
+  n.max_sessions = u32(s, "max_sessions", 1, 64);
   n.tcm_bytes = static_cast<std::uint64_t>(s.positive_quantity("tcm", Quantity::kSize));
   n.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);
   n.core_bandwidth = s.positive_quantity("core_bandwidth", Quantity::kBandwidth);

@@ -55,6 +55,9 @@ struct NpuSpec {
   std::uint32_t scalar_threads = 0;
   std::uint64_t address_space_bytes = 0;   // 32-bit virtual space usable for buffers
   std::uint64_t session_limit_bytes = 0;   // per-session mapping limit
+  // Sessions (process domains) one process may open on the NPU, each with its own address space:
+  // a model larger than one is split over several by layers (llama.cpp's Hexagon backend).
+  std::uint32_t max_sessions = 1;
   std::uint64_t tcm_bytes = 0;
   double port_bandwidth = 0;               // cap of the NPU's whole port to DRAM (DMA + core), bytes/s
   double core_bandwidth = 0;               // cap of the core (HVX/L2) path, all threads, bytes/s

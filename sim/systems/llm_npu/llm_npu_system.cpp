@@ -14,7 +14,7 @@ namespace socsim::systems {
 void LlmNpu::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
   require_npu(soc, id());
   options_ = llm_npu::read_options(options, soc);
-  placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes);
+  placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes, soc.npu.max_sessions);
   shadow_kept_ = llm_npu::shadow_layers(m.layers, options_.outlier_prune);
 }
 
@@ -69,6 +69,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
       {"npu_weight_mib", static_cast<double>(placement_.npu_weight_bytes) / mib},
       {"cpu_weight_mib", static_cast<double>(placement_.cpu_weight_bytes) / mib},
       {"all_layers_on_npu", placement_.all_on_npu()},
+      {"npu_sessions", placement_.sessions},
   };
   return plan;
 }

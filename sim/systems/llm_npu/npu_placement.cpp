@@ -16,13 +16,34 @@ std::uint64_t attention_weight_bytes(const model::ModelConfig& m) {
 
 std::uint64_t ffn_weight_bytes(const model::ModelConfig& m) { return (m.gated_mlp ? 3 : 2) * m.hidden * m.intermediate; }
 
-NpuPlacement place_on_npu(const model::ModelConfig& m, std::uint64_t address_space_bytes) {
+NpuPlacement place_on_npu(const model::ModelConfig& m, std::uint64_t address_space_bytes, std::uint32_t max_sessions) {
+  max_sessions = std::max<std::uint32_t>(1, max_sessions);
+  const std::uint64_t attention = attention_weight_bytes(m), ffn = ffn_weight_bytes(m), layer = attention + ffn;
   NpuPlacement p;
+  // 1. Whole layers over as few sessions as hold them.
+  if (layer <= address_space_bytes) {
+    std::uint32_t sessions = 1;
+    std::uint64_t left = address_space_bytes;
+    for (std::uint64_t l = 0; l < m.layers && sessions <= max_sessions; ++l) {
+      if (layer > left) ++sessions, left = address_space_bytes;
+      left -= layer;
+    }
+    if (sessions <= max_sessions) {
+      p.attention.assign(m.layers, true);
+      p.ffn.assign(m.layers, true);
+      p.npu_weight_bytes = layer * m.layers;
+      p.sessions = sessions;
+      return p;
+    }
+  }
+  // 2. FFN first, then attention, filling the sessions in order.
   p.attention.assign(m.layers, false);
   p.ffn.assign(m.layers, false);
+  std::uint32_t session = 1;
   std::uint64_t left = address_space_bytes;
   const auto take = [&](std::vector<bool>& v, std::uint64_t bytes) {
     for (std::uint64_t l = 0; l < m.layers; ++l) {
+      if (bytes > left && bytes <= address_space_bytes && session < max_sessions) ++session, left = address_space_bytes;
       if (bytes <= left) {
         v[l] = true;
         left -= bytes;
@@ -32,8 +53,9 @@ NpuPlacement place_on_npu(const model::ModelConfig& m, std::uint64_t address_spa
       }
     }
   };
-  take(p.ffn, ffn_weight_bytes(m));
-  take(p.attention, attention_weight_bytes(m));
+  take(p.ffn, ffn);
+  take(p.attention, attention);
+  p.sessions = session;
   return p;
 }
 

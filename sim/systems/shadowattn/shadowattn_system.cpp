@@ -325,7 +325,7 @@ void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& so
     // The host's float lane keeps off the budget's cores (co-running work kept off that core).
     host_.cpu_threads = std::max<std::uint32_t>(1, host_.cpu_threads > options_.cpu_cores ? host_.cpu_threads - options_.cpu_cores : 1);
   }
-  placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes);
+  placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes, soc.npu.max_sessions);
   shadow_kept_ = llm_npu::shadow_layers(m.layers, host_.outlier_prune);
   using Source = shadowattn::Options::ImportanceSource;
   importance_info_ = {{"source", "synthetic"}};

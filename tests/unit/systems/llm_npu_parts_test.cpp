@@ -61,6 +61,31 @@ TEST(LlmNpuPlacement, FfnFirstWhenWeightsExceedTheAddressSpace) {
   // 30000 B: the first FFN only, then nothing else fits (5424 left).
   p = place_on_npu(m, 30000);
   EXPECT_EQ(p.ffn, (std::vector<bool>{true, false}));
+  EXPECT_EQ(p.sessions, 1u);
+}
+
+TEST(LlmNpuPlacement, WholeLayersOverSeveralSessionsBeforeFfnFirst) {
+  auto m = tiny();  // two layers of 36864 B (attention 12288 + FFN 24576)
+  // 40000 B per session: one layer each, two sessions hold the model.
+  auto p = place_on_npu(m, 40000, 2);
+  EXPECT_TRUE(p.all_on_npu());
+  EXPECT_EQ(p.sessions, 2u);
+  EXPECT_EQ(p.npu_weight_bytes, 73728u);
+  EXPECT_EQ(p.cpu_weight_bytes, 0u);
+  // 80000 B: both layers in one session.
+  EXPECT_EQ(place_on_npu(m, 80000, 4).sessions, 1u);
+  // One session of 40000 B cannot hold both layers: FFN first, as before sessions.
+  p = place_on_npu(m, 40000, 1);
+  EXPECT_EQ(p.ffn, (std::vector<bool>{true, false}));  // 24576, then 15424 left < 24576
+  EXPECT_EQ(p.attention, (std::vector<bool>{true, false}));  // 12288 fits in 15424, the second does not
+  EXPECT_EQ(p.sessions, 1u);
+  // 30000 B sessions cannot hold a whole layer (36864): FFN first over the sessions, one FFN
+  // each, then the attention blocks in what is left of the last (5424 B: none).
+  p = place_on_npu(m, 30000, 2);
+  EXPECT_EQ(p.ffn, (std::vector<bool>{true, true}));
+  EXPECT_EQ(p.attention, (std::vector<bool>{false, false}));
+  EXPECT_EQ(p.sessions, 2u);
+  EXPECT_EQ(p.cpu_weight_bytes, 24576u);
 }
 
 TEST(LlmNpuGraphMemory, SharingHoldsOneGraphPerLayerPosition) {

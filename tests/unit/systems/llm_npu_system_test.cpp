@@ -85,13 +85,20 @@ TEST(LlmNpuSystem, CpuAttentionInFp16HalvesTheFloatCriticalPath) {
   EXPECT_LT(*f16.ttft_ms, *f32.ttft_ms);
 }
 
-TEST(LlmNpuSystem, SevenBModelsGoFfnFirstOnTheNpu) {
-  const auto r = LlmRun("llm-npu", "llama-2-7b", 256).run();
-  const auto& info = r.extra["system_info"];
-  EXPECT_FALSE(info["all_layers_on_npu"].get<bool>());
-  EXPECT_GT(info["cpu_weight_mib"].get<double>(), 0.0);
-  EXPECT_LE(info["npu_weight_mib"].get<double>(), 4096.0);
-  EXPECT_GT(*r.ttft_ms, 0.0);
+TEST(LlmNpuSystem, SevenBModelsSpanTwoSessionsOrGoFfnFirstInOne) {
+  // llama-2-7b: 6.2 GiB of INT8 layer weights, more than one session's 4 GiB.
+  const auto two = LlmRun("llm-npu", "llama-2-7b", 256).run();
+  const auto& info = two.extra["system_info"];
+  EXPECT_TRUE(info["all_layers_on_npu"].get<bool>());
+  EXPECT_EQ(info["npu_sessions"], 2);
+  EXPECT_EQ(info["cpu_weight_mib"].get<double>(), 0.0);
+  const auto one = LlmRun("llm-npu", "llama-2-7b", 256, {"npu.max_sessions=1"}).run();
+  const auto& ffn_first = one.extra["system_info"];
+  EXPECT_FALSE(ffn_first["all_layers_on_npu"].get<bool>());
+  EXPECT_GT(ffn_first["cpu_weight_mib"].get<double>(), 0.0);
+  EXPECT_LE(ffn_first["npu_weight_mib"].get<double>(), 4096.0);
+  // The CPU's INT8 attention projections bound the one-session prefill.
+  EXPECT_GT(*one.ttft_ms, 2 * *two.ttft_ms);
 }
 
 TEST(LlmNpuSystem, BadOptionsAreRejected) {
