@@ -46,6 +46,7 @@ Task<> Executor::run(const Plan& plan) {
   start_.assign(plan.jobs.size(), 0);
   end_.assign(plan.jobs.size(), 0);
   ready_.assign(plan.jobs.size(), 0);
+  npu_engine_busy_.assign(plan.jobs.size(), 0);
   gpu_mark_.assign(plan.jobs.size(), 0);
   gpu_predicted_end_.assign(plan.jobs.size(), 0);
   lanes_.clear();
@@ -93,6 +94,8 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   LaneGate* gate = job.lane.empty() ? nullptr : &lane(plan, job.lane);
   if (gate) co_await gate->acquire(index);
   start_[index] = soc_.sim().now();
+  const bool npu_job = job.unit == kernels::Unit::kNpu && soc_.spec().has_npu;
+  const Tick engines_before = npu_job ? soc_.npu().busy().busy(soc_.sim().now()) : 0;
   // With fast synchronization an NPU graph carries its own synchronization point (HeteroLLM 4.1:
   // the runtime inserts explicit synchronization points in the graph; 4.2: the polling host
   // notifies the NPU at once), so the host calls the graph as soon as the NPU is free and the
@@ -120,6 +123,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   // have run, not only until they are enqueued.
   if (gate && job.unit == kernels::Unit::kGpu) co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
   end_[index] = soc_.sim().now();
+  if (npu_job) npu_engine_busy_[index] = soc_.npu().busy().busy(end_[index]) - engines_before;
   done_flags_[index] = true;
   if (gate) gate->release();
   done_[index]->fire();

@@ -45,6 +45,9 @@ class Executor {
   std::uint64_t graphs_built() const { return graphs_built_; }
   // When the job's ops began (after its hand-overs).
   Tick job_ready(std::uint32_t job) const { return ready_.at(job); }
+  // For an NPU job: how long any NPU engine (HMX, HVX, DMA) was active between its start and end
+  // (its graph call's fixed cost and its waits are not engine activity); 0 for other units.
+  Tick job_npu_engine_busy(std::uint32_t job) const { return npu_engine_busy_.at(job); }
   // When the job's work was complete: for GPU jobs under fast sync, the completion of its last
   // kernel (the flag's time); otherwise job_end (a GPU job's end is when its kernels are queued).
   Tick job_complete(std::uint32_t job) const;
@@ -92,6 +95,7 @@ class Executor {
   report::TraceRecorder* trace_;
   std::vector<std::unique_ptr<Trigger>> done_;
   std::vector<Tick> start_, end_, ready_;
+  std::vector<Tick> npu_engine_busy_;  // per NPU job: NPU engine-busy time between its start and end
   std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
   // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its
   // predicted completion and the flag fired when its kernels have run.

@@ -44,6 +44,7 @@ struct RequestTimes {
     std::string cluster;
     std::uint32_t threads;
     Tick start, end;
+    Tick npu_engine_busy = 0;  // NPU jobs: engine-active time within the span
   };
   bool report_attention = false;
   std::vector<Span> attention;
@@ -136,7 +137,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
         t.prefill_npu_busy += ex.job_end(j) - ex.job_start(j);
       }
       if (plan.report_attention && job.attention_module) {
-        t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j)});
+        t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j), ex.job_npu_engine_busy(j)});
       }
     }
     t.report_attention = plan.report_attention;
@@ -261,15 +262,16 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   if (!info.empty()) r.extra["system_info"] = info;
   if (!times.empty() && times.front().report_attention) {
     // The attention module alone: its wall time (the union of its jobs' spans, overlapped
-    // pipeline stages counted once) and the energy of its activity over that time: its NPU and
-    // CPU busy time, the DRAM traffic during those spans (all masters'), idle power of the units (and
+    // pipeline stages counted once) and the energy of its activity over that time: its NPU jobs'
+    // engine-active time and its CPU jobs' busy time, the DRAM traffic during those spans (all masters'), idle power of the units (and
     // CPU cores) it used and base power over its wall time.
-    std::vector<std::pair<Tick, Tick>> all, npu;
+    std::vector<std::pair<Tick, Tick>> all;
+    Tick npu_engines = 0;
     hw::Activity aa;
     for (const auto& t : times) {
       for (const auto& sp : t.attention) {
         all.push_back({sp.start, sp.end});
-        if (sp.unit == kernels::Unit::kNpu) npu.push_back({sp.start, sp.end});
+        if (sp.unit == kernels::Unit::kNpu) npu_engines += sp.npu_engine_busy;
         if (sp.unit == kernels::Unit::kGpu) aa.gpu.busy += sp.end - sp.start;
         if (sp.unit == kernels::Unit::kCpu) {
           aa.cpu_core_busy[sp.cluster] += (sp.end - sp.start) * sp.threads;
@@ -279,7 +281,9 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     }
     const auto spans = merged(all);
     aa.duration = total_length(spans);
-    aa.npu.busy = std::min(aa.duration, total_length(merged(npu)));
+    // The NPU draws its active power while an engine runs (HMX, HVX, DMA), as the run's own NPU
+    // energy counts it; a job's graph-call overhead and waits are the NPU idling.
+    aa.npu.busy = std::min(aa.duration, npu_engines);
     aa.gpu.busy = std::min(aa.duration, aa.gpu.busy);
     // The budget's cores only (the cores the attention jobs held), not their whole clusters.
     for (auto& [cluster, busy] : aa.cpu_core_busy) busy = std::min<Tick>(busy, aa.duration * aa.cpu_cores[cluster]);

@@ -281,7 +281,7 @@ runtime::Plan random_plan(std::uint32_t seed) {
 
 struct Ran {
   Tick makespan = 0;
-  std::vector<Tick> ready, complete, start, end;
+  std::vector<Tick> ready, complete, start, end, engines;
   Tick cpu_busy = 0;
 };
 
@@ -301,6 +301,7 @@ Ran run(const runtime::Plan& plan, bool fast) {
   for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
     r.ready.push_back(ex.job_ready(j)), r.complete.push_back(ex.job_complete(j));
     r.start.push_back(ex.job_start(j)), r.end.push_back(ex.job_end(j));
+    r.engines.push_back(ex.job_npu_engine_busy(j));
   }
   for (const auto& [cluster, busy] : soc.cpu().core_busy_by_cluster()) r.cpu_busy += busy;
   return r;
@@ -363,6 +364,9 @@ TEST(HeteroFastSync, TheNpuGraphIsCalledWhileItsGpuProducerRuns) {
   const Ran lone = run(alone, true);
   const Tick own = lone.end[0] - lone.start[0];  // call + compute
   ASSERT_GT(own, call);
+  // The call's fixed cost is not engine activity (energy: the NPU idles through it); the compute
+  // keeps an engine (DMA, HMX) busy throughout.
+  EXPECT_EQ(lone.engines[0], own - call);
   runtime::Plan plan;
   plan.add(matmul_job(kernels::Unit::kGpu, 256, 2048, "producer"));
   auto consumer = matmul_job(kernels::Unit::kNpu, 256, 512, "consumer");
@@ -376,6 +380,7 @@ TEST(HeteroFastSync, TheNpuGraphIsCalledWhileItsGpuProducerRuns) {
   EXPECT_GE(fast.end[1] - fast.complete[0], own - call);
   EXPECT_LE(fast.end[1] - fast.complete[0], own - call + 2 * spec.cpu.poll_interval);
   EXPECT_GE(standard.end[1] - standard.complete[0], own);  // the whole call after the drain
+  EXPECT_EQ(fast.engines[0], 0u);                           // a GPU job
 }
 
 // --- the systems end to end ---
