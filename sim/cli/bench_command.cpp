@@ -5,7 +5,7 @@
 // Timing is wall-clock (std::chrono::steady_clock), so figures depend on the machine and its load:
 // the bench reports the minimum and the median of --repeat runs. It is a measuring tool, never a
 // pass/fail test (tests/benchmarks has the Google Benchmark equivalents).
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 
 #include <algorithm>
 #include <chrono>

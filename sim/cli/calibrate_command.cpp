@@ -3,7 +3,7 @@
 // functional mode on the model's synthetic weights over every layer (importance_calibration.h;
 // the file format in importance_file.h). The paper's calibration runs once, offline; so does this
 // (qwen2-0.5b: about 3 minutes on two cores), and runs then read the file at no cost.
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,9 +1,10 @@
 // socsim: command-line front end. Dispatches to one subcommand; maps failures to the exit codes of
 // the contract (DESIGN.md 2): 0 success, 2 bad input (file:line: key: message), 1 internal error.
+#include <stdexcept>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 #include <exception>
 #include <iostream>
 #include <string>
@@ -87,6 +88,12 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const po::error& e) {
     std::cerr << "error: command line: " << e.what() << "\n";
+    return 2;
+  } catch (const std::overflow_error& e) {
+    // A duration or size past 64 bits comes from the inputs (a parameter or a request far outside
+    // what a phone does), not from a bug: bad input.
+    std::cerr << "error: the inputs ask for a duration or size socsim cannot represent (64-bit picoseconds: 213 days; 64-bit bytes): "
+              << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

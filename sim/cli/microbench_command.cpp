@@ -1,5 +1,5 @@
 // `socsim microbench`: one operator on one unit, timed by the hardware models.
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 #include <iostream>
 #include <sstream>
 

@@ -1,6 +1,6 @@
 // `socsim run`: simulate one inference. Every input is resolved and checked before anything runs
 // or is written (contract: bad input -> exit 2, nothing written).
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,6 @@
 // `socsim serve`: the LLMS service simulation (../shared/papers/llms.md). Every input is resolved
 // and checked before anything runs; bad input exits 2 naming the option or key; nothing is written.
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 #include <cmath>
 #include <filesystem>
 #include <iostream>

@@ -3,7 +3,7 @@
 // `socsim sweep merge` joins the result folders of shards run elsewhere (Slurm array, GNU parallel).
 // Every run of the shard is prepared (all inputs checked) before the first one simulates, so a bad
 // grid value fails at once, naming the spec's file:line, with nothing written.
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 #include <fmt/format.h>
 
 #include <chrono>

@@ -5,7 +5,7 @@
 // printed, then each such claim is named (file:line, key) and validate exits 2 writing no JSON.
 // A claim outside tolerance or whose command fails internally is a finding in its row (exit 1);
 // 0 only when every non-informational claim passes.
-#include <boost/program_options.hpp>
+#include "sim/cli/program_options.h"
 #include <iostream>
 #include <sstream>
 

@@ -61,6 +61,16 @@ double Section::positive_quantity(std::string_view key, Quantity q) const {
   const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
   const double v = to_quantity(value, key_path, q);
   if (!(v > 0.0)) throw ConfigError(value.location, key_path, "must be > 0, got " + value.text);
+  // socsim's clock counts 64-bit picoseconds (213 days): a clock below 1 MHz or a path below
+  // 1 MB/s makes one cycle or one transfer of a model's weights overflow it. No unit of a phone
+  // SoC runs that slowly, so such a value is a typo (a missing unit prefix) or a what-if beyond
+  // what socsim can represent.
+  const double floor = q == Quantity::kFrequency ? 1e6 : q == Quantity::kBandwidth ? 1e6 : 0.0;
+  if (v < floor) {
+    throw ConfigError(value.location, key_path,
+                      "must be at least " + detail::format_quantity(floor, q) +
+                          " (socsim's clock counts 64-bit picoseconds; lower values overflow it), got " + value.text);
+  }
   return v;
 }
 

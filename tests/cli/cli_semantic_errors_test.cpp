@@ -26,6 +26,11 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-0.5b --system npu-only --set npu.frequency=1GHz", "npu.frequency", "expected one of: impl, clock"},
       {"--soc jetson-orin-nx --model qwen2-0.5b --system llm-npu", "npu", "this SoC has none"},
       {"--soc jetson-tx2 --model qwen2-0.5b --system hetero-tensor", "npu", "this SoC has none"},
+      // Positive but so small that a transfer or a cycle overflows the 64-bit picosecond clock
+      // (was "internal error: dram: flow duration overflows 64-bit picoseconds", exit 1).
+      {"--model qwen2-0.5b --system npu-only --set 'dram.peak=1e-300 B/s'", "dram.peak", "at least 1 MB/s"},
+      {"--model qwen2-0.5b --system hetero-tensor --set 'npu.dma.bandwidth=1e-200 B/s'", "npu.dma.bandwidth", "at least 1 MB/s"},
+      {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e-300 Hz'", "npu.clock", "at least 1 MHz"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {
@@ -39,6 +44,24 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.args << ": message does not say '" << c.expected << "'\n" << r.err;
     EXPECT_FALSE(std::filesystem::exists(json)) << c.args;
     EXPECT_FALSE(std::filesystem::exists(rep)) << c.args;
+  }
+}
+
+// Boost parses "-1" into an unsigned option as 2^32 - 1 (`bench --repeat -1` ran four billion
+// times; `microbench --bytes -1` overflowed the clock, exit 1): every unsigned option refuses a
+// sign, text after the digits and values beyond its type, naming the option (exit 2).
+TEST(CliSemanticErrors, NegativeOrMalformedCountsExit2NamingTheOption) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"bench --repeat -1", "--repeat"},
+      {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes -1", "--bytes"},
+      {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes 12abc", "--bytes"},
+      {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes 99999999999999999999999", "--bytes"},
+      {"microbench --soc snapdragon-8gen3 --op matmul --unit npu --m -64 --k 64 --n 64", "--m"},
+  };
+  for (const auto& [args, option] : cases) {
+    const auto r = run_socsim(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(std::string("for option '") + option + "' is invalid"), std::string::npos) << args << "\n" << r.err;
   }
 }
 

@@ -1,0 +1,50 @@
+#pragma once
+// Boost.Program_options with unsigned options that refuse negative numbers. Boost converts an
+// option's text with lexical_cast, which wraps "-1" into 4294967295 for an unsigned target (so
+// `bench --repeat -1` ran four billion times and `microbench --bytes -1` asked for 16 EiB). The
+// overloads below are found by argument-dependent lookup (boost::any lives in namespace boost)
+// and win over Boost's generic validate (exact `int` for its literal 0 against `long`); they
+// reject a leading '-' with Boost's own invalid_option_value error, which the commands report
+// as bad input (exit 2) naming the option. Every CLI file includes this instead of Boost's
+// header.
+#include <boost/program_options.hpp>
+
+#include <string>
+#include <vector>
+
+namespace socsim::cli::detail {
+
+template <typename T>
+void validate_unsigned(boost::any& v, const std::vector<std::string>& values) {
+  namespace po = boost::program_options;
+  po::validators::check_first_occurrence(v);
+  const std::string& s = po::validators::get_single_string(values);
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string::npos || s[first] == '-' || s[first] == '+') throw po::invalid_option_value(s);
+  try {
+    std::size_t used = 0;
+    const unsigned long long x = std::stoull(s, &used, 10);
+    if (s.find_first_not_of(" \t", used) != std::string::npos || x > static_cast<unsigned long long>(static_cast<T>(-1))) {
+      throw po::invalid_option_value(s);
+    }
+    v = boost::any(static_cast<T>(x));
+  } catch (const std::logic_error&) {  // stoull: not a number, or out of range
+    throw po::invalid_option_value(s);
+  }
+}
+
+}  // namespace socsim::cli::detail
+
+namespace boost {
+
+inline void validate(boost::any& v, const std::vector<std::string>& values, unsigned int*, int) {
+  socsim::cli::detail::validate_unsigned<unsigned int>(v, values);
+}
+inline void validate(boost::any& v, const std::vector<std::string>& values, unsigned long*, int) {
+  socsim::cli::detail::validate_unsigned<unsigned long>(v, values);
+}
+inline void validate(boost::any& v, const std::vector<std::string>& values, unsigned long long*, int) {
+  socsim::cli::detail::validate_unsigned<unsigned long long>(v, values);
+}
+
+}  // namespace boost
