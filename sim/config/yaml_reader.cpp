@@ -1,5 +1,6 @@
 #include "sim/config/yaml_reader.h"
 
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -11,6 +12,11 @@
 
 namespace socsim::config::detail {
 namespace {
+
+// Nodes one file may expand to, aliases included: SoC, model and workload files hold hundreds;
+// a few hundred bytes of nested aliases (an "alias bomb") ask for billions, which would take the
+// host's memory and minutes of copying before any check ran.
+constexpr std::uint64_t kMaxNodes = 1'000'000;
 
 class TreeBuilder : public YAML::EventHandler {
  public:
@@ -28,7 +34,8 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     if (expecting_key()) throw ConfigError(location(mark), path(), "map keys must not be empty");
-    finish(attach(make_node(Node::Kind::kNull, location(mark))), anchor);
+    const std::uint64_t first = add_nodes(1, mark);
+    finish(attach(make_node(Node::Kind::kNull, location(mark))), anchor, first);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -37,10 +44,11 @@ class TreeBuilder : public YAML::EventHandler {
       take_key(value, location(mark));
       return;
     }
+    const std::uint64_t first = add_nodes(1, mark);
     auto node = make_node(Node::Kind::kScalar, location(mark));
     node->text = value;
     node->quoted = tag == "!";  // yaml-cpp tags quoted scalars "!" and plain ones "?"
-    finish(attach(std::move(node)), anchor);
+    finish(attach(std::move(node)), anchor, first);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -53,6 +61,7 @@ class TreeBuilder : public YAML::EventHandler {
       take_key(it->second->text, location(mark));
       return;
     }
+    add_nodes(anchor_sizes_.at(anchor), mark);
     auto copy = clone(*it->second);
     copy->location = location(mark);
     attach(std::move(copy));
@@ -75,6 +84,7 @@ class TreeBuilder : public YAML::EventHandler {
     Node* node;
     std::string path;
     YAML::anchor_t anchor;
+    std::uint64_t first_node;  // nodes before this container's own
     bool has_key = false;
     std::string key;
     SourceLocation key_location;
@@ -128,18 +138,34 @@ class TreeBuilder : public YAML::EventHandler {
     return {raw, std::move(p)};
   }
 
-  void finish(std::pair<Node*, std::string> placed, YAML::anchor_t anchor) {
-    if (anchor != YAML::NullAnchor) anchors_[anchor] = placed.first;
+  // Counts `n` more nodes against kMaxNodes; returns the count before them.
+  std::uint64_t add_nodes(std::uint64_t n, const YAML::Mark& mark) {
+    const std::uint64_t before = nodes_;
+    if (n > kMaxNodes - nodes_) {
+      throw ConfigError(location(mark), path(),
+                        "the file expands to more than " + std::to_string(kMaxNodes) +
+                            " nodes (nested aliases multiply their anchors' contents); a configuration needs far fewer");
+    }
+    nodes_ += n;
+    return before;
+  }
+
+  // `first`: the node count before the finished node's own (its subtree is what came since).
+  void finish(std::pair<Node*, std::string> placed, YAML::anchor_t anchor, std::uint64_t first) {
+    if (anchor == YAML::NullAnchor) return;
+    anchors_[anchor] = placed.first;
+    anchor_sizes_[anchor] = nodes_ - first;
   }
 
   void open(Node::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
+    const std::uint64_t first = add_nodes(1, mark);
     auto placed = attach(make_node(kind, location(mark)));
-    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, false, {}, {}});
+    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, first, false, {}, {}});
   }
 
   void close() {
     // Anchors become usable once complete; an alias inside its own anchor is rejected above.
-    finish({stack_.back().node, stack_.back().path}, stack_.back().anchor);
+    finish({stack_.back().node, stack_.back().path}, stack_.back().anchor, stack_.back().first_node);
     stack_.pop_back();
   }
 
@@ -147,6 +173,8 @@ class TreeBuilder : public YAML::EventHandler {
   std::unique_ptr<Node> root_;
   std::vector<Frame> stack_;
   std::map<YAML::anchor_t, const Node*> anchors_;
+  std::map<YAML::anchor_t, std::uint64_t> anchor_sizes_;  // nodes of each anchor's subtree
+  std::uint64_t nodes_ = 0;
   int documents_ = 0;
 };
 

@@ -88,6 +88,25 @@ TEST(ConfigLoad, AnchorsAndAliasesAreCopied) {
   EXPECT_NO_THROW(tree.check_all_consumed());
 }
 
+TEST(ConfigLoad, AnAliasBombIsRefusedBeforeItExpands) {
+  // Nine levels of nine aliases: 9^9 = 387 million scalars from 300 bytes. Refused at the alias
+  // that would pass a million nodes, quickly and without the memory.
+  std::string text = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  const char* names = "abcdefghi";
+  for (int l = 1; l < 9; ++l) {
+    const std::string prev(1, names[l - 1]), name(1, names[l]);
+    text += name + ": &" + name + " [";
+    for (int i = 0; i < 9; ++i) text += (i ? ", *" : "*") + prev;
+    text += "]\n";
+  }
+  const ConfigError e = capture_config_error([&] { ConfigTree::load_string(text, "bomb.yaml"); });
+  EXPECT_EQ(e.location().file, "bomb.yaml");
+  EXPECT_EQ(e.location().line, 7);  // g: its second *f passes the bound (f holds 9^6 = 531,441 scalars)
+  EXPECT_NE(e.message().find("more than 1000000 nodes"), std::string::npos) << e.message();
+  // A file within the bound keeps its aliases.
+  EXPECT_NO_THROW(ConfigTree::load_string("a: &a [1, 2]\nb: [*a, *a, *a]\n", "ok.yaml"));
+}
+
 TEST(ConfigLoad, TreeIsMovableAndSectionsSurviveTheMove) {
   ConfigTree first = ConfigTree::load_string("dram:\n  channels: 4\n", "m.yaml");
   Section dram = first.root().child("dram");
