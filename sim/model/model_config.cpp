@@ -1,5 +1,6 @@
 #include "sim/model/model_config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -105,6 +106,14 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   m.id = file.stem().string();
   m.model_type = r.string_or("model_type", "");
   if (m.model_type.empty()) r.fail("model_type", "missing required key");
+  // The families whose block socsim builds (decoder_layer_ops): a pre-norm decoder with a gated or
+  // plain MLP. Anything else (state-space, MoE, encoder-decoder...) would be simulated as Llama.
+  static constexpr std::string_view kKnown[] = {"llama", "mistral", "qwen2", "internlm2", "phonelm", "gemma", "phi", "opt"};
+  if (std::find(std::begin(kKnown), std::end(kKnown), m.model_type) == std::end(kKnown)) {
+    std::string known;
+    for (auto k : kKnown) known += (known.empty() ? "" : ", ") + std::string(k);
+    r.fail("model_type", "'" + m.model_type + "' is not a family socsim models (known: " + known + ")");
+  }
   m.hidden = r.positive("hidden_size");
   m.layers = r.positive("num_hidden_layers");
   m.heads = r.positive("num_attention_heads");

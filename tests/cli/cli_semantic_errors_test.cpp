@@ -3,6 +3,8 @@
 // nothing (neither --json nor --report-dir).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "tests/cli/cli_test_util.h"
 
 namespace socsim::test {
@@ -63,6 +65,17 @@ TEST(CliSemanticErrors, NegativeOrMalformedCountsExit2NamingTheOption) {
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
     EXPECT_NE(r.err.find(std::string("for option '") + option + "' is invalid"), std::string::npos) << args << "\n" << r.err;
   }
+}
+
+// A model family socsim does not build (a state-space model) was simulated as Llama, exit 0.
+TEST(CliSemanticErrors, AnUnknownModelFamilyExits2NamingModelType) {
+  const auto dir = scratch_dir("unknown_family");
+  const auto p = dir / "ssm.json";
+  std::ofstream(p) << R"({"model_type": "mamba", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+    "num_attention_heads": 4, "vocab_size": 100})";
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model '" + p.string() + "' --system cpu-only --prompt 8 --decode 1");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("model_type: 'mamba' is not a family socsim models (known: llama"), std::string::npos) << r.err;
 }
 
 // A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not
