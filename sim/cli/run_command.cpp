@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
@@ -60,6 +61,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   std::int64_t prompt = -1, decode = -1, batch = -1, functional_layers = -1;
   std::uint64_t seed = 0;
+  std::string max_host_memory;
   opts.add_options()
       ("help,h", "this message")
       ("soc", po::value(&soc), "SoC file or id (soc_configs/<id>.yaml), e.g. snapdragon-8gen3")
@@ -75,7 +77,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
       ("weights", po::value(&weights), "functional mode: a safetensors checkpoint (default: synthetic weights from --seed)")
       ("functional-layers", po::value(&functional_layers), "functional mode: compute the first N decoder layers (default: all)")
       ("report-dir", po::value(&report_dir), "write report.json, trace.json and report.html here")
-      ("json", po::value(&json_file), "write the JSON report to this file");
+      ("json", po::value(&json_file), "write the JSON report to this file")
+      ("max-host-memory", po::value(&max_host_memory), "stop with exit 2 when the simulation holds more host memory than this (default: half the machine's memory; 0 = no limit), e.g. 4GiB");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
   po::notify(vm);
@@ -111,6 +114,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   if (!functional && vm.count("weights")) bad("--weights", "applies only with --mode functional");
   if (!functional && vm.count("functional-layers")) bad("--functional-layers", "applies only with --mode functional");
   req.seed = seed;
+  req.max_host_memory = host_memory_limit(max_host_memory);
 
   Lengths lengths;
   runtime::Workload work;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "sim/core/host_memory.h"
+
 namespace socsim {
 
 void detail::TaskPromiseBase::finish_detached(Simulator* sim, std::uint64_t id, std::coroutine_handle<> h,
@@ -99,6 +101,14 @@ RunResult Simulator::run(Tick until) {
     const EventQueue::Event e = queue_.pop();
     now_ = e.time;
     ++events_fired_;
+    if (events_fired_ % kHostMemoryCheckEvents == 0 && thread_host_memory_limit() > 0) {
+      try {
+        check_host_memory();
+      } catch (...) {
+        queue_.push(e.time, e.fn, e.ctx);  // not run: it stays queued for the teardown, as with the watchdog
+        throw;
+      }
+    }
     e.fn(e.ctx);
     if (first_error_) std::rethrow_exception(std::exchange(first_error_, nullptr));
   }

@@ -71,6 +71,10 @@ class Simulator {
   // the default stops a livelock within a couple of seconds of wall time.
   static constexpr std::uint64_t kDefaultNoProgressLimit = 50'000'000;
   void set_no_progress_limit(std::uint64_t events) { no_progress_limit_ = events; }
+  // Host memory guard: run() calls check_host_memory() (host_memory.h: the thread's limit, set by
+  // ScopedHostMemoryLimit) every kHostMemoryCheckEvents events (a /proc read: a few microseconds
+  // per 65536 events), which throws HostMemoryExceeded past it.
+  static constexpr std::uint64_t kHostMemoryCheckEvents = 1u << 16;
   std::uint64_t no_progress_limit() const { return no_progress_limit_; }
 
   // Awaitable: `co_await sim.delay(dt)` resumes the caller dt later (dt = 0 yields to the events

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernels/lowering/work.h"
+#include "sim/core/host_memory.h"
 #include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/model/graph_builder.h"
@@ -89,6 +90,9 @@ struct Plan {
   nlohmann::ordered_json info = nlohmann::ordered_json::object();
 
   std::uint32_t add(Job j) {
+    // A plan of a long decode is the run's largest allocation: stop before it takes the host's
+    // memory (host_memory.h), checked every 4096 jobs.
+    if (jobs.size() % 4096 == 4095) check_host_memory();
     jobs.push_back(std::move(j));
     return static_cast<std::uint32_t>(jobs.size() - 1);
   }

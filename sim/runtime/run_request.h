@@ -35,6 +35,9 @@ struct RunRequest {
   double gpu_background_fps = 60;
   // Functional mode: quantities measured on the data, applied to the (first) request's plan.
   DataDriven data_driven;
+  // Host memory the simulation may hold (the process's resident memory); past it the run stops
+  // with bad input naming --max-host-memory. 0 = no limit (library callers, tests).
+  std::uint64_t max_host_memory = 0;
 };
 
 inline const char* mode_name(Mode m) { return m == Mode::kTiming ? "timing" : "functional"; }

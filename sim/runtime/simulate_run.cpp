@@ -11,6 +11,7 @@
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
 #include "sim/runtime/watchdog_report.h"
+#include "sim/core/host_memory.h"
 #include "sim/systems/memory_fit.h"
 
 namespace socsim::runtime {
@@ -176,7 +177,22 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   }
   sim.spawn(run_requests(sim, ex, system, req, requests, times, jobs, info, req.gpu_background_frame > 0 ? &background : nullptr, trace),
             "executor");
-  check_run_finished(sim.run(), sim, soc, &ex);
+  const ScopedHostMemoryLimit memory_limit(req.max_host_memory);
+  RunResult finished;
+  try {
+    finished = sim.run();
+  } catch (const HostMemoryExceeded& e) {
+    std::string where;
+    if (!times.empty() || requests.size() > 1) where = " after " + std::to_string(times.size()) + " of " + std::to_string(requests.size()) + " requests";
+    throw config::ConfigError({"command line", 0, 0}, "--max-host-memory",
+                              std::string(e.what()) +
+                                  (sim.events_fired() <= 1 ? std::string(" while planning the run")
+                                                           : " after " + std::to_string(sim.events_fired()) + " events (simulated t = " +
+                                                                 fmt::format("{:.3f}", static_cast<double>(sim.now()) / 1e9) + " ms)") +
+                                  where + ": socsim keeps work per simulated token, so a long decode needs memory in " +
+                                  "proportion; shorten the run or raise --max-host-memory (default: half the machine's memory)");
+  }
+  check_run_finished(finished, sim, soc, &ex);
   // With a render load the timeline runs on to the last frame in flight (prefill and decode
   // figures come from the requests' own times).
   const Tick end = sim.now();

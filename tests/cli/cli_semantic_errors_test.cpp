@@ -78,6 +78,24 @@ TEST(CliSemanticErrors, AnUnknownModelFamilyExits2NamingModelType) {
   EXPECT_NE(r.err.find("model_type: 'mamba' is not a family socsim models (known: llama"), std::string::npos) << r.err;
 }
 
+// A run that would take the host's memory stops with exit 2 naming --max-host-memory and writes
+// nothing (decode 10000 of qwen2-0.5b on cpu-only held 11 GB; 100000 was killed by the OOM killer).
+TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
+  const auto dir = scratch_dir("host_memory");
+  const auto json = dir / "r.json";
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 10000 "
+                            "--max-host-memory 100MiB --json '" + json.string() + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--max-host-memory: the simulation holds"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more than the limit of 100 MiB"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(json));
+  const auto bad = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory 12 parsecs");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  const auto small = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory 1KiB");
+  EXPECT_EQ(small.exit_code, 2) << small.err;
+  EXPECT_NE(small.err.find("--max-host-memory: must be at least 1 MiB"), std::string::npos) << small.err;
+}
+
 // A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not
 // an allocation failure (1000 calls/s over 72 h was std::bad_alloc, exit 1).
 TEST(CliSemanticErrors, ServeTraceTooLongExits2NamingTheRate) {

@@ -1,0 +1,44 @@
+#pragma once
+// The host process's memory, for the guard that stops a run before it takes the machine's memory
+// (Simulator::set_host_memory_limit): a long decode keeps work per simulated token, and an
+// operating system's out-of-memory killer would end the run without a word.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace socsim {
+
+// Resident set size of this process in bytes (Linux /proc/self/statm); 0 when unknown.
+std::uint64_t resident_bytes();
+// Physical memory of the machine in bytes; 0 when unknown.
+std::uint64_t physical_memory_bytes();
+
+// The limit for work on this thread (a sweep runs several simulations at once, each on its own
+// thread; the resident memory is the whole process's). 0 = none. Set for a scope by
+// ScopedHostMemoryLimit; Simulator::run and Plan::add check it as they grow.
+std::uint64_t thread_host_memory_limit();
+class ScopedHostMemoryLimit {
+ public:
+  explicit ScopedHostMemoryLimit(std::uint64_t bytes);
+  ~ScopedHostMemoryLimit();
+  ScopedHostMemoryLimit(const ScopedHostMemoryLimit&) = delete;
+  ScopedHostMemoryLimit& operator=(const ScopedHostMemoryLimit&) = delete;
+
+ private:
+  std::uint64_t previous_;
+};
+// Throws HostMemoryExceeded when this thread has a limit and the process's resident memory is past it.
+void check_host_memory();
+
+// Thrown when the process's resident memory passes the limit.
+class HostMemoryExceeded : public std::runtime_error {
+ public:
+  HostMemoryExceeded(std::uint64_t resident, std::uint64_t limit);
+  std::uint64_t resident() const { return resident_; }
+  std::uint64_t limit() const { return limit_; }
+
+ private:
+  std::uint64_t resident_, limit_;
+};
+
+}  // namespace socsim
