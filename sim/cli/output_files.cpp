@@ -1,18 +1,84 @@
 #include "sim/cli/output_files.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 
 #include "sim/config/config_error.h"
 
 namespace socsim::cli {
 
+namespace {
+
+// A temporary name beside `path` (same folder, so the rename is atomic on one file system),
+// unique per process and call.
+std::filesystem::path temporary_beside(const std::filesystem::path& path) {
+  static std::atomic<unsigned> counter{0};
+  const std::string name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  return path.has_parent_path() ? path.parent_path() / name : std::filesystem::path(name);
+}
+
+// Writes `content` to `path` (created or truncated) and forces it to disk; false with errno set
+// on failure.
+bool write_durably(const std::filesystem::path& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  const char* p = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      errno = e;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    return false;
+  }
+  return ::close(fd) == 0;
+}
+
+}  // namespace
+
 void OutputFiles::write_all() const {
+  // Every file goes to a temporary beside its target first; only when all are complete on disk do
+  // they replace their targets (rename: atomic), so a failure (a full disk, a kill) leaves neither
+  // a truncated file nor a destroyed earlier output. On failure the temporaries are removed.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged;  // temporary, target
+  const auto discard = [&] {
+    std::error_code ignored;
+    for (const auto& [tmp, target] : staged) std::filesystem::remove(tmp, ignored);
+  };
   for (const auto& [path, content] : files_) {
     std::error_code ec;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    std::ofstream f(path, std::ios::binary);
-    if (!f || !(f << content) || !f.flush()) {
-      throw config::ConfigError({path.string(), 0, 0}, "", "cannot write output file");
+    const auto tmp = temporary_beside(path);
+    staged.emplace_back(tmp, path);
+    if (!write_durably(tmp, content)) {
+      const std::string why = std::strerror(errno);
+      discard();
+      throw config::ConfigError({path.string(), 0, 0}, "", "cannot write output file (" + why + ")");
+    }
+  }
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    std::error_code ec;
+    std::filesystem::rename(staged[i].first, staged[i].second, ec);
+    if (ec) {
+      staged.erase(staged.begin(), staged.begin() + static_cast<std::ptrdiff_t>(i));
+      discard();
+      throw config::ConfigError({staged.empty() ? std::string() : staged.front().second.string(), 0, 0}, "",
+                                "cannot write output file (" + ec.message() + ")");
     }
   }
 }

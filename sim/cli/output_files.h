@@ -11,7 +11,9 @@ namespace socsim::cli {
 class OutputFiles {
  public:
   void add(std::filesystem::path path, std::string content) { files_.emplace_back(std::move(path), std::move(content)); }
-  // Creates parent folders; throws config::ConfigError (exit 2) naming a path it cannot write.
+  // Creates parent folders; writes every file to a temporary beside it, then renames them over
+  // their targets (atomic), so a failure leaves no partial file and earlier outputs intact; throws
+  // config::ConfigError (exit 2) naming a path it cannot write.
   void write_all() const;
   std::vector<std::filesystem::path> paths() const;
 

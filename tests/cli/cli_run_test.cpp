@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_test_util.h"
@@ -42,6 +44,26 @@ TEST(CliRun, SameInputsGiveByteIdenticalReports) {
   ASSERT_EQ(run_socsim(kRun + " --seed 7 --json '" + dir.string() + "/a.json'").exit_code, 0);
   ASSERT_EQ(run_socsim(kRun + " --seed 7 --json '" + dir.string() + "/b.json'").exit_code, 0);
   EXPECT_EQ(read_file(dir / "a.json"), read_file(dir / "b.json"));
+}
+
+TEST(CliRun, AFailedWriteLeavesEarlierOutputsWholeAndNoTemporaries) {
+  // The report folder cannot be created (its parent is a file), so the run's outputs fail; the
+  // earlier good --json must survive byte for byte and no temporary may stay beside it.
+  const auto dir = scratch_dir("run_atomic");
+  ASSERT_EQ(run_socsim(kRun + " --json '" + (dir / "r.json").string() + "'").exit_code, 0);
+  const std::string good = read_file(dir / "r.json");
+  ASSERT_FALSE(good.empty());
+  std::ofstream(dir / "blocker") << "a file, not a folder";
+  const auto r = run_socsim(kRun + " --seed 9 --json '" + (dir / "r.json").string() + "' --report-dir '" + (dir / "blocker" / "rep").string() + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot write output file"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir / "r.json"), good);
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  }
+  // A successful run replaces the file whole.
+  ASSERT_EQ(run_socsim(kRun + " --seed 9 --json '" + (dir / "r.json").string() + "'").exit_code, 0);
+  EXPECT_NE(read_file(dir / "r.json"), "");
 }
 
 TEST(CliRun, BadSetValueExits2NamingTheKeyAndWritesNothing) {
