@@ -26,10 +26,12 @@ std::vector<Phase> full_phases(const AttentionShape& s) {
   const auto heads = static_cast<double>(s.heads), d = static_cast<double>(s.head_dim);
   const auto vt = static_cast<double>(s.visible_total());
   // Q and O move as FP32; K and V come from the FP16 KV cache (the engines' default, and what
-  // memory_fit.cpp sizes), each KV head's rows once for its whole GQA group: the group's query
-  // heads are the rows of one mat-mul over the same keys (llama.cpp broadcasts K/V across the
-  // group; a group's keys stay in cache between its heads), so DRAM sees kv_heads, not heads.
-  const std::uint64_t q_bytes = s.heads * s.q_len * s.head_dim * 4, kv_bytes = s.kv_heads * s.keys_used() * s.head_dim * 2;
+  // memory_fit.cpp sizes), read once per query head: these are mat-mul kernels per head, and the
+  // engines that run them do not share a GQA group's keys between its heads (llama.cpp's mul_mat
+  // broadcasts K/V by index, each head re-reading its group's rows; mllm's CPU KV cache stores
+  // the group's copies outright), so a long or batched context, larger than the caches, streams
+  // the keys once per query head.
+  const std::uint64_t q_bytes = s.heads * s.q_len * s.head_dim * 4, kv_bytes = s.heads * s.keys_used() * s.head_dim * 2;
   return {{"attention.qk", heads * 2 * d * vt, q_bytes + kv_bytes, true},
           {"attention.softmax", heads * (vt * kSoftmaxOpsPerScore + static_cast<double>(s.q_len)), 0, false},
           {"attention.pv", heads * 2 * d * vt, kv_bytes + q_bytes, true}};

@@ -7,8 +7,8 @@
 //   attention.qk       2 d VT flops per head; reads Q and the head's K (keys_used rows)
 //   attention.softmax  (4 + 16 exp) per score + 1 per row; scores stay in cache
 //   attention.pv       2 d VT flops per head; reads V, writes O
-// K and V are read once per KV head from the FP16 cache (a GQA group's query heads share them);
-// Q and O move as FP32. GEMM rows: m per head on the CPU (micro-kernel padding), heads x m on
+// K and V are read once per query head from the FP16 cache (the engines' mul_mat kernels do not
+// share a GQA group's keys); Q and O move as FP32. GEMM rows: m per head on the CPU (micro-kernel padding), heads x m on
 // the GPU (one launch). The CPU face takes the arithmetic of the two GEMMs (qk, pv): FP32, or
 // FP16 (ARMv8.2 FP16 FMAs, twice the lanes: an engine that keeps its KV cache in FP16 and
 // multiplies in FP16, e.g. mllm's CPU backend under llm.npu); softmax stays FP32.

@@ -10,15 +10,15 @@ namespace {
 const AttentionShape kDecode{14, 2, 64, 1, 99, 100};
 
 TEST(AttentionDecodeLower, TheFullKernelAsMatVecKernels) {
-  // qk: 14 * 2*64*100 = 179,200; Q 14*64*4 = 3584 + K once per KV head, FP16: 2*100*64*2 = 25,600 B.
-  // softmax: 14 * (100*20 + 1) = 28,014. pv: 179,200 flops, V + O 29,184 B.
+  // qk: 14 * 2*64*100 = 179,200; Q 14*64*4 = 3584 + K once per query head, FP16: 14*100*64*2 = 179,200 B.
+  // softmax: 14 * (100*20 + 1) = 28,014. pv: 179,200 flops, V + O 182,784 B.
   const auto c = lower_attention_decode_cpu(kDecode, 3);
   ASSERT_EQ(c.tasks.size(), 3u);
   EXPECT_EQ(c.threads, 3u);
   EXPECT_DOUBLE_EQ(c.tasks[0].ops, 179'200);
-  EXPECT_EQ(c.tasks[0].dram_bytes, 29'184u);
+  EXPECT_EQ(c.tasks[0].dram_bytes, 182'784u);
   EXPECT_DOUBLE_EQ(c.tasks[1].ops, 28'014);
-  EXPECT_EQ(c.tasks[2].dram_bytes, 29'184u);
+  EXPECT_EQ(c.tasks[2].dram_bytes, 182'784u);
   for (const auto& t : c.tasks) EXPECT_EQ(t.rows, 0u) << t.name;  // not padded to the GEMM row block
   const auto g = lower_attention_decode_gpu(kDecode);
   ASSERT_EQ(g.kernels.size(), 3u);
