@@ -21,17 +21,15 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   return path.has_parent_path() ? path.parent_path() / name : std::filesystem::path(name);
 }
 
-// Writes `content` to `path` (created or truncated) and forces it to disk; false with errno set
-// on failure.
-bool write_durably(const std::filesystem::path& path, const std::string& content) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
+// Writes all of `content` to `fd` and closes it, with fsync first when `sync`; false with errno
+// set on failure.
+bool write_and_close(int fd, const std::string& content, bool sync) {
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      if (errno == EINTR) continue;
       const int e = errno;
       ::close(fd);
       errno = e;
@@ -40,13 +38,25 @@ bool write_durably(const std::filesystem::path& path, const std::string& content
     p += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) {
+  if (sync && ::fsync(fd) != 0) {
     const int e = errno;
     ::close(fd);
     errno = e;
     return false;
   }
   return ::close(fd) == 0;
+}
+
+// A regular file, created or truncated, forced to disk.
+bool write_durably(const std::filesystem::path& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  return fd >= 0 && write_and_close(fd, content, true);
+}
+
+// A device or FIFO: opened for writing without creating or truncating, no fsync (not a file).
+bool write_durably_in_place(const std::filesystem::path& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  return fd >= 0 && write_and_close(fd, content, false);
 }
 
 }  // namespace
@@ -60,8 +70,23 @@ void OutputFiles::write_all() const {
     std::error_code ignored;
     for (const auto& [tmp, target] : staged) std::filesystem::remove(tmp, ignored);
   };
-  for (const auto& [path, content] : files_) {
+  for (const auto& [given, content] : files_) {
     std::error_code ec;
+    // A target that exists and is not a regular file (/dev/stdout, /dev/null, a FIFO) is written
+    // in place: there is nothing to replace, and a rename would clobber the device. A symbolic
+    // link is followed, so the file it names is replaced and the link kept.
+    const auto status = std::filesystem::status(given, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+      if (!write_durably_in_place(given, content)) {
+        const std::string why = std::strerror(errno);
+        discard();
+        throw config::ConfigError({given.string(), 0, 0}, "", "cannot write output file (" + why + ")");
+      }
+      continue;
+    }
+    const std::filesystem::path path = std::filesystem::is_symlink(std::filesystem::symlink_status(given, ec))
+                                           ? std::filesystem::weakly_canonical(given, ec)
+                                           : given;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     const auto tmp = temporary_beside(path);
     staged.emplace_back(tmp, path);

@@ -9,6 +9,7 @@
 // header.
 #include <boost/program_options.hpp>
 
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -19,18 +20,11 @@ void validate_unsigned(boost::any& v, const std::vector<std::string>& values) {
   namespace po = boost::program_options;
   po::validators::check_first_occurrence(v);
   const std::string& s = po::validators::get_single_string(values);
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string::npos || s[first] == '-' || s[first] == '+') throw po::invalid_option_value(s);
-  try {
-    std::size_t used = 0;
-    const unsigned long long x = std::stoull(s, &used, 10);
-    if (s.find_first_not_of(" \t", used) != std::string::npos || x > static_cast<unsigned long long>(static_cast<T>(-1))) {
-      throw po::invalid_option_value(s);
-    }
-    v = boost::any(static_cast<T>(x));
-  } catch (const std::logic_error&) {  // stoull: not a number, or out of range
-    throw po::invalid_option_value(s);
-  }
+  // Digits only (from_chars takes no sign and no whitespace), the whole text, within T.
+  T x{};
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x, 10);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) throw po::invalid_option_value(s);
+  v = boost::any(x);
 }
 
 }  // namespace socsim::cli::detail

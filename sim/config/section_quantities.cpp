@@ -66,6 +66,12 @@ double Section::positive_quantity(std::string_view key, Quantity q) const {
   // SoC runs that slowly, so such a value is a typo (a missing unit prefix) or a what-if beyond
   // what socsim can represent.
   const double floor = q == Quantity::kFrequency ? 1e6 : q == Quantity::kBandwidth ? 1e6 : 0.0;
+  // ... and above 1 THz or 1 PB/s a clock no longer fits the integer Hz and picosecond arithmetic.
+  const double ceiling = q == Quantity::kFrequency ? 1e12 : q == Quantity::kBandwidth ? 1e15 : 0.0;
+  if (ceiling > 0 && v > ceiling) {
+    throw ConfigError(value.location, key_path,
+                      "must be at most " + detail::format_quantity(ceiling, q) + " (beyond any SoC; socsim's integer clock arithmetic overflows), got " + value.text);
+  }
   if (v < floor) {
     throw ConfigError(value.location, key_path,
                       "must be at least " + detail::format_quantity(floor, q) +

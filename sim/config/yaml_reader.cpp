@@ -17,6 +17,9 @@ namespace {
 // a few hundred bytes of nested aliases (an "alias bomb") ask for billions, which would take the
 // host's memory and minutes of copying before any check ran.
 constexpr std::uint64_t kMaxNodes = 1'000'000;
+// ... and text (scalars and keys, copies included): a long scalar behind a few levels of aliases
+// multiplies bytes, not nodes.
+constexpr std::uint64_t kMaxTextBytes = 64ull << 20;
 
 class TreeBuilder : public YAML::EventHandler {
  public:
@@ -35,20 +38,21 @@ class TreeBuilder : public YAML::EventHandler {
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     if (expecting_key()) throw ConfigError(location(mark), path(), "map keys must not be empty");
     const std::uint64_t first = add_nodes(1, mark);
-    finish(attach(make_node(Node::Kind::kNull, location(mark))), anchor, first);
+    finish(attach(make_node(Node::Kind::kNull, location(mark))), anchor, first, last_bytes_);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
     if (expecting_key()) {
+      add_nodes(0, mark, value.size());
       take_key(value, location(mark));
       return;
     }
-    const std::uint64_t first = add_nodes(1, mark);
+    const std::uint64_t first = add_nodes(1, mark, value.size());
     auto node = make_node(Node::Kind::kScalar, location(mark));
     node->text = value;
     node->quoted = tag == "!";  // yaml-cpp tags quoted scalars "!" and plain ones "?"
-    finish(attach(std::move(node)), anchor, first);
+    finish(attach(std::move(node)), anchor, first, last_bytes_);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -58,10 +62,11 @@ class TreeBuilder : public YAML::EventHandler {
       if (it->second->kind != Node::Kind::kScalar) {
         throw ConfigError(location(mark), path(), "map keys must be scalars");
       }
+      add_nodes(0, mark, it->second->text.size());
       take_key(it->second->text, location(mark));
       return;
     }
-    add_nodes(anchor_sizes_.at(anchor), mark);
+    add_nodes(anchor_sizes_.at(anchor), mark, anchor_bytes_.at(anchor));
     auto copy = clone(*it->second);
     copy->location = location(mark);
     attach(std::move(copy));
@@ -84,7 +89,8 @@ class TreeBuilder : public YAML::EventHandler {
     Node* node;
     std::string path;
     YAML::anchor_t anchor;
-    std::uint64_t first_node;  // nodes before this container's own
+    std::uint64_t first_node;   // nodes before this container's own
+    std::uint64_t first_bytes;  // text bytes before this container's own
     bool has_key = false;
     std::string key;
     SourceLocation key_location;
@@ -138,34 +144,44 @@ class TreeBuilder : public YAML::EventHandler {
     return {raw, std::move(p)};
   }
 
-  // Counts `n` more nodes against kMaxNodes; returns the count before them.
-  std::uint64_t add_nodes(std::uint64_t n, const YAML::Mark& mark) {
+  // Counts `n` more nodes and `bytes` more text against the bounds; returns the node count before
+  // them (the text count before them is left in last_bytes_).
+  std::uint64_t add_nodes(std::uint64_t n, const YAML::Mark& mark, std::uint64_t bytes = 0) {
     const std::uint64_t before = nodes_;
     if (n > kMaxNodes - nodes_) {
       throw ConfigError(location(mark), path(),
                         "the file expands to more than " + std::to_string(kMaxNodes) +
                             " nodes (nested aliases multiply their anchors' contents); a configuration needs far fewer");
     }
+    if (bytes > kMaxTextBytes - bytes_) {
+      throw ConfigError(location(mark), path(),
+                        "the file expands to more than " + std::to_string(kMaxTextBytes >> 20) +
+                            " MiB of text (nested aliases multiply their anchors' contents); a configuration needs far less");
+    }
     nodes_ += n;
+    last_bytes_ = bytes_;
+    bytes_ += bytes;
     return before;
   }
 
-  // `first`: the node count before the finished node's own (its subtree is what came since).
-  void finish(std::pair<Node*, std::string> placed, YAML::anchor_t anchor, std::uint64_t first) {
+  // `first` / `first_bytes`: the node and text counts before the finished node's own (its subtree
+  // is what came since).
+  void finish(std::pair<Node*, std::string> placed, YAML::anchor_t anchor, std::uint64_t first, std::uint64_t first_bytes) {
     if (anchor == YAML::NullAnchor) return;
     anchors_[anchor] = placed.first;
     anchor_sizes_[anchor] = nodes_ - first;
+    anchor_bytes_[anchor] = bytes_ - first_bytes;
   }
 
   void open(Node::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
     const std::uint64_t first = add_nodes(1, mark);
     auto placed = attach(make_node(kind, location(mark)));
-    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, first, false, {}, {}});
+    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, first, last_bytes_, false, {}, {}});
   }
 
   void close() {
     // Anchors become usable once complete; an alias inside its own anchor is rejected above.
-    finish({stack_.back().node, stack_.back().path}, stack_.back().anchor, stack_.back().first_node);
+    finish({stack_.back().node, stack_.back().path}, stack_.back().anchor, stack_.back().first_node, stack_.back().first_bytes);
     stack_.pop_back();
   }
 
@@ -174,7 +190,8 @@ class TreeBuilder : public YAML::EventHandler {
   std::vector<Frame> stack_;
   std::map<YAML::anchor_t, const Node*> anchors_;
   std::map<YAML::anchor_t, std::uint64_t> anchor_sizes_;  // nodes of each anchor's subtree
-  std::uint64_t nodes_ = 0;
+  std::map<YAML::anchor_t, std::uint64_t> anchor_bytes_;  // and its text
+  std::uint64_t nodes_ = 0, bytes_ = 0, last_bytes_ = 0;
   int documents_ = 0;
 };
 

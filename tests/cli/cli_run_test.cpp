@@ -61,9 +61,11 @@ TEST(CliRun, AFailedWriteLeavesEarlierOutputsWholeAndNoTemporaries) {
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
   }
-  // A successful run replaces the file whole.
+  // A successful run replaces the file whole; /dev/null (not a regular file) is written in place.
   ASSERT_EQ(run_socsim(kRun + " --seed 9 --json '" + (dir / "r.json").string() + "'").exit_code, 0);
-  EXPECT_NE(read_file(dir / "r.json"), "");
+  EXPECT_NE(read_file(dir / "r.json"), good);
+  EXPECT_EQ(run_socsim(kRun + " --json /dev/null").exit_code, 0);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
 }
 
 TEST(CliRun, BadSetValueExits2NamingTheKeyAndWritesNothing) {

@@ -33,6 +33,7 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-0.5b --system npu-only --set 'dram.peak=1e-300 B/s'", "dram.peak", "at least 1 MB/s"},
       {"--model qwen2-0.5b --system hetero-tensor --set 'npu.dma.bandwidth=1e-200 B/s'", "npu.dma.bandwidth", "at least 1 MB/s"},
       {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e-300 Hz'", "npu.clock", "at least 1 MHz"},
+      {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e30 Hz'", "npu.clock", "at most 1000 GHz"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {
@@ -59,6 +60,8 @@ TEST(CliSemanticErrors, NegativeOrMalformedCountsExit2NamingTheOption) {
       {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes 12abc", "--bytes"},
       {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes 99999999999999999999999", "--bytes"},
       {"microbench --soc snapdragon-8gen3 --op matmul --unit npu --m -64 --k 64 --n 64", "--m"},
+      {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes ' -1'", "--bytes"},
+      {"microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes $'\\n-1'", "--bytes"},
   };
   for (const auto& [args, option] : cases) {
     const auto r = run_socsim(args);
@@ -89,8 +92,9 @@ TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   EXPECT_NE(r.err.find("--max-host-memory: the simulation holds"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("more than the limit of 100 MiB"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(json));
-  const auto bad = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory 12 parsecs");
+  const auto bad = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory '12 parsecs'");
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--max-host-memory: expected a size"), std::string::npos) << bad.err;
   const auto small = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory 1KiB");
   EXPECT_EQ(small.exit_code, 2) << small.err;
   EXPECT_NE(small.err.find("--max-host-memory: must be at least 1 MiB"), std::string::npos) << small.err;

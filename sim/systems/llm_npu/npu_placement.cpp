@@ -36,17 +36,21 @@ NpuPlacement place_on_npu(const model::ModelConfig& m, std::uint64_t address_spa
       return p;
     }
   }
-  // 2. FFN first, then attention, filling the sessions in order.
+  // 2. FFN first, then attention: each group into the first open session with room, else a new
+  // session while there are sessions left, else the CPU.
   p.attention.assign(m.layers, false);
   p.ffn.assign(m.layers, false);
-  std::uint32_t session = 1;
-  std::uint64_t left = address_space_bytes;
+  std::vector<std::uint64_t> left{address_space_bytes};  // free bytes per open session
   const auto take = [&](std::vector<bool>& v, std::uint64_t bytes) {
     for (std::uint64_t l = 0; l < m.layers; ++l) {
-      if (bytes > left && bytes <= address_space_bytes && session < max_sessions) ++session, left = address_space_bytes;
-      if (bytes <= left) {
+      auto room = std::find_if(left.begin(), left.end(), [&](std::uint64_t free) { return bytes <= free; });
+      if (room == left.end() && bytes <= address_space_bytes && left.size() < max_sessions) {
+        left.push_back(address_space_bytes);
+        room = std::prev(left.end());
+      }
+      if (room != left.end()) {
         v[l] = true;
-        left -= bytes;
+        *room -= bytes;
         p.npu_weight_bytes += bytes;
       } else {
         p.cpu_weight_bytes += bytes;
@@ -55,7 +59,7 @@ NpuPlacement place_on_npu(const model::ModelConfig& m, std::uint64_t address_spa
   };
   take(p.ffn, ffn);
   take(p.attention, attention);
-  p.sessions = session;
+  p.sessions = static_cast<std::uint32_t>(left.size());
   return p;
 }
 

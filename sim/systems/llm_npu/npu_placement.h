@@ -8,8 +8,8 @@
 //      runs 7B models (6.5 GB of INT8 weights) at the speed it reports (README).
 //   2. When even max_sessions sessions cannot hold the layers, llm.npu's fallback (4): the
 //      compute-heavy FFN first, FFN weights of layers 0, 1, ... then the attention projections
-//      (q, k, v, o) of layers 0, 1, ..., each group into the current session while it fits, else
-//      the next session, until they run out. The rest runs on the CPU with the same INT8 weights.
+//      (q, k, v, o) of layers 0, 1, ..., each group into the first open session with room, else a
+//      new session while there are any left. The rest runs on the CPU with the same INT8 weights.
 // Activation buffers and graph metadata are not counted against the address space (weights
 // dominate by orders of magnitude). Sessions share the one NPU: their graphs run one at a time.
 #include <cstdint>

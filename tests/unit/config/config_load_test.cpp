@@ -101,8 +101,20 @@ TEST(ConfigLoad, AnAliasBombIsRefusedBeforeItExpands) {
   }
   const ConfigError e = capture_config_error([&] { ConfigTree::load_string(text, "bomb.yaml"); });
   EXPECT_EQ(e.location().file, "bomb.yaml");
-  EXPECT_EQ(e.location().line, 7);  // g: its second *f passes the bound (f holds 9^6 = 531,441 scalars)
+  EXPECT_EQ(e.location().line, 7);  // g: the first *f (f holds 9^6 = 531,441 scalars plus its lists) passes the bound
   EXPECT_NE(e.message().find("more than 1000000 nodes"), std::string::npos) << e.message();
+  // Few nodes but much text: a 100 KB scalar behind five levels of nine aliases is 5.9 GB.
+  std::string big = "s: &s " + std::string(100000, 'x') + "\n";
+  std::string prev = "s";
+  for (int l = 0; l < 5; ++l) {
+    const std::string name = "l" + std::to_string(l);
+    big += name + ": &" + name + " [";
+    for (int i = 0; i < 9; ++i) big += (i ? ", *" : "*") + prev;
+    big += "]\n";
+    prev = name;
+  }
+  const ConfigError t = capture_config_error([&] { ConfigTree::load_string(big, "text.yaml"); });
+  EXPECT_NE(t.message().find("MiB of text"), std::string::npos) << t.message();
   // A file within the bound keeps its aliases.
   EXPECT_NO_THROW(ConfigTree::load_string("a: &a [1, 2]\nb: [*a, *a, *a]\n", "ok.yaml"));
 }
