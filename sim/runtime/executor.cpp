@@ -106,7 +106,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   if (early_call) {
     std::vector<Task<>> both;
     both.push_back(hand_overs(plan, job));
-    both.push_back(npu_call(job));
+    both.push_back(npu_call(job, npu_graph_nodes(job)));
     co_await when_all(soc_.sim(), std::move(both), job.name + ".call");
   } else {
     co_await hand_overs(plan, job);
@@ -143,9 +143,13 @@ Task<> Executor::hand_overs(const Plan& plan, const Job& job) {
   }
 }
 
-Task<> Executor::npu_call(const Job& job) {
+std::uint32_t Executor::npu_graph_nodes(const Job& job) {
   std::uint32_t nodes = 0;
   for (const auto& g : job.ops) nodes += lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels).graph_nodes;
+  return nodes;
+}
+
+Task<> Executor::npu_call(const Job& job, std::uint32_t nodes) {
   co_await build_graph_if_new(job);
   const Tick start = soc_.sim().now();
   co_await soc_.npu().graph_call(nodes, job.npu_graph);
@@ -293,8 +297,12 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
     case kernels::Unit::kNpu: {
       // The ops' kernels without their own graph calls: the job is one call of its graph.
       std::vector<const NpuOpWork*> lowered;
-      for (const auto& g : job.ops) lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels));
-      if (!job.npu_graph.empty() && !called) co_await npu_call(job);
+      std::uint32_t nodes = 0;
+      for (const auto& g : job.ops) {
+        lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels));
+        nodes += lowered.back()->graph_nodes;
+      }
+      if (!job.npu_graph.empty() && !called) co_await npu_call(job, nodes);
       if (job.npu_graph.empty() || job.ops.size() < 2) {
         // A custom kernel per op, each handing over to the next (TTS's polled shared memory).
         for (std::size_t i = 0; i < job.ops.size(); ++i) {

@@ -62,8 +62,11 @@ class Executor {
   Task<> run_ops(const Job& job, std::uint32_t index, bool called = false);
   // The hand-overs from the last producer on each other unit, one after another (the host's).
   Task<> hand_overs(const Plan& plan, const Job& job);
-  // An NPU job's graph preparation (first use) and call: the vendor runtime's fixed cost.
-  Task<> npu_call(const Job& job);
+  // An NPU job's graph preparation (first use) and call of `nodes` nodes: the vendor runtime's
+  // fixed cost.
+  Task<> npu_call(const Job& job, std::uint32_t nodes);
+  // The graph nodes of an NPU job's lowered ops.
+  std::uint32_t npu_graph_nodes(const Job& job);
   // A static graph's nodes as a dataflow (model::op_inputs; run_graph_nodes says how).
   struct GraphNode {
     std::int32_t input = -1;   // node it consumes (-1: the graph's input)
