@@ -1,7 +1,7 @@
 #pragma once
 // The host process's memory, for the guard that stops a run before it takes the machine's memory
-// (Simulator::set_host_memory_limit): a long decode keeps work per simulated token, and an
-// operating system's out-of-memory killer would end the run without a word.
+// (ScopedHostMemoryLimit below, checked by Simulator::run and Plan::add): a long decode keeps work
+// per simulated token, and an operating system's out-of-memory killer would end the run without a word.
 #include <cstdint>
 #include <stdexcept>
 #include <string>

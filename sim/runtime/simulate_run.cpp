@@ -7,11 +7,11 @@
 #include <cmath>
 
 #include "sim/config/config_error.h"
+#include "sim/core/host_memory.h"
 #include "sim/hw/power/energy_model.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
 #include "sim/runtime/watchdog_report.h"
-#include "sim/core/host_memory.h"
 #include "sim/systems/memory_fit.h"
 
 namespace socsim::runtime {
@@ -279,8 +279,8 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   if (!times.empty() && times.front().report_attention) {
     // The attention module alone: its wall time (the union of its jobs' spans, overlapped
     // pipeline stages counted once) and the energy of its activity over that time: its NPU jobs'
-    // engine-active time and its CPU jobs' busy time, the DRAM traffic during those spans (all masters'), idle power of the units (and
-    // CPU cores) it used and base power over its wall time.
+    // engine-active time and its CPU jobs' busy time, the DRAM traffic during those spans (all
+    // masters'), idle power of the units (and CPU cores) it used and base power over its wall time.
     std::vector<std::pair<Tick, Tick>> all;
     Tick npu_engines = 0;
     hw::Activity aa;
