@@ -49,6 +49,7 @@ struct RunSetup {
   bool functional = false;
   functional::FunctionalOptions fopt;
   std::string report_dir, json_file;
+  report::TraceDetail trace_detail = report::TraceDetail::kOff;
 };
 
 void RunSetupDeleter::operator()(RunSetup* s) const { delete s; }
@@ -61,7 +62,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   std::int64_t prompt = -1, decode = -1, batch = -1, functional_layers = -1;
   std::uint64_t seed = 0;
-  std::string max_host_memory;
+  std::string max_host_memory, trace_detail = "auto";
   opts.add_options()
       ("help,h", "this message")
       ("soc", po::value(&soc), "SoC file or id (soc_configs/<id>.yaml), e.g. snapdragon-8gen3")
@@ -77,6 +78,9 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
       ("weights", po::value(&weights), "functional mode: a safetensors checkpoint (default: synthetic weights from --seed)")
       ("functional-layers", po::value(&functional_layers), "functional mode: compute the first N decoder layers (default: all)")
       ("report-dir", po::value(&report_dir), "write report.json, trace.json and report.html here")
+      ("trace-detail", po::value(&trace_detail),
+       "with --report-dir: auto (default: hardware detail for the first 1,000,000 spans, then jobs only), full (all), "
+       "or summary (jobs, sync and the DRAM bandwidth only)")
       ("json", po::value(&json_file), "write the JSON report to this file")
       ("max-host-memory", po::value(&max_host_memory), "stop with exit 2 when the simulation holds more host memory than this (default: half the machine's memory; 0 = no limit), e.g. 4GiB");
   po::variables_map vm;
@@ -86,7 +90,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     std::ostringstream h;
     h << "usage: socsim run --soc S --model M --system Y [--workload W | --prompt N --decode N --batch N]\n"
          "                  [--set key=value]... [--mode functional|timing] [--seed N] [--report-dir DIR] [--json FILE]\n"
-         "                  [--weights FILE.safetensors] [--functional-layers N]\n\n"
+         "                  [--weights FILE.safetensors] [--functional-layers N] [--trace-detail auto|full|summary]\n\n"
       << opts;
     outcome.help = true;
     outcome.help_text = h.str();
@@ -106,6 +110,17 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   outcome.strategy = registry.make(system);
   auto& strategy = outcome.strategy;
   if (mode != "timing" && mode != "functional") bad("--mode", "expected timing or functional, got '" + mode + "'");
+  if (vm.count("trace-detail") && report_dir.empty()) bad("--trace-detail", "applies only with --report-dir (no trace is written without it)");
+  if (trace_detail == "auto") {
+    outcome.trace_detail = report::TraceDetail::kAuto;
+  } else if (trace_detail == "full") {
+    outcome.trace_detail = report::TraceDetail::kFull;
+  } else if (trace_detail == "summary") {
+    outcome.trace_detail = report::TraceDetail::kSummary;
+  } else {
+    bad("--trace-detail", "expected auto, full or summary, got '" + trace_detail + "'");
+  }
+  if (report_dir.empty()) outcome.trace_detail = report::TraceDetail::kOff;
 
   runtime::RunRequest& req = outcome.req;
   req.system = system;
@@ -208,6 +223,31 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
 
 bool is_help(const RunSetup& setup) { return setup.help; }
 
+void set_trace_detail(RunSetup& setup, report::TraceDetail detail) { setup.trace_detail = detail; }
+
+namespace {
+
+// What the trace holds when a limit cut it short (report.json and the HTML page say so); nothing
+// otherwise, so a report does not depend on whether a trace was written beside it.
+void note_trace_limits(const report::TraceRecorder& trace, report::RunReport& r) {
+  if (!trace.hardware_until() && trace.plan_dropped() == 0) return;
+  static constexpr const char* kNames[] = {"off", "summary", "auto", "full"};
+  nlohmann::ordered_json t = {{"detail", kNames[static_cast<int>(trace.detail())]}};
+  if (const auto until = trace.hardware_until()) {
+    t["hardware_detail_until_ms"] = static_cast<double>(*until) / 1e9;
+    t["note"] = "hardware spans stopped after " + std::to_string(report::TraceRecorder::kDefaultSpanLimit) +
+                "; jobs only from then on (--trace-detail full keeps all)";
+  }
+  if (trace.plan_dropped() > 0) {
+    t["job_spans_dropped"] = trace.plan_dropped();
+    t["note"] = "the trace holds the first " + std::to_string(report::TraceRecorder::kDefaultSpanLimit) +
+                " job spans (--trace-detail full keeps all)";
+  }
+  r.extra["trace"] = t;
+}
+
+}  // namespace
+
 RunResult simulate_prepared(RunSetup& setup) {
   RunResult result;
   std::optional<nlohmann::ordered_json> accuracy;
@@ -231,7 +271,9 @@ RunResult simulate_prepared(RunSetup& setup) {
                                        {"energy_j", plain.energy_j.value_or(0)}};
     }
   }
+  result.trace = report::TraceRecorder(setup.trace_detail);
   result.report = runtime::simulate_run(req, *setup.strategy, result.trace);
+  note_trace_limits(result.trace, result.report);
   result.report.accuracy = accuracy;
   result.report.data_driven = data_driven;
   result.soc_yaml = setup.req.soc.resolved_yaml;
@@ -249,8 +291,8 @@ void add_report_files(const RunResult& result, const std::filesystem::path& dir,
   std::ostringstream trace_json, html;
   report::write_chrome_trace(result.trace, trace_json);
   report::write_html_report(result.report, result.trace, {result.soc_yaml, result.model_text}, html);
-  out.add(dir / "trace.json", trace_json.str());
-  out.add(dir / "report.html", html.str());
+  out.add(dir / "trace.json", std::move(trace_json).str());  // moved out: a trace can be hundreds of MB
+  out.add(dir / "report.html", std::move(html).str());
 }
 
 nlohmann::ordered_json run_to_json(const std::vector<std::string>& args) {

@@ -29,6 +29,9 @@ struct RunResult {
 // The same options as `socsim run`; throws config::ConfigError on bad input.
 RunSetupPtr prepare_run(const std::vector<std::string>& args);
 bool is_help(const RunSetup& setup);  // --help was given: nothing to simulate
+// How much of a timeline simulate_prepared records: `run` sets it from --report-dir and
+// --trace-detail (kOff without a report); a sweep sets it per run from --reports.
+void set_trace_detail(RunSetup& setup, report::TraceDetail detail);
 RunResult simulate_prepared(RunSetup& setup);
 
 // report.json, trace.json and report.html of one run under `dir` (what --report-dir writes).

@@ -186,6 +186,7 @@ int sweep_command(const std::vector<std::string>& args) {
         [&](std::size_t k) {
           const auto& run = *runs[k];
           auto setup = prepare_run(run.args);
+          set_trace_detail(*setup, reports ? report::TraceDetail::kAuto : report::TraceDetail::kOff);
           const RunResult result = simulate_prepared(*setup);
           const auto json = report::to_json(result.report);
           auto& row = results.rows[k];

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -30,7 +32,9 @@ double us(Tick t) { return static_cast<double>(t) / 1e6; }
 }  // namespace
 
 void write_chrome_trace(const TraceRecorder& trace, std::ostream& out) {
-  using nlohmann::ordered_json;
+  // Streamed one event per line: a trace holds millions of events, and a JSON tree of them would
+  // take ten times the memory of the text. Names are escaped by the JSON library, numbers written
+  // shortest round-trip, so the text is the same for the same trace.
   // Track ids in order of first appearance: deterministic and readable (units appear as used).
   std::map<std::string, int> tid;
   std::vector<std::string> order;
@@ -39,42 +43,56 @@ void write_chrome_trace(const TraceRecorder& trace, std::ostream& out) {
     if (inserted) order.push_back(track);
     return it->second;
   };
-  ordered_json events = ordered_json::array();
+  for (const auto& s : trace.spans()) id_of(s.track);
+  for (const auto& f : trace.flows()) {
+    id_of(f.from_track);
+    id_of(f.to_track);
+  }
+  std::map<std::string, std::string> escaped_tracks;
+  auto track_json = [&](const std::string& track) -> const std::string& {
+    auto it = escaped_tracks.find(track);
+    if (it == escaped_tracks.end()) it = escaped_tracks.emplace(track, nlohmann::json(track).dump()).first;
+    return it->second;
+  };
+  const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
+  bool first = true;
+  auto line = [&](const std::string& event) {
+    out << (first ? "\n" : ",\n") << event;
+    first = false;
+  };
+
+  out << "{\"traceEvents\":[";
+  std::map<int, const char*> processes;
+  for (const auto& track : order) processes.emplace(process_of(track).pid, process_of(track).name);
+  for (const auto& c : trace.counters()) processes.emplace(process_of(c.track).pid, process_of(c.track).name);
+  for (const auto& [pid, name] : processes) {
+    line(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":{}}}}})", pid, quoted(name)));
+    line(fmt::format(R"({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})", pid, pid));
+  }
+  for (const auto& track : order) {
+    const int pid = process_of(track).pid;
+    line(fmt::format(R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})", pid, tid[track], track_json(track)));
+    line(fmt::format(R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})", pid, tid[track], tid[track]));
+  }
   for (const auto& s : trace.spans()) {
-    events.push_back({{"name", s.name}, {"ph", "X"}, {"pid", process_of(s.track).pid}, {"tid", id_of(s.track)}, {"ts", us(s.start)},
-                      {"dur", us(s.end - s.start)}});
+    line(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{}}})", quoted(s.name), process_of(s.track).pid, tid[s.track],
+                     us(s.start), us(s.end - s.start)));
   }
   for (const auto& c : trace.counters()) {
-    events.push_back({{"name", c.track}, {"ph", "C"}, {"pid", process_of(c.track).pid}, {"ts", us(c.time)}, {"args", {{"value", c.value}}}});
+    line(fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})", track_json(c.track), process_of(c.track).pid,
+                     us(c.time), c.value));
   }
   // A flow's ends bind to the slices enclosing their timestamps ("bp": "e" on the finish: the
   // enclosing slice, not the next one).
   std::uint64_t flow_id = 0;
   for (const auto& f : trace.flows()) {
     ++flow_id;
-    events.push_back({{"name", f.name}, {"cat", "sync"}, {"ph", "s"}, {"id", flow_id}, {"pid", process_of(f.from_track).pid},
-                      {"tid", id_of(f.from_track)}, {"ts", us(f.from)}});
-    events.push_back({{"name", f.name}, {"cat", "sync"}, {"ph", "f"}, {"bp", "e"}, {"id", flow_id}, {"pid", process_of(f.to_track).pid},
-                      {"tid", id_of(f.to_track)}, {"ts", us(f.to)}});
+    line(fmt::format(R"({{"name":{},"cat":"sync","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", quoted(f.name), flow_id,
+                     process_of(f.from_track).pid, tid[f.from_track], us(f.from)));
+    line(fmt::format(R"({{"name":{},"cat":"sync","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", quoted(f.name), flow_id,
+                     process_of(f.to_track).pid, tid[f.to_track], us(f.to)));
   }
-  ordered_json meta = ordered_json::array();
-  std::map<int, const char*> processes;
-  for (const auto& track : order) processes.emplace(process_of(track).pid, process_of(track).name);
-  for (const auto& c : trace.counters()) processes.emplace(process_of(c.track).pid, process_of(c.track).name);
-  for (const auto& [pid, name] : processes) {
-    meta.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}});
-    meta.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"args", {{"sort_index", pid}}}});
-  }
-  for (const auto& track : order) {
-    const int pid = process_of(track).pid;
-    meta.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid[track]}, {"args", {{"name", track}}}});
-    meta.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", tid[track]}, {"args", {{"sort_index", tid[track]}}}});
-  }
-  for (auto& e : events) meta.push_back(std::move(e));
-  ordered_json doc;
-  doc["traceEvents"] = meta;
-  doc["displayTimeUnit"] = "ms";
-  out << doc.dump(1) << "\n";
+  out << "\n],\n\"displayTimeUnit\":\"ms\"}\n";
 }
 
 }  // namespace socsim::report

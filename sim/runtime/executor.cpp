@@ -47,6 +47,8 @@ Task<> Executor::run(const Plan& plan) {
   end_.assign(plan.jobs.size(), 0);
   ready_.assign(plan.jobs.size(), 0);
   npu_engine_busy_.assign(plan.jobs.size(), 0);
+  dram_bytes_at_start_.assign(plan.jobs.size(), 0);
+  dram_bytes_at_end_.assign(plan.jobs.size(), 0);
   gpu_mark_.assign(plan.jobs.size(), 0);
   gpu_predicted_end_.assign(plan.jobs.size(), 0);
   lanes_.clear();
@@ -94,6 +96,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   LaneGate* gate = job.lane.empty() ? nullptr : &lane(plan, job.lane);
   if (gate) co_await gate->acquire(index);
   start_[index] = soc_.sim().now();
+  dram_bytes_at_start_[index] = soc_.dram().total_bytes();
   const bool npu_job = job.unit == kernels::Unit::kNpu && soc_.spec().has_npu;
   const Tick engines_before = npu_job ? soc_.npu().busy().busy(soc_.sim().now()) : 0;
   // With fast synchronization an NPU graph carries its own synchronization point (HeteroLLM 4.1:
@@ -124,6 +127,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   if (gate && job.unit == kernels::Unit::kGpu) co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
   end_[index] = soc_.sim().now();
   if (npu_job) npu_engine_busy_[index] = soc_.npu().busy().busy(end_[index]) - engines_before;
+  dram_bytes_at_end_[index] = soc_.dram().total_bytes();
   done_flags_[index] = true;
   if (gate) gate->release();
   done_[index]->fire();

@@ -48,6 +48,10 @@ class Executor {
   // For an NPU job: how long any NPU engine (HMX, HVX, DMA) was active between its start and end
   // (its graph call's fixed cost and its waits are not engine activity); 0 for other units.
   Tick job_npu_engine_busy(std::uint32_t job) const { return npu_engine_busy_.at(job); }
+  // Bytes the DRAM had moved (all masters) when the job started (job_start) and ended: traffic
+  // between two jobs' times without keeping a bandwidth timeline.
+  std::uint64_t job_dram_bytes_at_start(std::uint32_t job) const { return dram_bytes_at_start_.at(job); }
+  std::uint64_t job_dram_bytes_at_end(std::uint32_t job) const { return dram_bytes_at_end_.at(job); }
   // When the job's work was complete: for GPU jobs under fast sync, the completion of its last
   // kernel (the flag's time); otherwise job_end (a GPU job's end is when its kernels are queued).
   Tick job_complete(std::uint32_t job) const;
@@ -99,6 +103,7 @@ class Executor {
   std::vector<std::unique_ptr<Trigger>> done_;
   std::vector<Tick> start_, end_, ready_;
   std::vector<Tick> npu_engine_busy_;  // per NPU job: NPU engine-busy time between its start and end
+  std::vector<std::uint64_t> dram_bytes_at_start_, dram_bytes_at_end_;
   std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
   // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its
   // predicted completion and the flag fired when its kernels have run.

@@ -18,22 +18,6 @@ namespace socsim::runtime {
 
 namespace {
 
-// Bytes moved through DRAM between two times, from the bandwidth timeline (piecewise constant).
-double dram_bytes_between(const hw::DramModel& dram, Tick from, Tick to) {
-  double bytes = 0;
-  const auto& tl = dram.timeline();
-  for (std::size_t i = 0; i < tl.size(); ++i) {
-    const Tick a = std::max(tl[i].time, from);
-    const Tick b = std::min(i + 1 < tl.size() ? tl[i + 1].time : to, to);
-    if (b > a) bytes += tl[i].total_bps * to_seconds(b - a);
-  }
-  return bytes;
-}
-
-}  // namespace
-
-namespace {
-
 // What one request of a run did, in simulated time.
 struct RequestTimes {
   Request lengths;
@@ -46,29 +30,35 @@ struct RequestTimes {
     std::uint32_t threads;
     Tick start, end;
     Tick npu_engine_busy = 0;  // NPU jobs: engine-active time within the span
+    std::uint64_t dram_bytes_start = 0, dram_bytes_end = 0;  // the DRAM's byte counter at start and end
   };
   bool report_attention = false;
   std::vector<Span> attention;
+  std::uint64_t decode_dram_bytes = 0;  // all masters' DRAM traffic from the first token to the last
 };
 
-// Union of intervals (sorted, merged).
-std::vector<std::pair<Tick, Tick>> merged(std::vector<std::pair<Tick, Tick>> v) {
-  std::sort(v.begin(), v.end());
-  std::vector<std::pair<Tick, Tick>> out;
+// A span of time with the DRAM's byte counter at both ends.
+struct Interval {
+  Tick start = 0, end = 0;
+  std::uint64_t bytes_start = 0, bytes_end = 0;
+};
+
+// Union of intervals (sorted, merged). The counter only grows, so a merged interval's counters
+// are the least at its start and the greatest at its end.
+std::vector<Interval> merged(std::vector<Interval> v) {
+  std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.start < y.start; });
+  std::vector<Interval> out;
   for (const auto& iv : v) {
-    if (!out.empty() && iv.first <= out.back().second) {
-      out.back().second = std::max(out.back().second, iv.second);
+    if (!out.empty() && iv.start <= out.back().end) {
+      auto& m = out.back();
+      m.end = std::max(m.end, iv.end);
+      m.bytes_end = std::max(m.bytes_end, iv.bytes_end);
+      if (iv.start == m.start) m.bytes_start = std::min(m.bytes_start, iv.bytes_start);
     } else {
       out.push_back(iv);
     }
   }
   return out;
-}
-
-Tick total_length(const std::vector<std::pair<Tick, Tick>>& v) {
-  Tick t = 0;
-  for (const auto& [a, b] : v) t += b - a;
-  return t;
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -132,13 +122,17 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     record_plan_trace(plan, ex, trace);
     t.first_token = ex.job_end(plan.prefill_end);
     t.end = plan.decode_step_end.empty() ? t.first_token : ex.job_end(plan.decode_step_end.back());
+    t.decode_dram_bytes = plan.decode_step_end.empty() ? 0
+                                                       : ex.job_dram_bytes_at_end(plan.decode_step_end.back()) -
+                                                             ex.job_dram_bytes_at_end(plan.prefill_end);
     for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
       const auto& job = plan.jobs[j];
       if (job.unit == kernels::Unit::kNpu && !job.ops.empty() && job.ops.front().phase == model::Phase::kPrefill) {
         t.prefill_npu_busy += ex.job_end(j) - ex.job_start(j);
       }
       if (plan.report_attention && job.attention_module) {
-        t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j), ex.job_npu_engine_busy(j)});
+        t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j), ex.job_npu_engine_busy(j),
+                               ex.job_dram_bytes_at_start(j), ex.job_dram_bytes_at_end(j)});
       }
     }
     t.report_attention = plan.report_attention;
@@ -160,7 +154,8 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   }
   Simulator sim;
   hw::Soc soc(sim, req.soc, &trace);
-  soc.dram().record_timeline(true);
+  // The bandwidth timeline is for the trace only (the report's figures come from byte counters).
+  soc.dram().record_timeline(trace.on());
   Executor ex(soc, req.model, system.sync_policy(), &trace);
   std::vector<RequestTimes> times;
   std::size_t jobs = 0;
@@ -211,7 +206,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     decode_tokens += t.lengths.decode;
     prompt_rows += t.lengths.prompt * t.lengths.batch;
     decode_rows += t.lengths.decode * t.lengths.batch;
-    decode_bytes += dram_bytes_between(soc.dram(), t.first_token, t.end);
+    decode_bytes += static_cast<double>(t.decode_dram_bytes);
     ttfts.push_back(to_ms(t.first_token - t.start));
   }
   const double n = static_cast<double>(times.size());
@@ -281,12 +276,12 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     // pipeline stages counted once) and the energy of its activity over that time: its NPU jobs'
     // engine-active time and its CPU jobs' busy time, the DRAM traffic during those spans (all
     // masters'), idle power of the units (and CPU cores) it used and base power over its wall time.
-    std::vector<std::pair<Tick, Tick>> all;
+    std::vector<Interval> all;
     Tick npu_engines = 0;
     hw::Activity aa;
     for (const auto& t : times) {
       for (const auto& sp : t.attention) {
-        all.push_back({sp.start, sp.end});
+        all.push_back({sp.start, sp.end, sp.dram_bytes_start, sp.dram_bytes_end});
         if (sp.unit == kernels::Unit::kNpu) npu_engines += sp.npu_engine_busy;
         if (sp.unit == kernels::Unit::kGpu) aa.gpu.busy += sp.end - sp.start;
         if (sp.unit == kernels::Unit::kCpu) {
@@ -296,16 +291,18 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
       }
     }
     const auto spans = merged(all);
-    aa.duration = total_length(spans);
+    aa.duration = 0;
+    aa.dram_bytes = 0;
+    for (const auto& iv : spans) {
+      aa.duration += iv.end - iv.start;
+      aa.dram_bytes += iv.bytes_end - iv.bytes_start;
+    }
     // The NPU draws its active power while an engine runs (HMX, HVX, DMA), as the run's own NPU
     // energy counts it; a job's graph-call overhead and waits are the NPU idling.
     aa.npu.busy = std::min(aa.duration, npu_engines);
     aa.gpu.busy = std::min(aa.duration, aa.gpu.busy);
     // The budget's cores only (the cores the attention jobs held), not their whole clusters.
     for (auto& [cluster, busy] : aa.cpu_core_busy) busy = std::min<Tick>(busy, aa.duration * aa.cpu_cores[cluster]);
-    double bytes = 0;
-    for (const auto& [a, b] : spans) bytes += dram_bytes_between(soc.dram(), a, b);
-    aa.dram_bytes = static_cast<std::uint64_t>(bytes);
     r.extra["attention_ms"] = to_ms(aa.duration) / n;
     r.extra["attention_energy_j"] = hw::compute_energy(req.soc.power, aa).total_j / n;
   }

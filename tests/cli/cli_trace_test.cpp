@@ -46,5 +46,50 @@ TEST(CliTrace, JobTracksAndSyncFlowsBindToSlices) {
   EXPECT_EQ(flows % 2, 0);
 }
 
+
+// Track names of a trace.json.
+std::set<std::string> track_names(const std::filesystem::path& trace_json) {
+  std::set<std::string> tracks;
+  const auto doc = nlohmann::json::parse(read_file(trace_json));
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["name"] == "thread_name") tracks.insert(e["args"]["name"].get<std::string>());
+  }
+  return tracks;
+}
+
+TEST(CliTrace, SummaryDetailKeepsJobsAndTheReportDoesNotDependOnIt) {
+  const auto dir = scratch_dir("trace_detail");
+  const std::string run = "run --soc snapdragon-8gen3 --model qwen2-0.5b --system llm-npu --prompt 64 --decode 2";
+  const auto full = run_socsim(run + " --trace-detail full --report-dir '" + (dir / "full").string() + "'");
+  const auto summary = run_socsim(run + " --trace-detail summary --report-dir '" + (dir / "summary").string() + "'");
+  const auto plain = run_socsim(run + " --json '" + (dir / "plain.json").string() + "'");
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  ASSERT_EQ(summary.exit_code, 0) << summary.err;
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto full_tracks = track_names(dir / "full" / "trace.json");
+  const auto summary_tracks = track_names(dir / "summary" / "trace.json");
+  EXPECT_TRUE(full_tracks.count("npu.hmx") && full_tracks.count("npu.jobs"));
+  EXPECT_TRUE(summary_tracks.count("npu.jobs") && summary_tracks.count("cpu.jobs"));
+  for (const auto& t : summary_tracks) EXPECT_NE(t.find(".jobs"), std::string::npos) << t;
+  // The figures are the same whether a trace was kept, in any detail, or not at all (the
+  // report's DRAM traffic comes from byte counters, not from the bandwidth timeline).
+  const auto a = nlohmann::json::parse(read_file(dir / "full" / "report.json"));
+  EXPECT_EQ(a, nlohmann::json::parse(read_file(dir / "summary" / "report.json")));
+  EXPECT_EQ(a, nlohmann::json::parse(read_file(dir / "plain.json")));
+}
+
+TEST(CliTrace, TraceDetailNeedsAReportAndAKnownLevel) {
+  const std::string run = "run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1";
+  const auto alone = run_socsim(run + " --trace-detail full");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--trace-detail"), std::string::npos) << alone.err;
+  EXPECT_NE(alone.err.find("--report-dir"), std::string::npos) << alone.err;
+  const auto dir = scratch_dir("trace_detail_bad");
+  const auto bad = run_socsim(run + " --trace-detail verbose --report-dir '" + dir.string() + "'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("expected auto, full or summary, got 'verbose'"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "report.json"));
+}
+
 }  // namespace
 }  // namespace socsim::test

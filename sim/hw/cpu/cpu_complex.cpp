@@ -59,10 +59,10 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
     }
     co_await when_all(sim_, std::move(parts), "cpu." + c->name() + ":" + t.name);
   }
-  if (trace_) {
+  if (report::tracing_hardware(trace_)) {
     // Dispatch shows on the first core's track: it is the thread that wakes the others.
     if (spec_.task_dispatch > 0) {
-      trace_->span(track(*c, grant.cores()[0]), "dispatch", start, start + spec_.task_dispatch);
+      trace_->hardware_span(track(*c, grant.cores()[0]), "dispatch", start, start + spec_.task_dispatch);
     }
   }
   c->add_ops(t.ops);
@@ -75,7 +75,7 @@ Task<> CpuComplex::core_part(std::shared_ptr<CpuCluster> c, std::uint32_t core, 
   const Tick compute_end = sim_.checked_add(start, compute);
   co_await dram_.transfer(c->core_port(core), bytes);
   co_await sim_.delay_until(compute_end);
-  if (trace_) trace_->span(track(*c, core), std::move(name), start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(*c, core), std::move(name), start, sim_.now());
 }
 
 Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {

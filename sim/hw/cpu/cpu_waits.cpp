@@ -30,7 +30,7 @@ Task<> CpuComplex::poll_on(Trigger& flag, std::shared_ptr<CpuCluster> c) {
     const Tick since = flag.fired_at() - start;
     if (iv > 0) co_await sim_.delay_until(start + (since / iv + (since % iv != 0 ? 1 : 0)) * iv);
   }
-  if (trace_) trace_->span(track(*c, grant.cores()[0]), "poll", start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(*c, grant.cores()[0]), "poll", start, sim_.now());
 }
 
 Task<> CpuComplex::hold(std::string_view cluster, Tick duration, std::string name) {
@@ -41,7 +41,7 @@ Task<> CpuComplex::hold_on(std::shared_ptr<CpuCluster> c, Tick duration, std::st
   CoreGrant grant(c, co_await c->cores().acquire(1), 1);
   const Tick start = sim_.now();
   co_await sim_.delay(duration);
-  if (trace_) trace_->span(track(*c, grant.cores()[0]), std::move(name), start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(*c, grant.cores()[0]), std::move(name), start, sim_.now());
 }
 
 }  // namespace socsim::hw

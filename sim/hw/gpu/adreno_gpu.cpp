@@ -102,7 +102,7 @@ void AdrenoGpu::push(GpuKernel k, Tick compute) {
   queue_.push_back({std::move(k), compute, restart});
   ++enqueued_;
   // The queue's depth as a trace counter: submitted and not yet completed kernels.
-  if (trace_) trace_->counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
+  if (report::tracing_hardware(trace_)) trace_->hardware_counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
   if (!worker_running_) {
     worker_running_ = true;
     sim_.spawn(run_queue(), "gpu.queue");
@@ -119,7 +119,7 @@ Task<> AdrenoGpu::run_queue() {
     co_await execute(e.kernel, e.compute);
     guard.in_flight = false;
     ++completed_;
-    if (trace_) trace_->counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
+    if (report::tracing_hardware(trace_)) trace_->hardware_counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
     flops_done_ += e.kernel.flops;
     wake_waiters();
   }
@@ -130,7 +130,7 @@ Task<> AdrenoGpu::execute(const GpuKernel& k, Tick compute) {
   busy_.begin(start);
   co_await overlap(sim_, compute, dram_, port_, k.dram_bytes, "gpu.kernel");
   busy_.end(sim_.now());
-  if (trace_) trace_->span("gpu", k.name.empty() ? "kernel" : k.name, start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span("gpu", k.name.empty() ? "kernel" : k.name, start, sim_.now());
 }
 
 void AdrenoGpu::wake_waiters() {
@@ -160,7 +160,7 @@ Task<> AdrenoGpu::copy(std::uint64_t bytes) {
   copy_busy_.end(sim_.now());
   ++copies_;
   copy_bytes_ += bytes;
-  if (trace_) trace_->span("gpu.copy", "copy", start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span("gpu.copy", "copy", start, sim_.now());
 }
 
 }  // namespace socsim::hw

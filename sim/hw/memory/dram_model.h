@@ -12,6 +12,7 @@
 //   PortId npu = dram.add_port("npu", 45e9);
 //   PortId dma = dram.add_port("npu.dma", 40e9, npu);
 //   co_await dram.transfer(dma, 1 << 20);
+#include <algorithm>
 #include <coroutine>
 #include <cstdint>
 #include <functional>
@@ -75,8 +76,14 @@ class DramModel {
 
   // Bandwidth timeline for plots: one sample per recomputation (time, aggregate bytes/s, bytes/s
   // under each port). Several recomputations at one tick keep only the last sample (the others
-  // lasted no time). Off by default (memory); enable before running.
-  void record_timeline(bool on) { record_timeline_ = on; }
+  // lasted no time). Off by default (memory); enable before running. Bounded: past
+  // kTimelineLimit samples, neighbours merge into their time-weighted averages (each sample then
+  // covers at least a spacing that doubles as needed), so a sample is a mean over its interval.
+  static constexpr std::size_t kTimelineLimit = 1 << 18;
+  void record_timeline(bool on, std::size_t limit = kTimelineLimit) {
+    record_timeline_ = on;
+    timeline_limit_ = std::max<std::size_t>(limit, 4);
+  }
   struct Sample {
     Tick time;
     double total_bps;
@@ -123,6 +130,8 @@ class DramModel {
   double efficiency(std::size_t masters) const;
   std::uint64_t moved_now(const Flow& f) const;
   void note_rates(const std::vector<double>& rate_by_port);
+  void push_sample(Sample s);
+  void coarsen_timeline();
 
   Simulator& sim_;
   double peak_;
@@ -149,6 +158,8 @@ class DramModel {
   mutable double pending_value_ = 0.0;
   bool record_timeline_ = false;
   std::vector<Sample> timeline_;
+  std::size_t timeline_limit_ = kTimelineLimit;
+  Tick sample_spacing_ = 0;  // minimum span of a timeline sample (0: every recomputation)
 };
 
 }  // namespace socsim::hw

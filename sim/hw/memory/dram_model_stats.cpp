@@ -99,11 +99,60 @@ void DramModel::note_rates(const std::vector<double>& rate_by_port) {
   for (std::size_t p = ports_.size(); p-- > 0;) {
     if (ports_[p].parent) s.port_bps[*ports_[p].parent] += s.port_bps[p];
   }
+  push_sample(std::move(s));
+}
+
+namespace {
+
+// `into` holds for `into_ticks`, `next` for `next_ticks` after it: `into` becomes their
+// time-weighted average over both.
+void fold(DramModel::Sample& into, Tick into_ticks, const DramModel::Sample& next, Tick next_ticks) {
+  const double a = static_cast<double>(into_ticks), b = static_cast<double>(next_ticks), w = a + b;
+  if (w <= 0) return;
+  into.total_bps = (into.total_bps * a + next.total_bps * b) / w;
+  for (std::size_t p = 0; p < into.port_bps.size(); ++p) into.port_bps[p] = (into.port_bps[p] * a + next.port_bps[p] * b) / w;
+}
+
+}  // namespace
+
+void DramModel::push_sample(Sample s) {
+  const Tick now = s.time;
   if (!timeline_.empty() && timeline_.back().time == now) {
     timeline_.back() = std::move(s);
-  } else {
-    timeline_.push_back(std::move(s));
+    return;
   }
+  // The last sample ends now. While the one before it spans less than the spacing, the last folds
+  // into it, so every sample but the newest covers at least the spacing (once there is one).
+  if (sample_spacing_ > 0 && timeline_.size() >= 2) {
+    Sample& before = timeline_[timeline_.size() - 2];
+    const Sample& last = timeline_.back();
+    if (last.time - before.time < sample_spacing_) {
+      fold(before, last.time - before.time, last, now - last.time);
+      timeline_.pop_back();
+    }
+  }
+  timeline_.push_back(std::move(s));
+  if (timeline_.size() > timeline_limit_) coarsen_timeline();
+}
+
+void DramModel::coarsen_timeline() {
+  // Twice the spacing, and at least what brings the timeline to half the limit: memory stays
+  // bounded however long the run, and the resolution stays uniform over the run.
+  const Tick span = timeline_.back().time - timeline_.front().time;
+  sample_spacing_ = std::max<Tick>(sample_spacing_ * 2, span / (timeline_limit_ / 2) + 1);
+  std::vector<Sample> out;
+  out.reserve(timeline_limit_ / 2 + 2);
+  for (std::size_t i = 0; i + 1 < timeline_.size(); ++i) {
+    Sample& s = timeline_[i];
+    const Tick end = timeline_[i + 1].time;
+    if (!out.empty() && s.time - out.back().time < sample_spacing_) {
+      fold(out.back(), s.time - out.back().time, s, end - s.time);
+    } else {
+      out.push_back(std::move(s));
+    }
+  }
+  out.push_back(std::move(timeline_.back()));
+  timeline_ = std::move(out);
 }
 
 }  // namespace socsim::hw

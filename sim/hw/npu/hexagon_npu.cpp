@@ -61,8 +61,8 @@ std::uint32_t HexagonNpu::hvx_threads(std::uint32_t requested) const {
 }
 
 void HexagonNpu::thread_spans(std::uint64_t threads, const std::string& name, Tick start) const {
-  if (!trace_) return;
-  NamedUnits::for_each(threads, [&](std::uint32_t t) { trace_->span("npu.thread" + std::to_string(t), name, start, sim_.now()); });
+  if (!report::tracing_hardware(trace_)) return;
+  NamedUnits::for_each(threads, [&](std::uint32_t t) { trace_->hardware_span("npu.thread" + std::to_string(t), name, start, sim_.now()); });
 }
 
 Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) {

@@ -78,7 +78,7 @@ class HexagonNpu {
 
  private:
   void span(const std::string& track, const std::string& name, Tick start) const {
-    if (trace_) trace_->span(track, name, start, sim_.now());
+    if (report::tracing_hardware(trace_)) trace_->hardware_span(track, name, start, sim_.now());
   }
   // The same span on the track of every hardware thread in `threads`.
   void thread_spans(std::uint64_t threads, const std::string& name, Tick start) const;
