@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "sim/cli/command.h"
@@ -16,8 +17,11 @@
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
+#include "sim/cli/sweep_fingerprint.h"
 #include "sim/config/config_error.h"
+#include "sim/sweep/out_lock.h"
 #include "sim/sweep/parallel_runs.h"
+#include "sim/sweep/sweep_journal.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_results.h"
 #include "sim/validation/metric_path.h"
@@ -121,7 +125,7 @@ int sweep_command(const std::vector<std::string>& args) {
   po::options_description opts("socsim sweep options");
   std::string spec_arg, out_dir, shard_arg = "0/1", report_dir;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  bool reports = false;
+  bool reports = false, resume = false;
   opts.add_options()
       ("help,h", "this message")
       ("spec", po::value(&spec_arg), "sweep spec file or id (workloads/sweeps/<id>.yaml)")
@@ -130,12 +134,13 @@ int sweep_command(const std::vector<std::string>& args) {
       ("shard", po::value(&shard_arg), "I/N: run only the runs whose number is I modulo N (0 <= I < N); merge with `socsim sweep merge`")
       ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
       ("report-dir", po::value(&report_dir), "as --reports, under DIR/<n>/ instead")
+      ("resume", po::bool_switch(&resume), "continue the sweep whose journal is in --out: simulate only the runs it has not finished")
       ("dry-run", "list the runs (number, settings, socsim run arguments) without simulating");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports | --report-dir DIR] --out DIR\n"
+    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports | --report-dir DIR] [--resume] --out DIR\n"
                  "       socsim sweep merge --out DIR SHARD_DIR...\n\n"
               << opts
               << "\nA spec (YAML) has `base:` (options of every run, `set:` for parameters), `grid:` (key: [values], every\n"
@@ -169,68 +174,117 @@ int sweep_command(const std::vector<std::string>& args) {
     return 0;
   }
 
+  // From here on the folder is this sweep's: locked against a second sweep, and every finished
+  // run is in the journal before it counts, so an interrupt, a crash or a failing run loses
+  // nothing (--resume continues).
+  const sweep::OutLock lock(out_dir);
   sweep::SweepResults results;
   results.name = spec.name;
   results.spec = spec.file;
-  results.fingerprint = plan.fingerprint;
+  results.fingerprint = sweep_fingerprint(spec, plan);
   results.runs_total = plan.runs.size();
   results.shard = fmt::format("{}/{}", shard.index, shard.count);
   results.columns = plan.columns;
   results.metrics = spec.metrics;
   results.rows.resize(runs.size());
+  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics}, resume, plan.runs.size());
+  std::map<std::size_t, const sweep::JournalEntry*> journaled;
+  for (const auto& e : journal.finished()) journaled[e.run] = &e;
+
+  std::vector<std::size_t> todo;  // positions in `runs` still to simulate
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const auto& run = *runs[k];
+    auto& row = results.rows[k];
+    row.run = run.index;
+    for (const auto& c : plan.columns) {
+      std::string v;
+      for (const auto& st : run.settings) {
+        if (st.key == c) v = st.value;
+      }
+      row.values.push_back(v);
+    }
+    // A journaled run that finished is taken as it is; one that failed is tried again.
+    const auto it = journaled.find(run.index);
+    if (it != journaled.end() && it->second->error.empty()) {
+      row.metrics = it->second->metrics;
+    } else {
+      todo.push_back(k);
+    }
+  }
+  if (journal.resumed()) {
+    std::cout << fmt::format("sweep {}: resuming from {}: {} of {} runs already finished\n", spec.name, journal.path().string(),
+                             runs.size() - todo.size(), runs.size());
+  }
   const auto t0 = std::chrono::steady_clock::now();
   {
-    ProgressBar bar("runs", runs.size());
+    ProgressBar bar("runs", todo.size());
     sweep::run_parallel(
-        runs.size(), jobs,
-        [&](std::size_t k) {
+        todo.size(), jobs,
+        [&](std::size_t t) {
+          const std::size_t k = todo[t];
           const auto& run = *runs[k];
-          auto setup = prepare_run(run.args);
-          set_trace_detail(*setup, reports ? report::TraceDetail::kAuto : report::TraceDetail::kOff);
-          const RunResult result = simulate_prepared(*setup);
-          const auto json = report::to_json(result.report);
           auto& row = results.rows[k];
-          row.run = run.index;
-          for (const auto& c : plan.columns) {
-            std::string v;
-            for (const auto& s : run.settings) {
-              if (s.key == c) v = s.value;
+          sweep::JournalEntry entry{run.index, {}, {}};
+          try {
+            auto setup = prepare_run(run.args);
+            set_trace_detail(*setup, reports ? report::TraceDetail::kAuto : report::TraceDetail::kOff);
+            const RunResult result = simulate_prepared(*setup);
+            const auto json = report::to_json(result.report);
+            for (const auto& m : spec.metrics) {
+              try {
+                entry.metrics.push_back(validation::lookup_metric(json, m));
+              } catch (const validation::MetricError&) {
+                entry.metrics.push_back(std::nullopt);  // e.g. decode metrics of a prefill-only run
+              }
             }
-            row.values.push_back(v);
-          }
-          for (const auto& m : spec.metrics) {
-            try {
-              row.metrics.push_back(validation::lookup_metric(json, m));
-            } catch (const validation::MetricError&) {
-              row.metrics.push_back(std::nullopt);  // e.g. decode metrics of a prefill-only run
+            if (reports) {
+              // Written as each run finishes, so a long sweep's reports can be opened while it runs.
+              OutputFiles files;
+              add_report_files(result, reports_root / std::to_string(run.index), files);
+              files.write_all();
             }
+          } catch (const std::exception& e) {
+            // One failing run (out of host memory, a run that cannot finish, an unwritable
+            // report) is recorded with its message; the others go on.
+            entry.metrics.assign(spec.metrics.size(), std::nullopt);
+            entry.error = e.what();
+            if (entry.error.empty()) entry.error = "failed";
           }
-          if (reports) {
-            // Written as each run finishes, so a long sweep's reports can be opened while it runs.
-            OutputFiles files;
-            add_report_files(result, reports_root / std::to_string(run.index), files);
-            files.write_all();
-          }
+          row.metrics = entry.metrics;
+          row.error = entry.error;
+          journal.append(entry);
         },
         [&](std::size_t done) { bar.update(done); });
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // A metric the spec names that no run reported is a typo, not a missing value.
-  for (std::size_t m = 0; m < spec.metric_locations.size(); ++m) {
-    bool any = false;
-    for (const auto& row : results.rows) any = any || row.metrics[m].has_value();
-    if (!any && !results.rows.empty()) {
-      throw config::ConfigError(spec.metric_locations[m], "metrics", "no run reported '" + spec.metrics[m] + "' (a dotted path into the run's JSON report, e.g. units.npu.busy_ms)");
-    }
-  }
   OutputFiles out;
   add_results(results, out_dir, out);
   out.write_all();
-  std::cout << fmt::format("sweep {}: {} of {} runs (shard {}), {} jobs, {:.1f} s\n", spec.name, runs.size(), plan.runs.size(),
-                           results.shard, jobs, wall);
+  const std::size_t failed = sweep::failed_runs(results);
+  if (failed == 0) journal.remove();  // results.json is the record now
+  std::cout << fmt::format("sweep {}: {} of {} runs (shard {}), {} simulated now, {} jobs, {:.1f} s\n", spec.name, runs.size(),
+                           plan.runs.size(), results.shard, todo.size(), jobs, wall);
   print_table(results, std::cout);
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
   if (reports) std::cout << "  wrote " << reports_root.string() << "/<run>/{report.html,trace.json,report.json}\n";
+  // A metric no run reported: checked against the report's keys before running, so this is a
+  // key that exists for other systems or lengths only (e.g. decode metrics of prefill-only runs).
+  for (std::size_t m = 0; m < spec.metrics.size(); ++m) {
+    bool any = false;
+    for (const auto& row : results.rows) any = any || row.metrics[m].has_value();
+    if (!any && !results.rows.empty() && failed < results.rows.size()) {
+      std::cerr << fmt::format("warning: no run of this sweep reported '{}' (its column is empty)\n", spec.metrics[m]);
+    }
+  }
+  if (failed > 0) {
+    std::cerr << fmt::format("sweep {}: {} of {} runs failed (their messages are in the error column of results.csv); "
+                             "the finished ones are kept: `--resume` retries only the failed runs\n",
+                             spec.name, failed, runs.size());
+    for (const auto& row : results.rows) {
+      if (!row.error.empty()) std::cerr << fmt::format("  run {}: {}\n", row.run, row.error);
+    }
+    return 3;
+  }
   return 0;
 }
 

@@ -13,13 +13,12 @@ void add_column(std::vector<std::string>& columns, const std::string& key) {
   if (std::find(columns.begin(), columns.end(), key) == columns.end()) columns.push_back(key);
 }
 
-// FNV-1a: stable across platforms and runs, unlike std::hash.
-void mix(std::uint64_t& h, const std::string& s) {
+}  // namespace
+
+void fingerprint_mix(std::uint64_t& h, std::string_view s) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
   h = (h ^ 0xff) * 1099511628211ULL;  // separator, so ("ab","c") != ("a","bc")
 }
-
-}  // namespace
 
 std::string SweepRun::label() const {
   std::string s;
@@ -67,8 +66,8 @@ SweepPlan expand_sweep(const SweepSpec& spec) {
       for (const auto& s : run.settings) {
         for (auto& a : setting_args(s)) run.args.push_back(std::move(a));
       }
-      for (const auto& a : run.args) mix(h, a);
-      mix(h, "\n");
+      for (const auto& a : run.args) fingerprint_mix(h, a);
+      fingerprint_mix(h, "\n");
       plan.runs.push_back(std::move(run));
       std::size_t i = spec.grid.size();
       while (i > 0 && ++digit[i - 1] == spec.grid[i - 1].values.size()) digit[--i] = 0;

@@ -4,6 +4,7 @@
 // so a run's number means the same thing on every machine and in every shard.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/sweep/sweep_spec.h"
@@ -17,10 +18,14 @@ struct SweepRun {
   std::string label() const;      // "npu.tcm=4MiB npu.clock=1GHz"
 };
 
+// FNV-1a step (stable across platforms and runs, unlike std::hash), with a separator after `s`
+// so ("ab", "c") and ("a", "bc") differ.
+void fingerprint_mix(std::uint64_t& h, std::string_view s);
+
 struct SweepPlan {
   std::vector<std::string> columns;  // the varied keys: case keys, then grid axes
   std::vector<SweepRun> runs;        // all of them, by index
-  std::uint64_t fingerprint = 0;     // of every run's arguments: shards of one plan agree on it
+  std::uint64_t fingerprint = 0;     // of every run's arguments (sweep_fingerprint adds the inputs' contents)
 };
 
 // Every run of the spec. More than kMaxSweepRuns is bad input (config::ConfigError at the grid).

@@ -41,9 +41,12 @@ nlohmann::ordered_json to_json(const SweepResults& r) {
     }
     nlohmann::ordered_json keys = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < r.columns.size(); ++i) keys[r.columns[i]] = row.values[i];
-    rows.push_back({{"run", row.run}, {"keys", keys}, {"metrics", m}});
+    nlohmann::ordered_json jr = {{"run", row.run}, {"keys", keys}, {"metrics", m}};
+    if (!row.error.empty()) jr["error"] = row.error;
+    rows.push_back(std::move(jr));
   }
   j["runs"] = rows;
+  if (const std::size_t failed = failed_runs(r); failed > 0) j["failed_runs"] = failed;
   return j;
 }
 
@@ -65,6 +68,7 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
         const auto& jm = jr.at("metrics");
         row.metrics.push_back(jm.contains(m) ? std::optional<double>(jm.at(m).get<double>()) : std::nullopt);
       }
+      row.error = jr.value("error", std::string());
       r.rows.push_back(std::move(row));
     }
   } catch (const nlohmann::json::exception& e) {
@@ -73,15 +77,24 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
   return r;
 }
 
+std::size_t failed_runs(const SweepResults& r) {
+  std::size_t n = 0;
+  for (const auto& row : r.rows) n += row.error.empty() ? 0 : 1;
+  return n;
+}
+
 std::string to_csv(const SweepResults& r) {
+  const bool errors = failed_runs(r) > 0;
   std::string s = "run";
   for (const auto& c : r.columns) s += "," + csv_field(c);
   for (const auto& m : r.metrics) s += "," + csv_field(m);
+  if (errors) s += ",error";
   s += "\n";
   for (const auto& row : r.rows) {
     s += std::to_string(row.run);
     for (const auto& v : row.values) s += "," + csv_field(v);
     for (const auto& m : row.metrics) s += "," + (m ? fmt::format("{}", *m) : std::string());
+    if (errors) s += "," + csv_field(row.error);
     s += "\n";
   }
   return s;

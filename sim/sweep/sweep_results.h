@@ -17,6 +17,7 @@ struct ResultRow {
   std::size_t run = 0;
   std::vector<std::string> values;            // one per column key, "" when a case leaves it unset
   std::vector<std::optional<double>> metrics;  // one per metric; empty when the run's report lacks it
+  std::string error;                           // why the run failed (then no metrics); empty when it ran
 };
 
 struct SweepResults {
@@ -31,7 +32,9 @@ struct SweepResults {
 nlohmann::ordered_json to_json(const SweepResults& r);
 // Throws config::ConfigError naming `file` when it is not a sweep's results.json.
 SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file);
+// CSV: run, the columns, the metrics, and an `error` column when any run failed.
 std::string to_csv(const SweepResults& r);
+std::size_t failed_runs(const SweepResults& r);
 
 // Shards of one sweep into one table. Throws config::ConfigError (exit 2) when the shards come
 // from different specs, overlap, or leave runs out (naming the missing run numbers).

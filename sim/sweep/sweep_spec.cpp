@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "sim/config/config_tree.h"
+#include "sim/report/report_paths.h"
 
 namespace socsim::sweep {
 
@@ -79,6 +80,8 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   }
   if (root.has("metrics")) {
     for (auto& m : root.scalar_list("metrics")) {
+      // Checked now, not after the runs: a typo must not cost a sweep's hours.
+      if (auto why = report::check_report_path(m.text)) throw config::ConfigError(m.location, "metrics", *why);
       spec.metrics.push_back(std::move(m.text));
       spec.metric_locations.push_back(m.location);
     }

@@ -92,7 +92,9 @@ TEST(CliSweep, BadSpecNamesFileLineKeyAndWritesNothing) {
   write(dir, "typo.yaml", "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, prompt: 64, decode: 0}\ngrid:\n  seed: [1]\nmetrics: [ttft_ms, ttft]\n");
   const auto t = run_socsim("sweep --spec '" + (dir / "typo.yaml").string() + "' --out '" + (dir / "t").string() + "'");
   EXPECT_EQ(t.exit_code, 2);
-  EXPECT_NE(t.err.find("typo.yaml:4: metrics: no run reported 'ttft'"), std::string::npos) << t.err;
+  // Checked against the report's keys before anything runs.
+  EXPECT_NE(t.err.find("typo.yaml:4: metrics: 'ttft': no key 'ttft' in a run's report"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("did you mean ttft_ms?"), std::string::npos) << t.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "t"));
 
   EXPECT_EQ(run_socsim("sweep --spec no-such-sweep --out x").exit_code, 2);

@@ -17,7 +17,7 @@ SweepResults table(std::vector<std::size_t> runs) {
   r.shard = "0/2";
   r.columns = {"npu.tcm", "note"};
   r.metrics = {"ttft_ms", "decode_ms_per_token"};
-  for (auto i : runs) r.rows.push_back({i, {std::to_string(i) + "MiB", "a,\"b\""}, {0.1 * static_cast<double>(i) + 1, std::nullopt}});
+  for (auto i : runs) r.rows.push_back({i, {std::to_string(i) + "MiB", "a,\"b\""}, {0.1 * static_cast<double>(i) + 1, std::nullopt}, {}});
   return r;
 }
 
@@ -33,6 +33,23 @@ TEST(SweepResults, JsonRoundTrips) {
   const auto back = results_from_json(to_json(t), "x");
   EXPECT_EQ(to_json(back).dump(), to_json(t).dump());
   EXPECT_THROW(results_from_json(nlohmann::ordered_json::object(), "x"), config::ConfigError);
+}
+
+TEST(SweepResults, FailedRunsCarryTheirMessageThroughCsvAndJson) {
+  auto t = table({0, 2});
+  EXPECT_EQ(to_csv(t).find("error"), std::string::npos);  // no column while every run ran
+  t.rows[1].metrics = {std::nullopt, std::nullopt};
+  t.rows[1].error = "--max-host-memory: over 1 GiB, \"x\"";
+  EXPECT_EQ(failed_runs(t), 1u);
+  EXPECT_EQ(to_csv(t),
+            "run,npu.tcm,note,ttft_ms,decode_ms_per_token,error\n"
+            "0,0MiB,\"a,\"\"b\"\"\",1,,\n"
+            "2,2MiB,\"a,\"\"b\"\"\",,,\"--max-host-memory: over 1 GiB, \"\"x\"\"\"\n");
+  const auto j = to_json(t);
+  EXPECT_EQ(j["failed_runs"], 1);
+  const auto back = results_from_json(j, "x");
+  EXPECT_EQ(back.rows[1].error, t.rows[1].error);
+  EXPECT_EQ(to_json(back).dump(), j.dump());
 }
 
 TEST(SweepResults, MergeOrdersRunsAndChecksCompleteness) {

@@ -1,0 +1,56 @@
+#include "sim/cli/sweep_fingerprint.h"
+
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "sim/cli/input_paths.h"
+#include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
+
+namespace socsim::cli {
+
+namespace {
+
+std::string file_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot read this input of the sweep");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::SweepPlan& plan) {
+  std::uint64_t h = plan.fingerprint;
+  sweep::fingerprint_mix(h, SOCSIM_VERSION);
+  sweep::fingerprint_mix(h, file_bytes(spec.file));
+  // Each distinct input once, in a fixed order (option, then value).
+  std::set<std::pair<std::string, std::string>> inputs;
+  for (const auto& run : plan.runs) {
+    for (std::size_t i = 0; i + 1 < run.args.size(); ++i) {
+      const auto& a = run.args[i];
+      if (a == "--soc" || a == "--model" || a == "--workload" || a == "--weights") inputs.insert({a, run.args[i + 1]});
+    }
+  }
+  for (const auto& [option, value] : inputs) {
+    sweep::fingerprint_mix(h, option);
+    sweep::fingerprint_mix(h, value);
+    if (option == "--soc") {
+      // The file with its includes resolved: an included file's change counts too.
+      sweep::fingerprint_mix(h, config::ConfigTree::load_file(resolve_input(InputKind::kSoc, value)).dump_yaml());
+    } else if (option == "--model") {
+      sweep::fingerprint_mix(h, file_bytes(resolve_input(InputKind::kModel, value)));
+    } else if (option == "--workload") {
+      sweep::fingerprint_mix(h, file_bytes(resolve_input(InputKind::kWorkload, value)));
+    } else {
+      // Checkpoints are gigabytes: their size and modification time stand for their contents.
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(value, ec);
+      const auto time = std::filesystem::last_write_time(value, ec);
+      sweep::fingerprint_mix(h, std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count()));
+    }
+  }
+  return h;
+}
+
+}  // namespace socsim::cli

@@ -1,0 +1,156 @@
+#include "sim/sweep/sweep_journal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "sim/config/config_error.h"
+
+namespace socsim::sweep {
+
+namespace {
+
+[[noreturn]] void bad(const std::filesystem::path& file, std::size_t line, const std::string& key, const std::string& msg) {
+  throw config::ConfigError({file.string(), static_cast<int>(line), 0}, key, msg);
+}
+
+nlohmann::ordered_json header_json(const JournalHeader& h) {
+  return {{"socsim_sweep_journal", 1},
+          {"sweep", h.name},
+          {"fingerprint", fmt::format("{:016x}", h.fingerprint)},
+          {"shard", h.shard},
+          {"metrics", h.metrics}};
+}
+
+// Writes all of `text` with one write() where the kernel allows, then forces it to disk.
+bool write_line(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return ::fdatasync(fd) == 0;
+}
+
+}  // namespace
+
+SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHeader& header, bool resume, std::size_t runs_total)
+    : path_(out_dir / kFileName), metrics_(header.metrics) {
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  const bool exists = std::filesystem::exists(path_, ec);
+  std::uint64_t keep_bytes = 0;  // on resume: the journal up to its last complete line
+  if (exists) {
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) bad(path_, 0, "", "cannot read the sweep journal");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+    std::map<std::size_t, JournalEntry> by_run;
+    std::size_t line_no = 0, pos = 0;
+    bool have_header = false;
+    while (pos < complete) {
+      const std::size_t nl = text.find('\n', pos);
+      const std::string line = text.substr(pos, nl - pos);
+      pos = nl + 1;
+      ++line_no;
+      nlohmann::ordered_json j;
+      try {
+        j = nlohmann::ordered_json::parse(line);
+      } catch (const nlohmann::json::exception&) {
+        bad(path_, line_no, "", "not a JSON line of a sweep journal (edited or damaged? remove it to start over)");
+      }
+      if (!have_header) {
+        if (!j.is_object() || !j.contains("socsim_sweep_journal")) bad(path_, line_no, "", "not a sweep journal (no header line)");
+        have_header = true;
+        if (!resume) {
+          bad(path_, 0, "--out",
+              "this folder holds the journal of a sweep (" + j.value("sweep", std::string("?")) +
+                  "): add --resume to continue it without repeating finished runs, or choose another --out");
+        }
+        const auto want = header_json(header);
+        for (const char* key : {"sweep", "fingerprint", "shard", "metrics"}) {
+          if (j.value(key, nlohmann::ordered_json()) != want[key]) {
+            bad(path_, line_no, key,
+                "the journal is of another sweep or other inputs (" + std::string(key) + " " + j.value(key, nlohmann::ordered_json()).dump() +
+                    ", this sweep: " + want[key].dump() +
+                    "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
+          }
+        }
+        continue;
+      }
+      JournalEntry e;
+      try {
+        e.run = j.at("run").get<std::size_t>();
+        if (j.contains("error")) {
+          e.error = j.at("error").get<std::string>();
+        } else {
+          const auto& m = j.at("metrics");
+          if (!m.is_array() || m.size() != metrics_.size()) bad(path_, line_no, "metrics", "expected one value per metric of the sweep");
+          for (const auto& v : m) e.metrics.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+        }
+      } catch (const nlohmann::json::exception& x) {
+        bad(path_, line_no, "", std::string("not a run line of a sweep journal: ") + x.what());
+      }
+      if (e.run >= runs_total) bad(path_, line_no, "run", "run " + std::to_string(e.run) + " is not in this sweep");
+      by_run[e.run] = std::move(e);
+    }
+    if (!have_header) {
+      if (!resume && !text.empty()) bad(path_, 0, "--out", "this folder holds an unreadable sweep journal: remove it or choose another --out");
+    } else {
+      resumed_ = true;
+      keep_bytes = complete;
+      for (auto& [run, e] : by_run) finished_.push_back(std::move(e));
+    }
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) bad(path_, 0, "--out", std::string("cannot open the sweep journal for writing (") + std::strerror(errno) + ")");
+  // A torn last line (a kill mid-write) goes; a fresh journal starts empty.
+  if (::ftruncate(fd_, static_cast<off_t>(keep_bytes)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd_);
+    bad(path_, 0, "--out", "cannot prepare the sweep journal (" + why + ")");
+  }
+  if (!resumed_ && !write_line(fd_, header_json(header).dump() + "\n")) {
+    const std::string why = std::strerror(errno);
+    ::close(fd_);
+    bad(path_, 0, "--out", "cannot write the sweep journal (" + why + ")");
+  }
+}
+
+SweepJournal::~SweepJournal() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void SweepJournal::append(const JournalEntry& entry) {
+  nlohmann::ordered_json j = {{"run", entry.run}};
+  if (!entry.error.empty()) {
+    j["error"] = entry.error;
+  } else {
+    auto m = nlohmann::ordered_json::array();
+    for (const auto& v : entry.metrics) m.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json());
+    j["metrics"] = m;
+  }
+  const std::string line = j.dump() + "\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!write_line(fd_, line)) bad(path_, 0, "--out", std::string("cannot append to the sweep journal (") + std::strerror(errno) + ")");
+}
+
+void SweepJournal::remove() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
+}
+
+}  // namespace socsim::sweep

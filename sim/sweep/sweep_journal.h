@@ -1,0 +1,62 @@
+#pragma once
+// A sweep's journal, OUT/journal.jsonl: what makes a long sweep survive an interrupt, a failing
+// run or a crash. The first line names the sweep (its fingerprint, shard and metrics); then each
+// run, as it finishes, appends one line with its metrics or its error, written in one call and
+// flushed to disk before the next run is counted. `sweep --resume` reads it back and simulates
+// only the runs it lacks. A line cut short by a kill (the last one) is dropped on resume.
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace socsim::sweep {
+
+struct JournalHeader {
+  std::string name;
+  std::uint64_t fingerprint = 0;  // SweepResults::fingerprint: spec, runs, input files, version
+  std::string shard;              // "I/N"
+  std::vector<std::string> metrics;
+};
+
+struct JournalEntry {
+  std::size_t run = 0;
+  std::vector<std::optional<double>> metrics;  // one per header metric (when no error)
+  std::string error;                           // the run's failure message; empty when it finished
+};
+
+class SweepJournal {
+ public:
+  static constexpr const char* kFileName = "journal.jsonl";
+
+  // Opens `out_dir`/journal.jsonl. Without `resume`, a journal already there is an error (exit 2:
+  // finished work is never thrown away; --resume continues it); a new journal gets its header.
+  // With `resume`, an existing journal's header must match `header` (else exit 2 naming what
+  // differs) and its entries become finished(); a missing one is started afresh. Entries of runs
+  // outside `runs_total`, malformed lines (other than a torn last line) are exit 2 with file:line.
+  SweepJournal(const std::filesystem::path& out_dir, const JournalHeader& header, bool resume, std::size_t runs_total);
+  ~SweepJournal();
+  SweepJournal(const SweepJournal&) = delete;
+  SweepJournal& operator=(const SweepJournal&) = delete;
+
+  // Entries read on resume, one per run (a run recorded twice keeps its last line).
+  const std::vector<JournalEntry>& finished() const { return finished_; }
+  bool resumed() const { return resumed_; }
+  const std::filesystem::path& path() const { return path_; }
+
+  // Thread-safe. Throws config::ConfigError (exit 2) when the line cannot be written.
+  void append(const JournalEntry& entry);
+  // Deletes the journal (a sweep that completed without failures: results.json is the record).
+  void remove();
+
+ private:
+  std::filesystem::path path_;
+  int fd_ = -1;
+  bool resumed_ = false;
+  std::vector<JournalEntry> finished_;
+  std::vector<std::string> metrics_;
+  std::mutex mutex_;
+};
+
+}  // namespace socsim::sweep

@@ -1,0 +1,164 @@
+// A sweep keeps its finished work: a failing run is recorded and the others go on, a killed sweep
+// resumes where it stopped with the same results as an uninterrupted one, one --out takes one
+// sweep at a time, a journal or shard of other inputs is refused.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace socsim::test {
+namespace {
+
+std::filesystem::path write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir / name) << text;
+  return dir / name;
+}
+
+std::size_t lines_of(const std::filesystem::path& file) {
+  const auto text = read_file(file);
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// 256 MiB cannot hold qwen2-0.5b: the check runs inside the simulation, after every run of the
+// sweep was prepared, so run 1 fails while run 0 and 2 finish.
+const char* kFailingSpec =
+    "name: failing\n"
+    "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, prompt: 32, decode: 1}\n"
+    "grid:\n"
+    "  dram.capacity: [16GiB, 256MiB, 8GiB]\n"
+    "metrics: [ttft_ms]\n";
+
+TEST(CliSweepJournal, AFailingRunIsRecordedAndTheOthersFinish) {
+  const auto dir = scratch_dir("sweep_failing");
+  const auto spec = write(dir, "failing.yaml", kFailingSpec).string();
+  const auto out = dir / "o";
+  const auto r = run_socsim("sweep --spec '" + spec + "' --jobs 2 --out '" + out.string() + "'");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("1 of 3 runs failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run 1: "), std::string::npos) << r.err;
+  const auto csv = read_file(out / "results.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "run,dram.capacity,ttft_ms,error");
+  EXPECT_NE(csv.find("\n1,256MiB,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("more than the device's"), std::string::npos) << csv;
+  const auto j = nlohmann::json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(j["failed_runs"], 1);
+  EXPECT_TRUE(j["runs"][0]["metrics"].contains("ttft_ms"));
+  EXPECT_TRUE(j["runs"][2]["metrics"].contains("ttft_ms"));
+  EXPECT_NE(j["runs"][1]["error"].get<std::string>().find("more than the device's"), std::string::npos) << j.dump();
+  // The journal stays, so the failed run alone can be retried ...
+  ASSERT_TRUE(std::filesystem::exists(out / "journal.jsonl"));
+  const auto again = run_socsim("sweep --spec '" + spec + "' --out '" + out.string() + "'");
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("add --resume to continue it"), std::string::npos) << again.err;
+  const auto resumed = run_socsim("sweep --spec '" + spec + "' --resume --out '" + out.string() + "'");
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.err;
+  EXPECT_NE(resumed.out.find("2 of 3 runs already finished"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("1 simulated now"), std::string::npos) << resumed.out;
+  EXPECT_EQ(read_file(out / "results.csv"), csv);
+  // ... and a journal of other inputs is not resumed into: here the metrics changed.
+  std::string other = kFailingSpec;
+  other.replace(other.find("metrics: [ttft_ms]"), 18, "metrics: [ttft_ms, energy_j]");
+  write(dir, "failing.yaml", other);
+  const auto mismatch = run_socsim("sweep --spec '" + spec + "' --resume --out '" + out.string() + "'");
+  EXPECT_EQ(mismatch.exit_code, 2);
+  EXPECT_NE(mismatch.err.find("journal.jsonl:1: "), std::string::npos) << mismatch.err;
+  EXPECT_NE(mismatch.err.find("the journal is of another sweep or other inputs"), std::string::npos) << mismatch.err;
+}
+
+const char* kSlowSpec =
+    "name: slow\n"
+    "base: {soc: snapdragon-8gen3, model: qwen2-1.5b, system: cpu-only, prompt: 256, decode: 64}\n"
+    "grid:\n"
+    "  seed: [1, 2, 3, 4, 5, 6, 7, 8]\n"
+    "  cpu.idle_wakeup: [1ms, 2ms]\n"
+    "metrics: [ttft_ms, decode_ms_per_token, energy_j]\n";
+
+TEST(CliSweepJournal, AKilledSweepResumesToTheSameResults) {
+  const auto dir = scratch_dir("sweep_killed");
+  const auto spec = write(dir, "slow.yaml", kSlowSpec).string();
+  const auto whole = run_socsim("sweep --spec '" + spec + "' --jobs 2 --out '" + (dir / "whole").string() + "'");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "whole" / "journal.jsonl"));  // complete: results.json is the record
+
+  // The same sweep, killed (SIGKILL: no chance to clean up) once three runs are in its journal.
+  const auto out = dir / "killed";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl(SOCSIM_BINARY, SOCSIM_BINARY, "sweep", "--spec", spec.c_str(), "--jobs", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline && !(std::filesystem::exists(out / "journal.jsonl") && lines_of(out / "journal.jsonl") >= 4)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep finished before it could be killed";
+  EXPECT_FALSE(std::filesystem::exists(out / "results.csv"));
+  const std::size_t finished = lines_of(out / "journal.jsonl") - 1;
+  ASSERT_GE(finished, 3u);
+  ASSERT_LT(finished, 16u);
+  // A write cut short by the kill: a last line without its end.
+  { std::ofstream(out / "journal.jsonl", std::ios::app) << "{\"run\": 15, \"metri"; }
+
+  const auto resumed = run_socsim("sweep --spec '" + spec + "' --jobs 2 --resume --out '" + out.string() + "'");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find(std::to_string(finished) + " of 16 runs already finished"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find(std::to_string(16 - finished) + " simulated now"), std::string::npos) << resumed.out;
+  EXPECT_EQ(read_file(out / "results.csv"), read_file(dir / "whole" / "results.csv"));
+  EXPECT_EQ(read_file(out / "results.json"), read_file(dir / "whole" / "results.json"));
+  EXPECT_FALSE(std::filesystem::exists(out / "journal.jsonl"));
+}
+
+TEST(CliSweepJournal, OneSweepPerOutFolder) {
+  const auto dir = scratch_dir("sweep_locked");
+  const auto spec = write(dir, "failing.yaml", kFailingSpec).string();
+  const auto out = dir / "o";
+  std::filesystem::create_directories(out);
+  // This process holds the folder's lock, as a running sweep would.
+  const int fd = ::open((out / ".lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  ASSERT_EQ(::write(fd, "4242", 4), 4);
+  const auto r = run_socsim("sweep --spec '" + spec + "' --out '" + out.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("another sweep is writing to this folder (pid 4242)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out / "journal.jsonl"));
+  ::close(fd);
+  // Released (as when a sweep ends, however it ends): the folder is free again.
+  EXPECT_EQ(run_socsim("sweep --spec '" + spec + "' --out '" + out.string() + "'").exit_code, 3);
+}
+
+TEST(CliSweepJournal, MergeRefusesShardsSimulatedFromOtherFileContents) {
+  const auto dir = scratch_dir("sweep_fingerprint");
+  std::filesystem::copy_file(std::filesystem::path(SOCSIM_SOURCE_DIR) / "soc_configs" / "snapdragon-8gen3.yaml", dir / "my-soc.yaml");
+  const auto spec = write(dir, "s.yaml",
+                          "base: {soc: " + (dir / "my-soc.yaml").string() +
+                              ", model: qwen2-0.5b, system: cpu-only, prompt: 16, decode: 0}\n"
+                              "grid:\n  seed: [1, 2]\nmetrics: [ttft_ms]\n")
+                        .string();
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 0/2 --out '" + (dir / "a").string() + "'").exit_code, 0);
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 1/2 --out '" + (dir / "b").string() + "'").exit_code, 0);
+  ASSERT_EQ(run_socsim("sweep merge --out '" + (dir / "m").string() + "' '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'").exit_code, 0);
+  // The SoC file changes between the shards (same path, same arguments): a different fingerprint.
+  auto soc = read_file(dir / "my-soc.yaml");
+  soc.replace(soc.find("capacity: 16 GiB"), 16, "capacity: 12 GiB");
+  std::ofstream(dir / "my-soc.yaml") << soc;
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 1/2 --out '" + (dir / "c").string() + "'").exit_code, 0);
+  const auto r = run_socsim("sweep merge --out '" + (dir / "n").string() + "' '" + (dir / "a").string() + "' '" + (dir / "c").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("comes from a different sweep"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "n" / "results.csv"));
+}
+
+}  // namespace
+}  // namespace socsim::test
