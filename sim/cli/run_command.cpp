@@ -224,6 +224,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
 bool is_help(const RunSetup& setup) { return setup.help; }
 
 void set_trace_detail(RunSetup& setup, report::TraceDetail detail) { setup.trace_detail = detail; }
+void set_host_memory_limit(RunSetup& setup, std::uint64_t bytes) { setup.req.max_host_memory = bytes; }
 
 namespace {
 

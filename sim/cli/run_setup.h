@@ -2,6 +2,7 @@
 // `socsim run` in two steps, for callers that run many simulations (`socsim sweep`): prepare_run
 // resolves and checks every option (bad input throws config::ConfigError before anything runs),
 // simulate_prepared runs the simulation. `socsim run` itself is prepare + simulate + write.
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -32,6 +33,8 @@ bool is_help(const RunSetup& setup);  // --help was given: nothing to simulate
 // How much of a timeline simulate_prepared records: `run` sets it from --report-dir and
 // --trace-detail (kOff without a report); a sweep sets it per run from --reports.
 void set_trace_detail(RunSetup& setup, report::TraceDetail detail);
+// The host-memory limit of the run (a sweep's --max-host-memory; 0 = none).
+void set_host_memory_limit(RunSetup& setup, std::uint64_t bytes);
 RunResult simulate_prepared(RunSetup& setup);
 
 // report.json, trace.json and report.html of one run under `dir` (what --report-dir writes).

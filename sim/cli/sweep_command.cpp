@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "sim/cli/command.h"
+#include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
@@ -126,6 +127,7 @@ int sweep_command(const std::vector<std::string>& args) {
   std::string spec_arg, out_dir, shard_arg = "0/1", report_dir;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool reports = false, resume = false;
+  std::string max_host_memory;
   opts.add_options()
       ("help,h", "this message")
       ("spec", po::value(&spec_arg), "sweep spec file or id (workloads/sweeps/<id>.yaml)")
@@ -134,6 +136,9 @@ int sweep_command(const std::vector<std::string>& args) {
       ("shard", po::value(&shard_arg), "I/N: run only the runs whose number is I modulo N (0 <= I < N); merge with `socsim sweep merge`")
       ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
       ("report-dir", po::value(&report_dir), "as --reports, under DIR/<n>/ instead")
+      ("max-host-memory", po::value(&max_host_memory),
+       "a run stops (recorded as failed) when the process holds more host memory than this; the process holds every run "
+       "in flight (--jobs) at once (default: half the machine's memory; 0 = no limit), e.g. 8GiB")
       ("resume", po::bool_switch(&resume), "continue the sweep whose journal is in --out: simulate only the runs it has not finished")
       ("dry-run", "list the runs (number, settings, socsim run arguments) without simulating");
   po::variables_map vm;
@@ -151,6 +156,7 @@ int sweep_command(const std::vector<std::string>& args) {
   if (spec_arg.empty()) throw config::ConfigError(kCommandLine, "--spec", "is required (a file or an id in workloads/sweeps/)");
   if (out_dir.empty() && !vm.count("dry-run")) throw config::ConfigError(kCommandLine, "--out", "is required");
   if (jobs < 1) throw config::ConfigError(kCommandLine, "--jobs", "must be >= 1");
+  const std::uint64_t memory_limit = host_memory_limit(max_host_memory);
   if (!report_dir.empty()) reports = true;
   const std::filesystem::path reports_root = report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir);
   const auto shard = sweep::parse_shard(shard_arg);
@@ -228,6 +234,7 @@ int sweep_command(const std::vector<std::string>& args) {
           try {
             auto setup = prepare_run(run.args);
             set_trace_detail(*setup, reports ? report::TraceDetail::kAuto : report::TraceDetail::kOff);
+            set_host_memory_limit(*setup, memory_limit);
             const RunResult result = simulate_prepared(*setup);
             const auto json = report::to_json(result.report);
             for (const auto& m : spec.metrics) {
@@ -243,12 +250,21 @@ int sweep_command(const std::vector<std::string>& args) {
               add_report_files(result, reports_root / std::to_string(run.index), files);
               files.write_all();
             }
-          } catch (const std::exception& e) {
-            // One failing run (out of host memory, a run that cannot finish, an unwritable
-            // report) is recorded with its message; the others go on.
+          } catch (const config::ConfigError& e) {
+            // One failing run (a grid point the device cannot hold, out of host memory, an
+            // unwritable report) is recorded with its message; the others go on.
             entry.metrics.assign(spec.metrics.size(), std::nullopt);
             entry.error = e.what();
-            if (entry.error.empty()) entry.error = "failed";
+            if (e.key() == "--max-host-memory" && jobs > 1) {
+              // The memory is the process's: other runs in flight count too.
+              entry.error += fmt::format(" [in this sweep {} runs simulate at once and the limit is the whole process's: "
+                                         "`--resume --jobs 1`, or a higher `socsim sweep --max-host-memory`, retries it]",
+                                         jobs);
+            }
+          } catch (const std::exception& e) {
+            // A run that cannot finish (watchdog), an internal error: recorded, the others go on.
+            entry.metrics.assign(spec.metrics.size(), std::nullopt);
+            entry.error = std::string("internal error: ") + e.what();
           }
           row.metrics = entry.metrics;
           row.error = entry.error;

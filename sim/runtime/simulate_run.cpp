@@ -175,6 +175,9 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   const ScopedHostMemoryLimit memory_limit(req.max_host_memory);
   RunResult finished;
   try {
+    // At once too, not only as the plan and the events grow: a process already past the limit
+    // (a sweep's other runs in flight) does not start another simulation.
+    check_host_memory();
     finished = sim.run();
   } catch (const HostMemoryExceeded& e) {
     std::string where;

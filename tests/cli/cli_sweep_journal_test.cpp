@@ -138,6 +138,20 @@ TEST(CliSweepJournal, OneSweepPerOutFolder) {
   EXPECT_EQ(run_socsim("sweep --spec '" + spec + "' --out '" + out.string() + "'").exit_code, 3);
 }
 
+TEST(CliSweepJournal, HostMemoryLimitFailsRunsNotTheSweep) {
+  const auto dir = scratch_dir("sweep_memory");
+  const auto spec = write(dir, "failing.yaml", kFailingSpec).string();
+  const auto r = run_socsim("sweep --spec '" + spec + "' --jobs 2 --max-host-memory 1MiB --out '" + (dir / "o").string() + "'");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("3 of 3 runs failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-host-memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 runs simulate at once and the limit is the whole process's"), std::string::npos) << r.err;
+  const auto bad = run_socsim("sweep --spec '" + spec + "' --max-host-memory lots --out '" + (dir / "p").string() + "'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--max-host-memory"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "p" / "journal.jsonl"));
+}
+
 TEST(CliSweepJournal, MergeRefusesShardsSimulatedFromOtherFileContents) {
   const auto dir = scratch_dir("sweep_fingerprint");
   std::filesystem::copy_file(std::filesystem::path(SOCSIM_SOURCE_DIR) / "soc_configs" / "snapdragon-8gen3.yaml", dir / "my-soc.yaml");
