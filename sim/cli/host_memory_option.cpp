@@ -10,7 +10,7 @@
 namespace socsim::cli {
 
 std::uint64_t host_memory_limit(const std::string& text) {
-  if (text.empty()) return physical_memory_bytes() / 2;
+  if (text.empty()) return usable_memory_bytes() / 2;  // a container's or job's limit when lower than the machine
   if (text == "0") return 0;
   double bytes = 0;
   try {

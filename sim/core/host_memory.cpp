@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace socsim {
 
@@ -20,8 +23,78 @@ std::uint64_t physical_memory_bytes() {
 }
 
 namespace {
+
 thread_local std::uint64_t limit_bytes = 0;
+
+// A limit file's value: a byte count, or "max" / a huge number (v1 writes 2^63 rounded to a
+// page) for none.
+std::uint64_t read_limit(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string text;
+  if (!(in >> text) || text == "max") return 0;
+  std::uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return 0;
+    if (v > (std::uint64_t{1} << 60)) return 0;  // beyond any machine: no limit
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return v >= (std::uint64_t{1} << 60) ? 0 : v;
+}
+
+// The least non-zero limit in `group` (a path such as "/a/b" under `root`) and its ancestors.
+std::uint64_t least_limit(const std::filesystem::path& root, const std::string& group, const char* file) {
+  std::uint64_t least = 0;
+  std::filesystem::path dir = std::filesystem::path(group).relative_path();
+  while (true) {
+    const std::uint64_t v = read_limit(root / dir / file);
+    if (v > 0 && (least == 0 || v < least)) least = v;
+    if (dir.empty()) break;
+    dir = dir.parent_path();
+  }
+  return least;
+}
+
 }  // namespace
+
+std::uint64_t cgroup_memory_limit(const std::string& proc_self_cgroup, const std::string& cgroup_root) {
+  const std::filesystem::path root(cgroup_root);
+  std::uint64_t least = 0;
+  const auto take = [&](std::uint64_t v) {
+    if (v > 0 && (least == 0 || v < least)) least = v;
+  };
+  std::size_t pos = 0;
+  while (pos < proc_self_cgroup.size()) {
+    std::size_t nl = proc_self_cgroup.find('\n', pos);
+    if (nl == std::string::npos) nl = proc_self_cgroup.size();
+    const std::string line = proc_self_cgroup.substr(pos, nl - pos);
+    pos = nl + 1;
+    // "hierarchy-id:controllers:path"
+    const std::size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (line.compare(0, a, "0") == 0 && controllers.empty()) {
+      take(least_limit(root, path, "memory.max"));  // v2 (unified)
+      take(least_limit(root / "unified", path, "memory.max"));  // v2 beside v1 (hybrid)
+    }
+    std::size_t c = 0;
+    while (c <= controllers.size()) {
+      std::size_t comma = controllers.find(',', c);
+      if (comma == std::string::npos) comma = controllers.size();
+      if (controllers.substr(c, comma - c) == "memory") take(least_limit(root / "memory", path, "memory.limit_in_bytes"));
+      c = comma + 1;
+    }
+  }
+  return least;
+}
+
+std::uint64_t usable_memory_bytes() {
+  std::ifstream in("/proc/self/cgroup");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::uint64_t group = cgroup_memory_limit(text, "/sys/fs/cgroup");
+  const std::uint64_t machine = physical_memory_bytes();
+  if (group == 0) return machine;
+  return machine == 0 ? group : std::min(group, machine);
+}
 
 std::uint64_t thread_host_memory_limit() { return limit_bytes; }
 ScopedHostMemoryLimit::ScopedHostMemoryLimit(std::uint64_t bytes) : previous_(limit_bytes) { limit_bytes = bytes; }

@@ -12,6 +12,14 @@ namespace socsim {
 std::uint64_t resident_bytes();
 // Physical memory of the machine in bytes; 0 when unknown.
 std::uint64_t physical_memory_bytes();
+// The memory limit of this process's control group (a container, a Slurm job, a systemd unit):
+// the least memory.max (cgroup v2) or memory.limit_in_bytes (v1) from its group up to the root;
+// 0 when there is none. Read from `proc_self_cgroup` (the text of /proc/self/cgroup) under
+// `cgroup_root` (/sys/fs/cgroup), so tests can give a tree of their own.
+std::uint64_t cgroup_memory_limit(const std::string& proc_self_cgroup, const std::string& cgroup_root);
+// What this process may use: the machine's memory, or its control group's limit when lower; 0
+// when neither is known.
+std::uint64_t usable_memory_bytes();
 
 // The limit for work on this thread (a sweep runs several simulations at once, each on its own
 // thread; the resident memory is the whole process's). 0 = none. Set for a scope by
