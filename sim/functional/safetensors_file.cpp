@@ -1,6 +1,8 @@
 #include "sim/functional/safetensors_file.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -107,6 +109,22 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
     }
     entries_.emplace(name, std::move(e));
   }
+  // Tensors whose bytes overlap would alias each other's weights: a damaged or crafted file.
+  std::vector<std::pair<const std::string*, const Entry*>> by_offset;
+  for (const auto& [name, e] : entries_) {
+    if (e.end > e.begin) by_offset.push_back({&name, &e});
+  }
+  std::sort(by_offset.begin(), by_offset.end(), [](const auto& a, const auto& b) {
+    return a.second->begin != b.second->begin ? a.second->begin < b.second->begin : *a.first < *b.first;
+  });
+  for (std::size_t i = 1; i < by_offset.size(); ++i) {
+    const auto& [prev_name, prev] = by_offset[i - 1];
+    const auto& [name, e] = by_offset[i];
+    if (e->begin < prev->end) {
+      fail(*name, "data_offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) + ") overlap tensor '" + *prev_name + "' [" +
+                      std::to_string(prev->begin) + ", " + std::to_string(prev->end) + ")");
+    }
+  }
 }
 
 const SafetensorsFile::Entry& SafetensorsFile::entry(const std::string& name) const {
@@ -147,6 +165,16 @@ std::vector<float> SafetensorsFile::read_rows(const std::string& name, std::uint
     }
   } else {  // BF16: the top half of an FP32
     for (std::uint64_t i = 0; i < n; ++i, b += 2) out[i] = std::bit_cast<float>(static_cast<std::uint32_t>(b[0] | b[1] << 8) << 16);
+  }
+  // A NaN or infinite weight poisons every result it touches and would make the accuracy
+  // comparison meaningless (NaN == NaN nowhere, argmax of NaN logits arbitrary): bad input.
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (!std::isfinite(out[i])) {
+      const std::uint64_t row = row0 + i / row_elems, col = i % row_elems;
+      fail(name, std::string(std::isnan(out[i]) ? "NaN" : "infinite") + " value at [" + std::to_string(row) +
+                     (e.shape.size() > 1 ? ", " + std::to_string(col) : std::string()) + "] (flat element " +
+                     std::to_string(row * row_elems + col) + "): a checkpoint's weights must be finite");
+    }
   }
   return out;
 }

@@ -2,7 +2,9 @@
 // gives the same run; every kind of bad file is a config::ConfigError naming the file and tensor.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "functional_test_helpers.h"
 #include "kernels/tensor/half.h"
@@ -172,6 +174,22 @@ TEST(FunctionalSafetensors, ErrorsNameTheFileAndTheTensor) {
   }
   e = load(f.dir / "json.safetensors");
   EXPECT_NE(e.find("invalid JSON header"), std::string::npos) << e;
+  // Two tensors over the same bytes: refused, naming both.
+  test::write_safetensors(f.dir / "overlap.safetensors", f.tensors, [&](nlohmann::json& h) {
+    h[q]["data_offsets"] = h["model.layers.1.self_attn.o_proj.weight"]["data_offsets"];
+  });
+  e = load(f.dir / "overlap.safetensors");
+  EXPECT_NE(e.find("overlap tensor 'model.layers.1.self_attn.o_proj.weight'"), std::string::npos) << e;
+  // Non-finite weights: refused when read, naming the element.
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()}) {
+    auto nan = f.tensors;
+    std::vector<float> v(64, 1.0f);
+    v[5] = bad;
+    nan["model.norm.weight"] = test::f32_tensor({64}, v);
+    test::write_safetensors(f.dir / "nan.safetensors", nan);
+    e = error_of([&] { SafetensorsFile(f.dir / "nan.safetensors").read("model.norm.weight"); });
+    EXPECT_NE(e.find(std::string("model.norm.weight: ") + (std::isnan(bad) ? "NaN" : "infinite") + " value at [5]"), std::string::npos) << e;
+  }
   e = load(f.dir / "does-not-exist.safetensors");
   EXPECT_NE(e.find("does-not-exist.safetensors: cannot open file"), std::string::npos) << e;
 }
