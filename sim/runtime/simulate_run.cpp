@@ -11,6 +11,7 @@
 #include "sim/hw/power/energy_model.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
+#include "sim/runtime/host_memory_estimate.h"
 #include "sim/runtime/watchdog_report.h"
 #include "sim/systems/memory_fit.h"
 
@@ -152,6 +153,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   for (const auto& r : requests) {
     systems::check_fits_device_memory(req.soc, req.model, req.system, system.weight_bits(), r.prompt + r.decode, r.batch);
   }
+  check_estimated_host_memory(system, req, requests);
   Simulator sim;
   hw::Soc soc(sim, req.soc, &trace);
   // The bandwidth timeline is for the trace only (the report's figures come from byte counters).

@@ -88,10 +88,20 @@ TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   const auto json = dir / "r.json";
   const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 10000 "
                             "--max-host-memory 100MiB --json '" + json.string() + "'");
+  // Refused before it starts: the plan of one decode step, times the decode.
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("--max-host-memory: the simulation holds"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("more than the limit of 100 MiB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-host-memory: this run would hold about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(10000 decode tokens x about"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(json));
+  // Estimated to fit but past the limit as it grows (here from the start): stopped as it runs.
+  const auto grown = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 100 "
+                                "--max-host-memory 1MiB --json '" + json.string() + "'");
+  EXPECT_EQ(grown.exit_code, 2) << grown.err;
+  EXPECT_NE(grown.err.find("--max-host-memory: the simulation holds"), std::string::npos) << grown.err;
+  EXPECT_NE(grown.err.find("more than the limit of 1 MiB"), std::string::npos) << grown.err;
+  EXPECT_FALSE(std::filesystem::exists(json));
+  // The estimate never exceeds what a run holds: a decode that fits its limit runs.
+  EXPECT_EQ(run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system gpu-only --prompt 8 --decode 2000 --max-host-memory 2GiB").exit_code, 0);
   const auto bad = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory '12 parsecs'");
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_NE(bad.err.find("--max-host-memory: expected a size"), std::string::npos) << bad.err;
