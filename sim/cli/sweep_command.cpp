@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "sim/cli/command.h"
@@ -22,6 +23,7 @@
 #include "sim/config/config_error.h"
 #include "sim/sweep/out_lock.h"
 #include "sim/sweep/parallel_runs.h"
+#include "sim/sweep/sweep_html.h"
 #include "sim/sweep/sweep_journal.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_results.h"
@@ -87,6 +89,9 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
 void add_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out) {
   out.add(out_dir / "results.csv", sweep::to_csv(r));
   out.add(out_dir / "results.json", sweep::to_json(r).dump(2) + "\n");
+  std::ostringstream html;
+  sweep::write_sweep_html(r, html);
+  out.add(out_dir / "report.html", std::move(html).str());
 }
 
 int merge_command(const std::vector<std::string>& args) {
@@ -131,7 +136,7 @@ int sweep_command(const std::vector<std::string>& args) {
   opts.add_options()
       ("help,h", "this message")
       ("spec", po::value(&spec_arg), "sweep spec file or id (workloads/sweeps/<id>.yaml)")
-      ("out", po::value(&out_dir), "output folder: results.csv, results.json (and runs/<n>/ with --reports)")
+      ("out", po::value(&out_dir), "output folder: results.csv, results.json, report.html (and runs/<n>/ with --reports)")
       ("jobs,j", po::value(&jobs), "runs simulated at once (default: the number of cores)")
       ("shard", po::value(&shard_arg), "I/N: run only the runs whose number is I modulo N (0 <= I < N); merge with `socsim sweep merge`")
       ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
