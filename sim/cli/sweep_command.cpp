@@ -20,6 +20,7 @@
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
 #include "sim/cli/sweep_fingerprint.h"
+#include "sim/cli/sweep_run_cost.h"
 #include "sim/config/config_error.h"
 #include "sim/sweep/out_lock.h"
 #include "sim/sweep/parallel_runs.h"
@@ -138,7 +139,7 @@ int sweep_command(const std::vector<std::string>& args) {
       ("spec", po::value(&spec_arg), "sweep spec file or id (workloads/sweeps/<id>.yaml)")
       ("out", po::value(&out_dir), "output folder: results.csv, results.json, report.html (and runs/<n>/ with --reports)")
       ("jobs,j", po::value(&jobs), "runs simulated at once (default: the number of cores)")
-      ("shard", po::value(&shard_arg), "I/N: run only the runs whose number is I modulo N (0 <= I < N); merge with `socsim sweep merge`")
+      ("shard", po::value(&shard_arg), "I/N: run only part I of N (0 <= I < N), the runs balanced over the parts by estimated cost; merge with `socsim sweep merge`")
       ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
       ("report-dir", po::value(&report_dir), "as --reports, under DIR/<n>/ instead")
       ("max-host-memory", po::value(&max_host_memory),
@@ -167,7 +168,7 @@ int sweep_command(const std::vector<std::string>& args) {
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
   const auto plan = sweep::expand_sweep(spec);
-  const auto runs = sweep::shard_runs(plan, shard);
+  const auto runs = sweep::shard_runs(plan, shard, shard.count > 1 ? sweep_run_costs(plan) : std::vector<double>(plan.runs.size(), 1.0));
 
   for (const auto* run : runs) {
     try {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 #include "sim/config/config_error.h"
 
@@ -93,10 +94,27 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
-std::vector<const SweepRun*> shard_runs(const SweepPlan& plan, Shard shard) {
+std::vector<std::size_t> assign_shards(const std::vector<double>& cost, std::size_t shards) {
+  std::vector<std::size_t> order(cost.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Most expensive first; equal costs in run order (a stable, platform-independent order).
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  std::vector<double> load(std::max<std::size_t>(shards, 1), 0.0);
+  std::vector<std::size_t> shard_of(cost.size(), 0);
+  for (const std::size_t i : order) {
+    const std::size_t s = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    shard_of[i] = s;
+    load[s] += cost[i];
+  }
+  return shard_of;
+}
+
+std::vector<const SweepRun*> shard_runs(const SweepPlan& plan, Shard shard, const std::vector<double>& cost) {
+  if (cost.size() != plan.runs.size()) throw std::logic_error("shard_runs: one cost per run expected");
+  const auto shard_of = assign_shards(cost, shard.count);
   std::vector<const SweepRun*> out;
   for (const auto& r : plan.runs) {
-    if (r.index % shard.count == shard.index) out.push_back(&r);
+    if (shard_of[r.index] == shard.index) out.push_back(&r);
   }
   return out;
 }

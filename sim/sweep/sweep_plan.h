@@ -32,12 +32,18 @@ struct SweepPlan {
 inline constexpr std::uint64_t kMaxSweepRuns = 1'000'000;
 SweepPlan expand_sweep(const SweepSpec& spec);
 
-// `--shard I/N` (0 <= I < N): runs whose index is I modulo N. Round robin rather than blocks,
-// so neighbouring (often similarly expensive) grid points spread over the shards.
+// `--shard I/N` (0 <= I < N): one of N parts of the runs, balanced by estimated cost. Striding
+// (run index modulo N) gave every shard one value of the last axis when N divided its length, and
+// shards differed in cost by 20x; instead the runs go, most expensive first, to the shard with the
+// least cost so far (ties: the lower shard), so every shard computes the same assignment.
 struct Shard {
   std::size_t index = 0, count = 1;
 };
 Shard parse_shard(const std::string& text);  // throws config::ConfigError naming --shard
-std::vector<const SweepRun*> shard_runs(const SweepPlan& plan, Shard shard);
+// `cost[i]` is run i's estimated cost (any unit; sweep_run_costs in the CLI estimates simulator
+// work); runs of the shard in index order.
+std::vector<const SweepRun*> shard_runs(const SweepPlan& plan, Shard shard, const std::vector<double>& cost);
+// The shard each run belongs to (same rule).
+std::vector<std::size_t> assign_shards(const std::vector<double>& cost, std::size_t shards);
 
 }  // namespace socsim::sweep

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include "sim/config/config_error.h"
@@ -125,9 +126,33 @@ SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults
     if (++n_missing <= 20) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
   }
   if (n_missing > 0) {
+    // Which shards to run again: those of the N parts that no folder given holds.
+    std::string rerun;
+    std::size_t count = 0;
+    std::map<std::size_t, bool> have;
+    bool same_count = true;
+    for (const auto& [file, s] : shards) {
+      std::size_t i = 0, n = 0;
+      const char* text = s.shard.c_str();
+      const char* end = text + s.shard.size();
+      const auto a = std::from_chars(text, end, i);
+      const auto b = a.ec == std::errc() && a.ptr != end && *a.ptr == '/' ? std::from_chars(a.ptr + 1, end, n) : a;
+      if (a.ec != std::errc() || b.ec != std::errc() || b.ptr != end || n == 0 || i >= n || (count != 0 && n != count)) {
+        same_count = false;  // a merged folder, or a damaged file: no shard advice
+        continue;
+      }
+      count = n;
+      have[i] = true;
+    }
+    if (same_count && count > 0) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (!have.count(i)) rerun += fmt::format("{}--shard {}/{}", rerun.empty() ? "" : ", ", i, count);
+      }
+    }
     bad_file("command line", "merge",
-             fmt::format("{} of {} runs are in no shard: {}{} (a shard missing or failed?)", n_missing, out.runs_total, missing,
-                         n_missing > 20 ? ", ..." : ""));
+             fmt::format("{} of {} runs are in no shard: {}{}{}", n_missing, out.runs_total, missing, n_missing > 20 ? ", ..." : "",
+                         rerun.empty() ? std::string(" (a shard missing or failed?)")
+                                       : " (missing shards: run `socsim sweep` with " + rerun + " and merge again)"));
   }
   std::sort(out.rows.begin(), out.rows.end(), [](const ResultRow& a, const ResultRow& b) { return a.run < b.run; });
   return out;

@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto spec = socsim::sweep::load_sweep_spec(file);
     const auto plan = socsim::sweep::expand_sweep(spec);
-    (void)socsim::sweep::shard_runs(plan, socsim::sweep::parse_shard("1/2"));
+    (void)socsim::sweep::shard_runs(plan, socsim::sweep::parse_shard("1/2"), std::vector<double>(plan.runs.size(), 1.0));
   } catch (const socsim::config::ConfigError&) {
   }
   return 0;

@@ -58,10 +58,13 @@ TEST(SweepResults, MergeOrdersRunsAndChecksCompleteness) {
   for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(merged.rows[i].run, i);
   EXPECT_EQ(merged.shard, "merged");
   try {
-    merge_results({{"a", table({1, 3})}});
+    auto odd = table({1, 3});
+    odd.shard = "1/2";
+    merge_results({{"a", odd}});
     FAIL();
   } catch (const config::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("2 of 4 runs are in no shard: 0, 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("missing shards: run `socsim sweep` with --shard 0/2 and merge again"), std::string::npos) << e.what();
   }
   EXPECT_THROW(merge_results({{"a", table({1, 3})}, {"b", table({0, 1, 2})}}), config::ConfigError);  // overlap
   auto other = table({0, 2});

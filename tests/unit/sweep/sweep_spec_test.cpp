@@ -61,16 +61,27 @@ TEST(SweepSpec, CasesCrossTheGridAndFingerprintTracksTheRuns) {
   EXPECT_EQ(expand_sweep(a).fingerprint, plan.fingerprint);
 }
 
-TEST(SweepSpec, ShardsPartitionTheRunsRoundRobin) {
+TEST(SweepSpec, ShardsPartitionTheRunsBalancedByCost) {
   const auto plan = expand_sweep(load_sweep_spec(write_spec("shard", kTwoByThree)));
+  ASSERT_EQ(plan.runs.size(), 6u);
+  // Costs 6, 1, 1, 6, 1, 1 (the last axis varies fastest: striding by 3 put both 6s in shard 0).
+  const std::vector<double> cost{6, 1, 1, 6, 1, 1};
   std::vector<int> seen(plan.runs.size(), 0);
-  for (std::size_t i = 0; i < 4; ++i) {
-    for (const auto* r : shard_runs(plan, parse_shard(std::to_string(i) + "/4"))) {
-      EXPECT_EQ(r->index % 4, i);
+  std::vector<double> load(3, 0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (const auto* r : shard_runs(plan, parse_shard(std::to_string(i) + "/3"), cost)) {
       ++seen[r->index];
+      load[i] += cost[r->index];
     }
   }
   for (int s : seen) EXPECT_EQ(s, 1);
+  // Greedy, most expensive first: {6}, {6}, {1, 1, 1, 1}.
+  EXPECT_EQ(load, (std::vector<double>{6, 6, 4}));
+  EXPECT_EQ(assign_shards(cost, 3), (std::vector<std::size_t>{0, 2, 2, 1, 2, 2}));
+  // Equal costs: every shard gets its share, deterministically.
+  const auto even = assign_shards(std::vector<double>(6, 1.0), 4);
+  EXPECT_EQ(even, (std::vector<std::size_t>{0, 1, 2, 3, 0, 1}));
+  EXPECT_THROW(shard_runs(plan, parse_shard("0/2"), {1.0}), std::logic_error);
   EXPECT_THROW(parse_shard("4/4"), config::ConfigError);
   EXPECT_THROW(parse_shard("1"), config::ConfigError);
   EXPECT_THROW(parse_shard("a/2"), config::ConfigError);
