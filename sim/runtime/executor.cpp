@@ -29,6 +29,10 @@ void Executor::account(const std::string& unit, const std::string& kind, Tick st
 
 Task<> Executor::run(const Plan& plan) {
   Simulator& sim = soc_.sim();
+  // Attention's lowering changes with the KV length, so a long decode adds entries every step;
+  // between plans (no job holds a lowered work) the cache starts over past a bound, keeping a
+  // decode run window by window in bounded memory. Lowering is a pure function: same results.
+  if (lowering_.size() > kLoweringCacheLimit) lowering_.clear();
   for (const auto& g : plan.prepared_graphs) built_graphs_.insert(g);
   // A softmax op lowers as the middle part of its layer's attention kernel; its OpDesc carries
   // only an element count, so the layer's shape comes from its attn_scores op.
@@ -145,6 +149,8 @@ Task<> Executor::hand_overs(const Plan& plan, const Job& job) {
     }
     if (last) co_await hand_over(*last, last_index, job);
   }
+  // The first jobs of a plan that continues the previous one (a decode window).
+  if (carry_ && job.deps.empty() && job.start_deps.empty() && carry_->unit != job.unit) co_await hand_over(*carry_, kNoJob, job);
 }
 
 std::uint32_t Executor::npu_graph_nodes(const Job& job) {
@@ -177,7 +183,7 @@ Task<> Executor::hand_over(const Job& from, std::uint32_t from_index, const Job&
     // sleep periods only, so the host never oversleeps), then spin on the job's flag.
     const Tick start = soc_.sim().now();
     Tick waited_from = start;  // sync is what follows the producer's completion (as below)
-    if (from.unit == kernels::Unit::kGpu && !gpu_flag_[from_index]->fired()) {
+    if (from.unit == kernels::Unit::kGpu && from_index != kNoJob && !gpu_flag_[from_index]->fired()) {
       const Tick g = soc_.spec().cpu.sleep_granularity;
       const Tick predicted = gpu_predicted_end_[from_index] > start ? gpu_predicted_end_[from_index] - start : 0;
       const Tick nap = g > 0 ? predicted / g * g : predicted;

@@ -6,6 +6,7 @@
 // and resource availability, deterministically.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -36,6 +37,10 @@ class Executor {
 
   // Runs every job of the plan; completes when all have finished.
   Task<> run(const Plan& plan);
+  // The plans run next continue `last` (the previous plan's final job, finished): their jobs
+  // without dependencies hand over from it as from a dependency on another unit, as one long
+  // decode run window by window must (RunRequest::decode_window). nullopt: plans stand alone.
+  void continue_after(std::optional<Job> last) { carry_ = std::move(last); }
 
   Tick job_end(std::uint32_t job) const { return end_.at(job); }
   // When the job began: its dependencies met and its lane (if any) held.
@@ -85,6 +90,8 @@ class Executor {
   };
   Task<> run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered);
   Task<> run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g);
+  // `from_index` is kNoJob for a job of an earlier plan (continue_after): it has finished.
+  static constexpr std::uint32_t kNoJob = 0xFFFFFFFF;
   Task<> hand_over(const Job& from, std::uint32_t from_index, const Job& to);
   // The host's clFinish called at `called`: every queued kernel done, and no sooner than
   // gpu.sync_fixed after the call.
@@ -100,6 +107,8 @@ class Executor {
   const Plan* plan_ = nullptr;  // the plan run() is executing (for describe_state)
   SyncPolicy sync_;
   report::TraceRecorder* trace_;
+  std::optional<Job> carry_;  // continue_after
+  static constexpr std::size_t kLoweringCacheLimit = 4096;
   std::vector<std::unique_ptr<Trigger>> done_;
   std::vector<Tick> start_, end_, ready_;
   std::vector<Tick> npu_engine_busy_;  // per NPU job: NPU engine-busy time between its start and end

@@ -40,6 +40,9 @@ std::uint64_t estimated_bytes_per_decode_token(systems::System& system, const Ru
 
 void check_estimated_host_memory(systems::System& system, const RunRequest& req, const std::vector<Request>& requests) {
   if (req.max_host_memory == 0) return;
+  // Decode windows bound the plan held at a time (RunRequest::decode_window), except for the
+  // request functional mode measured, which runs whole.
+  if (system.decode_windows() && req.decode_window > 0 && req.data_driven.empty()) return;
   const Request* longest = nullptr;
   for (const auto& r : requests) {
     if (r.decode >= kEstimateFromDecode && (!longest || r.decode * r.batch > longest->decode * longest->batch)) longest = &r;

@@ -23,7 +23,8 @@ std::uint64_t estimated_bytes_per_decode_token(systems::System& system, const Ru
 
 // Throws config::ConfigError naming --max-host-memory when some request's decode is estimated to
 // need more than the run's limit; requests with fewer than kEstimateFromDecode decode tokens are
-// not estimated (small, and planning them twice would cost more than it saves).
+// not estimated (small, and planning them twice would cost more than it saves), nor are systems
+// that run long decodes in windows (their plans do not grow with the decode).
 inline constexpr std::uint64_t kEstimateFromDecode = 512;
 void check_estimated_host_memory(systems::System& system, const RunRequest& req, const std::vector<Request>& requests);
 

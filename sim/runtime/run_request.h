@@ -38,6 +38,10 @@ struct RunRequest {
   // Host memory the simulation may hold (the process's resident memory); past it the run stops
   // with bad input naming --max-host-memory. 0 = no limit (library callers, tests).
   std::uint64_t max_host_memory = 0;
+  // Decode steps planned and run at a time, for systems that plan decode windows
+  // (systems::System::decode_windows): a long decode holds one window's plan, not the whole
+  // request's, so its host memory is bounded. 0 = the whole request at once (tests compare).
+  std::uint64_t decode_window = 256;
 };
 
 inline const char* mode_name(Mode m) { return m == Mode::kTiming ? "timing" : "functional"; }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "sim/config/config_error.h"
 #include "sim/core/host_memory.h"
@@ -95,6 +96,20 @@ Task<> render(Simulator& sim, hw::AdrenoGpu& gpu, Background& b) {
   }
 }
 
+// A plan the executor can run here: no NPU work on a SoC without one, the decode steps asked for.
+void check_plan(const Plan& plan, std::uint64_t decode, const systems::System& system, const RunRequest& req) {
+  for (const auto& job : plan.jobs) {
+    if (job.unit == kernels::Unit::kNpu && !req.soc.has_npu) {
+      throw config::ConfigError({req.soc.source_file, 0, 0}, "npu",
+                                "system '" + system.id() + "' places work on the NPU and this SoC has none (no `npu:` section)");
+    }
+  }
+  if (plan.decode_step_end.size() != decode) {
+    throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
+                           " decode steps for " + std::to_string(decode) + " tokens");
+  }
+}
+
 // Plans and runs each request after the previous one; a plan lives in this coroutine's frame
 // while the executor runs it.
 Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const RunRequest& req,
@@ -104,42 +119,63 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     // Functional mode computed the first request: its data-driven quantities replace the modelled
     // ones, through the system's planning or by rewriting its plan.
     const bool measured = &q == &requests.front() && !req.data_driven.empty();
-    system.use_data(measured ? &req.data_driven : nullptr);
-    Plan plan = system.plan(req.soc, req.model, {q.prompt, q.decode, q.batch});
-    system.use_data(nullptr);
-    if (measured) req.data_driven.apply(plan);
-    for (const auto& job : plan.jobs) {
-      if (job.unit == kernels::Unit::kNpu && !req.soc.has_npu) {
-        throw config::ConfigError({req.soc.source_file, 0, 0}, "npu",
-                                  "system '" + system.id() + "' places work on the NPU and this SoC has none (no `npu:` section)");
-      }
-    }
-    if (plan.decode_step_end.size() != q.decode) {
-      throw std::logic_error("system '" + system.id() + "' planned " + std::to_string(plan.decode_step_end.size()) +
-                             " decode steps for " + std::to_string(q.decode) + " tokens");
-    }
+    // A long decode of a system that plans decode windows runs window by window: each window's
+    // plan is dropped when it has run, so host memory does not grow with the decode (issue #21).
+    // Decode steps wait for the previous step's token, so the windows time exactly as one plan.
+    const std::uint64_t window = req.decode_window;
+    const bool windowed = system.decode_windows() && !measured && window > 0 && q.decode > window;
+    const std::uint64_t first_count = windowed ? window : q.decode;
     RequestTimes t{q, sim.now(), 0, 0, 0, false, {}};
-    co_await ex.run(plan);
-    record_plan_trace(plan, ex, trace);
-    t.first_token = ex.job_end(plan.prefill_end);
-    t.end = plan.decode_step_end.empty() ? t.first_token : ex.job_end(plan.decode_step_end.back());
-    t.decode_dram_bytes = plan.decode_step_end.empty() ? 0
-                                                       : ex.job_dram_bytes_at_end(plan.decode_step_end.back()) -
-                                                             ex.job_dram_bytes_at_end(plan.prefill_end);
-    for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
-      const auto& job = plan.jobs[j];
-      if (job.unit == kernels::Unit::kNpu && !job.ops.empty() && job.ops.front().phase == model::Phase::kPrefill) {
-        t.prefill_npu_busy += ex.job_end(j) - ex.job_start(j);
+    std::uint64_t first_token_bytes = 0, end_bytes = 0;
+    std::optional<Job> previous_last;  // the last job of the window that ran before
+    // What a plan of the request tells once it has run.
+    const auto collect = [&](const Plan& plan) {
+      record_plan_trace(plan, ex, trace);
+      if (!plan.decode_step_end.empty()) {
+        t.end = ex.job_end(plan.decode_step_end.back());
+        end_bytes = ex.job_dram_bytes_at_end(plan.decode_step_end.back());
       }
-      if (plan.report_attention && job.attention_module) {
-        t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j), ex.job_npu_engine_busy(j),
-                               ex.job_dram_bytes_at_start(j), ex.job_dram_bytes_at_end(j)});
+      for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+        const auto& job = plan.jobs[j];
+        if (job.unit == kernels::Unit::kNpu && !job.ops.empty() && job.ops.front().phase == model::Phase::kPrefill) {
+          t.prefill_npu_busy += ex.job_end(j) - ex.job_start(j);
+        }
+        if (plan.report_attention && job.attention_module) {
+          t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j), ex.job_npu_engine_busy(j),
+                                 ex.job_dram_bytes_at_start(j), ex.job_dram_bytes_at_end(j)});
+        }
       }
+      jobs += plan.jobs.size();
+    };
+    {
+      system.use_data(measured ? &req.data_driven : nullptr);
+      Plan plan = system.plan(req.soc, req.model, {q.prompt, first_count, q.batch, 0, false, q.decode});
+      system.use_data(nullptr);
+      if (measured) req.data_driven.apply(plan);
+      check_plan(plan, first_count, system, req);
+      co_await ex.run(plan);
+      t.first_token = ex.job_end(plan.prefill_end);
+      t.end = t.first_token;
+      first_token_bytes = end_bytes = ex.job_dram_bytes_at_end(plan.prefill_end);
+      collect(plan);
+      t.report_attention = plan.report_attention;
+      info = plan.info;
+      if (windowed) previous_last = plan.jobs[plan.decode_step_end.back()];  // windowed: >= 1 step planned
     }
-    t.report_attention = plan.report_attention;
+    for (std::uint64_t first = first_count; first < q.decode; first += window) {
+      const std::uint64_t count = std::min(window, q.decode - first);
+      const Plan plan = system.plan(req.soc, req.model, {q.prompt, count, q.batch, first, true, q.decode});
+      check_plan(plan, count, system, req);
+      // The window's first jobs continue after the previous window's last (its sampled token):
+      // the same hand-over as within one plan.
+      ex.continue_after(previous_last);
+      co_await ex.run(plan);
+      collect(plan);
+      previous_last = plan.jobs[plan.decode_step_end.back()];
+    }
+    ex.continue_after(std::nullopt);
+    t.decode_dram_bytes = end_bytes - first_token_bytes;
     times.push_back(t);
-    jobs += plan.jobs.size();
-    info = plan.info;
   }
   if (background) background->stop = true;
 }

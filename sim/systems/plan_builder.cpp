@@ -49,15 +49,16 @@ model::OpDesc sample_op(const model::ModelConfig& m, std::uint64_t sequences) {
 }
 
 void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
-                          const std::vector<model::GraphOp>& prefill, std::uint64_t prompt, std::uint64_t decode,
-                          std::uint64_t batch) {
-  b.append(plan, prefill);
-  plan.prefill_end = b.append_host_op(plan, sample_op(m, batch), model::Phase::kPrefill, 0);
+                          const std::vector<model::GraphOp>& prefill, const RequestShape& r) {
+  if (!r.decode_only) {
+    b.append(plan, prefill);
+    plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
+  }
   // The prompt's logits give the first token (TTFT); each of the `decode` steps then runs one
   // forward pass over the last token and samples the next.
-  for (std::uint64_t s = 0; s < decode; ++s) {
-    b.append(plan, model::decode_step_graph(m, prompt, s, batch));
-    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, batch), model::Phase::kDecode, s));
+  for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
+    b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
+    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
   }
 }
 

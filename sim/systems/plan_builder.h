@@ -9,6 +9,7 @@
 
 #include "sim/model/graph_builder.h"
 #include "sim/runtime/job.h"
+#include "sim/systems/system.h"
 
 namespace socsim::systems {
 
@@ -51,9 +52,9 @@ class SequentialPlanBuilder {
 model::OpDesc sample_op(const model::ModelConfig& m, std::uint64_t sequences);
 
 // Adds prefill and decode to the plan with one builder, marking prefill_end and each decode
-// step's end: the common shape of single-request systems.
+// step's end: the common shape of single-request systems. A decode window (r.decode_only) adds
+// its decode steps only.
 void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
-                          const std::vector<model::GraphOp>& prefill, std::uint64_t prompt, std::uint64_t decode,
-                          std::uint64_t batch);
+                          const std::vector<model::GraphOp>& prefill, const RequestShape& r);
 
 }  // namespace socsim::systems

@@ -20,6 +20,16 @@ namespace socsim::systems {
 
 struct RequestShape {
   std::uint64_t prompt = 0, decode = 0, batch = 1;
+  // A window of a long decode: runtime::simulate_run plans and runs a long decode window by window
+  // so host memory stays bounded (issue #21). With `decode_only`, plan decode steps [first_step,
+  // first_step + decode) alone: the prefill and the steps before ran in earlier plans, so the
+  // window's first job waits for nothing. Only for systems whose decode_windows() is true.
+  std::uint64_t first_step = 0;
+  bool decode_only = false;
+  // The whole request's decode steps when this plan is one of its windows (0: `decode`): what
+  // memory checks and reports size KV caches for.
+  std::uint64_t request_decode = 0;
+  std::uint64_t total_decode() const { return request_decode != 0 ? request_decode : decode; }
 };
 
 class System {
@@ -37,6 +47,10 @@ class System {
   virtual void use_data(const runtime::DataDriven* /*data*/) {}
   // Bits per weight the system stores (for memory and address-space checks and reports).
   virtual double weight_bits() const = 0;
+  // Whether plan() takes decode windows (RequestShape::decode_only): true for systems whose decode
+  // steps run one after another, each waiting for the previous step's sampled token, so a window
+  // run after the previous one's end times exactly as the whole plan would.
+  virtual bool decode_windows() const { return false; }
 };
 
 using SystemFactory = std::function<std::unique_ptr<System>()>;

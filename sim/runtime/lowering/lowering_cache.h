@@ -22,6 +22,12 @@ class LoweringCache {
                        const NpuKernelChoice& choice = {});
 
   std::size_t size() const { return cpu_.size() + gpu_.size() + npu_work_.size(); }
+  // Forgets every entry (references handed out become invalid: call only when no job runs).
+  void clear() {
+    cpu_.clear();
+    gpu_.clear();
+    npu_work_.clear();
+  }
 
  private:
   struct Key {

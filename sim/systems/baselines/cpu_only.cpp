@@ -33,7 +33,7 @@ runtime::Plan CpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
     return p;
   }, [](const model::GraphOp&) { return std::string(); });
   const auto prefill = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
-  build_prefill_decode(plan, b, m, prefill, r.prompt, r.decode, r.batch);
+  build_prefill_decode(plan, b, m, prefill, r);
   return plan;
 }
 

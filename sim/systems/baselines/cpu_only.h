@@ -10,6 +10,7 @@ class CpuOnly final : public System {
   void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 4.5; }
+  bool decode_windows() const override { return true; }
 
  private:
   std::uint32_t threads_ = 1;

@@ -8,8 +8,7 @@ runtime::Plan GpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
   runtime::Plan plan;
   SequentialPlanBuilder b([](const model::GraphOp&) { return Placement{kernels::Unit::kGpu, runtime::Precision::kW4A16, 1}; },
                           [](const model::GraphOp&) { return std::string(); });
-  build_prefill_decode(plan, b, m, model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false), r.prompt,
-                       r.decode, r.batch);
+  build_prefill_decode(plan, b, m, model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false), r);
   return plan;
 }
 

@@ -11,6 +11,7 @@ class GpuOnly final : public System {
   void configure(config::Section&, const hw::SocSpec&, const model::ModelConfig&) override {}
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 4.5; }
+  bool decode_windows() const override { return true; }
 };
 
 }  // namespace socsim::systems

@@ -39,8 +39,7 @@ runtime::Plan NpuNaive::plan(const hw::SocSpec&, const model::ModelConfig& m, co
         // One graph per layer position and prompt length: a new length means new graphs.
         return "npu-naive/P" + std::to_string(prompt) + "/L" + std::to_string(g.layer) + "/" + g.op.name;
       });
-  build_prefill_decode(plan, b, m, model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false), r.prompt,
-                       r.decode, r.batch);
+  build_prefill_decode(plan, b, m, model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false), r);
   return plan;
 }
 

@@ -13,6 +13,7 @@ class NpuNaive final : public System {
   void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 8.125; }
+  bool decode_windows() const override { return true; }
 
  private:
   std::uint32_t cpu_threads_ = 4;

@@ -86,7 +86,7 @@ runtime::Plan NpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
   };
   SequentialPlanBuilder b([npu](const model::GraphOp&) { return npu; }, name_of);
   b.cut_at_layers();
-  build_prefill_decode(plan, b, m, prefill, r.prompt, r.decode, r.batch);
+  build_prefill_decode(plan, b, m, prefill, r);
   // Standard-length graphs are prepared offline (not on the request's critical path); the decode
   // graphs (one row per sequence) too, whatever the policy.
   std::set<std::string> prepared;

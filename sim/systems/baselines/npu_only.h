@@ -19,6 +19,7 @@ class NpuOnly final : public System {
   void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 4.5; }
+  bool decode_windows() const override { return true; }
 
  private:
   ShapePolicy policy_ = ShapePolicy::kPadding;

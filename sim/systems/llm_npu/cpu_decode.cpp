@@ -13,10 +13,12 @@ void append_cpu_decode(runtime::Plan& plan, const Options& o, const model::Model
                          g.op.kind == model::OpKind::kMatMul ? runtime::Precision::kW8A8 : runtime::Precision::kFp32, threads};
       },
       [](const model::GraphOp&) { return std::string(); });
-  b.continue_after(prefill_last);
-  plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
+  if (!r.decode_only) {
+    b.continue_after(prefill_last);
+    plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
+  }
   const std::size_t decode_from = plan.jobs.size();
-  for (std::uint64_t s = 0; s < r.decode; ++s) {
+  for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
     b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
     plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
   }

@@ -27,6 +27,11 @@ runtime::SyncPolicy LlmNpu::sync_policy() const {
 
 runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
   runtime::Plan plan;
+  if (r.decode_only) {
+    // A window of a long decode: CPU decode steps only (the prefill ran in the first window).
+    llm_npu::append_cpu_decode(plan, options_, m, r, 0);
+    return plan;
+  }
   const auto dag = llm_npu::build_prefill_dag(plan, options_, m, placement_, shadow_kept_, r.prompt, r.batch);
   if (options_.prepared) plan.prepared_graphs = dag.npu_graphs;
   if (options_.ooe) {

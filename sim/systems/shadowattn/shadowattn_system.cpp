@@ -386,6 +386,10 @@ runtime::SyncPolicy ShadowAttnSystem::sync_policy() const {
 
 Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
   Plan host;
+  if (r.decode_only) {  // a window of a long decode: CPU decode steps only, as llm.npu
+    llm_npu::append_cpu_decode(host, host_, m, r, 0);
+    return host;
+  }
   const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, shadow_kept_, r.prompt, r.batch);
   runtime::JobProfiler profiler(soc, m);
   Stats stats;

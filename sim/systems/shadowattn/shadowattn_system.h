@@ -37,6 +37,7 @@ class ShadowAttnSystem final : public System {
   void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 8.0; }
+  bool decode_windows() const override { return true; }
   runtime::SyncPolicy sync_policy() const override;
   // Functional mode's measured head buckets replace the drawn scales' (fused launches follow).
   void use_data(const runtime::DataDriven* data) override { data_ = data; }

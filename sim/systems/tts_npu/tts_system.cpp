@@ -39,7 +39,7 @@ runtime::Plan TtsNpuSystem::plan(const hw::SocSpec& soc, const model::ModelConfi
   if (options_.reward && r.decode > 0) {
     throw config::ConfigError(kCli, "--decode", "tts.role=reward scores the request's tokens (a prefill): use --decode 0");
   }
-  const std::uint64_t context = r.prompt + r.decode;
+  const std::uint64_t context = r.prompt + r.total_decode();
   if (options_.kv_context != 0 && options_.kv_context < context) {
     throw config::ConfigError(kCli, "tts.kv_context", std::to_string(options_.kv_context) + " tokens of KV cache cannot hold prompt + decode = " +
                                                           std::to_string(context));
@@ -72,7 +72,7 @@ runtime::Plan TtsNpuSystem::plan(const hw::SocSpec& soc, const model::ModelConfi
     prefill.push_back({value_head_op(m, r.prompt * r.batch), model::Phase::kPrefill, static_cast<std::uint32_t>(m.layers), prefill.back().step});
     plan.prefill_end = b.append(plan, prefill);
   } else {
-    build_prefill_decode(plan, b, m, prefill, r.prompt, r.decode, r.batch);
+    build_prefill_decode(plan, b, m, prefill, r);
   }
   const runtime::NpuKernelChoice kernels{true, runtime::W4A16Kernel::kCustom, options_.dequant, options_.q8_0_down, options_.prefetch_weights, options_.exp};
   for (auto& j : plan.jobs) {

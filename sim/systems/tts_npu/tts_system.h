@@ -24,6 +24,7 @@ class TtsNpuSystem final : public System {
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   runtime::SyncPolicy sync_policy() const override;
   double weight_bits() const override { return 4.5; }
+  bool decode_windows() const override { return true; }
 
  private:
   tts::Options options_;

@@ -63,7 +63,7 @@ inline runtime::Plan uniform_plan(const model::ModelConfig& m, const ForwardShap
       [=](const model::GraphOp& g) { return g.op.kind == model::OpKind::kMatMul ? matmuls : other; },
       [](const model::GraphOp&) { return std::string(); });
   const auto prefill = model::prefill_graph(m, {s.prompt, chunk, s.sequences, false, pad}, pad);
-  systems::build_prefill_decode(plan, b, m, prefill, s.prompt, s.decode, s.sequences);
+  systems::build_prefill_decode(plan, b, m, prefill, {s.prompt, s.decode, s.sequences});
   return plan;
 }
 
