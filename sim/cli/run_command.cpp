@@ -17,8 +17,9 @@
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
 #include "sim/functional/functional_run.h"
-#include "sim/report/trace.h"
 #include "sim/report/html_report.h"
+#include "sim/report/trace.h"
+#include "sim/runtime/host_memory_estimate.h"
 #include "sim/runtime/simulate_run.h"
 #include "sim/systems/system.h"
 #include "sim/runtime/workload/workload.h"
@@ -255,6 +256,13 @@ RunResult simulate_prepared(RunSetup& setup) {
   std::optional<nlohmann::ordered_json> data_driven;
   runtime::RunRequest req = setup.req;
   if (setup.functional) {
+    // A run too large for the host is refused before minutes of numerics, not after. The request
+    // functional mode measures runs whole (no decode windows), so estimate it so.
+    runtime::RunRequest whole = setup.req;
+    whole.decode_window = 0;
+    const std::vector<runtime::Request> requests =
+        whole.workload.empty() ? std::vector<runtime::Request>{{whole.prompt_tokens, whole.decode_tokens, whole.batch}} : whole.workload;
+    runtime::check_estimated_host_memory(*setup.strategy, whole, requests);
     // The numerics run first (a bad weights file fails before any simulation); the quantities
     // they measure on the data replace the modelled ones in the timed run's plan, and a timing
     // mode run beside it says what they changed.
@@ -265,7 +273,7 @@ RunResult simulate_prepared(RunSetup& setup) {
       data_driven = nlohmann::ordered_json{{"quantities", "none"},
                                            {"note", "no quantity of this system's plan depends on the data yet: timing equals timing mode"}};
     } else {
-      report::TraceRecorder untraced;
+      report::TraceRecorder untraced(report::TraceDetail::kOff);
       const report::RunReport plain = runtime::simulate_run(setup.req, *setup.strategy, untraced);
       data_driven = req.data_driven.summary;
       (*data_driven)["timing_mode"] = {{"prefill_ms", plain.prefill_ms.value_or(0)}, {"total_ms", plain.total_ms.value_or(0)},

@@ -89,7 +89,8 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
 
 void add_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out) {
   out.add(out_dir / "results.csv", sweep::to_csv(r));
-  out.add(out_dir / "results.json", sweep::to_json(r).dump(2) + "\n");
+  // Replacing bytes that are not UTF-8 (a failed run's message may quote a path): never a throw.
+  out.add(out_dir / "results.json", sweep::to_json(r).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
   std::ostringstream html;
   sweep::write_sweep_html(r, html);
   out.add(out_dir / "report.html", std::move(html).str());
@@ -202,6 +203,29 @@ int sweep_command(const std::vector<std::string>& args) {
   sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics}, resume, plan.runs.size());
   std::map<std::size_t, const sweep::JournalEntry*> journaled;
   for (const auto& e : journal.finished()) journaled[e.run] = &e;
+  // A sweep that completed removed its journal; resuming it again (a requeued job) takes its
+  // finished runs from results.json when that is this very sweep's, instead of redoing them.
+  std::vector<sweep::JournalEntry> from_results;
+  const auto results_file = std::filesystem::path(out_dir) / "results.json";
+  if (resume && !journal.resumed() && std::filesystem::exists(results_file)) {
+    try {
+      const auto done = sweep::results_from_json(read_json_file(results_file), results_file.string());
+      if (done.fingerprint == results.fingerprint && done.shard == results.shard && done.metrics == results.metrics &&
+          done.runs_total == results.runs_total) {
+        for (const auto& row : done.rows) {
+          if (row.error.empty() && row.run < plan.runs.size()) from_results.push_back({row.run, row.metrics, {}});
+        }
+      } else {
+        std::cout << fmt::format("sweep {}: {} is of another sweep or other inputs; starting afresh\n", spec.name, results_file.string());
+      }
+    } catch (const config::ConfigError& e) {
+      std::cout << fmt::format("sweep {}: {} cannot be read ({}); starting afresh\n", spec.name, results_file.string(), e.what());
+    }
+    for (const auto& e : from_results) {
+      journal.append(e);  // so an interrupt now does not lose them either
+      journaled[e.run] = &e;
+    }
+  }
 
   std::vector<std::size_t> todo;  // positions in `runs` still to simulate
   for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -223,9 +247,9 @@ int sweep_command(const std::vector<std::string>& args) {
       todo.push_back(k);
     }
   }
-  if (journal.resumed()) {
-    std::cout << fmt::format("sweep {}: resuming from {}: {} of {} runs already finished\n", spec.name, journal.path().string(),
-                             runs.size() - todo.size(), runs.size());
+  if (journal.resumed() || !from_results.empty()) {
+    std::cout << fmt::format("sweep {}: resuming from {}: {} of {} runs already finished\n", spec.name,
+                             journal.resumed() ? journal.path().string() : results_file.string(), runs.size() - todo.size(), runs.size());
   }
   const auto t0 = std::chrono::steady_clock::now();
   {
@@ -261,7 +285,7 @@ int sweep_command(const std::vector<std::string>& args) {
             // unwritable report) is recorded with its message; the others go on.
             entry.metrics.assign(spec.metrics.size(), std::nullopt);
             entry.error = e.what();
-            if (e.key() == "--max-host-memory" && jobs > 1) {
+            if (e.key() == "--max-host-memory" && jobs > 1 && entry.error.find("the simulation holds") != std::string::npos) {
               // The memory is the process's: other runs in flight count too.
               entry.error += fmt::format(" [in this sweep {} runs simulate at once and the limit is the whole process's: "
                                          "`--resume --jobs 1`, or a higher `socsim sweep --max-host-memory`, retries it]",

@@ -1,5 +1,6 @@
 #include "sim/cli/sweep_fingerprint.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -16,6 +17,28 @@ std::string file_bytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot read this input of the sweep");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Size, then the first and the last MiB (all of a smaller file).
+std::string large_file_digest(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec) throw config::ConfigError({file.string(), 0, 0}, "--weights", "cannot read this input of the sweep (" + ec.message() + ")");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--weights", "cannot read this input of the sweep");
+  constexpr std::uintmax_t kPart = 1 << 20;
+  std::string text = std::to_string(size) + ":";
+  std::string part(static_cast<std::size_t>(std::min(size, kPart)), '\0');
+  in.read(part.data(), static_cast<std::streamsize>(part.size()));
+  text += part;
+  if (size > kPart) {
+    in.seekg(static_cast<std::streamoff>(size - std::min(size - kPart, kPart)));
+    part.assign(static_cast<std::size_t>(std::min(size - kPart, kPart)), '\0');
+    in.read(part.data(), static_cast<std::streamsize>(part.size()));
+    text += part;
+  }
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--weights", "cannot read this input of the sweep");
+  return text;
 }
 
 }  // namespace
@@ -43,11 +66,9 @@ std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::Sweep
     } else if (option == "--workload") {
       sweep::fingerprint_mix(h, file_bytes(resolve_input(InputKind::kWorkload, value)));
     } else {
-      // Checkpoints are gigabytes: their size and modification time stand for their contents.
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(value, ec);
-      const auto time = std::filesystem::last_write_time(value, ec);
-      sweep::fingerprint_mix(h, std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count()));
+      // Checkpoints are gigabytes: their size, header and first and last MiB stand for their
+      // contents (not the modification time: copies staged on different nodes differ in it).
+      sweep::fingerprint_mix(h, large_file_digest(value));
     }
   }
   return h;

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -79,8 +80,10 @@ void write_chrome_trace(const TraceRecorder& trace, std::ostream& out) {
                      us(s.start), us(s.end - s.start)));
   }
   for (const auto& c : trace.counters()) {
+    // JSON has no NaN or infinity (the tree writer this replaced wrote null).
+    const std::string value = std::isfinite(c.value) ? fmt::format("{}", c.value) : "null";
     line(fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})", track_json(c.track), process_of(c.track).pid,
-                     us(c.time), c.value));
+                     us(c.time), value));
   }
   // A flow's ends bind to the slices enclosing their timestamps ("bp": "e" on the finish: the
   // enclosing slice, not the next one).

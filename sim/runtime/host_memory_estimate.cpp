@@ -45,7 +45,8 @@ void check_estimated_host_memory(systems::System& system, const RunRequest& req,
   if (system.decode_windows() && req.decode_window > 0 && req.data_driven.empty()) return;
   const Request* longest = nullptr;
   for (const auto& r : requests) {
-    if (r.decode >= kEstimateFromDecode && (!longest || r.decode * r.batch > longest->decode * longest->batch)) longest = &r;
+    // Plan bytes per step barely depend on the batch: the longest decode needs the most.
+    if (r.decode >= kEstimateFromDecode && (!longest || r.decode > longest->decode)) longest = &r;
   }
   if (!longest) return;
   const std::uint64_t per_token = estimated_bytes_per_decode_token(system, req, *longest);

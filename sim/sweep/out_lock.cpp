@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -22,6 +23,12 @@ OutLock::OutLock(const std::filesystem::path& out_dir) {
   }
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int e = errno;
+    if (e == ENOLCK || e == EOPNOTSUPP || e == ENOSYS) {
+      // A file system without locks (NFS without lockd): run unlocked, and say so.
+      std::fprintf(stderr, "warning: %s: this file system cannot lock (%s); nothing stops a second sweep writing here\n",
+                   out_dir.c_str(), std::strerror(e));
+      return;
+    }
     char pid[32] = {};
     const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
     ::close(fd_);
@@ -31,8 +38,10 @@ OutLock::OutLock(const std::filesystem::path& out_dir) {
                               e == EWOULDBLOCK ? "another sweep is writing to this folder" + holder + ": wait for it or choose another --out"
                                                : std::string("cannot lock the folder (") + std::strerror(e) + ")");
   }
-  // The holder's pid, for the message another sweep gets.
-  const std::string me = std::to_string(::getpid());
+  // The holder's pid and host, for the message another sweep gets.
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  const std::string me = std::to_string(::getpid()) + (host[0] ? std::string(" on ") + host : std::string());
   if (::ftruncate(fd_, 0) == 0) {
     [[maybe_unused]] const ssize_t w = ::pwrite(fd_, me.data(), me.size(), 0);
   }

@@ -28,6 +28,10 @@ nlohmann::ordered_json header_json(const JournalHeader& h) {
           {"metrics", h.metrics}};
 }
 
+// JSON text of `j`; bytes that are not UTF-8 (a path or name in an error message) become U+FFFD
+// instead of throwing, so one odd message cannot stop a sweep.
+std::string safe_dump(const nlohmann::ordered_json& j) { return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace); }
+
 // Writes all of `text` with one write() where the kernel allows, then forces it to disk.
 bool write_line(int fd, const std::string& text) {
   const char* p = text.data();
@@ -120,7 +124,7 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
     ::close(fd_);
     bad(path_, 0, "--out", "cannot prepare the sweep journal (" + why + ")");
   }
-  if (!resumed_ && !write_line(fd_, header_json(header).dump() + "\n")) {
+  if (!resumed_ && !write_line(fd_, safe_dump(header_json(header)) + "\n")) {
     const std::string why = std::strerror(errno);
     ::close(fd_);
     bad(path_, 0, "--out", "cannot write the sweep journal (" + why + ")");
@@ -140,7 +144,7 @@ void SweepJournal::append(const JournalEntry& entry) {
     for (const auto& v : entry.metrics) m.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json());
     j["metrics"] = m;
   }
-  const std::string line = j.dump() + "\n";
+  const std::string line = safe_dump(j) + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
   if (!write_line(fd_, line)) bad(path_, 0, "--out", std::string("cannot append to the sweep journal (") + std::strerror(errno) + ")");
 }

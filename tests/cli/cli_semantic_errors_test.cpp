@@ -101,6 +101,12 @@ TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   EXPECT_NE(grown.err.find("--max-host-memory: the simulation holds"), std::string::npos) << grown.err;
   EXPECT_NE(grown.err.find("more than the limit of 1 MiB"), std::string::npos) << grown.err;
   EXPECT_FALSE(std::filesystem::exists(json));
+  // Functional mode is refused before its numerics (it runs the measured request whole, without
+  // decode windows): at once, not after minutes of arithmetic.
+  const auto functional = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --mode functional --prompt 8 "
+                                     "--decode 20000 --max-host-memory 100MiB");
+  EXPECT_EQ(functional.exit_code, 2) << functional.err;
+  EXPECT_NE(functional.err.find("--max-host-memory: this run would hold about"), std::string::npos) << functional.err;
   // The estimate never exceeds what a run holds: a decode that fits its limit runs.
   EXPECT_EQ(run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system hetero-tensor --prompt 8 --decode 600 --max-host-memory 2GiB").exit_code, 0);
   const auto bad = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory '12 parsecs'");

@@ -117,6 +117,12 @@ TEST(CliSweepJournal, AKilledSweepResumesToTheSameResults) {
   EXPECT_EQ(read_file(out / "results.csv"), read_file(dir / "whole" / "results.csv"));
   EXPECT_EQ(read_file(out / "results.json"), read_file(dir / "whole" / "results.json"));
   EXPECT_FALSE(std::filesystem::exists(out / "journal.jsonl"));
+  // Resumed once more (a requeued job): everything is in results.json, nothing is simulated again.
+  const auto again = run_socsim("sweep --spec '" + spec + "' --resume --out '" + out.string() + "'");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("16 of 16 runs already finished"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("0 simulated now"), std::string::npos) << again.out;
+  EXPECT_EQ(read_file(out / "results.csv"), read_file(dir / "whole" / "results.csv"));
 }
 
 TEST(CliSweepJournal, OneSweepPerOutFolder) {

@@ -81,7 +81,7 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     req.system = recompute_system;
     req.prompt_tokens = k * chunk_tokens;
     req.decode_tokens = 0;
-    report::TraceRecorder trace;
+    report::TraceRecorder trace(report::TraceDetail::kOff);  // costs only: no timeline kept
     const auto r = runtime::simulate_run(req, *system, trace);
     x.push_back(static_cast<double>(k));
     t.push_back(r.prefill_ms.value_or(0) / 1e3);

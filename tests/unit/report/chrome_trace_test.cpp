@@ -1,6 +1,7 @@
 // trace.json: a process per unit, a thread per track, counters under their unit, flows as s/f pairs.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -13,6 +14,20 @@ nlohmann::json events_of(const TraceRecorder& t) {
   std::ostringstream out;
   write_chrome_trace(t, out);
   return nlohmann::json::parse(out.str())["traceEvents"];
+}
+
+TEST(ChromeTrace, NonFiniteCountersAreNullAndNamesEscaped) {
+  TraceRecorder t;
+  t.counter("dram.bandwidth_gbps", 0, std::numeric_limits<double>::quiet_NaN());
+  t.span("cpu.jobs", "a \"quoted\"\\name\n", 0, 10);
+  const auto ev = events_of(t);  // parses: valid JSON
+  bool counter = false, span = false;
+  for (const auto& e : ev) {
+    if (e["ph"] == "C") counter = e["args"]["value"].is_null();
+    if (e["ph"] == "X") span = e["name"] == "a \"quoted\"\\name\n";
+  }
+  EXPECT_TRUE(counter);
+  EXPECT_TRUE(span);
 }
 
 TEST(ChromeTrace, ProcessesPerUnitThreadsPerTrackAndFlows) {
