@@ -83,16 +83,17 @@ TEST(CliSemanticErrors, AnUnknownModelFamilyExits2NamingModelType) {
 
 // A run that would take the host's memory stops with exit 2 naming --max-host-memory and writes
 // nothing (decode 10000 of qwen2-0.5b on cpu-only held 11 GB; 100000 was killed by the OOM killer).
-// cpu-only now runs long decodes in windows (bounded memory); hetero-tensor plans them whole.
+// Timing mode now runs long decodes in windows (bounded memory); functional mode runs the measured
+// request whole, so it is estimated up front.
 TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   const auto dir = scratch_dir("host_memory");
   const auto json = dir / "r.json";
-  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system hetero-tensor --prompt 8 --decode 10000 "
-                            "--max-host-memory 100MiB --json '" + json.string() + "'");
-  // Refused before it starts: the plan of one decode step, times the decode.
+  // Refused before it starts (before any numerics): the plan of one decode step, times the decode.
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --mode functional --prompt 8 "
+                            "--decode 20000 --max-host-memory 100MiB --json '" + json.string() + "'");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--max-host-memory: this run would hold about"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("(10000 decode tokens x about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(20000 decode tokens x about"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(json));
   // Estimated to fit but past the limit as it grows (here from the start): stopped as it runs.
   const auto grown = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 100 "
@@ -101,14 +102,6 @@ TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   EXPECT_NE(grown.err.find("--max-host-memory: the simulation holds"), std::string::npos) << grown.err;
   EXPECT_NE(grown.err.find("more than the limit of 1 MiB"), std::string::npos) << grown.err;
   EXPECT_FALSE(std::filesystem::exists(json));
-  // Functional mode is refused before its numerics (it runs the measured request whole, without
-  // decode windows): at once, not after minutes of arithmetic.
-  const auto functional = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --mode functional --prompt 8 "
-                                     "--decode 20000 --max-host-memory 100MiB");
-  EXPECT_EQ(functional.exit_code, 2) << functional.err;
-  EXPECT_NE(functional.err.find("--max-host-memory: this run would hold about"), std::string::npos) << functional.err;
-  // The estimate never exceeds what a run holds: a decode that fits its limit runs.
-  EXPECT_EQ(run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system hetero-tensor --prompt 8 --decode 600 --max-host-memory 2GiB").exit_code, 0);
   const auto bad = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory '12 parsecs'");
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_NE(bad.err.find("--max-host-memory: expected a size"), std::string::npos) << bad.err;

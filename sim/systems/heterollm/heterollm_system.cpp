@@ -230,19 +230,28 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   // prompt; the head over the last row only.
   // Float ops on the NPU run piped (the prompt rounded up to seq_align in standard pieces) when
   // that decomposes, else padded.
-  auto pieces = heterollm::pipe_pieces(r.prompt, options_.standard, options_.seq_align);
-  if (pieces.empty()) pieces = heterollm::cover_pieces(r.prompt, options_.standard);
-  std::uint64_t padded_rows = 0;
-  for (auto v : pieces) padded_rows += v;
-  const auto real = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
-  const auto padded = model::prefill_graph(m, {padded_rows, 0, r.batch, false, false}, false);
-  if (real.size() != padded.size()) throw std::logic_error("hetero: padded prefill graph differs in shape");
-  add_ops(real, padded);
-  plan.prefill_end = add_sample(model::Phase::kPrefill, 0);
-  for (std::uint64_t s = 0; s < r.decode; ++s) {
+  if (!r.decode_only) {
+    auto pieces = heterollm::pipe_pieces(r.prompt, options_.standard, options_.seq_align);
+    if (pieces.empty()) pieces = heterollm::cover_pieces(r.prompt, options_.standard);
+    std::uint64_t padded_rows = 0;
+    for (auto v : pieces) padded_rows += v;
+    const auto real = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
+    const auto padded = model::prefill_graph(m, {padded_rows, 0, r.batch, false, false}, false);
+    if (real.size() != padded.size()) throw std::logic_error("hetero: padded prefill graph differs in shape");
+    add_ops(real, padded);
+    plan.prefill_end = add_sample(model::Phase::kPrefill, 0);
+  }
+  for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
     const auto step = model::decode_step_graph(m, r.prompt, s, r.batch);
     add_ops(step, step);
     plan.decode_step_end.push_back(add_sample(model::Phase::kDecode, s));
+  }
+  // A window of a long decode reports the whole request's partitions: every decode step has the
+  // same matmul shapes, so the same cuts (decisions are cached by shape).
+  if (r.decode > 0 && r.total_decode() != r.decode) {
+    for (auto& [kind, count] : kinds) {
+      if (kind.rfind("decode ", 0) == 0) count = count / r.decode * r.total_decode();
+    }
   }
   // NPU graphs are named by their ops' shapes (every layer shares its graphs) and built offline
   // (HeteroLLM prepares the standard-length graphs ahead of requests).

@@ -56,6 +56,7 @@ class HeteroLlm final : public System {
   void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   runtime::SyncPolicy sync_policy() const override;
+  bool decode_windows() const override { return true; }  // decode steps wait for the sampled token
   double weight_bits() const override { return 4.5; }
 
   // The solver's decision for one matmul (cached per phase, shape and sequence length).

@@ -10,8 +10,10 @@ namespace socsim {
 namespace {
 
 nlohmann::ordered_json run_with_window(const std::string& system, const std::string& soc, std::uint64_t window,
-                                        const std::vector<runtime::Request>& workload = {}) {
-  test::ConfiguredSystem c(soc, {});
+                                        const std::vector<runtime::Request>& workload = {}, const std::vector<std::string>& sets = {},
+                                        Tick render_frame = 0) {
+  test::ConfiguredSystem c(soc, sets);
+  c.req.gpu_background_frame = render_frame;
   c.req.model = model::load_model_config(std::string(SOCSIM_SOURCE_DIR) + "/models/qwen2-0.5b.json");
   c.req.prompt_tokens = 64;
   c.req.decode_tokens = 23;
@@ -24,13 +26,24 @@ nlohmann::ordered_json run_with_window(const std::string& system, const std::str
 }
 
 TEST(DecodeWindow, WindowsTimeExactlyAsTheWholePlan) {
-  for (const char* system : {"cpu-only", "gpu-only", "npu-only", "npu-naive", "llm-npu", "tts-npu", "shadowattn"}) {
+  for (const char* system : {"cpu-only", "gpu-only", "npu-only", "npu-naive", "llm-npu", "tts-npu", "shadowattn", "hetero-layer", "hetero-tensor"}) {
     const std::string soc = std::string(system) == "shadowattn" ? "snapdragon-8gen2" : "snapdragon-8gen3";
     const auto whole = run_with_window(system, soc, 0);
     // Windows of 5 steps: 23 = 5 + 5 + 5 + 5 + 3 (the last one short).
     const auto windowed = run_with_window(system, soc, 5);
     EXPECT_EQ(whole.dump(), windowed.dump()) << system;
   }
+}
+
+TEST(DecodeWindow, StandardSyncAndARenderLoadToo) {
+  // HeteroLLM's standard synchronization (per-submission costs) and a co-running GPU render load,
+  // whose frames keep arriving across the windows' boundaries.
+  const std::vector<std::string> standard{"heterollm.fast_sync=false"};
+  EXPECT_EQ(run_with_window("hetero-tensor", "snapdragon-8gen3", 0, {}, standard).dump(),
+            run_with_window("hetero-tensor", "snapdragon-8gen3", 5, {}, standard).dump());
+  const Tick frame = 4 * kMillisecond;
+  EXPECT_EQ(run_with_window("gpu-only", "snapdragon-8gen3", 0, {}, {}, frame).dump(),
+            run_with_window("gpu-only", "snapdragon-8gen3", 5, {}, {}, frame).dump());
 }
 
 TEST(DecodeWindow, EveryRequestOfAWorkloadIsWindowed) {
