@@ -7,8 +7,14 @@
 // pass/fail test (tests/benchmarks has the Google Benchmark equivalents).
 #include "sim/cli/program_options.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -19,6 +25,7 @@
 #include "sim/config/config_error.h"
 #include "sim/core/simulator.h"
 #include "sim/core/task.h"
+#include "sim/systems/system.h"
 
 namespace po = boost::program_options;
 
@@ -31,6 +38,7 @@ struct BenchCase {
   std::string what;
   std::vector<std::string> run_args;  // empty: the engine event-loop case
   bool functional = false;
+  bool per_system = false;  // one of the per-system cases (--systems runs only these)
 };
 
 // The cases issue 5 asks for, plus the other timing baselines at the same size.
@@ -40,13 +48,25 @@ std::vector<BenchCase> bench_cases() {
     if (functional) a.insert(a.end(), {"--mode", "functional"});
     return a;
   };
-  return {
+  std::vector<BenchCase> cases = {
       {"engine", "event loop: 64 processes x 100000 delays", {}, false},
       {"timing-llama3-8b-gpu", "timing llama-3-8b gpu-only prompt 1024 + decode 64", run("llama-3-8b", "gpu-only", "1024", "64", false), false},
       {"timing-llama3-8b-cpu", "timing llama-3-8b cpu-only prompt 1024 + decode 64", run("llama-3-8b", "cpu-only", "1024", "64", false), false},
       {"timing-qwen2-1.5b-npu", "timing qwen2-1.5b npu-only prompt 1024 + decode 64", run("qwen2-1.5b", "npu-only", "1024", "64", false), false},
       {"functional-qwen2-0.5b-npu", "functional qwen2-0.5b npu-only prompt 256 + decode 8", run("qwen2-0.5b", "npu-only", "256", "8", true), true},
   };
+  // Issue #21's bar, per registered system: llama-3-8b (or the largest model the system's NPU
+  // address space takes), prompt 1024 + decode 64, batch 1 and 16.
+  for (const auto& id : systems::SystemRegistry::builtin().ids()) {
+    const std::string model = id == "tts-npu" || id == "npu-naive" ? "llama-3.2-3b" : "llama-3-8b";
+    for (const char* batch : {"1", "16"}) {
+      auto a = run(model, id, "1024", "64", false);
+      a.insert(a.end(), {"--batch", batch});
+      cases.push_back({fmt::format("system-{}-b{}", id, batch), fmt::format("timing {} {} prompt 1024 + decode 64 batch {}", model, id, batch),
+                       a, false, true});
+    }
+  }
+  return cases;
 }
 
 Task<> delay_loop(Simulator& sim, std::uint64_t n) {
@@ -57,9 +77,11 @@ struct Sample {
   double wall_s = 0;
   std::uint64_t events = 0;
   double ttft_ms = 0;
+  std::uint64_t peak_rss_kb = 0;  // of the child process that ran the case
+  std::string error;              // the case failed (e.g. the model does not fit)
 };
 
-Sample run_case(const BenchCase& c) {
+Sample run_case_here(const BenchCase& c) {
   Sample s;
   const auto t0 = std::chrono::steady_clock::now();
   if (c.run_args.empty()) {
@@ -76,6 +98,58 @@ Sample run_case(const BenchCase& c) {
   return s;
 }
 
+// Runs the case in a child process, so its peak memory is its own (the kernel's maximum resident
+// size of the child, getrusage/wait4), not the bench's high water mark. The child sends its
+// sample back through a pipe as one JSON line.
+Sample run_case(const BenchCase& c) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("bench: cannot create a pipe");
+  std::fflush(stdout);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("bench: cannot fork");
+  if (pid == 0) {
+    ::close(fds[0]);
+    nlohmann::ordered_json j;
+    try {
+      const Sample s = run_case_here(c);
+      j = {{"wall_s", s.wall_s}, {"events", s.events}, {"ttft_ms", s.ttft_ms}};
+    } catch (const std::exception& e) {
+      j = {{"error", e.what()}};
+    }
+    const std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    [[maybe_unused]] const ssize_t w = ::write(fds[1], line.data(), line.size());
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  struct rusage ru {};
+  while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
+  }
+  Sample s;
+  s.peak_rss_kb = static_cast<std::uint64_t>(ru.ru_maxrss);
+  if (!WIFEXITED(status) || text.empty()) {
+    s.error = "the case's process ended abnormally";
+    return s;
+  }
+  const auto j = nlohmann::ordered_json::parse(text);
+  if (j.contains("error")) {
+    s.error = j["error"].get<std::string>();
+    return s;
+  }
+  s.wall_s = j["wall_s"];
+  s.events = j["events"];
+  s.ttft_ms = j["ttft_ms"];
+  return s;
+}
+
 }  // namespace
 
 int bench_command(const std::vector<std::string>& args) {
@@ -83,19 +157,20 @@ int bench_command(const std::vector<std::string>& args) {
   std::uint32_t repeat = 3;
   std::vector<std::string> only;
   std::string json_file;
-  bool quick = false, list = false;
+  bool quick = false, list = false, systems_only = false;
   opts.add_options()
       ("help,h", "this message")
       ("repeat", po::value(&repeat), "runs per case (default 3); min and median are reported")
       ("case", po::value(&only)->composing(), "run only this case (repeatable; see --list)")
-      ("quick", po::bool_switch(&quick), "skip the functional-mode case")
+      ("quick", po::bool_switch(&quick), "skip the functional-mode case and the per-system cases")
+      ("systems", po::bool_switch(&systems_only), "run only the per-system cases (system-<id>-b1/-b16)")
       ("list", po::bool_switch(&list), "list the cases and exit")
       ("json", po::value(&json_file), "write the results as JSON to this file");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << "usage: socsim bench [--repeat N] [--case NAME]... [--quick] [--list] [--json FILE]\n\n"
+    std::cout << "usage: socsim bench [--repeat N] [--case NAME]... [--quick | --systems] [--list] [--json FILE]\n\n"
                  "Wall time of whole simulations (in-process, as `socsim run`) and the engine's event rate.\n\n"
               << opts;
     return 0;
@@ -116,20 +191,30 @@ int bench_command(const std::vector<std::string>& args) {
   }
 
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  std::cout << fmt::format("{:28} {:>10} {:>10} {:>14} {:>12}\n", "case", "min_s", "median_s", "events/s", "ttft_ms");
+  std::cout << fmt::format("{:32} {:>9} {:>9} {:>9} {:>11} {:>10}\n", "case", "min_s", "median_s", "peak_MB", "events/s", "ttft_ms");
   for (const auto& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
-    if (quick && c.functional) continue;
+    if (only.empty() && quick && (c.functional || c.per_system)) continue;
+    if (only.empty() && systems_only && !c.per_system) continue;
     std::vector<Sample> samples;
     for (std::uint32_t i = 0; i < repeat; ++i) samples.push_back(run_case(c));
+    if (!samples.front().error.empty()) {
+      std::cout << fmt::format("{:32} failed: {}\n", c.name, samples.front().error.substr(0, 160));
+      results.push_back({{"case", c.name}, {"what", c.what}, {"error", samples.front().error}});
+      continue;
+    }
+    std::uint64_t peak_kb = 0;
+    for (const auto& s : samples) peak_kb = std::max(peak_kb, s.peak_rss_kb);
     std::vector<double> walls;
     for (const auto& s : samples) walls.push_back(s.wall_s);
     std::sort(walls.begin(), walls.end());
     const double min = walls.front(), median = walls[walls.size() / 2];
     const std::uint64_t events = samples.front().events;
     const double rate = events > 0 ? static_cast<double>(events) / min : 0.0;
-    std::cout << fmt::format("{:28} {:>10.3f} {:>10.3f} {:>14.3g} {:>12.1f}\n", c.name, min, median, rate, samples.front().ttft_ms);
-    nlohmann::ordered_json j = {{"case", c.name}, {"what", c.what}, {"repeat", repeat}, {"wall_min_s", min}, {"wall_median_s", median}};
+    std::cout << fmt::format("{:32} {:>9.3f} {:>9.3f} {:>9.1f} {:>11.3g} {:>10.1f}\n", c.name, min, median,
+                             static_cast<double>(peak_kb) / 1024, rate, samples.front().ttft_ms);
+    nlohmann::ordered_json j = {{"case", c.name}, {"what", c.what}, {"repeat", repeat}, {"wall_min_s", min}, {"wall_median_s", median},
+                                {"peak_rss_mb", static_cast<double>(peak_kb) / 1024}};
     if (events > 0) j["events"] = events, j["events_per_s"] = rate;
     if (!c.run_args.empty()) j["ttft_ms"] = samples.front().ttft_ms;
     results.push_back(j);

@@ -19,11 +19,26 @@ TEST(CliBench, EngineCaseReportsEventsPerSecond) {
   EXPECT_GT(j["cases"][0]["events_per_s"].get<double>(), 0.0);
 }
 
+TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
+  const auto dir = scratch_dir("bench_system");
+  const auto r = run_socsim("bench --case system-gpu-only-b1 --repeat 1 --json '" + (dir / "b.json").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(dir / "b.json"));
+  ASSERT_EQ(j["cases"].size(), 1u);
+  const auto& c = j["cases"][0];
+  EXPECT_EQ(c["what"], "timing llama-3-8b gpu-only prompt 1024 + decode 64 batch 1");
+  // Measured in the child that ran the case: more than nothing, far less than a leak would be.
+  EXPECT_GT(c["peak_rss_mb"].get<double>(), 1.0);
+  EXPECT_LT(c["peak_rss_mb"].get<double>(), 4096.0);
+  EXPECT_GT(c["events"].get<double>(), 0.0);
+}
+
 TEST(CliBench, ListsCasesAndRejectsUnknownOnes) {
   auto r = run_socsim("bench --list");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("timing-llama3-8b-gpu"), std::string::npos);
   EXPECT_NE(r.out.find("functional-qwen2-0.5b-npu"), std::string::npos);
+  for (const char* c : {"system-hetero-tensor-b16", "system-tts-npu-b1", "system-cg-full-b1"}) EXPECT_NE(r.out.find(c), std::string::npos) << c;
   r = run_socsim("bench --case enigne");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--case"), std::string::npos) << r.err;
