@@ -187,11 +187,11 @@ void DramModel::retire_done() {
 
 void DramModel::recompute() {
   const Tick now = sim_.now();
-  std::vector<double> rate_by_port;
+  std::vector<double>& rate_by_port = rates_;  // reused: no allocation per recomputation
   if (flows_.empty()) {
     rate_by_port.assign(ports_.size(), 0.0);
   } else {
-    rate_by_port = max_min_fair_by_count(tree_, peak_ * efficiency(active_masters_), flows_at_);
+    max_min_fair_by_count(tree_, peak_ * efficiency(active_masters_), flows_at_, fair_scratch_, rate_by_port);
   }
   total_rate_ = 0.0;
   Tick earliest = kTickMax;

@@ -136,7 +136,9 @@ class DramModel {
   Simulator& sim_;
   double peak_;
   std::vector<double> efficiency_;
-  FairShareTree tree_;
+  FairShareTree tree_;                 // validated as ports are added
+  FairShareScratch fair_scratch_;      // recompute()'s work arrays
+  std::vector<double> rates_;          // recompute()'s rate per port
   std::vector<Port> ports_;
   std::vector<std::uint32_t> flows_at_;  // active flows issued directly on each port
   std::map<std::string, PortId, std::less<>> by_name_;

@@ -37,6 +37,17 @@ void validate(const FairShareTree& tree);
 std::vector<double> max_min_fair_by_count(const FairShareTree& tree, double root_capacity,
                                           std::span<const std::uint32_t> flows_at);
 
+// Work arrays of max_min_fair_by_count, kept between calls by a caller that recomputes often (the
+// DRAM model does on every flow start and end): no allocation per call once they have grown.
+struct FairShareScratch {
+  std::vector<double> child_demand, demand, grant, level, finite;
+  std::vector<char> active;
+  std::vector<std::vector<std::size_t>> children;
+};
+// The same as above into `rate` (resized to the node count), for a tree already validated.
+void max_min_fair_by_count(const FairShareTree& tree, double root_capacity, std::span<const std::uint32_t> flows_at,
+                           FairShareScratch& scratch, std::vector<double>& rate);
+
 // Per-flow form: flow_nodes[k] is the node flow k is issued on; returns each flow's rate.
 std::vector<double> max_min_fair(const FairShareTree& tree, double root_capacity,
                                  std::span<const std::uint32_t> flow_nodes);
