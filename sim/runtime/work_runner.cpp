@@ -14,7 +14,11 @@ namespace socsim::runtime {
 Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step, Progress* outputs) {
   switch (step.kind) {
     case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, step.name); break;
-    case kernels::NpuStep::Kind::kHmxGemm: co_await hw::run_hmx_gemm(npu, hw::plan_hmx_gemm(npu.spec(), step.gemm, step.home), step.name, outputs); break;
+    case kernels::NpuStep::Kind::kHmxGemm: {
+      const auto plan = npu.gemm_plan(step.gemm, step.home);  // held while the GEMM runs
+      co_await hw::run_hmx_gemm(npu, *plan, step.name, outputs);
+      break;
+    }
     case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, step.name); break;
     case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, step.name); break;
     case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, step.name, step.packets); break;

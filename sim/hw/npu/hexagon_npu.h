@@ -17,8 +17,11 @@
 //   npu.core       cap core_bandwidth        HVX/L2 path, all threads
 //   npu.core.hvxN  cap hvx.read_bandwidth    one HVX thread's stream
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "sim/core/clock_domain.h"
@@ -27,6 +30,7 @@
 #include "sim/core/simulator.h"
 #include "sim/core/statistics.h"
 #include "sim/hw/memory/dram_model.h"
+#include "sim/hw/npu/gemm_plan.h"
 #include "sim/hw/npu/npu_spec.h"
 #include "sim/report/trace.h"
 
@@ -64,6 +68,11 @@ class HexagonNpu {
   // The address-space limit: throws std::invalid_argument when `bytes` of buffers cannot be mapped
   // in one session (the message names both numbers).
   void check_mappable(std::uint64_t bytes, std::string_view what) const;
+  // plan_hmx_gemm for this NPU, memoized by shape: the same GEMMs recur every layer and every
+  // decode step, and planning tries every blocking. Shared so that starting over past
+  // kGemmPlanCacheLimit shapes never pulls a plan from under a GEMM that is running.
+  std::shared_ptr<const GemmPlan> gemm_plan(const GemmShape& shape, OperandHome home);
+  static constexpr std::size_t kGemmPlanCacheLimit = 4096;
 
   // Statistics.
   const BusyTime& busy() const { return busy_; }  // any engine active
@@ -94,6 +103,7 @@ class HexagonNpu {
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;
   Counter dma_bytes_, hmx_cycles_;
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, int, int>, std::shared_ptr<const GemmPlan>> gemm_plans_;
 };
 
 }  // namespace socsim::hw
