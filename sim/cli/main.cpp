@@ -13,6 +13,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/log_level.h"
 #include "sim/config/config_error.h"
+#include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
 namespace po = boost::program_options;
@@ -89,9 +90,9 @@ int main(int argc, char** argv) {
   } catch (const po::error& e) {
     std::cerr << "error: command line: " << e.what() << "\n";
     return 2;
-  } catch (const std::overflow_error& e) {
-    // A duration or size past 64 bits comes from the inputs (a parameter or a request far outside
-    // what a phone does), not from a bug: bad input.
+  } catch (const socsim::TimeOverflow& e) {
+    // A duration past 64 bits comes from the inputs (a parameter or a request far outside what a
+    // phone does), not from a bug: bad input. Other overflows are internal errors (below).
     std::cerr << "error: the inputs ask for a duration or size socsim cannot represent (64-bit picoseconds: 213 days; 64-bit bytes): "
               << e.what() << "\n";
     return 2;

@@ -291,6 +291,10 @@ int sweep_command(const std::vector<std::string>& args) {
                                          "`--resume --jobs 1`, or a higher `socsim sweep --max-host-memory`, retries it]",
                                          jobs);
             }
+          } catch (const TimeOverflow& e) {
+            // A grid point far outside what a phone does (a duration past 64-bit picoseconds).
+            entry.metrics.assign(spec.metrics.size(), std::nullopt);
+            entry.error = std::string("the inputs ask for a duration socsim cannot represent: ") + e.what();
           } catch (const std::exception& e) {
             // A run that cannot finish (watchdog), an internal error: recorded, the others go on.
             entry.metrics.assign(spec.metrics.size(), std::nullopt);

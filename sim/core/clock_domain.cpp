@@ -9,7 +9,7 @@ using u128 = unsigned __int128;
 constexpr u128 kPsPerSecond = 1'000'000'000'000ULL;
 
 Tick checked_tick(u128 v) {
-  if (v > static_cast<u128>(kTickMax)) throw std::overflow_error("clock conversion overflows 64-bit picoseconds");
+  if (v > static_cast<u128>(kTickMax)) throw TimeOverflow("clock conversion overflows 64-bit picoseconds");
   return static_cast<Tick>(v);
 }
 }  // namespace

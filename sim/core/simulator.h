@@ -103,7 +103,7 @@ class Simulator {
   bool tearing_down() const { return tearing_down_; }
 
   Tick checked_add(Tick a, Tick b) const {
-    if (b > kTickMax - a) throw std::overflow_error("simulated time overflows 64-bit picoseconds");
+    if (b > kTickMax - a) throw TimeOverflow("simulated time overflows 64-bit picoseconds");
     return a + b;
   }
 

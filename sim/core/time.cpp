@@ -11,7 +11,7 @@ Tick seconds_to_ticks_ceil(double seconds) {
   }
   const double ps = seconds * 1e12;
   if (ps >= static_cast<double>(kTickMax)) {
-    throw std::overflow_error("seconds_to_ticks_ceil: duration overflows 64-bit picoseconds");
+    throw TimeOverflow("seconds_to_ticks_ceil: duration overflows 64-bit picoseconds");
   }
   // Guard against 1e-12 * 1e12 = 0.9999999 style errors: treat values within 1e-6 ps of an
   // integer as that integer before taking the ceiling.

@@ -3,6 +3,7 @@
 // never a double for time, so event order and reports are exact and reproducible.
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 namespace socsim {
 
@@ -14,6 +15,14 @@ inline constexpr Tick kMicrosecond = 1'000'000;
 inline constexpr Tick kMillisecond = 1'000'000'000;
 inline constexpr Tick kSecond = 1'000'000'000'000;
 inline constexpr Tick kTickMax = std::numeric_limits<Tick>::max();
+
+// A simulated time or duration past 64-bit picoseconds (about 213 days). Always the inputs' doing
+// (a parameter or a request far outside what a phone does), so the command line reports it as
+// bad input (exit 2); any other overflow is a bug (exit 1).
+class TimeOverflow : public std::overflow_error {
+ public:
+  using std::overflow_error::overflow_error;
+};
 
 // Conversions for reports only; simulation logic stays in Ticks.
 inline constexpr double to_seconds(Tick t) { return static_cast<double>(t) / 1e12; }

@@ -110,6 +110,15 @@ TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   EXPECT_NE(small.err.find("--max-host-memory: must be at least 1 MiB"), std::string::npos) << small.err;
 }
 
+// A duration past 64-bit picoseconds is the inputs' doing: exit 2 with what overflowed (the
+// dedicated socsim::TimeOverflow; any other overflow would be an internal error, exit 1).
+TEST(CliSemanticErrors, ADurationPast64BitPicosecondsIsBadInput) {
+  const auto r = run_socsim("microbench --soc snapdragon-8gen3 --op read --unit cpu --bytes 18000000000000000000 --set 'dram.peak=1MB/s'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot represent"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("dram: flow duration overflows 64-bit picoseconds"), std::string::npos) << r.err;
+}
+
 // A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not
 // an allocation failure (1000 calls/s over 72 h was std::bad_alloc, exit 1).
 TEST(CliSemanticErrors, ServeTraceTooLongExits2NamingTheRate) {

@@ -12,7 +12,7 @@ Task<> CpuComplex::sleep(Tick duration) {
   if (g > 0) {
     // The smallest multiple of g that is >= duration, measured from the request.
     const Tick periods = duration / g + (duration % g != 0 ? 1 : 0);
-    if (periods > kTickMax / g) throw std::overflow_error("CpuComplex::sleep: wake time overflows");
+    if (periods > kTickMax / g) throw TimeOverflow("CpuComplex::sleep: wake time overflows");
     wake = periods * g;
   }
   co_await sim_.delay(wake);

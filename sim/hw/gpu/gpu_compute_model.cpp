@@ -30,7 +30,7 @@ double per_cycle(const GpuSpec& spec, DType dtype) {
 Tick gpu_duration(double amount, double rate_per_s) {
   if (!(amount >= 0) || !(rate_per_s > 0)) throw std::invalid_argument("gpu: negative amount or non-positive rate");
   const double ps = amount * 1e12 / rate_per_s;
-  if (!(ps < 1.8e19)) throw std::overflow_error("gpu: duration overflows 64-bit picoseconds");
+  if (!(ps < 1.8e19)) throw TimeOverflow("gpu: duration overflows 64-bit picoseconds");
   const double nearest = std::round(ps);
   if (std::fabs(ps - nearest) <= std::max(1e-6, ps * 1e-12)) return static_cast<Tick>(nearest);
   return static_cast<Tick>(std::ceil(ps));

@@ -19,7 +19,7 @@ bool positive_finite(double x) { return x > 0.0 && std::isfinite(x); }
 // bytes left, and a wake-up at now could not advance time.
 Tick drain_ticks(double remaining, double rate) {
   const double ps = remaining / rate * 1e12;
-  if (!(ps < 1.8e19)) throw std::overflow_error("dram: flow duration overflows 64-bit picoseconds");
+  if (!(ps < 1.8e19)) throw TimeOverflow("dram: flow duration overflows 64-bit picoseconds");
   const double nearest = std::round(ps);
   const double noise = std::max(1e-6, ps * 1e-12);
   const Tick t = std::fabs(ps - nearest) <= noise ? static_cast<Tick>(nearest) : static_cast<Tick>(std::ceil(ps));

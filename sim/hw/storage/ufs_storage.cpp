@@ -16,7 +16,7 @@ namespace {
 // so hand-computed timings come out exact (the DRAM model's rule for flow durations).
 Tick stream_ticks(std::uint64_t bytes, double bandwidth) {
   const double ps = static_cast<double>(bytes) * 1e12 / bandwidth;
-  if (!(ps < 1.8e19)) throw std::overflow_error("storage: request duration overflows 64-bit picoseconds");
+  if (!(ps < 1.8e19)) throw TimeOverflow("storage: request duration overflows 64-bit picoseconds");
   const double nearest = std::round(ps);
   if (std::fabs(ps - nearest) <= std::max(1e-6, ps * 1e-12)) return static_cast<Tick>(nearest);
   return static_cast<Tick>(std::ceil(ps));
