@@ -36,7 +36,14 @@ struct DramModel::FlowWaiter {
   FlowWaiter(const FlowWaiter&) = delete;
   FlowWaiter& operator=(const FlowWaiter&) = delete;
   ~FlowWaiter() {
-    if (model && in_flight) model->cancel_flow(seq);
+    if (!model || !in_flight) return;
+    try {
+      model->cancel_flow(seq);
+    } catch (...) {
+      // Cancelling recomputes the others' rates, which can fail as the simulation is torn down
+      // after an error (a duration that overflows); the flow is out of the list by then, and a
+      // destructor must not throw.
+    }
   }
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) {
@@ -128,7 +135,15 @@ std::uint64_t DramModel::begin_flow(PortId port, std::uint64_t bytes, EventFn on
   Flow f{next_seq_++, port, bytes, static_cast<double>(bytes), 0.0, kTickMax, on_done, ctx, waiter};
   account_start(f);
   flows_.push_back(f);
-  recompute();
+  try {
+    recompute();
+  } catch (...) {
+    // The flow cannot be timed (its duration overflows 64-bit picoseconds): it never started.
+    // Take it out again, so nothing keeps pointing at a caller whose frame unwinds now.
+    account_end(flows_.back(), 0);
+    flows_.pop_back();
+    throw;
+  }
   return f.seq;
 }
 

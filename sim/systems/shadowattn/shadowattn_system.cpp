@@ -2,23 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <set>
-
-#include <spdlog/spdlog.h>
 
 #include "kernels/attention/attention_lower.h"
 #include "sim/config/config_error.h"
 #include "sim/runtime/job_profiler.h"
 #include "sim/runtime/lowering/sparse_attention_lowering.h"
 #include "sim/systems/llm_npu/chunk_dag.h"
+#include "sim/systems/llm_npu/cpu_decode.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
 #include "sim/systems/memory_fit.h"
-#include "sim/systems/llm_npu/cpu_decode.h"
 #include "sim/systems/shadowattn/calibration.h"
-#include "sim/systems/shadowattn/importance_calibration.h"
-#include "sim/systems/shadowattn/importance_file.h"
+#include "sim/systems/shadowattn/importance_source.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
 
 namespace socsim::systems {
@@ -327,54 +323,11 @@ void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& so
   }
   placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes, soc.npu.max_sessions);
   shadow_kept_ = llm_npu::shadow_layers(m.layers, host_.outlier_prune);
-  using Source = shadowattn::Options::ImportanceSource;
   importance_info_ = {{"source", "synthetic"}};
-  shadowattn::Importance imp = shadowattn::synthetic_importance(options_.seed, m.layers, m.heads);
-  const auto spread = [](const std::vector<double>& v, std::size_t n) {
-    const auto [mn, mx] = std::minmax_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-    return nlohmann::ordered_json{{"min", *mn}, {"max", *mx}};
-  };
-  const auto describe = [&](std::string source, const shadowattn::CalibratedImportance& cal, const shadowattn::CalibrationOptions& co) {
-    importance_info_ = {{"source", std::move(source)},
-                        {"layers_calibrated", cal.layers_calibrated},
-                        {"sequences", co.sequences},
-                        {"tokens", co.tokens},
-                        {"scored_positions", co.scored},
-                        {"vocab_rows", std::min(co.vocab_rows == 0 ? m.vocab : co.vocab_rows, m.vocab)},
-                        {"base_entropy_nats", cal.base_entropy},
-                        {"head_kl_nats", spread(cal.importance.head, cal.layers_calibrated * m.heads)},
-                        {"layer_kl_nats", spread(cal.importance.layer, cal.layers_calibrated)}};
-  };
-  if (variant_ == AttentionVariant::kShadow) {
-    std::filesystem::path file = options_.importance_file;
-    if (file.empty() && (options_.importance == Source::kAuto || options_.importance == Source::kOffline)) {
-      file = shadowattn::find_importance_file(m.id);
-    }
-    if (options_.importance == Source::kOffline && file.empty()) {
-      throw config::ConfigError(options_.importance_where, "shadowattn.importance",
-                                "no offline calibration for model '" + m.id + "' (models/shadowattn/" + m.id +
-                                    ".importance.json); write one with `socsim calibrate --model " + m.id +
-                                    " --out FILE` and pass it as shadowattn.importance_file, or use importance=calibrated|synthetic");
-    }
-    if (!file.empty()) {
-      const auto off = shadowattn::read_importance_file(file, m);
-      imp = off.calibration.importance;
-      describe("offline file " + file.filename().string() + " (calibrated in functional mode on synthetic weights, seed " +
-                   std::to_string(off.seed) + ")",
-               off.calibration, off.options);
-    } else if (options_.importance == Source::kCalibrated) {
-      shadowattn::CalibrationOptions co;
-      co.layers = options_.calibration_layers == 0 ? m.layers : std::min<std::uint64_t>(options_.calibration_layers, m.layers);
-      const auto& cal = shadowattn::cached_calibration(m, options_.seed, co);
-      imp = cal.importance;
-      describe("calibrated (functional mode, synthetic weights, FP32 reference, KL to the unablated model)", cal, co);
-    } else if (options_.importance == Source::kAuto) {
-      spdlog::warn("shadowattn: model '{}' has no offline importance calibration (models/shadowattn/{}.importance.json): per-head "
-                   "ratios from seeded synthetic importance (shadowattn.importance=synthetic)",
-                   m.id, m.id);
-      importance_info_["source"] = "synthetic (no offline calibration for " + m.id + ")";
-    }
-  }
+  // Only shadowAttn sizes its heads' top-k by importance; the baselines keep the seeded scores.
+  const shadowattn::Importance imp = variant_ == AttentionVariant::kShadow
+                                         ? shadowattn::resolve_importance(options_, m, importance_info_)
+                                         : shadowattn::synthetic_importance(options_.seed, m.layers, m.heads);
   ratios_ = shadowattn::head_ratios(imp.head, imp.layer, m.heads, options_.sparsity, options_.importance_clamp);
 }
 

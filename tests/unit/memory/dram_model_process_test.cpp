@@ -42,6 +42,29 @@ TEST(DramModelProcess, TransferCompletesWhenTheLastByteMoves) {
 
 Task<> one_transfer(DramModel& dram, PortId p, std::uint64_t bytes) { co_await dram.transfer(p, bytes); }
 
+// A transfer whose duration cannot be represented throws TimeOverflow from the model, and the
+// teardown after it touches nothing freed: the flow is taken out again before the caller's frame
+// unwinds (ASan: heap-use-after-free in ~DramModel before), whichever is destroyed first, and a
+// transfer in flight beside it is cancelled without a throw from its destructor.
+TEST(DramModelProcess, AnOverflowingTransferUnwindsCleanly) {
+  for (const bool model_first : {false, true}) {
+    auto sim = std::make_unique<Simulator>();
+    auto dram = std::make_unique<DramModel>(*sim, 1e6);  // 1 MB/s
+    const PortId cpu = dram->add_port("cpu", 1e6);
+    const PortId gpu = dram->add_port("gpu", 1e6);
+    sim->spawn(one_transfer(*dram, gpu, 1000), "small");
+    sim->spawn(one_transfer(*dram, cpu, 18'000'000'000'000'000'000ull), "huge");  // 1.8e13 s at 1 MB/s
+    EXPECT_THROW(sim->run(), TimeOverflow);
+    if (model_first) {
+      dram.reset();
+      sim.reset();
+    } else {
+      sim.reset();
+      dram.reset();
+    }
+  }
+}
+
 TEST(DramModelProcess, KilledProcessCancelsItsFlowAndFreesBandwidth) {
   Simulator sim;
   DramModel dram(sim, 60 * GB);
