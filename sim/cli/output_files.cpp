@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sim/config/config_error.h"
+#include "sim/core/write_fully.h"
 
 namespace socsim::cli {
 
@@ -24,19 +25,11 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
 // Writes all of `content` to `fd` and closes it, with fsync first when `sync`; false with errno
 // set on failure.
 bool write_and_close(int fd, const std::string& content, bool sync) {
-  const char* p = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int e = errno;
-      ::close(fd);
-      errno = e;
-      return false;
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
+  if (!write_fully(fd, content)) {
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    return false;
   }
   if (sync && ::fsync(fd) != 0) {
     const int e = errno;

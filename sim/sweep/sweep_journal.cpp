@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/config_error.h"
+#include "sim/core/write_fully.h"
 
 namespace socsim::sweep {
 
@@ -33,18 +34,7 @@ nlohmann::ordered_json header_json(const JournalHeader& h) {
 std::string safe_dump(const nlohmann::ordered_json& j) { return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace); }
 
 // Writes all of `text` with one write() where the kernel allows, then forces it to disk.
-bool write_line(int fd, const std::string& text) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  return ::fdatasync(fd) == 0;
-}
+bool write_line(int fd, const std::string& text) { return write_fully(fd, text) && ::fdatasync(fd) == 0; }
 
 }  // namespace
 
