@@ -360,7 +360,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
     case kernels::Unit::kCpu: {
       for (const auto& g : job.ops) {
         const Tick start = sim.now();
-        const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, attention_of(g));
+        const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, attention_of(g), job.cpu_engine);
         for (const auto& task : work.tasks) {
           if (job.cpu_cluster.empty()) {
             co_await soc_.cpu().run_on_fastest(task, work.threads);

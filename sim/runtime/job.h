@@ -13,6 +13,7 @@
 #include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/model/graph_builder.h"
+#include "sim/runtime/cpu_engine.h"
 #include "sim/runtime/npu_kernel_choice.h"
 
 namespace socsim::runtime {
@@ -51,6 +52,7 @@ struct Job {
   std::string npu_graph;
   NpuKernelChoice npu_kernels;      // NPU: which custom-kernel variants its ops lower to
   std::uint32_t cpu_threads = 1;    // CPU: cores, filled fastest first
+  CpuEngine cpu_engine = CpuEngine::kOptimized;  // CPU: the kernel library its ops lower through
   std::string cpu_cluster;          // CPU: run on this cluster only ("" = the fastest cores)
   bool attention_module = false;    // reported in attention_ms / attention_energy_j (shadowAttn)
   // Jobs of one lane run one at a time, the next chosen by the plan's pick policy when the lane

@@ -5,6 +5,7 @@
 
 #include "sim/runtime/lowering/attention_lowering.h"
 #include "sim/runtime/lowering/elementwise_lowering.h"
+#include "sim/runtime/lowering/llamacpp_lowering.h"
 #include "sim/runtime/lowering/matmul_lowering.h"
 #include "sim/runtime/lowering/precision_formats.h"
 #include "sim/runtime/lowering/sparse_attention_lowering.h"
@@ -40,9 +41,12 @@ double precision_weight_bits(Precision p) { return lowering::weight_bits(p); }
 double precision_activation_bytes(Precision p) { return lowering::activation_bytes(p); }
 
 kernels::CpuWork lower_op_cpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, std::uint32_t threads,
-                              const kernels::AttentionShape* attention) {
+                              const kernels::AttentionShape* attention, CpuEngine engine) {
   kernels::CpuWork w;
-  if (op.kind == OpKind::kMatMul) {
+  if (engine == CpuEngine::kLlamaCpp && lowering::llamacpp_lowers(op, p)) {
+    const auto shape = lowering::is_attention_op(op.kind) ? attention_for(op, m, attention) : kernels::AttentionShape{};
+    w = lowering::lower_llamacpp_cpu(op, m, threads, shape);
+  } else if (op.kind == OpKind::kMatMul) {
     w = lowering::lower_matmul_cpu(op, p, threads);
   } else if (lowering::is_sparse_attention_op(op.kind)) {
     w = lowering::lower_sparse_op_cpu(op, m, threads);

@@ -16,6 +16,7 @@
 #include "sim/hw/npu/npu_spec.h"
 #include "sim/model/layer_ops.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/cpu_engine.h"
 #include "sim/runtime/job.h"
 #include "sim/runtime/npu_kernel_choice.h"
 
@@ -24,8 +25,10 @@ namespace socsim::runtime {
 // `attention`: the shape of the layer's attention (attention_shape_of() of its attn_scores op),
 // needed by the softmax op, whose OpDesc carries only its element count; ignored by other ops.
 // A softmax op without it throws std::invalid_argument.
+// `engine` kLlamaCpp: quantized matmuls and attention through llama.cpp's kernels
+// (lowering/llamacpp_lowering.h); every other op as kOptimized.
 kernels::CpuWork lower_op_cpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, std::uint32_t threads,
-                              const kernels::AttentionShape* attention = nullptr);
+                              const kernels::AttentionShape* attention = nullptr, CpuEngine engine = CpuEngine::kOptimized);
 kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig& m, Precision p,
                               const kernels::AttentionShape* attention = nullptr);
 

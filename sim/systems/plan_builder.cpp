@@ -14,6 +14,7 @@ std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vect
       j.unit = p.unit;
       j.precision = p.precision;
       j.cpu_threads = p.cpu_threads;
+      if (p.unit == kernels::Unit::kCpu) j.cpu_engine = cpu_engine_;
       j.name = std::string(g.phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(g.step) + ".L" +
                std::to_string(g.layer) + "." + g.op.name;
       if (p.unit == kernels::Unit::kNpu) j.npu_graph = namer_(g);

@@ -34,6 +34,8 @@ class SequentialPlanBuilder {
   // Also cut a job where the layer changes: one graph per decoder layer, shared by every layer of
   // that shape (the graph namer gives them one name), instead of one graph per forward pass.
   void cut_at_layers() { cut_at_layers_ = true; }
+  // The kernel library of the CPU jobs appended from now on (the host's sampling op excepted).
+  void set_cpu_engine(runtime::CpuEngine e) { cpu_engine_ = e; }
   // The next job appended waits for `job` (a job the strategy built itself).
   void continue_after(std::uint32_t job) {
     has_last_ = true;
@@ -45,6 +47,7 @@ class SequentialPlanBuilder {
   GraphNamer namer_;
   bool has_last_ = false;
   bool cut_at_layers_ = false;
+  runtime::CpuEngine cpu_engine_ = runtime::CpuEngine::kOptimized;
   std::uint32_t last_ = 0;
 };
 

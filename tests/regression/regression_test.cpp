@@ -15,6 +15,7 @@
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_results.h"
 #include "sim/systems/system.h"
+#include "sim/cli/sweep_fingerprint.h"
 #include "sim/validation/metric_path.h"
 
 namespace socsim::regression {
@@ -25,6 +26,7 @@ const std::filesystem::path kDir = SOCSIM_REGRESSION_DIR;
 struct Matrix {
   sweep::SweepSpec spec;
   sweep::SweepPlan plan;
+  std::uint64_t fingerprint = 0;  // as `socsim sweep` writes it: the runs and their input files' contents
 };
 
 const Matrix& matrix() {
@@ -32,6 +34,7 @@ const Matrix& matrix() {
     Matrix x;
     x.spec = sweep::load_sweep_spec(kDir / "matrix.yaml");
     x.plan = sweep::expand_sweep(x.spec);
+    x.fingerprint = cli::sweep_fingerprint(x.spec, x.plan);
     return x;
   }();
   return m;
@@ -85,8 +88,9 @@ TEST_P(RegressionCase, MetricsMatchGolden) {
   for (const auto& row : g.rows) {
     if (row.run == run.index) want = &row;
   }
-  ASSERT_EQ(g.fingerprint, matrix().plan.fingerprint)
-      << "tests/regression/matrix.yaml changed since golden.json was blessed: run scripts/bless-regression.sh";
+  ASSERT_EQ(g.fingerprint, matrix().fingerprint)
+      << "tests/regression/matrix.yaml, an input file it names (SoC, model) or socsim's version changed since golden.json "
+         "was blessed: run scripts/bless-regression.sh and say in the commit what moved";
   ASSERT_NE(want, nullptr) << "no golden for case " << run.index << " (" << run.label() << "): run scripts/bless-regression.sh";
 
   auto setup = cli::prepare_run(run.args);

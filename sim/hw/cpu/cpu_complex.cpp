@@ -36,6 +36,7 @@ Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t
   if (!(t.ops >= 0) || !std::isfinite(t.ops)) {
     throw std::invalid_argument("CPU task '" + t.name + "': ops must be finite and >= 0");
   }
+  if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
   return run_on(t, std::move(c), threads);
 }
 
@@ -85,21 +86,23 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
     throw std::invalid_argument("CPU task '" + t.name + "': " + std::to_string(threads) +
                                 " threads requested, the CPU has " + std::to_string(total) + " cores");
   }
+  if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
   std::vector<std::shared_ptr<CpuCluster>> order = clusters_;
   std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    return core_ops_per_second(a->spec(), t.dtype) > core_ops_per_second(b->spec(), t.dtype);
+    return task_ops_per_second(a->spec(), t) > task_ops_per_second(b->spec(), t);
   });
   struct Pick {
     std::shared_ptr<CpuCluster> cluster;
     std::uint32_t threads;
-    double weight;  // ops/s of this part's cores
+    double weight;  // this part's share of the work, unnormalized
   };
   std::vector<Pick> picks;
   double total_weight = 0;
   for (std::uint32_t left = threads; const auto& c : order) {
     if (left == 0) break;
     const std::uint32_t n = std::min(left, c->spec().cores);
-    picks.push_back({c, n, n * core_ops_per_second(c->spec(), t.dtype)});
+    // Static partition: a share per thread; dynamic chunks: a share per unit of throughput.
+    picks.push_back({c, n, t.even_split ? static_cast<double>(n) : n * task_ops_per_second(c->spec(), t)});
     total_weight += picks.back().weight;
     left -= n;
   }
@@ -127,6 +130,7 @@ Tick CpuComplex::compute_time(const CpuTask& t, std::string_view cluster, std::u
     throw std::invalid_argument("compute_time: " + std::to_string(threads) + " threads on cluster '" + c->name() +
                                 "', which has " + std::to_string(c->spec().cores) + " cores");
   }
+  if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
   const Tick compute = c->clock().cycles_to_ticks(
       compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads));
   const double rate = std::min({threads * c->spec().core_bandwidth, spec_.port_bandwidth, dram_.peak_bytes_per_s()});

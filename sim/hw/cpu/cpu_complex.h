@@ -45,7 +45,9 @@ class CpuComplex {
   // Spreads `t` over up to `threads` of the fastest cores for its dtype: clusters are filled in
   // order of per-core ops/s (prime, then mid, ...), and each cluster's part gets a share of the
   // ops and bytes proportional to its throughput (ggml hands out mul_mat chunks dynamically, so
-  // faster cores take more of them). Each part is one run() call; all start together.
+  // faster cores take more of them), or to its thread count for a task with even_split (a static
+  // partition: the slowest cores finish last). Each part is one run() call; all start together.
+  // A task's max_threads caps `threads`.
   Task<> run_on_fastest(const CpuTask& t, std::uint32_t threads);
   // usleep(): wakes after the smallest multiple of sleep_granularity >= duration (10 us with a
   // 90 us granularity wakes after 90 us; HeteroLLM 4.2 measures 80-100 us). Holds no core.

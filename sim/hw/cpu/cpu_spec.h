@@ -18,6 +18,10 @@ struct CpuClusterSpec {
   double fp16_flops_per_cycle = 0;
   double int8_ops_per_cycle = 0;
   double core_bandwidth = 0;  // one core's achievable DRAM stream, bytes/s
+  // 128-bit ASIMD pipes per core (optional, 0 = not described): the issue rate of vector
+  // micro-ops, for kernels costed by their instruction mix (CpuTask::simd_uops_per_op) rather
+  // than by a sustained GEMM rate.
+  std::uint32_t simd_pipes = 0;
 };
 
 struct CpuSpec {

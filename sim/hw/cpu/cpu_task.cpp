@@ -15,7 +15,21 @@ double ops_per_cycle(const CpuClusterSpec& c, DType d) {
   throw std::invalid_argument("unknown dtype");
 }
 
-double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t) { return t.scalar ? 1.0 : ops_per_cycle(c, t.dtype); }
+double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t) {
+  if (t.scalar) return 1.0;
+  if (t.simd_uops_per_op > 0) {
+    if (c.simd_pipes == 0) {
+      throw std::invalid_argument("CPU task '" + t.name + "' is costed by its vector instruction mix: cluster '" + c.name +
+                                  "' needs simd_pipes (cpu.clusters." + c.name + ".simd_pipes)");
+    }
+    return static_cast<double>(c.simd_pipes) / t.simd_uops_per_op;
+  }
+  return ops_per_cycle(c, t.dtype);
+}
+
+double task_ops_per_second(const CpuClusterSpec& c, const CpuTask& t) {
+  return static_cast<double>(c.clock_hz) * task_ops_per_cycle(c, t);
+}
 
 double core_ops_per_second(const CpuClusterSpec& c, DType d) {
   return static_cast<double>(c.clock_hz) * ops_per_cycle(c, d);

@@ -16,14 +16,29 @@ struct CpuTask {
   std::uint64_t dram_bytes = 0;  // bytes streamed from/to DRAM
   std::uint64_t rows = 0;        // GEMM M, for micro-kernel row padding; 0 if not a GEMM
   bool scalar = false;           // scalar, branchy code: one op per cycle whatever the dtype's vector rate
+  // > 0: a kernel costed by its instruction mix: it issues this many vector micro-ops per op, at
+  // the core's simd_pipes per cycle (llama.cpp's vec_dot kernels; kernels/llamacpp/). Overrides
+  // the dtype's sustained rate; the cluster must describe simd_pipes.
+  double simd_uops_per_op = 0;
+  // Static partition: every thread gets the same share whatever its core's speed, so the slowest
+  // core sets the finish time (ggml's mul_mat before dynamic chunking, llama.cpp PR #6915).
+  // false: shares in proportion to the cores' throughput (work handed out in chunks).
+  bool even_split = false;
+  // At most this many threads run the task (0 = the work's threads): a phase that one thread
+  // does while the others wait at the barrier (ggml's INIT phase quantizing the activations).
+  std::uint32_t max_threads = 0;
 };
 
 // Ops one core of `c` completes per cycle for `d`. W4A16 uses the INT8 rate: llama.cpp-style CPU
 // kernels quantize activations to 8 bits and run Q4 weights through int8 dot products
 // (ggml-cpu vec_dot_q4_0_q8_0, SDOT/SMMLA), so there is no FP16 math in the inner loop.
 double ops_per_cycle(const CpuClusterSpec& c, DType d);
-// The rate `t` runs at on one core of `c`: 1 for scalar tasks, else ops_per_cycle(c, t.dtype).
+// The rate `t` runs at on one core of `c`: 1 for scalar tasks; simd_pipes / simd_uops_per_op
+// for a kernel costed by its instruction mix (std::invalid_argument if `c` has no simd_pipes);
+// else ops_per_cycle(c, t.dtype).
 double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t);
+// Ops per second of one core of `c` running `t` (the order in which run_on_fastest fills clusters).
+double task_ops_per_second(const CpuClusterSpec& c, const CpuTask& t);
 
 // Ops per second of one core of `c` for `d` (clock x ops per cycle): the order in which
 // run_on_fastest fills clusters.

@@ -18,10 +18,11 @@ LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, s
 }
 
 const kernels::CpuWork& LoweringCache::cpu(const model::OpDesc& op, Precision p, std::uint32_t threads,
-                                           const kernels::AttentionShape* attention) {
+                                           const kernels::AttentionShape* attention, CpuEngine engine) {
   Key key = key_of(op, p, threads, attention);
+  key.cpu_engine = engine;
   auto it = cpu_.find(key);
-  if (it == cpu_.end()) it = cpu_.emplace(std::move(key), lower_op_cpu(op, model_, p, threads, attention)).first;
+  if (it == cpu_.end()) it = cpu_.emplace(std::move(key), lower_op_cpu(op, model_, p, threads, attention, engine)).first;
   return it->second;
 }
 

@@ -16,7 +16,8 @@ class LoweringCache {
   LoweringCache(const model::ModelConfig& m, const hw::NpuSpec& npu) : model_(m), npu_(npu) {}
 
   // References stay valid for the cache's lifetime.
-  const kernels::CpuWork& cpu(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
+  const kernels::CpuWork& cpu(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention,
+                              CpuEngine engine = CpuEngine::kOptimized);
   const kernels::GpuWork& gpu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention);
   const NpuOpWork& npu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention,
                        const NpuKernelChoice& choice = {});
@@ -38,6 +39,7 @@ class LoweringCache {
     std::uint64_t m = 0, k = 0, n = 0, batch = 0, elements = 0, weight_params = 0;
     std::uint64_t heads = 0, kv_heads = 0, head_dim = 0, q_len = 0, q_pos0 = 0, kv_len = 0;  // softmax: its attention
     NpuKernelChoice npu_kernels;  // NPU only
+    CpuEngine cpu_engine = CpuEngine::kOptimized;  // CPU only
     auto operator<=>(const Key&) const = default;
   };
   static Key key_of(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);

@@ -1,25 +1,42 @@
-// cpu-only: llama.cpp-like. Every op on the CPU's big and mid cores, Q4_0 weights run through
-// INT8 dot products, float activations; no other unit, so no synchronization at all.
+// cpu-only: the papers' CPU baseline. Every op on the CPU, K-quant weights through INT8 dot
+// products, float activations; no other unit, so no synchronization. cpu_only.engine picks the
+// kernel library: llamacpp (default: the baseline the papers ran, kernels/llamacpp/) or optimized
+// (the SoC file's sustained GEMM rates: llm.npu's own CPU kernels).
 #include "sim/systems/baselines/cpu_only.h"
 
+#include <algorithm>
+#include <optional>
+
+#include "kernels/llamacpp/vec_dot_costs.h"
+#include "sim/hw/hardware_limit_error.h"
 #include "sim/systems/plan_builder.h"
 
 namespace socsim::systems {
 
 void CpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig&) {
-  // Default: every core but the little ones (llama.cpp's usual -t for phones).
-  std::uint32_t big = 0;
+  std::uint32_t total = 0, big = 0;
   for (const auto& c : soc.cpu.clusters) {
+    total += c.cores;
     if (c.name != "little") big += c.cores;
   }
-  threads_ = big;
-  if (auto o = options.optional_child("cpu_only")) {
-    threads_ = static_cast<std::uint32_t>(o->integer_or("threads", big));
-    std::uint32_t total = 0;
-    for (const auto& c : soc.cpu.clusters) total += c.cores;
-    if (threads_ < 1 || threads_ > total) {
-      throw config::ConfigError(o->location_of("threads"), "cpu_only.threads",
-                                "must be in [1, " + std::to_string(total) + "] (the CPU's cores), got " + std::to_string(threads_));
+  std::optional<config::Section> o = options.optional_child("cpu_only");
+  engine_ = runtime::CpuEngine::kLlamaCpp;
+  if (o && o->has("engine")) engine_ = *runtime::parse_cpu_engine(o->choice("engine", {"llamacpp", "optimized"}));
+  // llamacpp: llama.cpp's default -t of early 2024, get_num_physical_cores(), fell back to half
+  // the hardware threads on Android/Linux (its sysfs path was misspelled until fcd84a0f,
+  // 2024-05-04): 4 on an 8-core phone, which the scheduler places on the fastest cores.
+  // optimized: every core but the little ones.
+  threads_ = engine_ == runtime::CpuEngine::kLlamaCpp ? std::max<std::uint32_t>(1, total / 2) : big;
+  if (o && o->has("threads")) threads_ = static_cast<std::uint32_t>(o->integer("threads", 1, total));  // the CPU's cores
+  if (engine_ == runtime::CpuEngine::kLlamaCpp) {
+    // Its kernels are costed by their instruction mix: the cores must say how many vector pipes
+    // they have.
+    for (const auto& c : soc.cpu.clusters) {
+      if (c.simd_pipes == 0) {
+        throw hw::HardwareLimitError("cpu.clusters." + c.name + ".simd_pipes",
+                                     "cpu_only.engine=llamacpp costs llama.cpp's kernels by their vector micro-ops: the SoC "
+                                     "file must give each CPU cluster's 128-bit SIMD pipe count (or use cpu_only.engine=optimized)");
+      }
     }
   }
 }
@@ -32,8 +49,13 @@ runtime::Plan CpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
     if (g.op.kind != model::OpKind::kMatMul) p.precision = runtime::Precision::kFp32;
     return p;
   }, [](const model::GraphOp&) { return std::string(); });
-  const auto prefill = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
+  b.set_cpu_engine(engine_);
+  // llama.cpp decodes the prompt n_batch tokens at a time (kernels/llamacpp/vec_dot_costs.h).
+  const std::uint64_t chunk = engine_ == runtime::CpuEngine::kLlamaCpp ? kernels::llamacpp::kBatchTokens : 0;
+  const auto prefill = model::prefill_graph(m, {r.prompt, chunk, r.batch, false, false}, false);
   build_prefill_decode(plan, b, m, prefill, r);
+  plan.info["cpu_engine"] = runtime::cpu_engine_name(engine_);
+  plan.info["cpu_threads"] = threads_;
   return plan;
 }
 

@@ -14,6 +14,7 @@ class CpuOnly final : public System {
 
  private:
   std::uint32_t threads_ = 1;
+  runtime::CpuEngine engine_ = runtime::CpuEngine::kLlamaCpp;
 };
 
 }  // namespace socsim::systems
