@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/elementwise/hvx_mix.h"
 #include "kernels/elementwise/op_costs.h"
 #include "kernels/softmax/softmax_lower.h"
 #include "sim/hw/hardware_limit_error.h"
@@ -51,24 +52,32 @@ TileCounts tile_counts(const AttentionShape& s, const FlashParams& p) {
 
 double flash_tile_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t kv_tile, std::uint64_t head_dim, ExpVariant v) {
   const HvxCost c{hvx};
-  const double f = c.fop(), i = HvxCost::kIop, e = hvx_exp_packets_f16(hvx, v);
   const std::uint64_t seg = std::min<std::uint64_t>(kv_tile, c.lanes(2));
-  const double row_max = 2.0 * static_cast<double>(std::bit_width(seg) - 1);
-  const double per_score_vector = row_max + i + f + e + (HvxCost::kWiden + 2 * f) + 2 * f;
-  const double per_row_vector = i + f + e;
-  const double per_out_vector = i + 2 * f;
-  // Two dependent batches of exps per tile (P, then a, which needs the new row max): one
-  // pipeline fill each (the LUT's gather latency).
-  return static_cast<double>(c.vectors(rows * kv_tile, 2)) * per_score_vector +
-         static_cast<double>(c.vectors(rows, 2)) * per_row_vector + static_cast<double>(c.vectors(rows * head_dim, 2)) * per_out_vector +
-         2 * hvx_exp_fill_packets(hvx, v);
+  const double lg = static_cast<double>(std::bit_width(seg) - 1);
+  // Per score vector: segmented row max (rotate + max per halving), broadcast m', S - m', exp,
+  // FP32 row sum (widen + 2 adds), rescale (2 multiplies), the FP16 P tile shuffled into the HMX
+  // layout and stored (the paper's kernel: vshuff + store).
+  HvxMix score{.va = lg + 1, .vs = 1 + 2, .vx_dv = 1 + 2, .vp = lg, .vp_vs = 1, .loads = 1, .stores = 1};
+  if (v == ExpVariant::kPoly) score.vs += 1;  // its qf16 result to FP16
+  if (v == ExpVariant::kLut) score.stores -= 1;  // the gather's .new store leaves P in TCM
+  score = score + hvx_exp_mix_f16(v);
+  // Per row vector: m' = max(m, rowmax), m - m', exp for a. Per output vector: broadcast a, a O, + P V.
+  const HvxMix row = HvxMix{.va = 1, .vs = 1} + hvx_exp_mix_f16(v);
+  const HvxMix out{.va = 1, .vs = 1, .vx_dv = 1, .loads = 1, .stores = 1};
+  return static_cast<double>(c.vectors(rows * kv_tile, 2)) * vliw_packets(score, hvx) +
+         static_cast<double>(c.vectors(rows, 2)) * vliw_packets(row, hvx) +
+         static_cast<double>(c.vectors(rows * head_dim, 2)) * vliw_packets(out, hvx);
 }
 
 double flash_finalize_hvx_packets(const hw::HvxSpec& hvx, std::uint64_t rows, std::uint64_t head_dim) {
   const HvxCost c{hvx};
-  const double f = c.fop();
-  return static_cast<double>(rows) * (f + c.reduce(4, f)) + static_cast<double>(c.vectors(rows, 2)) * c.reciprocal() +
-         static_cast<double>(c.vectors(rows * head_dim, 2)) * (HvxCost::kIop + f);
+  // Per row: combine and reduce the FP32 sum (1 add, 5 rotate + add); per row vector the
+  // reciprocal; per output vector broadcast 1/l and scale.
+  const HvxMix per_row{.vs = 1 + 5, .vp = 5};
+  const HvxMix reciprocal{.va = 1, .vs = 2 + 1, .vx_dv = 4};
+  const HvxMix out{.va = 1, .vx_dv = 1, .loads = 1, .stores = 1};
+  return static_cast<double>(rows) * vliw_packets(per_row, hvx) + static_cast<double>(c.vectors(rows, 2)) * vliw_packets(reciprocal, hvx) +
+         static_cast<double>(c.vectors(rows * head_dim, 2)) * vliw_packets(out, hvx);
 }
 
 std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std::uint64_t head_dim, const FlashParams& p) {

@@ -20,14 +20,15 @@
 // of a quarter of the TCM leaves room for both).
 //
 // HVX per tile of r rows x Bc keys, d head dims, with V_t = ceil(r Bc / 64) score vectors,
-// R = ceil(r / 64) row vectors and V_o = ceil(r d / 64) output vectors (f = float op, E = exp):
-//   per score vector: segmented row max 2 log2(Bc) + broadcast m' 1 + S - m' f + E
-//                     + FP32 lane-wise row sum: widen 2 + accumulate 2f + rescale by a 2f
-//   per row vector:   m' = max(m, rowmax) 1 + (m - m') f + E for a
-//   per output vector: broadcast a 1 + a O f + (+ P V) f
-//   per tile:         2 exp pipeline fills (hvx_exp_fill_packets: the LUT's vgather latency)
-// Finalize per block: per row combine + reduce the FP32 sum (f + 5 (1 + f)), R reciprocals,
-// per output vector broadcast + scale (1 + f).
+// R = ceil(r / 64) row vectors and V_o = ceil(r d / 64) output vectors, as instruction mixes in VLIW
+// packets by resource (hvx_mix.h; the exp mixes are the TTS paper's kernels, softmax_lower.cpp):
+//   per score vector:  segmented row max (log2 Bc rotates + maxes), broadcast m', S - m', exp,
+//                      FP32 row sum (widen + 2 adds), rescale (2 multiplies), the P tile shuffled
+//                      into the HMX layout and stored
+//   per row vector:    m' = max(m, rowmax), m - m', exp for a
+//   per output vector: broadcast a, a O, + P V
+// Finalize per block: per row the FP32 sum's reduction, per row vector a reciprocal, per output
+// vector broadcast + scale.
 //
 // CPU / GPU: FP16 tiled loops with the same tile skipping: QK and PV 2 d flops per score, softmax
 // 3 + exp ops per score, per (row, tile) 2 d + 2 + exp (rescale O, m', a), per row d + 1; bytes

@@ -14,13 +14,8 @@
 //   - integer, logic, shift, compare, max/min, select, permute and int<->float convert: 1 packet
 //     (vmax/vmin on hf/sf return IEEE, so no conversion);
 //   - loads and stores co-issue in the VLIW slots next to the arithmetic and are not counted;
-//     vgather is a memory-slot instruction too, but it is counted: 1 issue packet per 64
-//     elements, and its latency (vgather_latency_packets) once per batch of independent gathers
-//     (vgather_fill). A softmax row or flash tile gathers many independent vectors, so a
-//     software-pipelined loop keeps several gathers in flight and waits for the latency only when
-//     the first result is needed; charging the full latency on every gather would serialize them,
-//     which made the LUT exp slower than the polynomial against the paper (TTS reports the LUT
-//     softmax up to 2.2x faster, abstract and Figure 14);
+//     the softmax and FlashAttention exps (and their LUT's vgathers) are costed by instruction
+//     mix and VLIW resources instead (hvx_mix.h, softmax_lower.cpp);
 //   - a horizontal reduction of one vector is log2(lanes) rotate+combine steps.
 #include <bit>
 #include <cstdint>
@@ -61,11 +56,6 @@ struct HvxCost {
   double reduce(std::uint32_t elem_bytes, double combine_packets) const {
     return static_cast<double>(std::bit_width(lanes(elem_bytes)) - 1) * (kIop + combine_packets);
   }
-  // vgather: one instruction gathers 64 FP16 values, issued in 1 packet (kGatherIssue) ...
-  static constexpr double kGatherIssue = 1.0;
-  double vgather(std::uint64_t elements) const { return static_cast<double>((elements + 63) / 64) * kGatherIssue; }
-  // ... and a pipelined batch of independent gathers waits for the latency once.
-  double vgather_fill() const { return hvx.vgather_latency_packets; }
   // HVX has no divide: an integer-trick seed then two Newton steps y = y(2 - xy) (3 fops each).
   double reciprocal() const { return kIop + 6 * fop(); }
   // 1/sqrt: integer-trick seed then two Newton steps y = y(1.5 - (x/2) y^2) (4 fops each).

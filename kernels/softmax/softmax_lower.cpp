@@ -4,64 +4,60 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/elementwise/hvx_mix.h"
 #include "kernels/elementwise/op_costs.h"
 
 namespace socsim::kernels {
 
-double hvx_exp_packets_f32(const hw::HvxSpec& hvx) {
-  const HvxCost c{hvx};
-  // t = x log2e (1 fop); floor and int->float (2 iop); f = t - n (1 fop); degree-5 Horner
-  // (10 fop); n into the exponent field: shift + integer add (2 iop); underflow: compare +
-  // select zero (2 iop). 12 fop + 6 iop.
-  return 12 * c.fop() + 6 * HvxCost::kIop;
-}
-
-double hvx_exp_packets_f16(const hw::HvxSpec& hvx, ExpVariant v) {
-  const HvxCost c{hvx};
+// Instruction mixes from the TTS paper's own kernels (htp-ops-lib e6bd30a2, src/dsp/ops/
+// flash_attn.c softmax loop L432-575, hvx_math.h), per 64 FP16 values unless said otherwise:
+//   kPoly   hvx_my_exp2_vhf_vqf16 (degree-3 FP16 polynomial in qf16): 16 VS, 6 VX_DV, 3 VA
+//   kExact  the FP32 path: qf16 -> two FP32 vectors (7 VA, 4 VS), hvx_my_exp2_vsf on each
+//           (16 VS, 6 VX_DV, 3 VA), back to FP16 (3 VS): 39 VS, 12 VX_DV, 13 VA
+//   kLut    the table indexed by the qf16 bits shifted into byte offsets (1 VS), one vgather of 64
+//           entries, its paired .new store into TCM and the reload of the result (1 store, 1 load)
+// The 1/sqrt(d) scale is folded into the coefficients. Every qfloat add and conversion goes to the
+// shift resource, so the polynomials are shift-bound on V73/V75; the LUT is gather-bound.
+HvxMix hvx_exp_mix_f16(ExpVariant v) {
   switch (v) {
-    case ExpVariant::kPoly:
-      // poly_exp2.h step by step: t = x log2e (fop); floor, int->float (2 iop); f = t - n (fop);
-      // degree-3 Horner (6 fop); shift n + add to the exponent (2 iop); underflow compare + select
-      // (2 iop). 8 fop + 6 iop, each depending on the one before.
-      return 8 * c.fop() + 6 * HvxCost::kIop;
-    case ExpVariant::kLut:
-      // Clear the sign bit (vand) and shift left by 1 into byte offsets (vasl): 2 iop; one vgather
-      // of 64 FP16 entries (its issue; the latency is hvx_exp_fill_packets, once per batch).
-      return 2 * HvxCost::kIop + c.vgather(c.lanes(2));
-    case ExpVariant::kExact:
-      // Widen to two FP32 vectors, FP32 exp on each, narrow back: 2 + 2 x f32 exp + 1.
-      return HvxCost::kWiden + 2 * hvx_exp_packets_f32(hvx) + HvxCost::kIop;
+    case ExpVariant::kPoly: return {.va = 3, .vs = 16, .vx_dv = 6};
+    case ExpVariant::kExact: return {.va = 13, .vs = 39, .vx_dv = 12};
+    case ExpVariant::kLut: return {.vs = 1, .loads = 1, .stores = 1, .gathers = 1};
   }
   throw std::invalid_argument("unknown exp variant");
 }
 
-double hvx_exp_fill_packets(const hw::HvxSpec& hvx, ExpVariant v) {
-  return v == ExpVariant::kLut ? HvxCost{hvx}.vgather_fill() : 0.0;
+double hvx_exp_packets_f32(const hw::HvxSpec& hvx) {
+  // 32 FP32 values: x log2e (VX_DV) and back to IEEE (VS), then hvx_my_exp2_vsf.
+  return vliw_packets({.va = 3, .vs = 17, .vx_dv = 7}, hvx);
+}
+
+double hvx_exp_packets_f16(const hw::HvxSpec& hvx, ExpVariant v) { return vliw_packets(hvx_exp_mix_f16(v), hvx); }
+
+HvxMix hvx_softmax_vector_mix(ExpVariant v) {
+  // Per 64 values, three passes over the row in FP16:
+  //   max:        load, vmax                                             1 load, 1 VA
+  //   exp + sum:  load, subtract the max (qf16), exp, FP16 result (kPoly: qf16 -> hf, 1 VS; kExact's
+  //               mix ends in hf; kLut's result is already stored by the gather), widen to qf32
+  //               (VX_DV) and add into two FP32 sums (2 VS), store
+  //   normalize:  load, multiply by 1/sum (VX_DV), qf16 -> hf (VS), store
+  HvxMix m{.va = 1, .vs = 1 + 2 + 1, .vx_dv = 2, .loads = 3, .stores = 2};
+  if (v == ExpVariant::kPoly) m.vs += 1;
+  if (v == ExpVariant::kLut) m.stores -= 1;
+  return m + hvx_exp_mix_f16(v);
+}
+
+HvxMix hvx_softmax_row_mix() {
+  // Per row: reduce the max over 64 lanes (6 rotate + max), reduce the two FP32 sums (1 add, then 5
+  // rotate + add), the reciprocal (integer seed, two Newton steps of 2 multiplies and a subtract, a
+  // conversion) and two broadcasts. These are dependent chains: counted by resource, a lower bound.
+  return {.va = 6 + 1 + 2, .vs = 1 + 5 + 2 + 1, .vx_dv = 4, .vp = 6 + 5};
 }
 
 double hvx_softmax_row_packets(const hw::HvxSpec& hvx, std::uint64_t cols, ExpVariant v) {
   const HvxCost c{hvx};
-  const double f = c.fop(), i = HvxCost::kIop;
-  if (v == ExpVariant::kExact) {
-    // FP32 throughout, V = ceil(cols / 32) vectors. Per vector: vmax (i), subtract (f), exp,
-    // accumulate (f), scale (f). Per row: reduce the max (log2 32 x 2 i), broadcast (i), reduce
-    // the sum (log2 32 x (i + f)), reciprocal (i + 6f), broadcast (i).
-    const double vec = static_cast<double>(c.vectors(cols, 4));
-    const double per_vector = i + f + hvx_exp_packets_f32(hvx) + f + f;
-    const double per_row = c.reduce(4, i) + i + c.reduce(4, f) + c.reciprocal() + i;
-    return vec * per_vector + per_row;
-  }
-  // FP16 values, V = ceil(cols / 64) vectors. Per vector: vmax (i); subtract the max (f); exp;
-  // sum in FP32: widen (2) and accumulate into two FP32 accumulators (2f); normalize in FP32:
-  // widen (2), scale (2f), narrow (i). Per row: reduce the max (log2 64 x 2 i), broadcast (i),
-  // combine the two accumulators (f), reduce the sum (log2 32 x (i + f)), reciprocal (i + 6f),
-  // broadcast (i).
   const double vec = static_cast<double>(c.vectors(cols, 2));
-  const double per_vector = i + f + hvx_exp_packets_f16(hvx, v) + (HvxCost::kWiden + 2 * f) +
-                            (HvxCost::kWiden + 2 * f + i);
-  // The row's exps are independent: one pipeline fill (the LUT's gather latency) per row.
-  const double per_row = c.reduce(2, i) + i + f + c.reduce(4, f) + c.reciprocal() + i + hvx_exp_fill_packets(hvx, v);
-  return vec * per_vector + per_row;
+  return vec * vliw_packets(hvx_softmax_vector_mix(v), hvx) + vliw_packets(hvx_softmax_row_mix(), hvx);
 }
 
 double cpu_exp_ops(ExpVariant v) {

@@ -5,13 +5,16 @@
 //   (kCpuExpOps), sum, scale = 4 + 16 = 20; plus one reciprocal per row. Reads and writes FP32.
 // GPU: FP32 with the SFU exp for kExact; FP16 for the polynomial and LUT variants, whose exp costs
 //   kPolyExpOps / kLutExpOps. Ops per element 4 + exp ops; one reciprocal per row.
-// NPU: HVX only (hvx_softmax_row_packets, counts in softmax_lower.cpp). kExact is an FP32 vector
-//   pipeline (32 lanes); kPoly and kLut keep values in FP16 (64 lanes) and promote the row sum and
-//   the normalization to FP32; a LUT row also waits for one vgather latency (op_costs.h).
+// NPU: HVX only (hvx_softmax_row_packets): the instruction mixes of the TTS paper's kernels
+//   (softmax_lower.cpp) in VLIW packets by resource (hvx_mix.h). Values stay FP16 (64 lanes), the
+//   row sum is FP32; kExact computes exp in FP32 on the widened values (the paper's FP32 path),
+//   kPoly a degree-3 FP16 polynomial, kLut a vgather from the 64 KiB table, each gather holding
+//   the thread's gather path for hvx.vgather_latency_packets.
 //   Rows are spread over `threads` HVX contexts. The LUT is assumed
 //   resident in TCM (built once at start-up, TTS paper), so no DMA is charged for it.
 #include <cstdint>
 
+#include "kernels/elementwise/hvx_mix.h"
 #include "kernels/lowering/work.h"
 #include "kernels/softmax/exp_variant.h"
 #include "sim/hw/npu/npu_spec.h"
@@ -22,12 +25,15 @@ struct SoftmaxShape {
   std::uint64_t rows = 0, cols = 0;
 };
 
-// exp on one HVX vector of 64 FP16 values (kExact: widen, FP32 exp on two vectors, narrow).
+// The instructions of exp on one HVX vector of 64 FP16 values (kExact: widen, FP32 exp on two
+// vectors, narrow), and their VLIW packets on one thread.
+HvxMix hvx_exp_mix_f16(ExpVariant v);
 double hvx_exp_packets_f16(const hw::HvxSpec& hvx, ExpVariant v);
-// Latency a batch of independent exps waits for once (kLut: the vgather latency; 0 otherwise).
-double hvx_exp_fill_packets(const hw::HvxSpec& hvx, ExpVariant v);
-// exp on one HVX vector of 32 FP32 values (degree-5 polynomial).
+// exp on one HVX vector of 32 FP32 values.
 double hvx_exp_packets_f32(const hw::HvxSpec& hvx);
+// One softmax vector of 64 values (three passes) and a row's reductions and reciprocal.
+HvxMix hvx_softmax_vector_mix(ExpVariant v);
+HvxMix hvx_softmax_row_mix();
 // One softmax row of `cols` values on HVX.
 double hvx_softmax_row_packets(const hw::HvxSpec& hvx, std::uint64_t cols, ExpVariant v);
 

@@ -27,11 +27,14 @@ struct HvxSpec {
   std::uint32_t contexts = 0;
   std::uint32_t vector_bytes = 0;          // 128 B = 1024-bit
   std::uint32_t packets_per_cycle = 0;     // per hardware thread
-  std::uint32_t vgather_latency_packets = 0;
+  std::uint32_t vgather_latency_packets = 0;  // also the spacing of one thread's back-to-back gathers
   std::uint32_t vlut16_packets = 0;
   bool qfloat = false;                     // float results in qf16/qf32 (pre-V79): extra converts
   double fp16_mac_packets = 0;             // packets per vector FP16 multiply-accumulate in a GEMM loop
   double read_bandwidth = 0;               // one thread's core-path (L2) DRAM stream, bytes/s
+  // Resources that take shift-class instructions (every qfloat add and conversion): 1 through V75,
+  // 2 from V79 ("the permute resource allows shift resource instructions", HVX PRM rev. AA).
+  std::uint32_t shift_resources = 1;
 };
 
 struct DmaSpec {

@@ -95,7 +95,8 @@ TEST(AttentionLower, BlockSparseCpuGpu) {
 
 TEST(AttentionLower, Int8Npu) {
   // v75, 2 heads, d 64, m 5 at p0 27 (32 keys). Per row: one 32-lane vector: dequant 1 + 2*2 = 5,
-  // requant 2 + 2 = 4, FP32 softmax 37 + 40 = 77 -> 86; 5 rows -> 430 per head.
+  // requant 2 + 2 = 4; softmax with FP32 exp (softmax_lower_test): one 64-value vector 43 + row
+  // 11 = 54 -> 63; 5 rows -> 315 per head.
   auto w = lower_attention_int8_npu(test::v75(), {2, 1, 64, 5, 27, 32}, 4);
   ASSERT_EQ(w.steps.size(), 7u);
   EXPECT_EQ(w.steps[0].kind, Kind::kGraphCall);
@@ -105,16 +106,16 @@ TEST(AttentionLower, Int8Npu) {
   EXPECT_EQ(w.steps[1].gemm.k, 64u);
   EXPECT_EQ(w.steps[1].gemm.n, 32u);
   EXPECT_EQ(w.steps[1].gemm.dtype, hw::DType::kInt8);
-  EXPECT_DOUBLE_EQ(w.steps[2].packets, 430);
+  EXPECT_DOUBLE_EQ(w.steps[2].packets, 315);
   EXPECT_EQ(w.steps[2].threads, 4u);
   EXPECT_EQ(w.steps[3].gemm.k, 32u);
   EXPECT_EQ(w.steps[3].gemm.n, 64u);
   // v79 decode, 12 heads (GQA 6), d 80, p0 99: 100 keys = 4 vectors x (3 + 3) = 24; softmax
-  // 4*22 + 29 = 117 -> 141 packets, one row, one thread. 1 + 12*3 steps, 96 graph nodes.
+  // 2 vectors x 21.5 + 11 = 54 -> 78 packets, one row, one thread. 1 + 12*3 steps, 96 graph nodes.
   w = lower_attention_int8_npu(test::v79(), {12, 2, 80, 1, 99, 100}, 4);
   ASSERT_EQ(w.steps.size(), 37u);
   EXPECT_EQ(w.steps[0].graph_ops, 96u);
-  EXPECT_DOUBLE_EQ(w.steps[2].packets, 141);
+  EXPECT_DOUBLE_EQ(w.steps[2].packets, 78);
   EXPECT_EQ(w.steps[2].threads, 1u);
   // Estimation alone: 4 nodes per head and one QK GEMM per head.
   auto e = lower_qk_estimate_npu({2, 2, 64, 128, 0, 128});
@@ -125,13 +126,14 @@ TEST(AttentionLower, Int8Npu) {
 
 TEST(AttentionLower, FlashNpuTcm) {
   // v75 LUT, Bc 64, 2 heads, d 64, m 37: block 0 = 32 rows over 32 keys (1 tile), block 1 = 5 rows
-  // over 37 keys (1 tile). Tile(32): 32 score vectors x (12 + 1 + 2 + 3 + 2 + 4 + 4 = 28) = 896,
-  // row vector 1 + 2 + 3 = 6, 32 output vectors x (1 + 4) = 160, 2 gather latencies 72 -> 1134;
-  // finalize(32): 32*(2 + 15) + 13 + 32*3 = 653. Tile(5): 5*28 + 6 + 5*5 + 72 = 243; finalize(5):
-  // 85 + 13 + 15 = 113.
+  // over 37 keys (1 tile). Score vector: 7 VA, 4 VS, 3 VX_DV, 6 VP, 1 VP_VS, 2 loads, 1 store and
+  // one gather: gather-bound 36; row vector (a's exp) 36; output vector (1 VA, 1 VS, 1 VX_DV,
+  // load, store) issue-bound 5/4. Tile(32): 32*36 + 36 + 32*1.25 = 1228. Finalize(32): per row 6
+  // VS + 5 VP -> 6, x32 = 192; reciprocal (1 VA, 3 VS, 4 VX_DV) 4; 32 output vectors x 1 -> 228.
+  // Tile(5): 5*36 + 36 + 5*1.25 = 222.25; finalize(5): 30 + 4 + 5 = 39.
   const auto npu = test::v75();
-  EXPECT_DOUBLE_EQ(flash_tile_hvx_packets(npu.hvx, 32, 64, 64, ExpVariant::kLut), 1134);
-  EXPECT_DOUBLE_EQ(flash_finalize_hvx_packets(npu.hvx, 32, 64), 653);
+  EXPECT_DOUBLE_EQ(flash_tile_hvx_packets(npu.hvx, 32, 64, 64, ExpVariant::kLut), 1228);
+  EXPECT_DOUBLE_EQ(flash_finalize_hvx_packets(npu.hvx, 32, 64), 228);
   auto w = lower_flash_attention_npu(npu, {2, 1, 64, 37, 0, 37}, {64, 32, ExpVariant::kLut}, 4);
   ASSERT_EQ(w.steps.size(), 12u);
   EXPECT_EQ(w.steps[0].kind, Kind::kHmxGemm);
@@ -139,17 +141,18 @@ TEST(AttentionLower, FlashNpuTcm) {
   EXPECT_EQ(w.steps[0].gemm.m, 32u);
   EXPECT_EQ(w.steps[0].gemm.n, 64u);
   EXPECT_EQ(w.steps[0].gemm.dtype, hw::DType::kFp16);
-  EXPECT_DOUBLE_EQ(w.steps[1].packets, 1134 + 653);
+  EXPECT_DOUBLE_EQ(w.steps[1].packets, 1228 + 228);
   EXPECT_EQ(w.steps[2].gemm.k, 64u);
   EXPECT_EQ(w.steps[3].gemm.m, 5u);
-  EXPECT_DOUBLE_EQ(w.steps[4].packets, 243 + 113);
+  EXPECT_DOUBLE_EQ(w.steps[4].packets, 222.25 + 39);
   EXPECT_EQ(w.steps[4].threads, 4u);
 }
 
 TEST(AttentionLower, FlashNpuDramDecode) {
   // v79 poly, Bc 32, decode: 4 heads (GQA 2), d 80, p0 99: one row over 100 keys = 4 tiles.
-  // Tile(1, 32, 80): 1 score vector x (10 + 1 + 1 + 14 + 2 + 2 + 2 = 32), row vector 1 + 1 + 14 =
-  // 16, 2 output vectors x 3 = 6 -> 54; x 4 = 216; finalize 11 + 7 + 4 = 22 -> 238.
+  // Tile(1, 32, 80), two shift-capable resources: score vector (9 VA, 20 VS, 9 VX_DV, 5 VP, 1 VP_VS,
+  // load, store): shift (20 + 2 + 5) / 2 = 13.5 = compute 54 / 4; row vector (4 VA, 17 VS, 6 VX_DV)
+  // 8.5; 2 output vectors x 1.25 -> 24.5; x 4 = 98; finalize 5.5 + 4 + 2 x 1 = 11.5 -> 109.5.
   // K + V of a kv head = 100*80*2*2 = 32000 B, resident, loaded for heads 0 and 2.
   auto w = lower_flash_attention_npu(test::v79(), {4, 2, 80, 1, 99, 100}, {32, 32, ExpVariant::kPoly}, 4, hw::OperandHome::kDram);
   ASSERT_EQ(w.steps.size(), 22u);  // heads 0, 2: q, kv, qk, hvx, pv, o; heads 1, 3 without kv
@@ -158,7 +161,7 @@ TEST(AttentionLower, FlashNpuDramDecode) {
   EXPECT_EQ(w.steps[1].bytes, 32000u);
   EXPECT_EQ(w.steps[1].transfers, 2u);
   EXPECT_EQ(w.steps[2].gemm.n, 128u);  // 4 tiles of 32
-  EXPECT_DOUBLE_EQ(w.steps[3].packets, 238);
+  EXPECT_DOUBLE_EQ(w.steps[3].packets, 109.5);
   EXPECT_EQ(w.steps[4].gemm.k, 128u);
   EXPECT_EQ(w.steps[5].kind, Kind::kDma);
   EXPECT_EQ(w.steps[6].kind, Kind::kDma);  // head 1: q only
@@ -176,9 +179,9 @@ TEST(AttentionLower, FlashNpuChunksToTcm) {
   auto w = lower_flash_attention_npu(npu, {1, 1, 64, 32, 288, 320}, p, 4, hw::OperandHome::kDram);
   ASSERT_EQ(w.steps.size(), 9u);
   EXPECT_EQ(w.steps[2].gemm.n, 192u);
-  EXPECT_DOUBLE_EQ(w.steps[3].packets, 3 * 1134);
+  EXPECT_DOUBLE_EQ(w.steps[3].packets, 3 * 1228);
   EXPECT_EQ(w.steps[5].gemm.n, 128u);
-  EXPECT_DOUBLE_EQ(w.steps[6].packets, 2 * 1134 + 653);
+  EXPECT_DOUBLE_EQ(w.steps[6].packets, 2 * 1228 + 228);
   for (const auto& st : w.steps) {  // every chunk's GEMM is one the HMX planner accepts in TCM
     if (st.kind == Kind::kHmxGemm) {
       EXPECT_NO_THROW(hw::plan_hmx_gemm(npu, st.gemm, st.home)) << st.name;

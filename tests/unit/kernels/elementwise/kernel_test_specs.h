@@ -2,7 +2,8 @@
 // Unit specs for the kernels' `lower` tests, shared by the softmax/attention/elementwise/topk
 // tests. Two NPUs so every HVX count is checked with and without the qfloat conversions:
 //   v75(): 4 HVX contexts, 128 B vectors, vgather 36 packets, qfloat (pre-V79), 8 MiB TCM;
-//   v79(): same but vgather 24 packets and IEEE float results (no conversion packets).
+//   v79(): same but vgather 24 packets, IEEE float results (no conversion packets) and two
+//          resources that take shift-class instructions.
 #include "sim/hw/npu/npu_spec.h"
 
 namespace socsim::kernels::test {
@@ -27,6 +28,7 @@ inline hw::NpuSpec v79() {
   hw::NpuSpec n = v75();
   n.hvx.vgather_latency_packets = 24;
   n.hvx.qfloat = false;
+  n.hvx.shift_resources = 2;
   return n;
 }
 

@@ -1,6 +1,6 @@
-// Softmax `lower` against hand counts (arithmetic in the comments; see softmax_lower.cpp and
-// op_costs.h for the per-instruction rules). v75: qfloat, so a float op is 2 packets, vgather
-// 36; v79: a float op is 1 packet, vgather 24.
+// Softmax `lower` against hand counts (arithmetic in the comments; the instruction mixes are in
+// softmax_lower.cpp, the VLIW resource rule in hvx_mix.h). v75: one shift resource, vgather 36;
+// v79: two shift-capable resources, vgather 24.
 #include <gtest/gtest.h>
 
 #include "kernels/softmax/softmax_lower.h"
@@ -40,52 +40,62 @@ TEST(SoftmaxLower, GpuCounts) {
   EXPECT_DOUBLE_EQ(lower_softmax_gpu({5, 64}, ExpVariant::kPoly).kernels[0].flops, 4485);
 }
 
+TEST(SoftmaxLower, VliwPacketsTakeTheBusiestResource) {
+  const auto v75 = test::v75().hvx, v79 = test::v79().hvx;
+  // 4 qfloat adds (shift) + 2 qfloat multiplies (both multiply resources each) + 2 vmax (any):
+  // shift 4, multiply 2, compute (2 + 4 + 4) / 4 = 2.5, issue 8 / 4 = 2 -> 4 on V75; V79 spreads
+  // the adds over shift and permute: 2 -> the multiplies and compute bound it at 2.5.
+  const HvxMix m{.va = 2, .vs = 4, .vx_dv = 2};
+  EXPECT_DOUBLE_EQ(vliw_packets(m, v75), 4);
+  EXPECT_DOUBLE_EQ(vliw_packets(m, v79), 2.5);
+  // Pure loads: one load resource; a gather holds the thread's gather path for its latency.
+  EXPECT_DOUBLE_EQ(vliw_packets({.loads = 3}, v75), 3);
+  EXPECT_DOUBLE_EQ(vliw_packets({.va = 1, .gathers = 2}, v75), 72);
+}
+
 TEST(SoftmaxLower, HvxExpPerVector) {
   const auto v75 = test::v75().hvx, v79 = test::v79().hvx;
-  // Poly: 8 fop + 6 iop -> v75 8*2+6 = 22, v79 8+6 = 14.
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v75, ExpVariant::kPoly), 22);
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v79, ExpVariant::kPoly), 14);
-  // LUT: 2 iop + one vgather issue -> 3; its latency once per batch of independent exps.
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v75, ExpVariant::kLut), 3);
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v79, ExpVariant::kLut), 3);
-  EXPECT_DOUBLE_EQ(hvx_exp_fill_packets(v75, ExpVariant::kLut), 36);
-  EXPECT_DOUBLE_EQ(hvx_exp_fill_packets(v79, ExpVariant::kLut), 24);
-  EXPECT_DOUBLE_EQ(hvx_exp_fill_packets(v75, ExpVariant::kPoly), 0);
-  // FP32 exp per 32 lanes: 12 fop + 6 iop -> 30 and 18; in FP16 pipeline 2 + 2*30 + 1 = 63.
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f32(v75), 30);
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f32(v79), 18);
-  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v75, ExpVariant::kExact), 63);
+  // Poly (16 VS, 6 VX_DV, 3 VA): shift-bound, 16 on V75; 8 on V79 (two shift-capable resources).
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v75, ExpVariant::kPoly), 16);
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v79, ExpVariant::kPoly), 8);
+  // LUT: one vgather per 64 values: its 36 (24) packets.
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v75, ExpVariant::kLut), 36);
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v79, ExpVariant::kLut), 24);
+  // FP32 path per 64 (39 VS, 12 VX_DV, 13 VA): 39; V79 19.5 (compute (13 + 39 + 24) / 4 = 19).
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v75, ExpVariant::kExact), 39);
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f16(v79, ExpVariant::kExact), 19.5);
+  // FP32 exp per 32 lanes (17 VS, 7 VX_DV, 3 VA): 17; V79 max(8.5, (3 + 17 + 14) / 4 = 8.5).
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f32(v75), 17);
+  EXPECT_DOUBLE_EQ(hvx_exp_packets_f32(v79), 8.5);
 }
 
 TEST(SoftmaxLower, NpuCountsV75) {
   const auto npu = test::v75();
-  // 2 rows x 1000 cols. FP16: V = ceil(1000/64) = 16 vectors; per vector 6 iop-ish + 5 fop + exp
-  // = 6 + 10 + E; per row 20 + 12 fop = 44.
-  //   LUT:  E = 3 -> 16*19 + 44 + 36 (one gather latency) = 384 per row, 768 in total.
-  //   poly: E = 22 -> 16*38 + 44 = 652 per row, 1304.
-  // FP32 exact: V = ceil(1000/32) = 32; per vector 7 + 15 fop = 37, per row 18 + 11 fop = 40:
-  //   32*37 + 40 = 1224 per row, 2448.
+  // Per 64 values, besides exp: 1 VA (max), 4 VS (subtract, 2 sum adds, qf16 -> hf), 2 VX_DV
+  // (widen, normalize), 3 loads, 2 stores. Per row (9 VA, 9 VS, 4 VX_DV, 11 VP): permute-bound, 11.
+  //   LUT:   + 1 VS, 1 load, the gather's store replacing one, 1 gather -> gather-bound 36
+  //   poly:  + 16 VS + 1 (its qf16 result to hf), 6 VX_DV, 3 VA -> 21 VS: 21
+  //   exact: + 39 VS, 12 VX_DV, 13 VA -> 43 VS: 43
+  // 2 rows x 1000 cols: 16 vectors per row: LUT 16*36 + 11 = 587 per row, 1174; poly 16*21 + 11 =
+  // 347, 694; exact 16*43 + 11 = 699, 1398.
   auto w = lower_softmax_npu(npu, {2, 1000}, ExpVariant::kLut, 4);
   ASSERT_EQ(w.steps.size(), 1u);
   EXPECT_EQ(w.steps[0].kind, NpuStep::Kind::kHvx);
-  EXPECT_DOUBLE_EQ(w.steps[0].packets, 768);
+  EXPECT_DOUBLE_EQ(w.steps[0].packets, 1174);
   EXPECT_EQ(w.steps[0].threads, 2u);  // only 2 rows to spread
-  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {2, 1000}, ExpVariant::kPoly, 4).steps[0].packets, 1304);
-  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {2, 1000}, ExpVariant::kExact, 4).steps[0].packets, 2448);
+  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {2, 1000}, ExpVariant::kPoly, 4).steps[0].packets, 694);
+  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {2, 1000}, ExpVariant::kExact, 4).steps[0].packets, 1398);
 }
 
 TEST(SoftmaxLower, NpuCountsV79) {
   const auto npu = test::v79();
-  // 5 rows x 64 cols, fop = 1. FP16: V = 1; per row const 20 + 12 = 32.
-  //   LUT:  6 + 5 + 3 = 14 -> 14 + 32 + 24 (gather latency) = 70 per row, 350: a one-vector row
-  //         cannot hide the latency, so here the polynomial wins.
-  //   poly: 6 + 5 + 14 = 25 -> 57 per row, 285.
-  // FP32: V = 2; per vector 7 + 15 = 22, per row 18 + 11 = 29 -> 44 + 29 = 73, 365.
+  // 5 rows x 64 cols, one vector per row; row 11 (permute-bound). LUT 24 + 11 = 35, 175; poly
+  // 21 VS over two resources 10.5 + 11 = 21.5, 107.5; exact 43 / 2 = 21.5 + 11 = 32.5, 162.5.
   auto w = lower_softmax_npu(npu, {5, 64}, ExpVariant::kLut, 8);
-  EXPECT_DOUBLE_EQ(w.steps[0].packets, 350);
+  EXPECT_DOUBLE_EQ(w.steps[0].packets, 175);
   EXPECT_EQ(w.steps[0].threads, 4u);  // capped by the 4 HVX contexts
-  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {5, 64}, ExpVariant::kPoly, 1).steps[0].packets, 285);
-  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {5, 64}, ExpVariant::kExact, 1).steps[0].packets, 365);
+  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {5, 64}, ExpVariant::kPoly, 1).steps[0].packets, 107.5);
+  EXPECT_DOUBLE_EQ(lower_softmax_npu(npu, {5, 64}, ExpVariant::kExact, 1).steps[0].packets, 162.5);
   EXPECT_EQ(lower_softmax_npu(npu, {5, 64}, ExpVariant::kExact, 1).steps[0].threads, 1u);
 }
 
