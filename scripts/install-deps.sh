@@ -18,10 +18,14 @@ packages=(
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libopenblas-dev        # the GEMM benchmark's reference (cblas_sgemm in tests/benchmarks/gemm_benchmark.cpp)
+  pybind11-dev python3-dev  # the Python module (sim/python/, `import socsim`)
 )
 test_packages=(
   clang libclang-rt-14-dev  # libFuzzer targets of the input parsers (tests/fuzz, scripts/fuzz.sh)
   chromium                  # renders report.html headless (tests/cli/cli_report_render_test.cpp)
+  slurm-wlm munge           # the Slurm recipe on a single-node Slurm (tests/cluster/slurm_sweep_test.sh)
+  parallel                  # the GNU parallel recipe (tests/cluster/parallel_sweep_test.sh)
+  python3-pandas python3-matplotlib  # the Python module's tests and example (tests/python/, scripts/plot_sweep.py)
 )
 [ "$with_tests" -eq 0 ] || packages+=("${test_packages[@]}")
 missing=()

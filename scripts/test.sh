@@ -14,7 +14,7 @@ if [ -f ../shared/calibration/system-claims.yaml ]; then
   build/socsim validate --claims ../shared/calibration/system-claims.yaml || true
 fi
 
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSOCSIM_SANITIZE=ON -DSOCSIM_WERROR=ON -DSOCSIM_BUILD_BENCHMARKS=OFF
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSOCSIM_SANITIZE=ON -DSOCSIM_WERROR=ON -DSOCSIM_BUILD_BENCHMARKS=OFF -DSOCSIM_BUILD_PYTHON=OFF
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE known-misses

@@ -114,15 +114,32 @@ int merge_command(const std::vector<std::string>& args) {
   if (out_dir.empty()) throw config::ConfigError(kCommandLine, "--out", "is required");
   std::vector<std::pair<std::string, sweep::SweepResults>> loaded;
   for (const auto& d : shards) {
-    const auto file = (std::filesystem::path(d) / "results.json").string();
+    const auto dir = std::filesystem::path(d);
+    const auto file = (dir / "results.json").string();
+    if (std::filesystem::is_directory(dir) && !std::filesystem::exists(file)) {
+      // A shard that stopped before writing its results (killed, failed, still running).
+      throw config::ConfigError(kCommandLine, "shard folder " + d,
+                                std::filesystem::exists(dir / "journal.jsonl")
+                                    ? "has a journal but no results.json: the shard did not finish; run its `socsim sweep` again with "
+                                      "--resume and --out " + d + " (it keeps the finished runs), then merge"
+                                    : "holds no results.json: the shard did not run or did not finish; run it, then merge");
+    }
     loaded.emplace_back(file, sweep::results_from_json(read_json_file(file), file));
   }
   const auto merged = sweep::merge_results(loaded);
+  // The merged folder is a sweep's output: the same lock as `socsim sweep --out`.
+  const sweep::OutLock lock(out_dir);
   OutputFiles out;
   add_results(merged, out_dir, out);
   out.write_all();
   std::cout << fmt::format("sweep {}: merged {} shard folders, {} runs\n", merged.name, shards.size(), merged.rows.size());
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
+  // As a sweep: exit 3 when runs failed (their messages are in the error column).
+  if (const std::size_t failed = sweep::failed_runs(merged); failed > 0) {
+    std::cerr << fmt::format("sweep {}: {} of {} merged runs failed (their messages are in the error column of results.csv)\n",
+                             merged.name, failed, merged.rows.size());
+    return 3;
+  }
   return 0;
 }
 

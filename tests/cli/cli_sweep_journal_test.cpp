@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "tests/cli/cli_test_util.h"
+#include "sim/sweep/out_lock.h"
 
 namespace socsim::test {
 namespace {
@@ -178,6 +179,37 @@ TEST(CliSweepJournal, MergeRefusesShardsSimulatedFromOtherFileContents) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("comes from a different sweep"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "n" / "results.csv"));
+}
+
+TEST(CliSweepJournal, MergeReportsFailedRunsUnfinishedShardsAndHonoursTheLock) {
+  const auto dir = scratch_dir("sweep_merge_status");
+  // One run fails when simulated (the model does not fit 256 MiB of DRAM), the other succeeds.
+  const auto spec = write(dir, "s.yaml",
+                          "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: gpu-only, prompt: 16, decode: 0}\n"
+                          "grid:\n  dram.capacity: [16GiB, 256MiB]\nmetrics: [ttft_ms]\n")
+                        .string();
+  const auto a = run_socsim("sweep --spec '" + spec + "' --shard 0/2 --out '" + (dir / "a").string() + "'");
+  const auto b = run_socsim("sweep --spec '" + spec + "' --shard 1/2 --out '" + (dir / "b").string() + "'");
+  ASSERT_NE(a.exit_code, 2) << a.err;
+  ASSERT_NE(b.exit_code, 2) << b.err;
+  ASSERT_EQ(a.exit_code + b.exit_code, 3) << a.err << b.err;  // one shard holds the failed run
+  // The merge of a sweep with a failed run exits 3, as the sweep itself does.
+  const auto m = run_socsim("sweep merge --out '" + (dir / "m").string() + "' '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'");
+  EXPECT_EQ(m.exit_code, 3) << m.err;
+  EXPECT_NE(m.err.find("1 of 2 merged runs failed"), std::string::npos) << m.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "m" / "results.csv"));
+  // A shard folder that never finished (a journal, no results.json) is named with what to do.
+  std::filesystem::create_directories(dir / "c");
+  std::ofstream(dir / "c" / "journal.jsonl") << "";
+  const auto c = run_socsim("sweep merge --out '" + (dir / "n").string() + "' '" + (dir / "a").string() + "' '" + (dir / "c").string() + "'");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("did not finish"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("--resume"), std::string::npos) << c.err;
+  // A merge into a folder another sweep holds is refused like a second sweep.
+  const sweep::OutLock held(dir / "locked");
+  const auto l = run_socsim("sweep merge --out '" + (dir / "locked").string() + "' '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'");
+  EXPECT_EQ(l.exit_code, 2) << l.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "locked" / "results.csv"));
 }
 
 }  // namespace

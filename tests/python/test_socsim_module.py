@@ -1,0 +1,133 @@
+"""`import socsim` (sim/python/socsim_module.cpp) against the CLI: the same reports, byte for byte
+as parsed; bad input raises with the CLI's message; sweep rows load into pandas; the example
+plotting script writes a PNG. Run by ctest (label python) with PYTHONPATH at the built module and
+SOCSIM_BIN / SOCSIM_SOURCE_DIR set."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import socsim
+
+BIN = os.environ["SOCSIM_BIN"]
+SRC = os.environ["SOCSIM_SOURCE_DIR"]
+
+SPEC = """name: py-module-test
+base:
+  soc: snapdragon-8gen3
+  model: qwen2-0.5b
+  system: gpu-only
+  decode: 2
+grid:
+  prompt: [32, 64]
+  npu.tcm: [4MiB, 8MiB]
+metrics:
+  - ttft_ms
+  - energy_j
+"""
+
+
+def cli_json(*args):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        subprocess.run([BIN, *args, "--json", out], check=True, stdout=subprocess.DEVNULL, cwd=SRC)
+        with open(out) as f:
+            return json.load(f)
+
+
+class Module(unittest.TestCase):
+    def test_run_equals_the_cli_json(self):
+        py = socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="hetero-layer", prompt=64, decode=4,
+                        set={"npu.tcm": "16MiB", "dram.peak": "60 GB/s"})
+        cli = cli_json("run", "--soc", "snapdragon-8gen3", "--model", "qwen2-0.5b", "--system", "hetero-layer",
+                       "--prompt", "64", "--decode", "4", "--set", "npu.tcm=16MiB", "--set", "dram.peak=60 GB/s")
+        self.assertEqual(py, cli)
+        self.assertGreater(py["ttft_ms"], 0)
+
+    def test_microbench_and_serve_equal_the_cli(self):
+        py = socsim.microbench(soc="snapdragon-8gen3", op="matmul", unit="npu", dtype="int8", m=64, k=2048, n=2048)
+        cli = cli_json("microbench", "--soc", "snapdragon-8gen3", "--op", "matmul", "--unit", "npu", "--dtype", "int8",
+                       "--m", "64", "--k", "2048", "--n", "2048")
+        self.assertEqual(py, cli)
+        py = socsim.serve(soc="jetson-orin-nx", model="llama-2-7b", policy="llms", contexts=2, hours=1)
+        cli = cli_json("serve", "--soc", "jetson-orin-nx", "--model", "llama-2-7b", "--policy", "llms", "--contexts", "2",
+                       "--hours", "1")
+        self.assertEqual(py, cli)
+
+    def test_bad_input_raises_with_the_cli_message(self):
+        with self.assertRaises(socsim.ConfigError) as e:
+            socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=64, decode=2,
+                       set={"npu.tcmm": "1MiB"})
+        self.assertIn("npu.tcmm", str(e.exception))
+        self.assertIn("did you mean 'tcm'", str(e.exception))
+        self.assertIsInstance(e.exception, ValueError)
+        with self.assertRaises(socsim.ConfigError):
+            socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="no-such-system", prompt=64, decode=2)
+        with self.assertRaises(socsim.ConfigError):
+            socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=-5, decode=2)
+        with self.assertRaises(socsim.ConfigError):
+            socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=64, decode=2, no_such_option=1)
+
+    def test_sweep_rows_match_results_json_and_load_into_pandas(self):
+        with tempfile.TemporaryDirectory() as d:
+            spec = os.path.join(d, "spec.yaml")
+            with open(spec, "w") as f:
+                f.write(SPEC)
+            out = os.path.join(d, "out")
+            rows = socsim.sweep(spec, jobs=2, out=out)
+            with open(os.path.join(out, "results.json")) as f:
+                results = json.load(f)
+            self.assertTrue(os.path.exists(os.path.join(out, "results.csv")))
+            # The same sweep from the CLI gives the same metrics.
+            cli_out = os.path.join(d, "cli")
+            subprocess.run([BIN, "sweep", "--spec", spec, "--jobs", "1", "--out", cli_out], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(os.path.join(cli_out, "results.json")) as f:
+                cli = json.load(f)
+            self.assertEqual(results["runs"], cli["runs"])
+            self.assertEqual(len(rows), 4)
+            for row, run in zip(rows, results["runs"]):
+                self.assertEqual(row["run"], run["run"])
+                self.assertEqual(row["ttft_ms"], run["metrics"]["ttft_ms"])
+                self.assertEqual(str(row["prompt"]), run["keys"]["prompt"])
+                self.assertIsNone(row["error"])
+            self.assertIsInstance(rows[0]["prompt"], int)
+            # Without out=, a temporary folder that is removed afterwards.
+            self.assertEqual(socsim.sweep(spec, jobs=1), rows)
+        try:
+            import pandas
+        except ImportError:
+            self.skipTest("pandas not installed (python3-pandas)")
+        df = pandas.DataFrame(rows)
+        self.assertEqual(list(df["prompt"]), [32, 32, 64, 64] if rows[0]["prompt"] == 32 else list(df["prompt"]))
+        self.assertEqual(df["ttft_ms"].dtype.kind, "f")
+
+    def test_bad_sweep_spec_raises(self):
+        with tempfile.TemporaryDirectory() as d:
+            spec = os.path.join(d, "bad.yaml")
+            with open(spec, "w") as f:
+                f.write(SPEC.replace("ttft_ms", "no_such_metric"))
+            with self.assertRaises(socsim.ConfigError) as e:
+                socsim.sweep(spec, out=os.path.join(d, "o"))
+            self.assertIn("no_such_metric", str(e.exception))
+
+    def test_example_script_plots_a_png(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("matplotlib not installed (python3-matplotlib)")
+        with tempfile.TemporaryDirectory() as d:
+            spec = os.path.join(d, "spec.yaml")
+            with open(spec, "w") as f:
+                f.write(SPEC)
+            png = os.path.join(d, "plot.png")
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "plot_sweep.py"), spec, "--x", "prompt",
+                            "--y", "ttft_ms", "--png", png], check=True, stdout=subprocess.DEVNULL)
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
