@@ -24,7 +24,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 rate() {  # system, then --set arguments; prints prefill tokens/s
   local system=$1; shift
-  "$bin" run --soc "$soc" --model "$model" --system "$system" --prompt "$prompt" --decode 0 "$@" --json "$tmp/r.json" >/dev/null
+  rm -f "$tmp/r.json"  # a run that fails must not show the previous run's rate
+  if ! "$bin" run --soc "$soc" --model "$model" --system "$system" --prompt "$prompt" --decode 0 "$@" --json "$tmp/r.json" >/dev/null 2>"$tmp/err"; then
+    printf -- "-"  # e.g. the naive NPU cannot map a 7B model's weights (the reason: $tmp/err)
+    return 0
+  fi
   grep -o '"prefill_tokens_per_s": [0-9.e+-]*' "$tmp/r.json" | awk '{printf "%.1f", $2}'
 }
 

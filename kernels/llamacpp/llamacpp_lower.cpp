@@ -49,12 +49,16 @@ CpuWork lower_kquant_matmul_cpu(const GemmDims& d, double q6_k_fraction, std::ui
   q.max_threads = 1;
   q.dram_bytes = static_cast<std::uint64_t>(static_cast<double>(m * k) * (4 + kQ8KBytesPerBlock / kSuperBlock));
   w.tasks.push_back(q);
-  // The dots: the weights once per block of 16 columns, the output once.
-  const double weight_bytes = blocks_per_row * static_cast<double>(n) * ((1 - f) * kQ4KBytesPerBlock + f * kQ6KBytesPerBlock);
+  // The dots: the weights once per block of 16 columns, the output once. Rows that super-blocks
+  // cannot tile take llama.cpp's fallback types (Q5_0 for Q4_K, Q8_0 for Q6_K).
+  const bool k_quant = k % static_cast<std::uint64_t>(kSuperBlock) == 0;
+  const double low_uops = k_quant ? kQ4KUopsPerBlock : kQ5_0UopsPer256, high_uops = k_quant ? kQ6KUopsPerBlock : kQ8_0UopsPer256;
+  const double low_bytes = k_quant ? kQ4KBytesPerBlock : kQ5_0BytesPer256, high_bytes = k_quant ? kQ6KBytesPerBlock : kQ8_0BytesPer256;
+  const double weight_bytes = blocks_per_row * static_cast<double>(n) * ((1 - f) * low_bytes + f * high_bytes);
   const std::uint64_t column_blocks = (m + kColumnBlock - 1) / kColumnBlock;
   const auto bytes = static_cast<std::uint64_t>(weight_bytes * static_cast<double>(column_blocks)) + m * n * 4;
-  const double uops_per_op = ((1 - f) * kQ4KUopsPerBlock + f * kQ6KUopsPerBlock) / (2 * kSuperBlock);
-  w.tasks.push_back(split_task("vec_dot_q4_K_M", d.flops(), uops_per_op, bytes));
+  const double uops_per_op = ((1 - f) * low_uops + f * high_uops) / (2 * kSuperBlock);
+  w.tasks.push_back(split_task(k_quant ? "vec_dot_q4_K_M" : "vec_dot_q5_0_q8_0", d.flops(), uops_per_op, bytes));
   return w;
 }
 
@@ -73,13 +77,8 @@ AttentionWork lower_attention_cpu(const AttentionShape& s, std::uint32_t threads
                                       (kF16DotUopsPerElement * static_cast<double>(d) + kF16DotReduceUops) / (2 * static_cast<double>(d)),
                                       heads * keys * d * 2 + heads * rows * d * 2 + heads * rows * keys * 4));
   // Softmax over the full width: vector passes at the FP32 rate, then the scalar LUT loop.
-  hw::CpuTask vec;
-  vec.name = "attention.softmax.vector";
-  vec.ops = scores * kSoftmaxVectorOpsPerScore;
-  vec.dtype = hw::DType::kFp32;
-  vec.even_split = true;
-  vec.dram_bytes = heads * rows * keys * 4 * 2;
-  w.softmax.tasks.push_back(vec);
+  w.softmax.tasks.push_back(split_task("attention.softmax.vector", scores * kSoftmaxVectorOpsPerScore, kSoftmaxVectorUopsPerOp,
+                                       heads * rows * keys * 4 * 2));
   hw::CpuTask lut;
   lut.name = "attention.softmax.exp_lut";
   lut.ops = (scores - visible) * kSoftmaxScalarOpsMasked + visible * kSoftmaxScalarOpsVisible;

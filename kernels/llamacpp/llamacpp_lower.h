@@ -14,7 +14,8 @@ namespace socsim::kernels::llamacpp {
 // A [m x k] x [k x n] matmul on K-quant weights, `q6_k_fraction` of them Q6_K (the rest Q4_K):
 // "quantize_q8_K" (thread 0 quantizes the m activation rows) then "vec_dot_q4_K_M" (one vec_dot
 // per weight row and activation column, rows split evenly over the threads, the weights streamed
-// once per block of 16 columns).
+// once per block of 16 columns). k not a multiple of 256: llama.cpp's fallback types, Q5_0 and
+// Q8_0 ("vec_dot_q5_0_q8_0").
 CpuWork lower_kquant_matmul_cpu(const GemmDims& d, double q6_k_fraction, std::uint32_t threads);
 
 // One layer's attention for a batch of s.q_len tokens, in the three parts the runtime reports:

@@ -35,10 +35,11 @@ inline constexpr double kQ6KUopsPerBlock = 134;
 inline constexpr double kQ8KScalarOpsPerElement = 9;
 
 // ggml_vec_dot_f16 without __ARM_FEATURE_FP16_VECTOR_ARITHMETIC (the README's Android build,
-// -march=armv8.4a+dotprod): per step of 32 elements, 16 half-to-single widenings and 8 FP32 FMAs.
-inline constexpr double kF16DotUopsPerElement = 24.0 / 32.0;
-// The dot's end: GGML_F32x4_REDUCE of 8 accumulators (7 adds) and one ADDV.
-inline constexpr double kF16DotReduceUops = 8;
+// -march=armv8.4a+dotprod): GGML_F16_STEP 16, EPR 4: per step of 16 elements, 8 half-to-single
+// widenings and 4 FP32 FMAs.
+inline constexpr double kF16DotUopsPerElement = 12.0 / 16.0;
+// The dot's end: GGML_F32x4_REDUCE of the 4 accumulators (3 adds) and one ADDV.
+inline constexpr double kF16DotReduceUops = 4;
 // fp32 -> fp16 row conversion (ggml_fp32_to_fp16_row, auto-vectorized FCVTN/FCVTN2 pairs): a
 // quarter of a micro-op per value, on thread 0 in the INIT phase of the matmul that needs it.
 inline constexpr double kF32ToF16UopsPerElement = 0.25;
@@ -48,6 +49,8 @@ inline constexpr double kF32ToF16UopsPerElement = 0.25;
 // fp32 -> fp16, look up ggml_table_exp_f16, fp16 -> fp32, add to a double sum, store (7); a
 // masked score (-INF) is still visited: compare and store zero (2).
 inline constexpr double kSoftmaxVectorOpsPerScore = 3;
+// One FP32 add or multiply on 4 lanes: a quarter micro-op per score per pass.
+inline constexpr double kSoftmaxVectorUopsPerOp = 0.25;
 inline constexpr double kSoftmaxScalarOpsMasked = 1 + 2;
 inline constexpr double kSoftmaxScalarOpsVisible = 1 + 7;
 
@@ -60,6 +63,17 @@ inline constexpr std::uint64_t kBatchTokens = 512;
 // 16 activation columns.
 inline constexpr std::uint64_t kColumnBlock = 16;
 
+// Rows whose length is not a multiple of 256 cannot hold K-quant super-blocks: llama.cpp's
+// quantizer falls back to Q5_0 for Q4_K and to Q8_0 for Q6_K (llama_tensor_get_type's
+// incompatible-shape fallback), both against Q8_0 activations in 32-element blocks.
+// ggml_vec_dot_q8_0_q8_0 (NEON, dotprod, no i8mm pair): per 256 MACs 16 SDOT, 8 vaddq, 8 int->float
+// conversions and 8 multiply-accumulates by the block scales: 40 (counted). Q5_0: Q4_0's counted
+// 64 (8 AND + 8 USHR + 16 subtractions, 16 SDOT, 8 conversions, 8 multiply-accumulates) plus the
+// fifth bits merged in from qh (about 2 per 32-element block, estimated): 80.
+inline constexpr double kQ8_0UopsPer256 = 40;
+inline constexpr double kQ5_0UopsPer256 = 80;
+inline constexpr double kQ8_0BytesPer256 = 272;  // 8 blocks of 34 B
+inline constexpr double kQ5_0BytesPer256 = 176;  // 8 blocks of 22 B
 // Bytes per 256-weight super-block: Q4_K 144, Q6_K 210; Q8_K activations 292.
 inline constexpr double kQ4KBytesPerBlock = 144;
 inline constexpr double kQ6KBytesPerBlock = 210;

@@ -4,28 +4,32 @@
 //   import socsim
 //   r = socsim.run(soc="snapdragon-8gen3", model="llama-3-8b", system="hetero-tensor",
 //                  prompt=1024, decode=64, set={"npu.tcm": "16MiB"})   # dict, as --json
-//   rows = socsim.sweep("workloads/sweeps/tcm-size.yaml", jobs=2)     # list of dicts
+//   rows = socsim.sweep("tcm-x-npu-freq", jobs=2)                       # list of dicts
 //   pandas.DataFrame(rows)
 //
-// Keyword arguments become the command's options (`decode_window=8` -> `--decode-window 8`; True
+// Keyword arguments become the command's options (`trace_detail="off"` -> `--trace-detail off`; True
 // -> a bare flag; `set` a dict or a list of "key=value"). Bad input raises socsim.ConfigError (a
-// ValueError) with the CLI's message (file:line: key: what was expected); any other failure
-// raises socsim.Error. The GIL is released while a simulation runs.
+// ValueError) with the CLI's message (file:line: key: what was expected); a hardware limit names
+// its SoC key; any other failure raises socsim.Error. The GIL is released while a simulation runs.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <atomic>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <stdlib.h>
+
 #include <boost/program_options/errors.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/command.h"
 #include "sim/config/config_error.h"
 #include "sim/core/time.h"
+#include "sim/hw/hardware_limit_error.h"
 
 namespace py = pybind11;
 
@@ -49,6 +53,9 @@ std::vector<std::string> to_args(const py::kwargs& kwargs) {
           args.push_back("--set");
           args.push_back(py::str(sk).cast<std::string>() + "=" + option_text(sv));
         }
+      } else if (py::isinstance<py::str>(v)) {
+        args.push_back("--set");  // one "key=value"
+        args.push_back(v.cast<std::string>());
       } else {
         for (const auto& item : v) {
           args.push_back("--set");
@@ -97,15 +104,22 @@ py::list rows_of(const std::filesystem::path& results) {
     const py::dict values = row["keys"].cast<py::dict>();
     for (const auto& c : columns) {
       py::object v = values.contains(c) ? py::object(values[c]) : py::object(py::none());
-      // Grid values are strings in results.json (as typed); numbers become numbers for pandas.
+      // Grid values are strings in results.json (as typed); decimal numbers become numbers for
+      // pandas (Python's own int() and float(), so big integers stay exact; nan/inf stay text).
       if (py::isinstance<py::str>(v)) {
-        const auto s = v.cast<std::string>();
-        if (s.empty()) v = py::none();  // a case that leaves the key unset
-        else try {
-          std::size_t used = 0;
-          const double x = std::stod(s, &used);
-          if (used == s.size()) v = (s.find_first_of(".eE") == std::string::npos) ? py::object(py::int_(static_cast<long long>(x))) : py::object(py::float_(x));
-        } catch (const std::exception&) {
+        const auto text = v.cast<std::string>();
+        if (text.empty()) {
+          v = py::none();  // a case that leaves the key unset
+        } else if (text.find_first_not_of("+-0123456789") == std::string::npos) {
+          try {
+            v = py::int_(v);
+          } catch (const py::error_already_set&) {
+          }
+        } else if (text.find_first_not_of("+-0123456789.eE") == std::string::npos) {
+          try {
+            v = py::float_(v);
+          } catch (const py::error_already_set&) {
+          }
         }
       }
       d[c] = v;
@@ -124,23 +138,37 @@ py::list rows_of(const std::filesystem::path& results) {
 PYBIND11_MODULE(socsim, m) {
   m.doc() = "socsim: a cycle-approximate simulator of mobile SoCs running LLM inference (the CLI's commands as functions)";
   m.attr("__version__") = SOCSIM_VERSION;
-  static py::exception<std::runtime_error> error(m, "Error");
-  static py::exception<socsim::config::ConfigError> config_error(m, "ConfigError", PyExc_ValueError);
-  py::register_exception_translator([](std::exception_ptr p) {
+  // Leaked on purpose: they must outlive the interpreter's finalization.
+  static auto* const error = new py::exception<std::runtime_error>(m, "Error");
+  static auto* const config_error = new py::exception<socsim::config::ConfigError>(m, "ConfigError", PyExc_ValueError);
+  // Local to this module: other extensions' exceptions are theirs to translate. The CLI's exit 2
+  // (bad input) raises ConfigError with its message; everything else raises Error (the CLI's
+  // "internal error", exit 1), except Python's own exceptions and memory exhaustion.
+  py::register_local_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const py::builtin_exception&) {
+      throw;
+    } catch (const py::error_already_set&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
     } catch (const socsim::config::ConfigError& e) {
-      config_error(e.what());
+      config_error->operator()(e.what());
+    } catch (const socsim::hw::HardwareLimitError& e) {
+      config_error->operator()(("SoC: " + std::string(e.what()) + " (change it in the SoC file or with set={'" + e.key() + "': ...})").c_str());
     } catch (const socsim::TimeOverflow& e) {
-      config_error(e.what());  // the CLI's exit 2: the input asks for a time past 64-bit picoseconds
+      config_error->operator()(e.what());  // a time past 64-bit picoseconds: bad input, as in the CLI
     } catch (const boost::program_options::error& e) {
-      config_error((std::string("command line: ") + e.what()).c_str());  // an unknown or malformed option: the CLI exits 2
-    } catch (const std::invalid_argument& e) {
-      config_error(e.what());
+      config_error->operator()((std::string("command line: ") + e.what()).c_str());  // an unknown or malformed option
     } catch (const std::exception& e) {
-      error(e.what());
+      error->operator()(e.what());
     }
   });
+  // Warnings to stderr, as the CLI logs them (spdlog's default logger would print to stdout).
+  spdlog::set_default_logger(spdlog::stderr_color_mt("socsim"));
+  spdlog::set_level(spdlog::level::warn);
+  spdlog::set_pattern("[%l] %v");
 
   m.def(
       "run",
@@ -169,11 +197,23 @@ PYBIND11_MODULE(socsim, m) {
         // Into `out` (results.csv, results.json, report.html as the CLI writes them) or a
         // temporary folder removed afterwards; returns the rows.
         namespace fs = std::filesystem;
-        static std::atomic<unsigned> serial{0};
-        const bool temporary = out.is_none();
-        const fs::path dir = temporary ? fs::temp_directory_path() / ("socsim-sweep-" + std::to_string(::getpid()) + "-" +
-                                                                    std::to_string(serial++))
-                                       : fs::path(py::str(out).cast<std::string>());
+        fs::path dir;
+        if (out.is_none()) {
+          // A fresh private folder (mkdtemp), removed however the call ends.
+          std::string tmpl = (fs::temp_directory_path() / "socsim-sweep-XXXXXX").string();
+          if (!::mkdtemp(tmpl.data())) throw std::runtime_error("sweep: cannot make a temporary folder in " + fs::temp_directory_path().string());
+          dir = tmpl;
+        } else {
+          dir = fs::path(py::str(out).cast<std::string>());
+        }
+        struct Cleanup {
+          fs::path dir;
+          ~Cleanup() {
+            if (dir.empty()) return;
+            std::error_code ec;
+            fs::remove_all(dir, ec);  // never throws
+          }
+        } cleanup{out.is_none() ? dir : fs::path()};
         std::vector<std::string> args{"--spec", spec, "--out", dir.string()};
         if (!jobs.is_none()) args.insert(args.end(), {"--jobs", option_text(jobs)});
         for (const auto& a : to_args(kwargs)) args.push_back(a);
@@ -182,15 +222,8 @@ PYBIND11_MODULE(socsim, m) {
           py::gil_scoped_release release;
           code = socsim::cli::sweep_command(args);
         }
-        py::list rows;
-        try {
-          if (code != 0 && code != 3) throw std::runtime_error("sweep ended with status " + std::to_string(code));
-          rows = rows_of(dir / "results.json");  // status 3: some runs failed, their rows carry the error
-        } catch (...) {
-          if (temporary) fs::remove_all(dir);
-          throw;
-        }
-        if (temporary) fs::remove_all(dir);
+        if (code != 0 && code != 3) throw std::runtime_error("sweep ended with status " + std::to_string(code));
+        py::list rows = rows_of(dir / "results.json");  // status 3: some runs failed, their rows carry the error
         return rows;
       },
       py::arg("spec"), py::arg("jobs") = py::none(), py::arg("out") = py::none(),

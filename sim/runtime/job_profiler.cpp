@@ -9,8 +9,8 @@
 namespace socsim::runtime {
 
 std::string job_signature(const Job& job) {
-  std::string s = fmt::format("{}|{}|{}|{}|{}", static_cast<int>(job.unit), static_cast<int>(job.precision), job.cpu_threads,
-                              job.storage_read_bytes, job.npu_graph.empty() ? 0 : 1);
+  std::string s = fmt::format("{}|{}|{}|{}|{}|{}", static_cast<int>(job.unit), static_cast<int>(job.precision), job.cpu_threads,
+                              job.storage_read_bytes, job.npu_graph.empty() ? 0 : 1, static_cast<int>(job.cpu_engine));
   if (!job.cpu_cluster.empty()) s += "|@" + job.cpu_cluster;
   for (const auto& g : job.ops) {
     const auto& o = g.op;

@@ -40,6 +40,9 @@ cleanup() {
   [ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true  # a recipe still waiting
   if [ -n "${SLURM_CONF:-}" ] && [ ${#pids[@]} -ge 2 ]; then  # jobs of this test's cluster only
     squeue -h -o %A 2>/dev/null | xargs -r scancel 2>/dev/null || true
+    # scancel is asynchronous: let the steps end before slurmd goes (10 s at most), so nothing
+    # keeps writing into $T while it is removed.
+    for _ in $(seq 50); do [ -z "$(squeue -h -o %A 2>/dev/null)" ] && break; sleep 0.2; done
   fi
   for ((k = ${#pids[@]} - 1; k >= 0; k--)); do  # slurmd, slurmctld, then munged
     p=${pids[k]}

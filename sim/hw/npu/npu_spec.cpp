@@ -40,7 +40,7 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.hvx.packets_per_cycle = u32(v, "packets_per_cycle", 1, 8);
   n.hvx.vgather_latency_packets = u32(v, "vgather_latency_packets", 1, 1024);
   n.hvx.vlut16_packets = u32(v, "vlut16_packets", 1, 1024);
-  n.hvx.shift_resources = u32(v, "shift_resources", 1, 2);
+  if (v.has("shift_resources")) n.hvx.shift_resources = u32(v, "shift_resources", 1, 2);  // else 1 (V73/V75)
   n.hvx.qfloat = v.boolean("qfloat");
   n.hvx.fp16_mac_packets = v.number("fp16_mac_packets", 0.25, 1024);
   n.hvx.read_bandwidth = v.positive_quantity("read_bandwidth", Quantity::kBandwidth);

@@ -22,11 +22,11 @@ void CpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const 
   std::optional<config::Section> o = options.optional_child("cpu_only");
   engine_ = runtime::CpuEngine::kLlamaCpp;
   if (o && o->has("engine")) engine_ = *runtime::parse_cpu_engine(o->choice("engine", {"llamacpp", "optimized"}));
-  // llamacpp: llama.cpp's default -t of early 2024, get_num_physical_cores(), fell back to half
-  // the hardware threads on Android/Linux (its sysfs path was misspelled until fcd84a0f,
-  // 2024-05-04): 4 on an 8-core phone, which the scheduler places on the fastest cores.
-  // optimized: every core but the little ones.
-  threads_ = engine_ == runtime::CpuEngine::kLlamaCpp ? std::max<std::uint32_t>(1, total / 2) : big;
+  // llamacpp: llama.cpp's default -t of early 2024, get_num_physical_cores(), fell back on
+  // Android/Linux (its sysfs path was misspelled until fcd84a0f, 2024-05-04) to
+  // hardware_concurrency() <= 4 ? all : half: 4 on an 8-core phone, which the scheduler places on
+  // the fastest cores. optimized: every core but the little ones.
+  threads_ = engine_ == runtime::CpuEngine::kLlamaCpp ? (total <= 4 ? total : total / 2) : big;
   if (o && o->has("threads")) threads_ = static_cast<std::uint32_t>(o->integer("threads", 1, total));  // the CPU's cores
   if (engine_ == runtime::CpuEngine::kLlamaCpp) {
     // Its kernels are costed by their instruction mix: the cores must say how many vector pipes

@@ -50,12 +50,18 @@ TEST(LlamaCppLower, KQuantMatmulHandCount) {
   EXPECT_DOUBLE_EQ(six.tasks[1].simd_uops_per_op, 134.0 / 512);
   EXPECT_EQ(six.tasks[1].dram_bytes, 2u * 256 * 210 * 3 + 40u * 256 * 4);
   EXPECT_THROW((void)lower_kquant_matmul_cpu({0, 512, 256}, 0.0, 4), std::invalid_argument);
+  // Rows of 896 (qwen2-0.5b's hidden size) cannot hold 256-value super-blocks: Q5_0 (80 micro-ops,
+  // 176 B per 256) and Q8_0 (40, 272 B) instead; half and half here.
+  const auto fb = lower_kquant_matmul_cpu({16, 896, 128}, 0.5, 4);
+  EXPECT_EQ(fb.tasks[1].name, "vec_dot_q5_0_q8_0");
+  EXPECT_DOUBLE_EQ(fb.tasks[1].simd_uops_per_op, (0.5 * 80 + 0.5 * 40) / 512);
+  EXPECT_EQ(fb.tasks[1].dram_bytes, static_cast<std::uint64_t>(3.5 * 128 * (0.5 * 176 + 0.5 * 272)) + 16u * 128 * 4);
   EXPECT_THROW((void)lower_kquant_matmul_cpu({1, 512, 256}, 1.5, 4), std::invalid_argument);
 }
 
 TEST(LlamaCppLower, AttentionCoversEveryCachedKey) {
   // 2 heads of dim 64, a batch of 3 queries after 40 cached tokens: 43 keys used, padded to 64.
-  // Scores: 2 x 3 x 64 = 384 dots of 64 (K.Q) at 24/32 micro-ops per element + 8 for the reduce;
+  // Scores: 2 x 3 x 64 = 384 dots of 64 (K.Q) at 12/16 micro-ops per element + 4 for the reduce;
   // visible: 2 x (41 + 42 + 43) = 252 of them, the other 132 masked.
   AttentionShape s;
   s.heads = 2;
@@ -69,17 +75,18 @@ TEST(LlamaCppLower, AttentionCoversEveryCachedKey) {
   ASSERT_EQ(w.scores.tasks.size(), 2u);
   const auto& qk = w.scores.tasks[1];
   EXPECT_DOUBLE_EQ(qk.ops, 2.0 * 384 * 64);
-  EXPECT_DOUBLE_EQ(qk.ops * qk.simd_uops_per_op, 384.0 * (0.75 * 64 + 8));
+  EXPECT_DOUBLE_EQ(qk.ops * qk.simd_uops_per_op, 384.0 * (0.75 * 64 + 4));
   EXPECT_EQ(w.scores.tasks[0].max_threads, 1u);  // Q to FP16 in INIT
   ASSERT_EQ(w.softmax.tasks.size(), 2u);
   EXPECT_DOUBLE_EQ(w.softmax.tasks[0].ops, 384.0 * 3);
+  EXPECT_DOUBLE_EQ(w.softmax.tasks[0].simd_uops_per_op, 0.25);  // one add or multiply per 4 lanes
   EXPECT_DOUBLE_EQ(w.softmax.tasks[1].ops, 132.0 * 3 + 252.0 * 8);
   EXPECT_TRUE(w.softmax.tasks[1].scalar);
   ASSERT_EQ(w.context.tasks.size(), 2u);
   const auto& pv = w.context.tasks[1];
   // V.P: 2 x 3 x 64 output elements, each a dot over the 64 padded keys.
   EXPECT_DOUBLE_EQ(pv.ops, 2.0 * 384 * 64);
-  EXPECT_DOUBLE_EQ(pv.ops * pv.simd_uops_per_op, 384.0 * (0.75 * 64 + 8));
+  EXPECT_DOUBLE_EQ(pv.ops * pv.simd_uops_per_op, 384.0 * (0.75 * 64 + 4));
   EXPECT_DOUBLE_EQ(w.context.tasks[0].ops, 384.0);  // the scores to FP16 in INIT
 }
 
