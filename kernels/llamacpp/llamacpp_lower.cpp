@@ -59,6 +59,7 @@ CpuWork lower_kquant_matmul_cpu(const GemmDims& d, double q6_k_fraction, std::ui
   const auto bytes = static_cast<std::uint64_t>(weight_bytes * static_cast<double>(column_blocks)) + m * n * 4;
   const double uops_per_op = ((1 - f) * low_uops + f * high_uops) / (2 * kSuperBlock);
   w.tasks.push_back(split_task(k_quant ? "vec_dot_q4_K_M" : "vec_dot_q5_0_q8_0", d.flops(), uops_per_op, bytes));
+  w.tasks.back().simd_uops_per_op_no_dotprod = uops_per_op + kSdotPer256 * (kEmulatedSdotUops - 1) / (2 * kSuperBlock);
   return w;
 }
 

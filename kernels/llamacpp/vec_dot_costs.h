@@ -28,6 +28,12 @@ inline constexpr double kQ4KUopsPerBlock = 58;
 // plus ~10 outer ops (widen, 4 widening multiplies, adds, ADDV): 76 + 16 + 32 + 10 = 134.
 inline constexpr double kQ6KUopsPerBlock = 134;
 
+// Every kernel above issues 16 SDOTs per 256 multiply-adds. A core without ARMv8.2 dot products
+// (the Jetson TX2's A57 and Denver 2) runs llama.cpp's ggml_vdotq_s32 fallback instead (ggml
+// 8492157, ggml-quants.c L457-469): SMULL, SMULL2, 2 SADDLP and 2 ADD, 6 micro-ops for each SDOT.
+inline constexpr double kSdotPer256 = 16;
+inline constexpr double kEmulatedSdotUops = 6;
+
 // quantize_row_q8_K (L3585-3622): the scalar reference (no NEON version): an abs-max pass, a
 // scale-and-round pass (nearest_int) and 16 block sums, ~2,000-2,500 scalar ops per 256 values.
 // It runs in mul_mat's INIT phase on thread 0 alone, once per activation row per matmul node

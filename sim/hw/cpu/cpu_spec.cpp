@@ -39,7 +39,12 @@ CpuSpec parse_cpu_spec(const config::Section& s) {
     cl.fp16_flops_per_cycle = c.number("fp16_flops_per_cycle", 0.1, 1024);
     cl.int8_ops_per_cycle = c.number("int8_ops_per_cycle", 0.1, 4096);
     cl.core_bandwidth = c.positive_quantity("core_bandwidth", Quantity::kBandwidth);
-    if (c.has("simd_pipes")) cl.simd_pipes = static_cast<std::uint32_t>(c.integer("simd_pipes", 1, 16));
+    if (c.has("simd_pipes")) {
+      cl.simd_pipes = static_cast<std::uint32_t>(c.integer("simd_pipes", 1, 16));
+      cl.dotprod = c.boolean("dotprod");  // required beside simd_pipes: the instruction mixes depend on it
+    } else if (c.has("dotprod")) {
+      cl.dotprod = c.boolean("dotprod");
+    }
     cpu.clusters.push_back(cl);
   }
   if (cpu.clusters.empty()) {

@@ -22,6 +22,8 @@ struct CpuClusterSpec {
   // micro-ops, for kernels costed by their instruction mix (CpuTask::simd_uops_per_op) rather
   // than by a sustained GEMM rate.
   std::uint32_t simd_pipes = 0;
+  // ARMv8.2 dot products (SDOT/UDOT); without them kernels emulate each one (given with simd_pipes).
+  bool dotprod = true;
 };
 
 struct CpuSpec {

@@ -22,7 +22,8 @@ double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t) {
       throw std::invalid_argument("CPU task '" + t.name + "' is costed by its vector instruction mix: cluster '" + c.name +
                                   "' needs simd_pipes (cpu.clusters." + c.name + ".simd_pipes)");
     }
-    return static_cast<double>(c.simd_pipes) / t.simd_uops_per_op;
+    const double uops = !c.dotprod && t.simd_uops_per_op_no_dotprod > 0 ? t.simd_uops_per_op_no_dotprod : t.simd_uops_per_op;
+    return static_cast<double>(c.simd_pipes) / uops;
   }
   return ops_per_cycle(c, t.dtype);
 }

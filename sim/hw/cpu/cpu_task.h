@@ -20,6 +20,9 @@ struct CpuTask {
   // the core's simd_pipes per cycle (llama.cpp's vec_dot kernels; kernels/llamacpp/). Overrides
   // the dtype's sustained rate; the cluster must describe simd_pipes.
   double simd_uops_per_op = 0;
+  // The same kernel's micro-ops per op on a core without dot-product instructions (each SDOT
+  // emulated); 0 = the same as simd_uops_per_op.
+  double simd_uops_per_op_no_dotprod = 0;
   // Static partition: every thread gets the same share whatever its core's speed, so the slowest
   // core sets the finish time (ggml's mul_mat before dynamic chunking, llama.cpp PR #6915).
   // false: shares in proportion to the cores' throughput (work handed out in chunks).

@@ -46,6 +46,19 @@ TEST(CpuStaticSplit, RateFollowsPipesAndMicroOps) {
   }
 }
 
+TEST(CpuStaticSplit, CoresWithoutDotProductsRunTheEmulatedMix) {
+  // A kernel of 0.5 micro-ops per op whose SDOTs cost 1.5 per op when emulated: the mid core
+  // (2 pipes) does 4 ops/cycle with dot products, 2 / 1.5 = 4/3 without.
+  auto spec = piped_spec();
+  CpuTask t = mix_task(1, 0.5, false);
+  t.simd_uops_per_op_no_dotprod = 1.5;
+  EXPECT_DOUBLE_EQ(task_ops_per_cycle(spec.clusters[1], t), 4.0);
+  spec.clusters[1].dotprod = false;
+  EXPECT_DOUBLE_EQ(task_ops_per_cycle(spec.clusters[1], t), 2.0 / 1.5);
+  t.simd_uops_per_op_no_dotprod = 0;  // a kernel without dot products: the same mix everywhere
+  EXPECT_DOUBLE_EQ(task_ops_per_cycle(spec.clusters[1], t), 4.0);
+}
+
 TEST(CpuStaticSplit, EvenSplitWaitsForTheSlowestCore) {
   // 3 threads = prime + 2 mid, 1.2e6 ops at 0.5 micro-ops per op.
   // Even: 4e5 ops per thread; prime 4e5 / 8 = 5e4 cycles at 2 GHz = 25 us, mid 4e5 / 4 = 1e5

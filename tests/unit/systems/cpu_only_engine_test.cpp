@@ -55,6 +55,23 @@ TEST(CpuOnlyEngine, LlamaCppPrefillIsSlowerAtEqualThreads) {
   EXPECT_GT(*lc.prefill_ms, 1.5 * *opt.prefill_ms);
 }
 
+TEST(CpuOnlyEngine, TheTx2RunsLlamaCppWithEmulatedDotProducts) {
+  // ARMv8.0 cores: each SDOT of the vec_dot kernels becomes 6 micro-ops, so the same matmuls take
+  // longer than with dot products on the same pipes.
+  test::ConfiguredSystem tx2("jetson-tx2", {});
+  tx2.req.model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+  tx2.req.prompt_tokens = 64, tx2.req.decode_tokens = 0;
+  tx2.configure("cpu-only");
+  const auto emulated = tx2.run();
+  test::ConfiguredSystem dp("jetson-tx2", {"cpu.clusters.a57.dotprod=true", "cpu.clusters.denver2.dotprod=true"});
+  dp.req.model = tx2.req.model;
+  dp.req.prompt_tokens = 64, dp.req.decode_tokens = 0;
+  dp.configure("cpu-only");
+  const auto with_sdot = dp.run();
+  ASSERT_TRUE(emulated.prefill_ms && with_sdot.prefill_ms);
+  EXPECT_GT(*emulated.prefill_ms, 1.3 * *with_sdot.prefill_ms);
+}
+
 TEST(CpuOnlyEngine, BadOptionsAndMissingPipesAreRefused) {
   EXPECT_THROW(CpuOnlyRun({"cpu_only.engine=mkl"}), config::ConfigError);
   EXPECT_THROW(CpuOnlyRun({"cpu_only.threads=9"}), config::ConfigError);

@@ -42,6 +42,7 @@ TEST(LlamaCppLower, KQuantMatmulHandCount) {
   EXPECT_EQ(d.name, "vec_dot_q4_K_M");
   EXPECT_DOUBLE_EQ(d.ops, 2.0 * 40 * 512 * 256);
   EXPECT_DOUBLE_EQ(d.simd_uops_per_op, 58.0 / 512);
+  EXPECT_DOUBLE_EQ(d.simd_uops_per_op_no_dotprod, (58.0 + 16 * 5) / 512);  // 16 SDOTs emulated in 6 each
   EXPECT_TRUE(d.even_split);
   EXPECT_EQ(d.rows, 0u);  // no micro-kernel row blocks: one dot per row and column
   EXPECT_EQ(d.dram_bytes, 73'728u * 3 + 40u * 256 * 4);
