@@ -23,9 +23,9 @@ die() { echo "$prog: $*" >&2; exit 2; }
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 self="$script_dir/$(basename "${BASH_SOURCE[0]}")"
 
-# merge_shards SOCSIM OUT N RERUN_PREFIX RERUN_SUFFIX
-# shellcheck source=sweep-merge-shards.sh
-source "$script_dir/sweep-merge-shards.sh"
+# resolve_socsim_and_spec, merge_shards SOCSIM OUT N RERUN_PREFIX RERUN_SUFFIX
+# shellcheck source=sweep-shards-lib.sh
+source "$script_dir/sweep-shards-lib.sh"
 
 # --- arguments ---
 socsim="" shards="" pos=() parallel_extra=()
@@ -58,28 +58,7 @@ fi
 parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
   die "GNU parallel not found (Debian: apt-get install parallel; moreutils' parallel is another program)"
 
-[ -n "$socsim" ] || socsim="$script_dir/../build/socsim"
-[ -f "$socsim" ] && [ -x "$socsim" ] ||
-  die "socsim binary '$socsim' not found or not executable (build it: cmake --build build; or pass --socsim PATH)"
-socsim="$(cd "$(dirname "$socsim")" && pwd -P)/$(basename "$socsim")"
-
-# SPEC: a file, or an id looked up as socsim does (./workloads/sweeps, then this repository's).
-if [ -f "$spec_arg" ]; then
-  spec="$(cd "$(dirname "$spec_arg")" && pwd -P)/$(basename "$spec_arg")"
-elif [[ "$spec_arg" == */* || "$spec_arg" == *.yaml ]]; then
-  die "spec file '$spec_arg' not found"
-elif [ -f "workloads/sweeps/$spec_arg.yaml" ]; then
-  spec="$PWD/workloads/sweeps/$spec_arg.yaml"
-elif [ -f "$script_dir/../workloads/sweeps/$spec_arg.yaml" ]; then
-  spec="$(cd "$script_dir/.." && pwd -P)/workloads/sweeps/$spec_arg.yaml"
-else
-  spec=$spec_arg  # socsim's --dry-run below names the known ids
-fi
-if ! dry=$("$socsim" sweep --spec "$spec" --dry-run 2>&1); then
-  echo "$dry" >&2
-  die "the spec does not load; nothing run"
-fi
-runs=$(grep -c '^[0-9]' <<<"$dry" || true)
+resolve_socsim_and_spec "run"  # sets socsim, spec (absolute) and runs
 
 if [ -z "$n" ]; then  # one shard per host named with -S/--sshlogin (':' is this machine)
   n=0

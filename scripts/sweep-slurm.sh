@@ -24,9 +24,9 @@ die() { echo "$prog: $*" >&2; exit 2; }
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 self="$script_dir/$(basename "${BASH_SOURCE[0]}")"
 
-# merge_shards SOCSIM OUT N RERUN_PREFIX RERUN_SUFFIX (the merge job script carries it: declare -f)
-# shellcheck source=sweep-merge-shards.sh
-source "$script_dir/sweep-merge-shards.sh"
+# resolve_socsim_and_spec, merge_shards SOCSIM OUT N RERUN_PREFIX RERUN_SUFFIX (the merge job script carries it: declare -f)
+# shellcheck source=sweep-shards-lib.sh
+source "$script_dir/sweep-shards-lib.sh"
 
 # --- arguments ---
 wait_merge=0 socsim="" cpus="" shards="" pos=() sbatch_extra=()
@@ -62,30 +62,7 @@ fi
 command -v sbatch >/dev/null 2>&1 ||
   die "sbatch not found: run this on a Slurm submit host (or install Slurm's client commands)"
 
-# socsim: absolute, executable.
-[ -n "$socsim" ] || socsim="$script_dir/../build/socsim"
-[ -f "$socsim" ] && [ -x "$socsim" ] ||
-  die "socsim binary '$socsim' not found or not executable (build it: cmake --build build; or pass --socsim PATH)"
-socsim="$(cd "$(dirname "$socsim")" && pwd -P)/$(basename "$socsim")"
-
-# SPEC: a file, or an id looked up as socsim does (./workloads/sweeps, then this repository's).
-if [ -f "$spec_arg" ]; then
-  spec="$(cd "$(dirname "$spec_arg")" && pwd -P)/$(basename "$spec_arg")"
-elif [[ "$spec_arg" == */* || "$spec_arg" == *.yaml ]]; then
-  die "spec file '$spec_arg' not found"
-elif [ -f "workloads/sweeps/$spec_arg.yaml" ]; then
-  spec="$PWD/workloads/sweeps/$spec_arg.yaml"
-elif [ -f "$script_dir/../workloads/sweeps/$spec_arg.yaml" ]; then
-  spec="$(cd "$script_dir/.." && pwd -P)/workloads/sweeps/$spec_arg.yaml"
-else
-  spec=$spec_arg  # socsim's --dry-run below names the known ids
-fi
-# The spec must be valid here before anything is queued (its errors exit 2 too).
-if ! dry=$("$socsim" sweep --spec "$spec" --dry-run 2>&1); then
-  echo "$dry" >&2
-  die "the spec does not load; nothing submitted"
-fi
-runs=$(grep -c '^[0-9]' <<<"$dry" || true)
+resolve_socsim_and_spec "submitted"  # sets socsim, spec (absolute) and runs
 
 # The partition, if the extra sbatch arguments name one, for sinfo.
 partition=${SBATCH_PARTITION:-}
