@@ -28,20 +28,32 @@ class EventQueue {
   // Removes and returns the earliest event. Precondition: !empty().
   Event pop();
 
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  Tick next_time() const { return heap_.front().time; }
+  bool empty() const { return heap_.empty() && now_head_ == now_.size(); }
+  std::size_t size() const { return heap_.size() + (now_.size() - now_head_); }
+  Tick next_time() const { return now_first() ? now_[now_head_].time : heap_.front().time; }
 
   // Pending events in firing order (for the watchdog's dump; O(n log n), never on a hot path).
   std::vector<Event> pending_sorted() const;
 
  private:
+  // The next event comes from now_ (precondition: !empty()).
+  bool now_first() const {
+    if (now_head_ == now_.size()) return false;
+    if (heap_.empty()) return true;
+    const Event& h = heap_.front();
+    const Event& f = now_[now_head_];
+    return h.time != f.time ? h.time > f.time : h.seq > f.seq;
+  }
   // A binary min-heap on (time, seq) kept by hand: std::priority_queue cannot hand out its
   // contents for diagnostics, and the comparison must be exactly this one.
-  static bool later(const Event& a, const Event& b) {
-    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-  }
   std::vector<Event> heap_;
+  // Most events are scheduled for the instant being processed (resumes at now()). Those go to a
+  // FIFO instead of the heap: they are already in (time, seq) order, since each gets the next
+  // sequence number. pop() takes the earlier of the heap's top and the FIFO's front, so the order
+  // is exactly that of one heap.
+  std::vector<Event> now_;
+  std::size_t now_head_ = 0;
+  Tick last_popped_ = 0;
   EventSeq next_seq_ = 0;
 };
 

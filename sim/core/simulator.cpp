@@ -1,5 +1,7 @@
 #include "sim/core/simulator.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "sim/core/host_memory.h"
@@ -9,6 +11,10 @@ namespace socsim {
 void detail::TaskPromiseBase::finish_detached(Simulator* sim, std::uint64_t id, std::coroutine_handle<> h,
                                               std::exception_ptr error) noexcept {
   sim->process_finished(id, h, std::move(error));
+}
+
+void detail::TaskPromiseBase::report_error(Simulator* sim, std::exception_ptr error) noexcept {
+  if (!sim->first_error_) sim->first_error_ = std::move(error);
 }
 
 Simulator::~Simulator() {
@@ -30,27 +36,60 @@ void Simulator::schedule_at(Tick t, EventFn fn, void* ctx) {
 
 std::uint64_t Simulator::spawn(Task<> task, std::string name) {
   if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + name + "'");
-  auto handle = task.release();
-  const std::uint64_t id = next_process_id_++;
-  handle.promise().owner = this;
-  handle.promise().process_id = id;
-  processes_.emplace(id, ProcessInfo{handle, std::move(name)});
-  resume_at(now_, handle);
-  return id;
+  ProcessInfo info;
+  info.name = std::move(name);
+  return start_process(std::move(task), std::move(info));
 }
 
-void Simulator::process_finished(std::uint64_t id, std::coroutine_handle<> h, std::exception_ptr error) noexcept {
+std::uint64_t Simulator::start_process(Task<> task, ProcessInfo info) {
+  std::uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+  } else {
+    if (slots_.size() >= UINT32_MAX) throw std::length_error("spawn: more than 2^32 live processes");
+    slots_.emplace_back();  // may throw: nothing taken yet
+    slot = static_cast<std::uint32_t>(slots_.size() - 1);
+    free_slots_.reserve(slots_.capacity());  // so the push_back in process_finished cannot throw
+    free_slots_.push_back(slot);
+  }
+  free_slots_.pop_back();
+  auto handle = task.release();
+  info.handle = handle;
+  info.id = next_process_id_++;
+  handle.promise().owner = this;
+  handle.promise().process_id = slot;
+  slots_[slot] = std::move(info);
+  ++live_processes_;
+  resume_at(now_, handle);
+  return slots_[slot].id;
+}
+
+void Simulator::process_finished(std::uint64_t slot, std::coroutine_handle<> h, std::exception_ptr error) noexcept {
   if (error && !first_error_) first_error_ = error;
-  processes_.erase(id);
+  ProcessInfo& info = slots_[slot];
+  info.handle = {};
+  info.name.clear();
+  free_slots_.push_back(static_cast<std::uint32_t>(slot));  // capacity reserved in start_process
+  --live_processes_;
   // Destroying the frame from inside its own final awaiter is allowed: the coroutine is suspended
   // at its final suspend point.
   h.destroy();
 }
 
+std::vector<const Simulator::ProcessInfo*> Simulator::live_in_spawn_order() const {
+  std::vector<const ProcessInfo*> live;
+  live.reserve(live_processes_);
+  for (const ProcessInfo& p : slots_) {
+    if (p.handle) live.push_back(&p);
+  }
+  std::sort(live.begin(), live.end(), [](const ProcessInfo* a, const ProcessInfo* b) { return a->id < b->id; });
+  return live;
+}
+
 std::vector<std::string> Simulator::blocked_processes() const {
   std::vector<std::string> names;
-  names.reserve(processes_.size());
-  for (const auto& [id, info] : processes_) names.push_back(info.name);
+  names.reserve(live_processes_);
+  for (const ProcessInfo* p : live_in_spawn_order()) names.push_back(p->name);
   return names;
 }
 
@@ -66,14 +105,15 @@ const char* run_result_name(RunResult r) {
 
 std::string Simulator::describe_pending(std::size_t max) const {
   const auto events = queue_.pending_sorted();
+  const auto live = live_in_spawn_order();
   std::string s;
   for (std::size_t i = 0; i < events.size() && i < max; ++i) {
     const auto& e = events[i];
     s += "  at " + std::to_string(e.time) + " ps: ";
     if (e.fn == &resume_fn) {
       std::string who = "resume of a coroutine inside a process";
-      for (const auto& [id, info] : processes_) {
-        if (info.handle.address() == e.ctx) who = "resume of process '" + info.name + "'";
+      for (const ProcessInfo* info : live) {
+        if (info->handle.address() == e.ctx) who = "resume of process '" + info->name + "'";
       }
       s += who;
     } else {
@@ -89,11 +129,12 @@ std::string Simulator::describe_pending(std::size_t max) const {
 RunResult Simulator::run(Tick until) {
   std::uint64_t at_this_instant = 0;
   while (!queue_.empty()) {
-    if (queue_.next_time() > until) {
+    const Tick next = queue_.next_time();
+    if (next > until) {
       now_ = until;
       return RunResult::kTimeLimit;
     }
-    if (queue_.next_time() != now_) {
+    if (next != now_) {
       at_this_instant = 0;
     } else if (++at_this_instant > no_progress_limit_) {
       return RunResult::kNoProgress;  // the event stays queued, in place, for the report
@@ -112,17 +153,28 @@ RunResult Simulator::run(Tick until) {
     e.fn(e.ctx);
     if (first_error_) std::rethrow_exception(std::exchange(first_error_, nullptr));
   }
-  return processes_.empty() ? RunResult::kIdle : RunResult::kStalled;
+  return live_processes_ == 0 ? RunResult::kIdle : RunResult::kStalled;
 }
 
 void Simulator::kill_processes() {
   tearing_down_ = true;
   // Destroy in reverse spawn order; a destroyed frame may own child tasks, which it destroys.
-  while (!processes_.empty()) {
-    auto it = std::prev(processes_.end());
-    auto handle = it->second.handle;
-    processes_.erase(it);
-    handle.destroy();
+  while (live_processes_ > 0) {
+    // By slot and id, not by pointer: a frame's destructor could in principle spawn (and grow the
+    // table); the outer loop then takes those too.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> live;
+    for (const ProcessInfo* p : live_in_spawn_order()) {
+      live.emplace_back(p->id, static_cast<std::uint32_t>(p - slots_.data()));
+    }
+    for (auto it = live.rbegin(); it != live.rend(); ++it) {
+      ProcessInfo& info = slots_[it->second];
+      if (!info.handle || info.id != it->first) continue;
+      auto handle = std::exchange(info.handle, {});
+      info.name.clear();
+      free_slots_.push_back(it->second);
+      --live_processes_;
+      handle.destroy();
+    }
   }
   // Resumes aimed at the destroyed frames must never fire: every coroutine the engine resumes
   // belongs to some process, so all pending resumes go. Callbacks stay, in their order.

@@ -59,7 +59,7 @@ class Simulator {
   // Starts `task` as an independent process at the current time (after events already queued for
   // now()). The simulator owns its frame until it finishes. Returns the process id.
   std::uint64_t spawn(Task<> task, std::string name);
-  std::size_t live_processes() const { return processes_.size(); }
+  std::size_t live_processes() const { return live_processes_; }
   // Names of processes that have not finished, in spawn order (for deadlock reports).
   std::vector<std::string> blocked_processes() const;
   // The first `max` pending events in firing order, one line each ("at <time>: resume of process
@@ -123,16 +123,24 @@ class Simulator {
   void process_finished(std::uint64_t id, std::coroutine_handle<> h, std::exception_ptr error) noexcept;
 
   struct ProcessInfo {
-    std::coroutine_handle<> handle;
+    std::coroutine_handle<> handle;  // null: the slot is free
+    std::uint64_t id = 0;            // spawn order
     std::string name;
   };
+  std::uint64_t start_process(Task<> task, ProcessInfo info);
+  // Live processes in spawn order (reports and teardown; rare, so sorted on demand).
+  std::vector<const ProcessInfo*> live_in_spawn_order() const;
 
   EventQueue queue_;
   Tick now_ = 0;
   std::uint64_t events_fired_ = 0;
   std::uint64_t no_progress_limit_ = kDefaultNoProgressLimit;
   std::uint64_t next_process_id_ = 0;
-  std::map<std::uint64_t, ProcessInfo> processes_;  // ordered by spawn id: deterministic reports
+  // Process table: a slot per live process, reused once it ends (the promise holds its slot), so
+  // spawning allocates nothing once the table has grown. Reports sort by spawn id.
+  std::vector<ProcessInfo> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::size_t live_processes_ = 0;
   std::exception_ptr first_error_;
   bool tearing_down_ = false;
 };

@@ -87,8 +87,9 @@ class Progress {
   std::vector<Waiter> waiters_;
 };
 
-// Runs all tasks as concurrent processes and completes when every one has finished. An exception
-// in a child is rethrown from Simulator::run.
-Task<> when_all(Simulator& sim, std::vector<Task<>> tasks, std::string name = "when_all");
+// Runs all tasks concurrently (each starts through the event queue at now(), in order) and
+// completes when every one has finished. An exception in a child is rethrown from Simulator::run.
+// The children run inside the awaiting process: a deadlock report names that process.
+Task<> when_all(Simulator& sim, std::vector<Task<>> tasks);
 
 }  // namespace socsim

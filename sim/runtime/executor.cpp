@@ -114,7 +114,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
     std::vector<Task<>> both;
     both.push_back(hand_overs(plan, job));
     both.push_back(npu_call(job, npu_graph_nodes(job)));
-    co_await when_all(soc_.sim(), std::move(both), job.name + ".call");
+    co_await when_all(soc_.sim(), std::move(both));
   } else {
     co_await hand_overs(plan, job);
   }
@@ -298,7 +298,7 @@ Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWo
   }
   std::vector<Task<>> nodes;
   for (std::size_t i = 0; i < ops.size(); ++i) nodes.push_back(run_graph_node(job, *lowered[i], i, g));
-  co_await when_all(soc_.sim(), std::move(nodes), job.name);
+  co_await when_all(soc_.sim(), std::move(nodes));
 }
 
 Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {

@@ -81,7 +81,7 @@ Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress*
   Pipeline p(npu.sim(), work, outputs);
   std::vector<Task<>> streams;
   for (std::uint32_t s = 0; s < work.stages.size(); ++s) streams.push_back(run_stage(npu, p, s));
-  co_await when_all(npu.sim(), std::move(streams), "npu.pipeline");
+  co_await when_all(npu.sim(), std::move(streams));
 }
 
 // Work is taken by value: these run as spawned processes that outlive the caller's locals.

@@ -58,7 +58,7 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
     for (std::uint32_t i = 0; i < threads; ++i) {
       parts.push_back(core_part(c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name));
     }
-    co_await when_all(sim_, std::move(parts), "cpu." + c->name() + ":" + t.name);
+    co_await when_all(sim_, std::move(parts));
   }
   if (report::tracing_hardware(trace_)) {
     // Dispatch shows on the first core's track: it is the thread that wakes the others.
@@ -70,13 +70,13 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
 }
 
 Task<> CpuComplex::core_part(std::shared_ptr<CpuCluster> c, std::uint32_t core, Tick compute, std::uint64_t bytes,
-                             std::string name) {
+                             std::string_view name) {
   // Compute and the DRAM stream overlap (prefetching SIMD loops): the thread ends at the later.
   const Tick start = sim_.now();
   const Tick compute_end = sim_.checked_add(start, compute);
   co_await dram_.transfer(c->core_port(core), bytes);
   co_await sim_.delay_until(compute_end);
-  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(*c, core), std::move(name), start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(*c, core), std::string(name), start, sim_.now());
 }
 
 Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
@@ -121,7 +121,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
     bytes_left -= bytes;
     parts.push_back(run(part, picks[i].cluster->name(), picks[i].threads));
   }
-  return when_all(sim_, std::move(parts), "cpu.fastest:" + t.name);
+  return when_all(sim_, std::move(parts));
 }
 
 Tick CpuComplex::compute_time(const CpuTask& t, std::string_view cluster, std::uint32_t threads) const {

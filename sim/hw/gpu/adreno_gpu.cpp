@@ -16,7 +16,7 @@ Task<> wait_for(Simulator& sim, Tick dt) { co_await sim.delay(dt); }
 
 // Runs a compute phase and a DRAM transfer side by side; done when both are. Skips the
 // concurrency machinery (two helper processes) when one side is empty.
-Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::uint64_t bytes, const char* name) {
+Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::uint64_t bytes) {
   if (bytes == 0) {
     co_await sim.delay(compute);
   } else if (compute == 0) {
@@ -25,7 +25,7 @@ Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::
     std::vector<Task<>> parts;
     parts.push_back(wait_for(sim, compute));
     parts.push_back(dram.transfer(port, bytes));
-    co_await when_all(sim, std::move(parts), name);
+    co_await when_all(sim, std::move(parts));
   }
 }
 
@@ -128,7 +128,7 @@ Task<> AdrenoGpu::run_queue() {
 Task<> AdrenoGpu::execute(const GpuKernel& k, Tick compute) {
   const Tick start = sim_.now();
   busy_.begin(start);
-  co_await overlap(sim_, compute, dram_, port_, k.dram_bytes, "gpu.kernel");
+  co_await overlap(sim_, compute, dram_, port_, k.dram_bytes);
   busy_.end(sim_.now());
   if (report::tracing_hardware(trace_)) trace_->hardware_span("gpu", k.name.empty() ? "kernel" : k.name, start, sim_.now());
 }
@@ -156,7 +156,7 @@ Task<> AdrenoGpu::copy(std::uint64_t bytes) {
   copy_busy_.begin(start);
   co_await sim_.delay(spec_.copy_fixed);
   const Tick stream = gpu_duration(static_cast<double>(bytes), spec_.copy_bandwidth);
-  co_await overlap(sim_, stream, dram_, port_, 2 * bytes, "gpu.copy");
+  co_await overlap(sim_, stream, dram_, port_, 2 * bytes);
   copy_busy_.end(sim_.now());
   ++copies_;
   copy_bytes_ += bytes;

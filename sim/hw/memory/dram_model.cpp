@@ -89,6 +89,12 @@ PortId DramModel::add_port(std::string name, double cap_bytes_per_s, std::option
   tree_.caps.push_back(cap_bytes_per_s);
   tree_.parents.push_back(parent ? static_cast<std::int32_t>(*parent) : kRootParent);
   flows_at_.push_back(0);
+  // splitmix64 of the port's index: a fixed, well-mixed constant per port.
+  std::uint64_t z = (id + 1) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  port_key_.push_back(z ^ (z >> 31));
+  fair_memo_.clear();  // the tree changed
   by_name_.emplace(name, id);
   ports_.push_back(Port{std::move(name), parent, 0, 0, BusyTime{}});
   return id;
@@ -202,12 +208,17 @@ void DramModel::retire_done() {
 
 void DramModel::recompute() {
   const Tick now = sim_.now();
-  std::vector<double>& rate_by_port = rates_;  // reused: no allocation per recomputation
+  const std::vector<double>* rates = &rates_;
   if (flows_.empty()) {
-    rate_by_port.assign(ports_.size(), 0.0);
+    rates_.assign(ports_.size(), 0.0);
+  } else if (auto hit = fair_memo_.find(counts_key_); hit != fair_memo_.end() && hit->second.counts == flows_at_) {
+    rates = &hit->second.rates;
   } else {
-    max_min_fair_by_count(tree_, peak_ * efficiency(active_masters_), flows_at_, fair_scratch_, rate_by_port);
+    max_min_fair_by_count(tree_, peak_ * efficiency(active_masters_), flows_at_, fair_scratch_, rates_);
+    if (fair_memo_.size() >= kFairMemoLimit) fair_memo_.clear();
+    fair_memo_.insert_or_assign(counts_key_, FairMemoEntry{flows_at_, rates_});
   }
+  const std::vector<double>& rate_by_port = *rates;
   total_rate_ = 0.0;
   Tick earliest = kTickMax;
   for (Flow& f : flows_) {

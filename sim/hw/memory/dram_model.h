@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/simulator.h"
@@ -138,6 +139,19 @@ class DramModel {
   std::vector<double> efficiency_;
   FairShareTree tree_;                 // validated as ports are added
   FairShareScratch fair_scratch_;      // recompute()'s work arrays
+  // The fair share is a pure function of the flow count per port (the root's capacity follows
+  // from which masters are active, hence from the counts too), and a run revisits the same few
+  // configurations millions of times: recompute() looks them up instead of water filling again.
+  // The key is kept as flows start and end (sum of a per-port constant per flow); an entry also
+  // holds its counts, so two configurations with one key never mix up.
+  struct FairMemoEntry {
+    std::vector<std::uint32_t> counts;
+    std::vector<double> rates;
+  };
+  std::unordered_map<std::uint64_t, FairMemoEntry> fair_memo_;
+  std::vector<std::uint64_t> port_key_;  // per port: a fixed pseudo-random 64-bit constant
+  std::uint64_t counts_key_ = 0;         // sum over active flows of their port's constant
+  static constexpr std::size_t kFairMemoLimit = 1 << 14;  // bounds host memory (~5 MB)
   std::vector<double> rates_;          // recompute()'s rate per port
   std::vector<Port> ports_;
   std::vector<std::uint32_t> flows_at_;  // active flows issued directly on each port

@@ -11,6 +11,7 @@ namespace socsim::hw {
 void DramModel::account_start(const Flow& f) {
   const Tick now = sim_.now();
   ++flows_at_[f.port];
+  counts_key_ += port_key_[f.port];
   busy_.begin(now);
   for (std::optional<PortId> p = f.port; p; p = ports_[*p].parent) {
     Port& port = ports_[*p];
@@ -22,6 +23,7 @@ void DramModel::account_start(const Flow& f) {
 void DramModel::account_end(const Flow& f, std::uint64_t moved_bytes) {
   const Tick now = sim_.now();
   --flows_at_[f.port];
+  counts_key_ -= port_key_[f.port];
   busy_.end(now);
   completed_bytes_ += moved_bytes;
   for (std::optional<PortId> p = f.port; p; p = ports_[*p].parent) {

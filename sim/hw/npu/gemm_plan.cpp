@@ -3,6 +3,8 @@
 #include "sim/hw/hardware_limit_error.h"
 
 #include <algorithm>
+#include <compare>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -128,7 +130,7 @@ const char* strategy_name(GemmStrategy s) {
   return "?";
 }
 
-GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
   if (s.m == 0 || s.k == 0 || s.n == 0) throw std::invalid_argument("GEMM with an empty dimension");
   const Geometry g = geometry(npu, s);
   GemmPlan plan;
@@ -198,6 +200,57 @@ GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home)
     }
   }
   for (const auto& b : plan.blocks) add(plan.total, b);
+  return plan;
+}
+
+namespace {
+
+// Everything of the NPU and the request that a plan depends on (geometry, finish_block,
+// idle_pipeline_seconds and the TCM budget read nothing else).
+struct PlanKey {
+  std::uint32_t units, tile_rows, fp16_depth, int8_depth;
+  std::uint64_t fp16_op, int8_op, weight_load, output_tile;
+  std::uint64_t tcm, clock_hz;
+  double dma_bw, port_bw;
+  Tick descriptor_overhead;
+  std::uint32_t channels;
+  std::uint64_t m, k, n;
+  int dtype, home;
+  auto operator<=>(const PlanKey&) const = default;
+};
+
+PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  const auto& h = npu.hmx;
+  return {h.units, h.tile_rows, h.fp16_tile_depth, h.int8_tile_depth, h.fp16_tile_op_cycles, h.int8_tile_op_cycles,
+          h.weight_load_cycles, h.output_tile_cycles, npu.tcm_bytes, npu.clock_hz, npu.dma.bandwidth,
+          npu.port_bandwidth, npu.dma.descriptor_overhead, npu.dma.channels, s.m, s.k, s.n,
+          static_cast<int>(s.dtype), static_cast<int>(home)};
+}
+
+// Plans memoized per thread: lowering, the block count of each lowered op and the NPU model each
+// ask for the same few shapes, and HeteroLLM's partition profiler builds a fresh NPU per
+// candidate (planning was a third of a hetero-tensor run). Bounded by the blocks held.
+struct PlanMemo {
+  std::map<PlanKey, GemmPlan> plans;
+  std::size_t blocks = 0;
+  static constexpr std::size_t kBlockLimit = 1 << 18;  // ~14 MB of blocks per thread
+};
+thread_local PlanMemo plan_memo;
+
+}  // namespace
+
+GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  const PlanKey key = key_of(npu, s, home);
+  if (auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return it->second;
+  GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
+  if (plan_memo.blocks + plan.blocks.size() > PlanMemo::kBlockLimit) {
+    plan_memo.plans.clear();
+    plan_memo.blocks = 0;
+  }
+  if (plan.blocks.size() <= PlanMemo::kBlockLimit) {
+    plan_memo.blocks += plan.blocks.size();
+    plan_memo.plans.emplace(key, plan);
+  }
   return plan;
 }
 

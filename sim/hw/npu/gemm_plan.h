@@ -55,7 +55,9 @@ struct GemmPlan {
 };
 
 // Throws std::invalid_argument for empty shapes, unsupported dtypes, or operands that must sit in
-// TCM but do not fit it (the message names the sizes).
+// TCM but do not fit it (the message names the sizes). Memoized per thread (a pure function).
 GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
+// The same without the memo (what the memo stores; tests compare the two).
+GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 
 }  // namespace socsim::hw

@@ -97,7 +97,7 @@ Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::s
     const std::uint64_t share = bytes / n + (t++ < bytes % n ? 1 : 0);
     parts.push_back(dram_.transfer(hvx_ports_[ctx], share));
   });
-  co_await when_all(sim_, std::move(parts), "npu.hvx_stream");
+  co_await when_all(sim_, std::move(parts));
   busy_.end(sim_.now());
   span("npu.hvx", name, start);
   thread_spans(issuers.ids(), name, start);

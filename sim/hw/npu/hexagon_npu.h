@@ -83,6 +83,8 @@ class HexagonNpu {
   std::uint64_t dma_bytes() const { return dma_bytes_.value(); }
   std::uint64_t hmx_cycles() const { return hmx_cycles_.value(); }
   PortId dma_port() const { return dma_port_; }
+  // Whether hardware spans are recorded: callers build span names only then.
+  bool tracing() const { return report::tracing_hardware(trace_); }
   PortId core_port() const { return core_port_; }
 
  private:

@@ -59,7 +59,7 @@ Task<> UfsStorage::serve(std::uint64_t bytes, Tick latency, double bandwidth, co
   std::vector<Task<>> parts;
   parts.push_back(wait_for(sim_, stream));
   parts.push_back(dram_.transfer(port_, bytes));
-  co_await when_all(sim_, std::move(parts), "storage.request");
+  co_await when_all(sim_, std::move(parts));
   if (report::tracing_hardware(trace_)) trace_->hardware_span("storage", what, start, sim_.now());
 }
 

@@ -93,7 +93,7 @@ nlohmann::ordered_json gpu_npu_read(const MicrobenchRequest& r) {
         std::vector<Task<>> both;
         both.push_back(gpu_kernel_and_sync(soc.gpu(), k));
         both.push_back(soc.npu().hvx_stream(bytes, threads, "read"));
-        return when_all(soc.sim(), std::move(both), "microbench.gpu+npu");
+        return when_all(soc.sim(), std::move(both));
       },
       "gbps", 2.0 * static_cast<double>(bytes));
 }

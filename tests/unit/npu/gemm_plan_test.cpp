@@ -95,5 +95,35 @@ TEST(GemmPlan, WhichOperandIsTheWeightMatters) {
   EXPECT_EQ(narrow.total.stage_transfers, 40u);
 }
 
+// The per-thread memo returns exactly what planning computes, and a changed NPU parameter is a
+// different plan, never the memoized one of another configuration.
+TEST(GemmPlan, MemoizedPlansEqualFreshOnesAndFollowEveryParameter) {
+  auto npu = test::small_npu();
+  auto same = [](const GemmPlan& a, const GemmPlan& b) {
+    if (a.strategy != b.strategy || a.blocks.size() != b.blocks.size()) return false;
+    for (std::size_t i = 0; i < a.blocks.size(); ++i) {
+      const auto &x = a.blocks[i], &y = b.blocks[i];
+      if (x.stage_bytes != y.stage_bytes || x.stage_transfers != y.stage_transfers || x.hmx_cycles != y.hmx_cycles ||
+          x.writeback_bytes != y.writeback_bytes || x.tile_ops != y.tile_ops) {
+        return false;
+      }
+    }
+    return a.total.hmx_cycles == b.total.hmx_cycles && a.useful_flops == b.useful_flops;
+  };
+  const GemmShape shape{512, 512, 512, DType::kFp16};
+  for (int round = 0; round < 2; ++round) {  // the second round is served by the memo
+    EXPECT_TRUE(same(plan_hmx_gemm(npu, shape, OperandHome::kDram), compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
+  }
+  const auto before = plan_hmx_gemm(npu, shape, OperandHome::kDram);
+  npu.hmx.units *= 2;
+  const auto more_units = plan_hmx_gemm(npu, shape, OperandHome::kDram);
+  EXPECT_TRUE(same(more_units, compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
+  EXPECT_LT(more_units.total.hmx_cycles, before.total.hmx_cycles);
+  npu.tcm_bytes *= 4;
+  EXPECT_TRUE(same(plan_hmx_gemm(npu, shape, OperandHome::kDram), compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
+  npu.dma.descriptor_overhead += 1000;
+  EXPECT_TRUE(same(plan_hmx_gemm(npu, shape, OperandHome::kDram), compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
+}
+
 }  // namespace
 }  // namespace socsim::hw

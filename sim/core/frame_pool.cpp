@@ -1,0 +1,86 @@
+#include "sim/core/frame_pool.h"
+
+#include <array>
+#include <new>
+
+namespace socsim::detail {
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPooled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPooled = false;
+#else
+constexpr bool kPooled = true;
+#endif
+#else
+constexpr bool kPooled = true;
+#endif
+
+constexpr std::size_t kGranule = 64;     // class c holds blocks of (c + 1) x 64 bytes
+constexpr std::size_t kClasses = 32;     // up to 2 KiB; larger frames are rare
+constexpr std::size_t kMaxFreePerClass = 1 << 14;
+
+struct FreeBlock {
+  FreeBlock* next;
+};
+
+struct FramePool {
+  std::array<FreeBlock*, kClasses> head{};
+  std::array<std::size_t, kClasses> count{};
+  ~FramePool();
+};
+
+// Trivially destructible, so it stays readable after the pool's destructor ran (a frame freed by
+// a thread_local or static destructor later in teardown goes straight to the global allocator).
+thread_local bool pool_gone = false;
+thread_local FramePool pool;
+
+FramePool::~FramePool() {
+  for (FreeBlock*& h : head) {
+    while (h) {
+      FreeBlock* next = h->next;
+      ::operator delete(static_cast<void*>(h));
+      h = next;
+    }
+  }
+  pool_gone = true;
+}
+
+std::size_t class_of(std::size_t bytes) { return (bytes + kGranule - 1) / kGranule - 1; }
+
+}  // namespace
+
+void* allocate_frame(std::size_t bytes) {
+  if (!kPooled || bytes == 0 || bytes > kClasses * kGranule) return ::operator new(bytes);
+  // Always the whole class, even past the pool's end: free_frame may list the block by its class.
+  const std::size_t c = class_of(bytes);
+  if (pool_gone) return ::operator new((c + 1) * kGranule);
+  if (FreeBlock* b = pool.head[c]) {
+    pool.head[c] = b->next;
+    --pool.count[c];
+    return b;
+  }
+  return ::operator new((c + 1) * kGranule);
+}
+
+void free_frame(void* p, std::size_t bytes) noexcept {
+  if (!p) return;
+  if (!kPooled || bytes == 0 || bytes > kClasses * kGranule || pool_gone) {
+    ::operator delete(p);
+    return;
+  }
+  const std::size_t c = class_of(bytes);
+  if (pool.count[c] >= kMaxFreePerClass) {
+    ::operator delete(p);
+    return;
+  }
+  auto* b = static_cast<FreeBlock*>(p);
+  b->next = pool.head[c];
+  pool.head[c] = b;
+  ++pool.count[c];
+}
+
+}  // namespace socsim::detail
