@@ -20,8 +20,14 @@ const char* unit_name(kernels::Unit u) {
   return "?";
 }
 
-Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace)
-    : soc_(soc), model_(model), sync_(sync), trace_(trace), lowering_(model, soc.spec().npu) {}
+Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace,
+                   lowering::LoweringCache* shared_lowering)
+    : soc_(soc),
+      model_(model),
+      sync_(sync),
+      trace_(trace),
+      own_lowering_(model, soc.spec().npu),
+      lowering_(shared_lowering ? *shared_lowering : own_lowering_) {}
 
 void Executor::account(const std::string& unit, const std::string& kind, Tick start) {
   op_time_[{unit, kind}] += soc_.sim().now() - start;

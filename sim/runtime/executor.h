@@ -31,7 +31,11 @@ struct OpTimeKey {
 
 class Executor {
  public:
-  Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace);
+  // `shared_lowering`, when given, is used instead of a cache of the executor's own: a profiler
+  // running many one-job executors lowers each op once (it must outlive the executor and be
+  // built for the same model and NPU).
+  Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace,
+           lowering::LoweringCache* shared_lowering = nullptr);
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
@@ -129,7 +133,8 @@ class Executor {
   std::set<std::string> built_graphs_;
   std::uint64_t graphs_built_ = 0;
   std::map<OpTimeKey, Tick> op_time_;
-  lowering::LoweringCache lowering_;
+  lowering::LoweringCache own_lowering_;
+  lowering::LoweringCache& lowering_;  // own_lowering_ or the shared one
   std::map<std::tuple<model::Phase, std::uint64_t, std::uint32_t>, kernels::AttentionShape> layer_attention_;
 };
 

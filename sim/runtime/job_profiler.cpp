@@ -14,9 +14,17 @@ std::string job_signature(const Job& job) {
   if (!job.cpu_cluster.empty()) s += "|@" + job.cpu_cluster;
   for (const auto& g : job.ops) {
     const auto& o = g.op;
-    s += fmt::format("|{}:{}:{}:{}:{}:{}:{}:{}", o.name, static_cast<int>(o.kind), o.m, o.k, o.n, o.batch, o.elements, o.weight_params);
+    s += fmt::format("|{}:{}:{}:{}:{}:{}:{}:{}", label_stem(o.name), static_cast<int>(o.kind), o.m, o.k, o.n, o.batch, o.elements,
+                     o.weight_params);
   }
   return s;
+}
+
+std::string_view label_stem(std::string_view name) {
+  const auto dot = name.rfind(".h");
+  if (dot == std::string_view::npos || dot + 2 == name.size()) return name;
+  if (name.find_first_not_of("0123456789", dot + 2) != std::string_view::npos) return name;
+  return name.substr(0, dot);
 }
 
 Tick JobProfiler::duration(const Job& job) {
@@ -30,7 +38,7 @@ Tick JobProfiler::duration(const Job& job) {
   j.lane.clear();
   if (!j.npu_graph.empty()) one.prepared_graphs.push_back(j.npu_graph);
   one.add(std::move(j));
-  Executor ex(soc, model_, {}, nullptr);
+  Executor ex(soc, model_, {}, nullptr, &lowering_);
   sim.spawn(ex.run(one), "profile");
   check_run_finished(sim.run(), sim, soc, &ex);
   cache_.emplace(key, sim.now());

@@ -5,16 +5,18 @@
 // are profiled once.
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/lowering/lowering_cache.h"
 
 namespace socsim::runtime {
 
 class JobProfiler {
  public:
-  JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model) {}
+  JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model), lowering_(model, soc.npu) {}
   Tick duration(const Job& job);
   // Fills `estimate` of every job of the plan.
   void annotate(Plan& plan);
@@ -24,8 +26,13 @@ class JobProfiler {
   const hw::SocSpec& soc_;
   const model::ModelConfig& model_;
   std::map<std::string, Tick> cache_;
+  lowering::LoweringCache lowering_;  // shared by every profile run: each op is lowered once
 };
 
+// The profiling key. Op names are in it because lowering reads some (down_proj, gate_mul,
+// rope_k, sample); a per-head suffix ".h<N>" (shadowAttn's top-k and sparse-attention ops) is
+// not, since no lowering reads it: heads of one shape share a profile.
 std::string job_signature(const Job& job);
+std::string_view label_stem(std::string_view op_name);  // the name without a ".h<N>" suffix
 
 }  // namespace socsim::runtime

@@ -12,16 +12,19 @@
 namespace socsim::runtime {
 
 Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step, Progress* outputs) {
+  // The step's name is copied only for a trace (a copy per step was a share of untraced runs).
+  std::string name;
+  if (npu.tracing()) name = step.name;
   switch (step.kind) {
-    case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, step.name); break;
+    case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, std::move(name)); break;
     case kernels::NpuStep::Kind::kHmxGemm: {
       const auto plan = npu.gemm_plan(step.gemm, step.home);  // held while the GEMM runs
-      co_await hw::run_hmx_gemm(npu, *plan, step.name, outputs);
+      co_await hw::run_hmx_gemm(npu, *plan, std::move(name), outputs);
       break;
     }
-    case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, step.name); break;
-    case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, step.name); break;
-    case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, step.name, step.packets); break;
+    case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, std::move(name)); break;
+    case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, std::move(name)); break;
+    case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, std::move(name), step.packets); break;
   }
 }
 
@@ -33,21 +36,33 @@ struct Pipeline {
     const std::size_t stages = work.stages.size();
     for (std::size_t s = 0; s < stages; ++s) done.push_back(std::make_unique<Progress>(sim));
     for (const auto& step : work.steps) iterations = std::max(iterations, step.iteration + 1);
-    cells.assign(stages, std::vector<std::vector<std::uint32_t>>(iterations));
-    for (std::uint32_t k = 0; k < work.steps.size(); ++k) {
-      const auto& step = work.steps[k];
+    // The steps of each (stage, iteration) cell, in step order, as one array with offsets: two
+    // allocations instead of one per cell.
+    const std::size_t n_cells = stages * iterations;
+    first.assign(n_cells + 1, 0);
+    for (const auto& step : work.steps) {
       if (step.stage >= stages) {
         throw std::logic_error("NPU step '" + step.name + "' is in stage " + std::to_string(step.stage) + " of a " +
                                std::to_string(stages) + "-stage pipeline");
       }
-      cells[step.stage][step.iteration].push_back(k);
+      ++first[cell(step.stage, step.iteration) + 1];
     }
+    for (std::size_t c = 0; c < n_cells; ++c) first[c + 1] += first[c];
+    steps.resize(work.steps.size());
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    for (std::uint32_t k = 0; k < work.steps.size(); ++k) {
+      steps[fill[cell(work.steps[k].stage, work.steps[k].iteration)]++] = k;
+    }
+  }
+  std::size_t cell(std::uint32_t stage, std::uint32_t iteration) const {
+    return static_cast<std::size_t>(stage) * iterations + iteration;
   }
   const kernels::NpuWork& work;
   Progress* outputs;
   std::uint32_t iterations = 0;
-  std::vector<std::unique_ptr<Progress>> done;                   // iterations finished, per stage
-  std::vector<std::vector<std::vector<std::uint32_t>>> cells;    // [stage][iteration] -> steps
+  std::vector<std::unique_ptr<Progress>> done;  // iterations finished, per stage
+  std::vector<std::uint32_t> first;             // per cell [stage][iteration]: its first entry in steps
+  std::vector<std::uint32_t> steps;             // step indices, cell after cell
 };
 
 // One stage: an in-order stream over the iterations. It waits for the previous stage to have
@@ -58,7 +73,8 @@ Task<> run_stage(hw::HexagonNpu& npu, Pipeline& p, std::uint32_t s) {
   for (std::uint32_t i = 0; i < p.iterations; ++i) {
     if (s > 0) co_await p.done[s - 1]->reach(i + 1);
     if (s < last && buffers > 0 && i >= buffers) co_await p.done[s + 1]->reach(i - buffers + 1);
-    for (auto k : p.cells[s][i]) co_await run_npu_step(npu, p.work.steps[k], p.outputs);
+    const std::size_t c = p.cell(s, i);
+    for (std::uint32_t e = p.first[c]; e < p.first[c + 1]; ++e) co_await run_npu_step(npu, p.work.steps[p.steps[e]], p.outputs);
     p.done[s]->advance();
   }
 }

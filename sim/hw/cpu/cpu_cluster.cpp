@@ -11,7 +11,7 @@ CpuCluster::CpuCluster(Simulator& sim, const CpuClusterSpec& spec, DramModel& dr
       cores_(sim, "cpu." + spec.name, spec.cores),
       claimed_(spec.cores, false),
       busy_(spec.cores) {
-  const std::string prefix = dram.port_names().at(cpu_port) + ".";
+  const std::string prefix = dram.port_name(cpu_port) + ".";
   for (std::uint32_t i = 0; i < spec.cores; ++i) {
     ports_.push_back(dram.add_port(prefix + spec.name + std::to_string(i), spec.core_bandwidth, cpu_port));
   }

@@ -63,6 +63,13 @@ struct DramModel::FlowWaiter {
 
 DramModel::DramModel(Simulator& sim, double peak_bytes_per_s, std::vector<double> concurrency_efficiency)
     : sim_(sim), peak_(peak_bytes_per_s), efficiency_(std::move(concurrency_efficiency)), last_update_(sim.now()) {
+  // A SoC has a couple of dozen ports: no reallocation while they are added.
+  constexpr std::size_t kTypicalPorts = 32;
+  tree_.caps.reserve(kTypicalPorts);
+  tree_.parents.reserve(kTypicalPorts);
+  ports_.reserve(kTypicalPorts);
+  flows_at_.reserve(kTypicalPorts);
+  port_key_.reserve(kTypicalPorts);
   if (!positive_finite(peak_)) throw std::invalid_argument("dram: peak bandwidth must be positive and finite");
   if (efficiency_.empty()) efficiency_ = {1.0};
   for (double e : efficiency_) {
@@ -84,7 +91,9 @@ PortId DramModel::add_port(std::string name, double cap_bytes_per_s, std::option
     throw std::invalid_argument("dram: port '" + name + "' cap must be positive and finite");
   }
   if (parent) check_port(*parent, "add_port parent");
-  if (by_name_.count(name)) throw std::invalid_argument("dram: port '" + name + "' added twice");
+  for (const Port& p : ports_) {
+    if (p.name == name) throw std::invalid_argument("dram: port '" + name + "' added twice");
+  }
   const auto id = static_cast<PortId>(ports_.size());
   tree_.caps.push_back(cap_bytes_per_s);
   tree_.parents.push_back(parent ? static_cast<std::int32_t>(*parent) : kRootParent);
@@ -94,16 +103,21 @@ PortId DramModel::add_port(std::string name, double cap_bytes_per_s, std::option
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   port_key_.push_back(z ^ (z >> 31));
-  fair_memo_.clear();  // the tree changed
-  by_name_.emplace(name, id);
+  if (!fair_memo_.empty()) fair_memo_.clear();  // the tree changed
   ports_.push_back(Port{std::move(name), parent, 0, 0, BusyTime{}});
   return id;
 }
 
 PortId DramModel::port(std::string_view name) const {
-  if (auto it = by_name_.find(name); it != by_name_.end()) return it->second;
+  // A linear search: ports are few, looked up by name only while units are wired, and a map
+  // of names was most of what building a SoC cost (the profilers build one per profiled job).
+  for (std::size_t i = 0; i < ports_.size(); ++i) {
+    if (ports_[i].name == name) return static_cast<PortId>(i);
+  }
+  std::vector<std::string> names = port_names();
+  std::sort(names.begin(), names.end());
   std::string known;
-  for (const auto& [n, id] : by_name_) known += (known.empty() ? "" : ", ") + n;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
   throw std::out_of_range("dram: no port '" + std::string(name) + "' (known: " + known + ")");
 }
 

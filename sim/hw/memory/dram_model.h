@@ -92,6 +92,7 @@ class DramModel {
   };
   const std::vector<Sample>& timeline() const { return timeline_; }
   std::vector<std::string> port_names() const;  // indexed by PortId
+  const std::string& port_name(PortId p) const;
 
  private:
   struct FlowWaiter;
@@ -155,7 +156,6 @@ class DramModel {
   std::vector<double> rates_;          // recompute()'s rate per port
   std::vector<Port> ports_;
   std::vector<std::uint32_t> flows_at_;  // active flows issued directly on each port
-  std::map<std::string, PortId, std::less<>> by_name_;
   std::size_t active_masters_ = 0;       // top-level ports with >= 1 active flow under them
 
   std::vector<Flow> flows_;  // active, in start order

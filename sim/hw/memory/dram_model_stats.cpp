@@ -70,6 +70,11 @@ const BusyTime& DramModel::port_busy(PortId p) const {
   return ports_[p].busy;
 }
 
+const std::string& DramModel::port_name(PortId p) const {
+  check_port(p, "port_name");
+  return ports_[p].name;
+}
+
 std::vector<std::string> DramModel::port_names() const {
   std::vector<std::string> names;
   names.reserve(ports_.size());

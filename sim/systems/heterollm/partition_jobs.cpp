@@ -94,7 +94,7 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   runtime::SyncPolicy sync;
   sync.shared_buffers = true;
   sync.fast = true;  // no hand-overs here; fast mode records the GPU part's completion
-  runtime::Executor ex(soc, model_, sync, nullptr);
+  runtime::Executor ex(soc, model_, sync, nullptr, &lowering_);
   sim.spawn(ex.run(plan), "profile");
   runtime::check_run_finished(sim.run(), sim, soc, &ex);
   PartTimes t;

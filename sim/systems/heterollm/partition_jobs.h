@@ -10,6 +10,7 @@
 #include "sim/model/graph_builder.h"
 #include "sim/model/model_config.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/lowering/lowering_cache.h"
 #include "sim/systems/heterollm/partition_solver.h"
 
 namespace socsim::systems::heterollm {
@@ -26,7 +27,11 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
 
 class PartitionProfiler {
  public:
-  PartitionProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model) {}
+  PartitionProfiler(const hw::SocSpec& soc, const model::ModelConfig& model)
+      : soc_(soc), model_(model), lowering_(model_, soc_.npu) {}
+  // The lowering cache refers to this object's own copies.
+  PartitionProfiler(const PartitionProfiler&) = delete;
+  PartitionProfiler& operator=(const PartitionProfiler&) = delete;
   PartTimes time(const Partition& p);
   std::size_t runs() const { return cache_.size(); }
 
@@ -34,6 +39,7 @@ class PartitionProfiler {
   hw::SocSpec soc_;  // copies: a system keeps its profiler across plans
   model::ModelConfig model_;
   std::map<std::string, PartTimes> cache_;
+  runtime::lowering::LoweringCache lowering_;  // shared by every candidate's run: each op lowered once
 };
 
 }  // namespace socsim::systems::heterollm
