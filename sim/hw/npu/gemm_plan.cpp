@@ -55,27 +55,48 @@ void add(GemmBlock& sum, const GemmBlock& b) {
 // each block's HMX work beside the next block's staging and the previous block's write-back (one
 // DMA engine: those two queue), then the last write-back. Transfers pay their set-up, bytes go at
 // the DMA path's rate. Used only to choose a blocking, as a kernel author tunes on an idle device.
-double idle_pipeline_seconds(const NpuSpec& npu, const std::vector<GemmBlock>& blocks) {
+// `block(i)` gives block i of `n` (a stored plan, or a candidate computed block by block).
+template <class BlockAt>
+double idle_pipeline_seconds(const NpuSpec& npu, std::size_t n, BlockAt block) {
   const double bw = std::min(npu.dma.bandwidth, npu.port_bandwidth);
   const auto dma = [&](std::uint64_t bytes, std::uint64_t transfers) {
-    if (bytes == 0 && transfers == 0) return 0.0;
     const std::uint64_t rounds = ceil_div(transfers, npu.dma.channels);
     return static_cast<double>(rounds) * static_cast<double>(npu.dma.descriptor_overhead) * 1e-12 + static_cast<double>(bytes) / bw;
   };
-  double t = dma(blocks.front().stage_bytes, blocks.front().stage_transfers);
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
+  // A window of three blocks: the previous one's write-back, this one's HMX work, the next one's
+  // staging.
+  GemmBlock prev{}, cur = block(0), next{};
+  double t = dma(cur.stage_bytes, cur.stage_transfers);
+  for (std::size_t i = 0; i < n; ++i) {
     double dma_side = 0;
-    if (i + 1 < blocks.size()) dma_side += dma(blocks[i + 1].stage_bytes, blocks[i + 1].stage_transfers);
-    if (i > 0 && blocks[i - 1].writeback_bytes > 0) dma_side += dma(blocks[i - 1].writeback_bytes, 1);
-    t += std::max(static_cast<double>(blocks[i].hmx_cycles) / static_cast<double>(npu.clock_hz), dma_side);
+    if (i + 1 < n) {
+      next = block(i + 1);
+      dma_side += dma(next.stage_bytes, next.stage_transfers);
+    }
+    if (i > 0 && prev.writeback_bytes > 0) dma_side += dma(prev.writeback_bytes, 1);
+    t += std::max(static_cast<double>(cur.hmx_cycles) / static_cast<double>(npu.clock_hz), dma_side);
+    prev = cur;
+    cur = next;
   }
-  if (blocks.back().writeback_bytes > 0) t += dma(blocks.back().writeback_bytes, 1);
+  if (prev.writeback_bytes > 0) t += dma(prev.writeback_bytes, 1);
   return t;
 }
 
-// The blocks of streaming `cols` weight columns at a time.
-std::vector<GemmBlock> weight_column_blocks(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t cols,
-                                            const GemmBlock& prologue);
+// Block `index` of streaming `cols` weight columns at a time (the first carries the prologue).
+GemmBlock weight_column_block(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t cols,
+                              const GemmBlock& prologue, std::uint64_t index) {
+  const std::uint64_t c0 = index * cols;
+  const std::uint64_t c = std::min(cols, g.nt - c0);
+  GemmBlock b = index == 0 ? prologue : GemmBlock{};
+  b.stage_bytes += c * g.kt * g.tile_bytes;
+  b.stage_transfers += c * g.kt;  // one transfer per weight tile
+  b.weight_loads = c * g.kt;
+  b.tile_ops = c * g.kt * rows;
+  b.output_tiles = c * rows;
+  b.writeback_bytes = c * rows * g.out_tile_bytes;
+  finish_block(b, npu, g);
+  return b;
+}
 
 // Streams the weights column by column (kt tiles per output column) through a TCM budget, against
 // `rows` resident activation tiles. Appends one block per group of columns. The group size is the
@@ -87,35 +108,18 @@ void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g
                            std::uint64_t budget, GemmBlock prologue) {
   const std::uint64_t per_column = g.kt * g.tile_bytes + rows * g.out_tile_bytes;
   const std::uint64_t max_cols = std::max<std::uint64_t>(1, std::min(g.nt, budget / per_column));
-  std::vector<GemmBlock> best;
+  // Candidates are timed block by block, without storing them; only the chosen one is stored.
+  std::uint64_t best_cols = 0;
   double best_t = 0;
   for (std::uint64_t cols = 1;; cols = std::min(max_cols, cols * 2)) {
-    auto blocks = weight_column_blocks(npu, g, rows, cols, prologue);
-    const double t = idle_pipeline_seconds(npu, blocks);
-    if (best.empty() || t < best_t) best = std::move(blocks), best_t = t;
+    const double t = idle_pipeline_seconds(npu, ceil_div(g.nt, cols),
+                                           [&](std::size_t i) { return weight_column_block(npu, g, rows, cols, prologue, i); });
+    if (best_cols == 0 || t < best_t) best_cols = cols, best_t = t;
     if (cols == max_cols) break;
   }
-  plan.blocks.insert(plan.blocks.end(), best.begin(), best.end());
-}
-
-std::vector<GemmBlock> weight_column_blocks(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t cols,
-                                            const GemmBlock& prologue) {
-  std::vector<GemmBlock> out;
-  bool first = true;
-  for (std::uint64_t c0 = 0; c0 < g.nt; c0 += cols) {
-    const std::uint64_t c = std::min(cols, g.nt - c0);
-    GemmBlock b = first ? prologue : GemmBlock{};
-    first = false;
-    b.stage_bytes += c * g.kt * g.tile_bytes;
-    b.stage_transfers += c * g.kt;  // one transfer per weight tile
-    b.weight_loads = c * g.kt;
-    b.tile_ops = c * g.kt * rows;
-    b.output_tiles = c * rows;
-    b.writeback_bytes = c * rows * g.out_tile_bytes;
-    finish_block(b, npu, g);
-    out.push_back(b);
+  for (std::uint64_t i = 0; i < ceil_div(g.nt, best_cols); ++i) {
+    plan.blocks.push_back(weight_column_block(npu, g, rows, best_cols, prologue, i));
   }
-  return out;
 }
 
 }  // namespace
