@@ -38,6 +38,10 @@ declare -A seeds=(
   [importance_file]="models/shadowattn/*.importance.json"
 )
 mkdir -p "$build/artifacts"
+# The targets that parse files write each input to a temporary file: keep those in a folder of
+# this run's own, removed however the run ends (a crashing target leaves its file behind).
+export TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/socsim-fuzz.XXXXXX")"
+trap 'rm -rf "$TMPDIR"' EXIT
 status=0
 for exe in "$build"/tests/fuzz/fuzz_*; do
   [ -x "$exe" ] || continue

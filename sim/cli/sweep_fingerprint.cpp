@@ -8,6 +8,7 @@
 #include "sim/cli/input_paths.h"
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
+#include "sim/systems/shadowattn/importance_file.h"
 
 namespace socsim::cli {
 
@@ -20,12 +21,12 @@ std::string file_bytes(const std::filesystem::path& file) {
 }
 
 // Size, then the first and the last MiB (all of a smaller file).
-std::string large_file_digest(const std::filesystem::path& file) {
+std::string large_file_digest(const std::filesystem::path& file, const std::string& key = "--weights") {
   std::error_code ec;
   const auto size = std::filesystem::file_size(file, ec);
-  if (ec) throw config::ConfigError({file.string(), 0, 0}, "--weights", "cannot read this input of the sweep (" + ec.message() + ")");
+  if (ec) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep (" + ec.message() + ")");
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--weights", "cannot read this input of the sweep");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep");
   constexpr std::uintmax_t kPart = 1 << 20;
   std::string text = std::to_string(size) + ":";
   std::string part(static_cast<std::size_t>(std::min(size, kPart)), '\0');
@@ -37,7 +38,7 @@ std::string large_file_digest(const std::filesystem::path& file) {
     in.read(part.data(), static_cast<std::streamsize>(part.size()));
     text += part;
   }
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--weights", "cannot read this input of the sweep");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep");
   return text;
 }
 
@@ -53,6 +54,16 @@ std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::Sweep
     for (std::size_t i = 0; i + 1 < run.args.size(); ++i) {
       const auto& a = run.args[i];
       if (a == "--soc" || a == "--model" || a == "--workload" || a == "--weights") inputs.insert({a, run.args[i + 1]});
+      // A setting whose value names a file (shadowattn.importance_file=F, and any such key to
+      // come): the file's contents count, not only its name.
+      if (a == "--set") {
+        const auto& kv = run.args[i + 1];
+        const auto eq = kv.find('=');
+        std::error_code ec;
+        if (eq != std::string::npos && eq + 1 < kv.size() && std::filesystem::is_regular_file(kv.substr(eq + 1), ec)) {
+          inputs.insert({"--set-file", kv.substr(eq + 1)});
+        }
+      }
     }
   }
   for (const auto& [option, value] : inputs) {
@@ -62,7 +73,14 @@ std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::Sweep
       // The file with its includes resolved: an included file's change counts too.
       sweep::fingerprint_mix(h, config::ConfigTree::load_file(resolve_input(InputKind::kSoc, value)).dump_yaml());
     } else if (option == "--model") {
-      sweep::fingerprint_mix(h, file_bytes(resolve_input(InputKind::kModel, value)));
+      const auto model_file = resolve_input(InputKind::kModel, value);
+      sweep::fingerprint_mix(h, file_bytes(model_file));
+      // Files read by default for this model: shadowAttn's offline head importance.
+      if (const auto importance = systems::shadowattn::find_importance_file(model_file.stem().string()); !importance.empty()) {
+        sweep::fingerprint_mix(h, file_bytes(importance));
+      }
+    } else if (option == "--set-file") {
+      sweep::fingerprint_mix(h, large_file_digest(value, "--set"));
     } else if (option == "--workload") {
       sweep::fingerprint_mix(h, file_bytes(resolve_input(InputKind::kWorkload, value)));
     } else {

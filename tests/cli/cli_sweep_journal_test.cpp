@@ -181,6 +181,29 @@ TEST(CliSweepJournal, MergeRefusesShardsSimulatedFromOtherFileContents) {
   EXPECT_FALSE(std::filesystem::exists(dir / "n" / "results.csv"));
 }
 
+// A file named by a --set value counts by its contents, as the SoC file does: shadowAttn's
+// head importance changed between shards is another sweep.
+TEST(CliSweepJournal, MergeRefusesShardsWhoseSettingFilesDiffer) {
+  const auto dir = scratch_dir("sweep_set_file");
+  const auto importance = dir / "importance.json";
+  std::filesystem::copy_file(std::filesystem::path(SOCSIM_SOURCE_DIR) / "models" / "shadowattn" / "qwen2-0.5b.importance.json", importance);
+  const auto spec = write(dir, "s.yaml",
+                          "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: shadowattn, prompt: 64, decode: 0,\n"
+                          "       set: {shadowattn.importance_file: '" + importance.string() + "'}}\n"
+                          "grid:\n  seed: [1, 2]\nmetrics: [ttft_ms]\n")
+                        .string();
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 0/2 --out '" + (dir / "a").string() + "'").exit_code, 0);
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 1/2 --out '" + (dir / "b").string() + "'").exit_code, 0);
+  ASSERT_EQ(run_socsim("sweep merge --out '" + (dir / "m").string() + "' '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'").exit_code, 0);
+  auto text = read_file(importance);
+  text.replace(text.find("\"seed\": 1"), 9, "\"seed\": 2");
+  std::ofstream(importance) << text;
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 1/2 --out '" + (dir / "c").string() + "'").exit_code, 0);
+  const auto r = run_socsim("sweep merge --out '" + (dir / "n").string() + "' '" + (dir / "a").string() + "' '" + (dir / "c").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("comes from a different sweep"), std::string::npos) << r.err;
+}
+
 TEST(CliSweepJournal, MergeReportsFailedRunsUnfinishedShardsAndHonoursTheLock) {
   const auto dir = scratch_dir("sweep_merge_status");
   // One run fails when simulated (the model does not fit 256 MiB of DRAM), the other succeeds.
