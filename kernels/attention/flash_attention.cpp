@@ -16,7 +16,7 @@ namespace {
 
 // FP16 values held in floats: a product of two is exact in FP32, so dot_f32 over them is the
 // FP32-accumulated FP16 GEMM HMX performs.
-std::vector<float> as_fp16_values(const Tensor& t) {
+[[gnu::always_inline]] inline std::vector<float> as_fp16_values(const Tensor& t) {
   std::vector<float> out(t.numel());
   if (t.type() == ElemType::kF16) {
     auto s = t.data<half>();
@@ -28,9 +28,9 @@ std::vector<float> as_fp16_values(const Tensor& t) {
   return out;
 }
 
-half hmul(half a, half b) { return to_half(to_float(a) * to_float(b)); }
-half hadd(half a, half b) { return to_half(to_float(a) + to_float(b)); }
-half hsub(half a, half b) { return to_half(to_float(a) - to_float(b)); }
+[[gnu::always_inline]] inline half hmul(half a, half b) { return to_half(to_float(a) * to_float(b)); }
+[[gnu::always_inline]] inline half hadd(half a, half b) { return to_half(to_float(a) + to_float(b)); }
+[[gnu::always_inline]] inline half hsub(half a, half b) { return to_half(to_float(a) - to_float(b)); }
 
 }  // namespace
 
@@ -39,8 +39,14 @@ void validate_flash_params(const FlashParams& p) {
   if (p.q_block == 0) throw std::invalid_argument("FlashAttention needs a query block of at least one row");
 }
 
-Tensor flash_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0, const FlashParams& p,
-                       const LutExpTable* lut, std::optional<float> scale) {
+namespace {
+
+// The kernel's body, compiled twice: plain (baseline x86-64) and inlined into an AVX+F16C
+// version, where its FP16 <-> FP32 conversions (several per element of every tile) are single
+// instructions instead of libgcc calls. F16C rounds to nearest even as libgcc does, and the
+// second version enables no FMA (no contraction), so both compute bit-identical results.
+[[gnu::always_inline]] inline Tensor flash_attention_body(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0,
+                                                          const FlashParams& p, const LutExpTable* lut, std::optional<float> scale) {
   validate_flash_params(p);
   if (q.type() != ElemType::kF32 && q.type() != ElemType::kF16) throw std::invalid_argument("FlashAttention takes F32 or F16 tensors");
   const AttentionShape s = attention_shape_of(q, k, v, p0, q.type());
@@ -104,6 +110,25 @@ Tensor flash_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::u
     }
   }
   return o;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("avx,f16c"))) Tensor flash_attention_f16c(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0,
+                                                               const FlashParams& p, const LutExpTable* lut, std::optional<float> scale) {
+  return flash_attention_body(q, k, v, p0, p, lut, scale);
+}
+bool host_has_f16c() { return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c"); }
+#endif
+
+}  // namespace
+
+Tensor flash_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0, const FlashParams& p,
+                       const LutExpTable* lut, std::optional<float> scale) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  static const bool f16c = host_has_f16c();
+  if (f16c) return flash_attention_f16c(q, k, v, p0, p, lut, scale);
+#endif
+  return flash_attention_body(q, k, v, p0, p, lut, scale);
 }
 
 }  // namespace socsim::kernels
