@@ -131,4 +131,9 @@ Tensor flash_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::u
   return flash_attention_body(q, k, v, p0, p, lut, scale);
 }
 
+Tensor flash_attention_baseline(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0, const FlashParams& p,
+                                const LutExpTable* lut, std::optional<float> scale) {
+  return flash_attention_body(q, k, v, p0, p, lut, scale);
+}
+
 }  // namespace socsim::kernels

@@ -47,7 +47,11 @@ struct FlashParams {
 void validate_flash_params(const FlashParams& p);
 
 // For kLut without a table, one is built for the call.
+// Runs an AVX+F16C build of the kernel when the host has F16C, bit-identical to the baseline one.
 Tensor flash_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0, const FlashParams& p = {},
                        const LutExpTable* lut = nullptr, std::optional<float> scale = std::nullopt);
+// The baseline x86-64 build whatever the host (tests compare the two).
+Tensor flash_attention_baseline(const Tensor& q, const Tensor& k, const Tensor& v, std::uint64_t p0, const FlashParams& p = {},
+                                const LutExpTable* lut = nullptr, std::optional<float> scale = std::nullopt);
 
 }  // namespace socsim::kernels

@@ -3,6 +3,7 @@
 // both tile sizes, on odd shapes.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 
@@ -124,6 +125,25 @@ TEST(AttentionFlash, Fp16InputsAndParams) {
   for (std::size_t i = 0; i < o32.numel(); ++i) EXPECT_EQ(o32.data<float>()[i], o16.data<float>()[i]);  // F32 inputs are rounded to FP16 first
   EXPECT_THROW(flash_attention(a.q, a.k, a.v, 4, {48, 32, ExpVariant::kLut}), std::invalid_argument);
   EXPECT_NO_THROW(flash_attention(a.q, a.k, a.v, 4, {64, 32, ExpVariant::kLut}));  // builds its own LUT
+}
+
+// The F16C build the host runs and the baseline build agree bit for bit (every exp variant,
+// both tile sizes, FP32 and FP16 inputs).
+TEST(AttentionFlash, F16cBuildMatchesTheBaselineBitForBit) {
+  const LutExpTable lut;
+  for (const ExpVariant e : {ExpVariant::kLut, ExpVariant::kPoly, ExpVariant::kExact}) {
+    for (const std::uint32_t tile : {32u, 64u}) {
+      const auto a = test::make_attn(6, 2, 45, 19, 64, 11 + tile, 1.5f);
+      const FlashParams p{tile, 32, e};
+      const Tensor fast = flash_attention(a.q, a.k, a.v, a.s.q_pos0, p, &lut);
+      const Tensor base = flash_attention_baseline(a.q, a.k, a.v, a.s.q_pos0, p, &lut);
+      ASSERT_EQ(fast.numel(), base.numel());
+      for (std::size_t i = 0; i < fast.numel(); ++i) {
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(fast.data<float>()[i]), std::bit_cast<std::uint32_t>(base.data<float>()[i]))
+            << "element " << i << ", exp variant " << static_cast<int>(e) << ", tile " << tile;
+      }
+    }
+  }
 }
 
 }  // namespace
