@@ -70,6 +70,7 @@ class Executor {
   std::string describe_state(std::size_t max_jobs_per_unit) const;
 
  private:
+  // Runs job `index` once its dependencies are met (run() awaits them first).
   Task<> run_job(const Plan& plan, std::uint32_t index);
   // `called`: the NPU job's graph call was already made (npu_call, during the hand-overs).
   Task<> run_ops(const Job& job, std::uint32_t index, bool called = false);
