@@ -55,7 +55,8 @@ std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::Sweep
       const auto& a = run.args[i];
       if (a == "--soc" || a == "--model" || a == "--workload" || a == "--weights") inputs.insert({a, run.args[i + 1]});
       // A setting whose value names a file (shadowattn.importance_file=F, and any such key to
-      // come): the file's contents count, not only its name.
+      // come): the file's contents count, not only its name. (A sweep's settings are scalars: its
+      // spec refuses the map form `key={...}` that --set takes on the command line.)
       if (a == "--set") {
         const auto& kv = run.args[i + 1];
         const auto eq = kv.find('=');

@@ -25,6 +25,12 @@ class EventQueue {
   };
 
   EventSeq push(Tick time, EventFn fn, void* ctx);
+  // Room for `n` more events, so the next n pushes cannot fail for memory (a caller scheduling a
+  // batch either schedules all of it or, throwing here, none).
+  void reserve(std::size_t n) {
+    heap_.reserve(heap_.size() + n);
+    now_.reserve(now_.size() + n);
+  }
   // Removes and returns the earliest event. Precondition: !empty().
   Event pop();
 

@@ -21,7 +21,9 @@ constexpr bool kPooled = true;
 
 constexpr std::size_t kGranule = 64;     // class c holds blocks of (c + 1) x 64 bytes
 constexpr std::size_t kClasses = 32;     // up to 2 KiB; larger frames are rare
-constexpr std::size_t kMaxFreePerClass = 1 << 14;
+// Kept for reuse at most this much per thread (what a run's peak of live frames needs is far
+// less); past it, freed frames go back to the global allocator.
+constexpr std::size_t kMaxRetainedBytes = std::size_t{32} << 20;
 
 struct FreeBlock {
   FreeBlock* next;
@@ -29,7 +31,7 @@ struct FreeBlock {
 
 struct FramePool {
   std::array<FreeBlock*, kClasses> head{};
-  std::array<std::size_t, kClasses> count{};
+  std::size_t retained_bytes = 0;
   ~FramePool();
 };
 
@@ -60,7 +62,7 @@ void* allocate_frame(std::size_t bytes) {
   if (pool_gone) return ::operator new((c + 1) * kGranule);
   if (FreeBlock* b = pool.head[c]) {
     pool.head[c] = b->next;
-    --pool.count[c];
+    pool.retained_bytes -= (c + 1) * kGranule;
     return b;
   }
   return ::operator new((c + 1) * kGranule);
@@ -73,14 +75,14 @@ void free_frame(void* p, std::size_t bytes) noexcept {
     return;
   }
   const std::size_t c = class_of(bytes);
-  if (pool.count[c] >= kMaxFreePerClass) {
+  if (pool.retained_bytes + (c + 1) * kGranule > kMaxRetainedBytes) {
     ::operator delete(p);
     return;
   }
   auto* b = static_cast<FreeBlock*>(p);
   b->next = pool.head[c];
   pool.head[c] = b;
-  ++pool.count[c];
+  pool.retained_bytes += (c + 1) * kGranule;
 }
 
 }  // namespace socsim::detail

@@ -8,7 +8,7 @@
 // A simulation runs on one thread; a frame freed on another thread (never done today) would join
 // that thread's lists, which is still correct. Blocks above the largest class, and every block in
 // sanitizer builds (so AddressSanitizer still sees use-after-free of frames), go to the global
-// allocator. Host memory stays bounded: a list keeps at most kMaxFreePerClass blocks, the rest
+// allocator. Host memory stays bounded: a thread keeps at most 32 MiB of free frames, the rest
 // are freed, and a thread's lists are freed when it exits.
 #include <cstddef>
 

@@ -41,6 +41,8 @@ class Simulator {
   // Schedules fn(ctx) at absolute time t (t >= now(), else std::logic_error: time never runs back).
   void schedule_at(Tick t, EventFn fn, void* ctx);
   void schedule_in(Tick dt, EventFn fn, void* ctx) { schedule_at(checked_add(now_, dt), fn, ctx); }
+  // Room for n more events (EventQueue::reserve): a batch of schedule calls that cannot fail midway.
+  void reserve_events(std::size_t n) { queue_.reserve(n); }
   // Resumes a suspended coroutine at time t.
   void resume_at(Tick t, std::coroutine_handle<> h) { schedule_at(t, &resume_fn, h.address()); }
   // Convenience for one-off callbacks (allocates; not for per-tile hot paths).

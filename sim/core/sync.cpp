@@ -45,6 +45,7 @@ struct StartChildren {
     for (const auto& t : tasks) {
       if (!t.valid()) throw std::invalid_argument("when_all: an empty task");
     }
+    sim.reserve_events(tasks.size());  // may throw; then nothing is scheduled
     for (auto& t : tasks) sim.resume_at(sim.now(), t.joined_by(join, &sim));
   }
   void await_resume() const noexcept {}
@@ -71,7 +72,7 @@ struct DestroyInReverse {
 // The children are not processes of their own: no process-table entry, frame or name per child
 // (that was a sixth of a run's instructions). The order of events is what it was when each child
 // ran as a process and signalled a WaitGroup: one resume per child at the start, one resume of
-// the join through the queue after the last child.
+// the join through the queue after the last child; a child that throws never resumes the join.
 Task<> when_all(Simulator& sim, std::vector<Task<>> tasks) {
   if (tasks.empty()) co_return;
   DestroyInReverse owner{tasks};

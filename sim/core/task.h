@@ -48,7 +48,12 @@ struct TaskPromiseBase {
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
       TaskPromiseBase& p = h.promise();
       if (p.continuation) {
-        if (p.error && p.error_sink) report_error(p.error_sink, p.error);
+        if (p.error && p.error_sink) {
+          // A joined child that failed: the simulation's error; the join is not resumed (it
+          // waits for ever, as a WaitGroup never signalled did), whoever catches the error.
+          report_error(p.error_sink, p.error);
+          return std::noop_coroutine();
+        }
         return p.continuation;
       }
       if (p.owner) finish_detached(p.owner, p.process_id, h, p.error);

@@ -126,7 +126,14 @@ TEST(WhenAllFastPath, ChildExceptionIsRethrownFromRunAndTheRestIsTornDown) {
   EXPECT_THROW(sim.run(), std::runtime_error);
   EXPECT_EQ(sim.now(), 5u);
   EXPECT_FALSE(continued);
-  // The join and its still-running child are destroyed with their process (ASan checks the rest).
+  // The other child's delay is still queued; the join waits for ever, as a WaitGroup that a
+  // failed child never signalled did: running on after catching the error ends in a stall that
+  // names the join, never in the code after when_all.
+  EXPECT_EQ(sim.pending_events(), 1u);
+  EXPECT_EQ(sim.run(), RunResult::kStalled);
+  EXPECT_FALSE(continued);
+  EXPECT_EQ(sim.blocked_processes(), (std::vector<std::string>{"join"}));
+  // The join and its children are destroyed with their process (ASan checks the rest).
   sim.kill_processes();
   EXPECT_EQ(sim.live_processes(), 0u);
   EXPECT_EQ(sim.pending_events(), 0u);
@@ -144,6 +151,9 @@ TEST(WhenAllFastPath, AnEmptyTaskIsRefusedBeforeAnyChildStarts) {
   sim.spawn(body(sim, log), "join");
   EXPECT_THROW(sim.run(), std::invalid_argument);
   EXPECT_TRUE(log.empty());
+  // Nothing was scheduled for the valid child either: no resume outlives the frames the unwind
+  // destroyed.
+  EXPECT_EQ(sim.pending_events(), 0u);
 }
 
 TEST(ProcessTable, SlotsAreReusedAndReportsKeepSpawnOrder) {

@@ -95,34 +95,69 @@ TEST(GemmPlan, WhichOperandIsTheWeightMatters) {
   EXPECT_EQ(narrow.total.stage_transfers, 40u);
 }
 
-// The per-thread memo returns exactly what planning computes, and a changed NPU parameter is a
-// different plan, never the memoized one of another configuration.
-TEST(GemmPlan, MemoizedPlansEqualFreshOnesAndFollowEveryParameter) {
-  auto npu = test::small_npu();
-  auto same = [](const GemmPlan& a, const GemmPlan& b) {
-    if (a.strategy != b.strategy || a.blocks.size() != b.blocks.size()) return false;
-    for (std::size_t i = 0; i < a.blocks.size(); ++i) {
-      const auto &x = a.blocks[i], &y = b.blocks[i];
-      if (x.stage_bytes != y.stage_bytes || x.stage_transfers != y.stage_transfers || x.hmx_cycles != y.hmx_cycles ||
-          x.writeback_bytes != y.writeback_bytes || x.tile_ops != y.tile_ops) {
-        return false;
+// The per-thread memo returns exactly what planning computes, and every NPU parameter that can
+// change a plan is in its key: for each parameter, a shape and a change of it that gives another
+// plan are found, the plan before the change is memoized, and the memo's answer after it must be
+// the fresh one (a parameter missing from the key would return the stale plan).
+bool same_plan(const GemmPlan& a, const GemmPlan& b) {
+  if (a.strategy != b.strategy || a.blocks.size() != b.blocks.size()) return false;
+  for (std::size_t i = 0; i < a.blocks.size(); ++i) {
+    const auto &x = a.blocks[i], &y = b.blocks[i];
+    if (x.stage_bytes != y.stage_bytes || x.stage_transfers != y.stage_transfers || x.hmx_cycles != y.hmx_cycles ||
+        x.writeback_bytes != y.writeback_bytes || x.tile_ops != y.tile_ops || x.weight_loads != y.weight_loads) {
+      return false;
+    }
+  }
+  return a.total.hmx_cycles == b.total.hmx_cycles && a.useful_flops == b.useful_flops;
+}
+
+TEST(GemmPlan, MemoizedPlansEqualFreshOnesForEveryParameterThatMatters) {
+  using Change = void (*)(NpuSpec&);
+  const std::vector<std::pair<const char*, Change>> changes = {
+      {"hmx.units", [](NpuSpec& n) { n.hmx.units *= 2; }},
+      {"hmx.weight_load_cycles", [](NpuSpec& n) { n.hmx.weight_load_cycles *= 8; }},
+      {"hmx.output_tile_cycles", [](NpuSpec& n) { n.hmx.output_tile_cycles *= 8; }},
+      {"hmx.fp16_tile_op_cycles", [](NpuSpec& n) { n.hmx.fp16_tile_op_cycles *= 8; }},
+      {"hmx.int8_tile_op_cycles", [](NpuSpec& n) { n.hmx.int8_tile_op_cycles *= 8; }},
+      {"hmx.fp16_tile_depth", [](NpuSpec& n) { n.hmx.fp16_tile_depth *= 2; }},
+      {"hmx.int8_tile_depth", [](NpuSpec& n) { n.hmx.int8_tile_depth *= 2; }},
+      {"hmx.tile_rows", [](NpuSpec& n) { n.hmx.tile_rows *= 2; }},
+      {"tcm_bytes", [](NpuSpec& n) { n.tcm_bytes *= 4; }},
+      {"clock_hz", [](NpuSpec& n) { n.clock_hz *= 16; }},
+      {"dma.bandwidth", [](NpuSpec& n) { n.dma.bandwidth /= 64; }},
+      {"port_bandwidth", [](NpuSpec& n) { n.port_bandwidth /= 64; }},
+      {"dma.descriptor_overhead", [](NpuSpec& n) { n.dma.descriptor_overhead *= 1000; }},
+      {"dma.channels", [](NpuSpec& n) { n.dma.channels *= 8; }},
+  };
+  std::vector<GemmShape> shapes;
+  for (const DType t : {DType::kFp16, DType::kInt8}) {
+    for (const std::uint64_t m : {32u, 96u, 512u}) {
+      for (const std::uint64_t k : {64u, 256u, 1024u}) {
+        for (const std::uint64_t n : {64u, 512u, 2048u}) shapes.push_back({m, k, n, t});
       }
     }
-    return a.total.hmx_cycles == b.total.hmx_cycles && a.useful_flops == b.useful_flops;
-  };
-  const GemmShape shape{512, 512, 512, DType::kFp16};
-  for (int round = 0; round < 2; ++round) {  // the second round is served by the memo
-    EXPECT_TRUE(same(plan_hmx_gemm(npu, shape, OperandHome::kDram), compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
   }
-  const auto before = plan_hmx_gemm(npu, shape, OperandHome::kDram);
-  npu.hmx.units *= 2;
-  const auto more_units = plan_hmx_gemm(npu, shape, OperandHome::kDram);
-  EXPECT_TRUE(same(more_units, compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
-  EXPECT_LT(more_units.total.hmx_cycles, before.total.hmx_cycles);
-  npu.tcm_bytes *= 4;
-  EXPECT_TRUE(same(plan_hmx_gemm(npu, shape, OperandHome::kDram), compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
-  npu.dma.descriptor_overhead += 1000;
-  EXPECT_TRUE(same(plan_hmx_gemm(npu, shape, OperandHome::kDram), compute_hmx_gemm_plan(npu, shape, OperandHome::kDram)));
+  for (const auto& [name, change] : changes) {
+    bool found = false;
+    for (const auto& shape : shapes) {
+      const auto base = test::small_npu();
+      auto changed = base;
+      change(changed);
+      GemmPlan before, after;
+      try {
+        before = compute_hmx_gemm_plan(base, shape, OperandHome::kDram);
+        after = compute_hmx_gemm_plan(changed, shape, OperandHome::kDram);
+      } catch (const std::exception&) {
+        continue;  // does not fit one of the two
+      }
+      if (same_plan(before, after)) continue;
+      EXPECT_TRUE(same_plan(plan_hmx_gemm(base, shape, OperandHome::kDram), before)) << name;
+      EXPECT_TRUE(same_plan(plan_hmx_gemm(changed, shape, OperandHome::kDram), after)) << name << ": the memo's key misses it";
+      found = true;
+      break;
+    }
+    EXPECT_TRUE(found) << name << " changes no plan of the shapes tried: it should not be in the key, or add a shape";
+  }
 }
 
 }  // namespace
