@@ -38,7 +38,7 @@ namespace {
 // transfer.
 struct StartChildren {
   Simulator& sim;
-  std::vector<Task<>>& tasks;
+  TaskList& tasks;
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> join) {
     // All checked before any is scheduled: a queued resume must never outlive its frame.
@@ -61,7 +61,7 @@ struct NextChild {
 // The children are the join's own frames: a join destroyed mid-flight (teardown after an error)
 // destroys them, last started first, as the simulator destroys processes.
 struct DestroyInReverse {
-  std::vector<Task<>>& tasks;
+  TaskList& tasks;
   ~DestroyInReverse() {
     while (!tasks.empty()) tasks.pop_back();
   }
@@ -73,7 +73,7 @@ struct DestroyInReverse {
 // (that was a sixth of a run's instructions). The order of events is what it was when each child
 // ran as a process and signalled a WaitGroup: one resume per child at the start, one resume of
 // the join through the queue after the last child; a child that throws never resumes the join.
-Task<> when_all(Simulator& sim, std::vector<Task<>> tasks) {
+Task<> when_all(Simulator& sim, TaskList tasks) {
   if (tasks.empty()) co_return;
   DestroyInReverse owner{tasks};
   co_await StartChildren{sim, tasks};  // resumed by the first child to finish

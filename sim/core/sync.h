@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/core/simulator.h"
 
 namespace socsim {
@@ -90,6 +92,8 @@ class Progress {
 // Runs all tasks concurrently (each starts through the event queue at now(), in order) and
 // completes when every one has finished. An exception in a child is rethrown from Simulator::run.
 // The children run inside the awaiting process: a deadlock report names that process.
-Task<> when_all(Simulator& sim, std::vector<Task<>> tasks);
+// The tasks of a join: up to 8 without a heap allocation (most joins are a few parts).
+using TaskList = boost::container::small_vector<Task<>, 8>;
+Task<> when_all(Simulator& sim, TaskList tasks);
 
 }  // namespace socsim

@@ -93,7 +93,17 @@ class [[nodiscard]] Task {
 
   Task() = default;
   explicit Task(Handle h) : handle_(h) {}
-  Task(Task&& o) noexcept : handle_(std::exchange(o.handle_, {})) {}
+// GCC 12 reports false -Wstringop-overflow/-overread here when Tasks are moved out of a
+// boost small_vector's inline buffer (TaskList): it assumes an unbounded element count.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
+  Task(Task&& o) noexcept : handle_(o.handle_) { o.handle_ = {}; }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   Task& operator=(Task&& o) noexcept {
     if (this != &o) {
       reset();

@@ -29,7 +29,7 @@ Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy syn
       own_lowering_(model, soc.spec().npu),
       lowering_(shared_lowering ? *shared_lowering : own_lowering_) {}
 
-void Executor::account(const std::string& unit, const std::string& kind, Tick start) {
+void Executor::account(std::string_view unit, std::string_view kind, Tick start) {
   op_time_[{unit, kind}] += soc_.sim().now() - start;
 }
 
@@ -121,7 +121,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   // Reconstruction (README): the paper does not say when the call is issued.
   const bool early_call = sync_.fast && job.unit == kernels::Unit::kNpu && !job.npu_graph.empty();
   if (early_call) {
-    std::vector<Task<>> both;
+    TaskList both;
     both.push_back(hand_overs(plan, job));
     both.push_back(npu_call(job, npu_graph_nodes(job)));
     co_await when_all(soc_.sim(), std::move(both));
@@ -306,7 +306,7 @@ Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWo
     }
     g.nodes.push_back(n);
   }
-  std::vector<Task<>> nodes;
+  TaskList nodes;
   for (std::size_t i = 0; i < ops.size(); ++i) nodes.push_back(run_graph_node(job, *lowered[i], i, g));
   co_await when_all(soc_.sim(), std::move(nodes));
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -24,8 +25,10 @@
 namespace socsim::runtime {
 
 struct OpTimeKey {
-  std::string unit;     // npu | gpu | cpu
-  std::string kind;     // op kind (matmul, attn_scores, ...) or "graph_build", "sync"
+  // Views of static strings (unit_name, model::op_kind_name, literals): built per op without
+  // allocating.
+  std::string_view unit;  // npu | gpu | cpu
+  std::string_view kind;  // op kind (matmul, attn_scores, ...) or "graph_build", "sync"
   bool operator<(const OpTimeKey& o) const { return unit != o.unit ? unit < o.unit : kind < o.kind; }
 };
 
@@ -102,7 +105,7 @@ class Executor {
   // gpu.sync_fixed after the call.
   Task<> gpu_sync(Tick called);
   Task<> build_graph_if_new(const Job& job);
-  void account(const std::string& unit, const std::string& kind, Tick start);
+  void account(std::string_view unit, std::string_view kind, Tick start);  // static strings (OpTimeKey)
   // The attention shape of a softmax op's layer (from the plan's attn_scores op of the same
   // phase, step and layer); nullptr for other ops.
   const kernels::AttentionShape* attention_of(const model::GraphOp& g) const;

@@ -300,7 +300,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   r.extra["energy_breakdown_j"] = {{"npu", e.npu_j}, {"gpu", e.gpu_j}, {"cpu", e.cpu_j}, {"dram", e.dram_j},
                                    {"storage", e.storage_j}, {"soc_base", e.base_j}};
   nlohmann::ordered_json by_type = nlohmann::ordered_json::object();
-  for (const auto& [key, t] : ex.op_time()) by_type[key.unit][key.kind] = to_ms(t);
+  for (const auto& [key, t] : ex.op_time()) by_type[std::string(key.unit)][std::string(key.kind)] = to_ms(t);
   r.extra["op_time_ms"] = by_type;
   r.extra["npu_graphs_built"] = ex.graphs_built();
   r.extra["jobs"] = jobs;

@@ -95,7 +95,7 @@ Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress*
     co_return;
   }
   Pipeline p(npu.sim(), work, outputs);
-  std::vector<Task<>> streams;
+  TaskList streams;
   for (std::uint32_t s = 0; s < work.stages.size(); ++s) streams.push_back(run_stage(npu, p, s));
   co_await when_all(npu.sim(), std::move(streams));
 }

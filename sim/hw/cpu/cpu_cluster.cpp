@@ -17,11 +17,11 @@ CpuCluster::CpuCluster(Simulator& sim, const CpuClusterSpec& spec, DramModel& dr
   }
 }
 
-std::vector<std::uint32_t> CpuCluster::claim(std::uint32_t n) {
+CpuCluster::CoreIds CpuCluster::claim(std::uint32_t n) {
   if (n > spec_.cores - claimed_count_) {
     throw std::logic_error("cpu cluster '" + spec_.name + "': claimed more cores than are idle");
   }
-  std::vector<std::uint32_t> got;
+  CoreIds got;
   for (std::uint32_t i = 0; i < spec_.cores && got.size() < n; ++i) {
     if (claimed_[i]) continue;
     claimed_[i] = true;
@@ -33,7 +33,7 @@ std::vector<std::uint32_t> CpuCluster::claim(std::uint32_t n) {
   return got;
 }
 
-void CpuCluster::unclaim(const std::vector<std::uint32_t>& cores) {
+void CpuCluster::unclaim(const CoreIds& cores) {
   for (const std::uint32_t i : cores) {
     if (!claimed_.at(i)) throw std::logic_error("cpu cluster '" + spec_.name + "': core released twice");
     claimed_[i] = false;

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/core/clock_domain.h"
 #include "sim/core/resource.h"
 #include "sim/core/simulator.h"
@@ -33,9 +35,11 @@ class CpuCluster {
 
   // After a Lease of n cores was granted: the n lowest-numbered idle cores, now marked busy.
   // Resource's count guarantees n are idle (a grant is only made when units are available).
-  std::vector<std::uint32_t> claim(std::uint32_t n);
+  // Core ids: up to 8 without a heap allocation (a claim is made per CPU task).
+  using CoreIds = boost::container::small_vector<std::uint32_t, 8>;
+  CoreIds claim(std::uint32_t n);
   // Marks the cores idle again. Call BEFORE releasing the Lease, so the next grantee finds them.
-  void unclaim(const std::vector<std::uint32_t>& cores);
+  void unclaim(const CoreIds& cores);
 
   // Core-time busy up to now (sum over cores) and wall time with >= 1 core busy.
   Tick core_busy() const;
@@ -79,12 +83,12 @@ class CoreGrant {
     cluster_->unclaim(cores_);  // before the Lease: the next grantee must find the cores idle
     lease_.release();
   }
-  const std::vector<std::uint32_t>& cores() const { return cores_; }
+  const CpuCluster::CoreIds& cores() const { return cores_; }
 
  private:
   std::shared_ptr<CpuCluster> cluster_;
   Lease lease_;
-  std::vector<std::uint32_t> cores_;
+  CpuCluster::CoreIds cores_;
 };
 
 }  // namespace socsim::hw

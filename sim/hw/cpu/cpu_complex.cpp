@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <boost/container/small_vector.hpp>
+
 namespace socsim::hw {
 
 CpuComplex::CpuComplex(Simulator& sim, const CpuSpec& spec, DramModel& dram, PortId cpu_port,
@@ -52,11 +54,11 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
   // Even split of the bytes; the first (bytes % threads) threads move one byte more.
   const std::uint64_t base = t.dram_bytes / threads, extra = t.dram_bytes % threads;
   if (threads == 1) {
-    co_await core_part(c, grant.cores()[0], compute, t.dram_bytes, t.name);
+    co_await core_part(*c, grant.cores()[0], compute, t.dram_bytes, t.name);
   } else {
-    std::vector<Task<>> parts;
+    TaskList parts;
     for (std::uint32_t i = 0; i < threads; ++i) {
-      parts.push_back(core_part(c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name));
+      parts.push_back(core_part(*c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name));
     }
     co_await when_all(sim_, std::move(parts));
   }
@@ -69,14 +71,14 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
   c->add_ops(t.ops);
 }
 
-Task<> CpuComplex::core_part(std::shared_ptr<CpuCluster> c, std::uint32_t core, Tick compute, std::uint64_t bytes,
+Task<> CpuComplex::core_part(CpuCluster& c, std::uint32_t core, Tick compute, std::uint64_t bytes,
                              std::string_view name) {
   // Compute and the DRAM stream overlap (prefetching SIMD loops): the thread ends at the later.
   const Tick start = sim_.now();
   const Tick compute_end = sim_.checked_add(start, compute);
-  co_await dram_.transfer(c->core_port(core), bytes);
+  co_await dram_.transfer(c.core_port(core), bytes);
   co_await sim_.delay_until(compute_end);
-  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(*c, core), std::string(name), start, sim_.now());
+  if (report::tracing_hardware(trace_)) trace_->hardware_span(track(c, core), std::string(name), start, sim_.now());
 }
 
 Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
@@ -87,18 +89,25 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
                                 " threads requested, the CPU has " + std::to_string(total) + " cores");
   }
   if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
-  std::vector<std::shared_ptr<CpuCluster>> order = clusters_;
-  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    return task_ops_per_second(a->spec(), t) > task_ops_per_second(b->spec(), t);
-  });
+  // Clusters fastest first for this task, ties in their order (a stable insertion sort: a few
+  // clusters, and this runs per CPU task, so nothing is allocated).
+  boost::container::small_vector<const CpuCluster*, 4> order;
+  boost::container::small_vector<double, 4> rate;
+  for (const auto& c : clusters_) {
+    const double r = task_ops_per_second(c->spec(), t);
+    std::size_t at = order.size();
+    while (at > 0 && rate[at - 1] < r) --at;
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), c.get());
+    rate.insert(rate.begin() + static_cast<std::ptrdiff_t>(at), r);
+  }
   struct Pick {
-    std::shared_ptr<CpuCluster> cluster;
+    const CpuCluster* cluster;
     std::uint32_t threads;
     double weight;  // this part's share of the work, unnormalized
   };
-  std::vector<Pick> picks;
+  boost::container::small_vector<Pick, 4> picks;
   double total_weight = 0;
-  for (std::uint32_t left = threads; const auto& c : order) {
+  for (std::uint32_t left = threads; const CpuCluster* c : order) {
     if (left == 0) break;
     const std::uint32_t n = std::min(left, c->spec().cores);
     // Static partition: a share per thread; dynamic chunks: a share per unit of throughput.
@@ -107,7 +116,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
     left -= n;
   }
   if (picks.size() == 1) return run(t, picks[0].cluster->name(), threads);
-  std::vector<Task<>> parts;
+  TaskList parts;
   std::uint64_t bytes_left = t.dram_bytes;
   for (std::size_t i = 0; i < picks.size(); ++i) {
     const double share = picks[i].weight / total_weight;

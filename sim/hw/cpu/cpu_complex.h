@@ -77,8 +77,9 @@ class CpuComplex {
  private:
   std::shared_ptr<CpuCluster> find(std::string_view cluster) const;  // throws std::invalid_argument
   Task<> run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads);
-  // `name` views the task's name in run_on's frame, which outlives the part.
-  Task<> core_part(std::shared_ptr<CpuCluster> c, std::uint32_t core, Tick compute, std::uint64_t bytes,
+  // `name` views the task's name in run_on's frame, which outlives the part, as `c` (a cluster of
+  // this complex) does.
+  Task<> core_part(CpuCluster& c, std::uint32_t core, Tick compute, std::uint64_t bytes,
                    std::string_view name);
   Task<> poll_on(Trigger& flag, std::shared_ptr<CpuCluster> c);
   Task<> hold_on(std::shared_ptr<CpuCluster> c, Tick duration, std::string name);

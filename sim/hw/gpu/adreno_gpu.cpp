@@ -22,7 +22,7 @@ Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::
   } else if (compute == 0) {
     co_await dram.transfer(port, bytes);
   } else {
-    std::vector<Task<>> parts;
+    TaskList parts;
     parts.push_back(wait_for(sim, compute));
     parts.push_back(dram.transfer(port, bytes));
     co_await when_all(sim, std::move(parts));

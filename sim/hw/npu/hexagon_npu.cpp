@@ -86,7 +86,7 @@ Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::s
   auto contexts = co_await hvx_.acquire(n);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
-  std::vector<Task<>> parts;
+  TaskList parts;
   if (packets > 0) {
     const double per_thread = packets / n / spec_.hvx.packets_per_cycle;
     parts.push_back(sim_.delay_task(clock_.cycles_to_ticks(static_cast<std::uint64_t>(std::ceil(per_thread)))));

@@ -15,7 +15,7 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
   auto label = [&](const char* what, std::size_t i) { return named ? name + what + std::to_string(i) : std::string(); };
   // Prologue: stage block 0.
   co_await npu.dma(blocks[0].stage_bytes, blocks[0].stage_transfers, label(" stage ", 0));
-  std::vector<Task<>> step;
+  TaskList step;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     step.clear();
     step.push_back(npu.hmx(blocks[i].hmx_cycles, label(" block ", i)));

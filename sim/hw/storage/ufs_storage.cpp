@@ -56,7 +56,7 @@ Task<> UfsStorage::serve(std::uint64_t bytes, Tick latency, double bandwidth, co
   // No byte moves before the access latency; then the flash stream and its DRAM side (the DMA
   // writing read data to, or fetching write data from, DRAM) run together.
   co_await sim_.delay(latency);
-  std::vector<Task<>> parts;
+  TaskList parts;
   parts.push_back(wait_for(sim_, stream));
   parts.push_back(dram_.transfer(port_, bytes));
   co_await when_all(sim_, std::move(parts));

@@ -90,7 +90,7 @@ nlohmann::ordered_json gpu_npu_read(const MicrobenchRequest& r) {
   return time_on_soc(
       r,
       [k, bytes, threads](hw::Soc& soc) {
-        std::vector<Task<>> both;
+        TaskList both;
         both.push_back(gpu_kernel_and_sync(soc.gpu(), k));
         both.push_back(soc.npu().hvx_stream(bytes, threads, "read"));
         return when_all(soc.sim(), std::move(both));

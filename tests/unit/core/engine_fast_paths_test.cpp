@@ -78,7 +78,7 @@ Task<> record_after(Simulator& sim, Tick dt, std::vector<std::string>& log, std:
 }
 
 Task<> join_then_record(Simulator& sim, std::vector<std::string>& log) {
-  std::vector<Task<>> children;
+  TaskList children;
   children.push_back(record_after(sim, 10, log, "child a"));
   children.push_back(record_after(sim, 10, log, "child b"));
   co_await when_all(sim, std::move(children));
@@ -112,7 +112,7 @@ Task<> throw_after(Simulator& sim, Tick dt) {
 }
 
 Task<> join_with_failing_child(Simulator& sim, bool& continued) {
-  std::vector<Task<>> children;
+  TaskList children;
   children.push_back(throw_after(sim, 5));
   children.push_back(sim.delay_task(100));
   co_await when_all(sim, std::move(children));
@@ -143,7 +143,7 @@ TEST(WhenAllFastPath, AnEmptyTaskIsRefusedBeforeAnyChildStarts) {
   Simulator sim;
   std::vector<std::string> log;
   auto body = [](Simulator& s, std::vector<std::string>& out) -> Task<> {
-    std::vector<Task<>> children;
+    TaskList children;
     children.push_back(record_after(s, 1, out, "never"));
     children.emplace_back();
     co_await when_all(s, std::move(children));

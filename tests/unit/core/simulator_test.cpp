@@ -183,7 +183,7 @@ TEST(Sync, TriggerWakesAllWaitersAtFiringTime) {
 Task<> delay_task(Simulator& sim, Tick d) { co_await sim.delay(d); }
 
 Task<> join_three(Simulator& sim, Tick& done_at) {
-  std::vector<Task<>> v;
+  TaskList v;
   v.push_back(delay_task(sim, 10));
   v.push_back(delay_task(sim, 30));
   v.push_back(delay_task(sim, 20));
