@@ -57,6 +57,7 @@ Task<> Executor::run(const Plan& plan) {
   end_.assign(plan.jobs.size(), 0);
   ready_.assign(plan.jobs.size(), 0);
   npu_engine_busy_.assign(plan.jobs.size(), 0);
+  cpu_stalled_.assign(plan.jobs.size(), 0);
   dram_bytes_at_start_.assign(plan.jobs.size(), 0);
   dram_bytes_at_end_.assign(plan.jobs.size(), 0);
   gpu_mark_.assign(plan.jobs.size(), 0);
@@ -373,9 +374,9 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
         const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, attention_of(g), job.cpu_engine);
         for (const auto& task : work.tasks) {
           if (job.cpu_cluster.empty()) {
-            co_await soc_.cpu().run_on_fastest(task, work.threads);
+            co_await soc_.cpu().run_on_fastest(task, work.threads, &cpu_stalled_[index]);
           } else {
-            co_await soc_.cpu().run(task, job.cpu_cluster, work.threads);
+            co_await soc_.cpu().run(task, job.cpu_cluster, work.threads, &cpu_stalled_[index]);
           }
         }
         account("cpu", model::op_kind_name(g.op.kind), start);

@@ -60,6 +60,8 @@ class Executor {
   // For an NPU job: how long any NPU engine (HMX, HVX, DMA) was active between its start and end
   // (its graph call's fixed cost and its waits are not engine activity); 0 for other units.
   Tick job_npu_engine_busy(std::uint32_t job) const { return npu_engine_busy_.at(job); }
+  // CPU jobs: core-time their cores waited on DRAM after computing (stalled power, energy model).
+  Tick job_cpu_stalled(std::uint32_t job) const { return cpu_stalled_.at(job); }
   // Bytes the DRAM had moved (all masters) when the job started (job_start) and ended: traffic
   // between two jobs' times without keeping a bandwidth timeline.
   std::uint64_t job_dram_bytes_at_start(std::uint32_t job) const { return dram_bytes_at_start_.at(job); }
@@ -120,6 +122,7 @@ class Executor {
   std::vector<std::unique_ptr<Trigger>> done_;
   std::vector<Tick> start_, end_, ready_;
   std::vector<Tick> npu_engine_busy_;  // per NPU job: NPU engine-busy time between its start and end
+  std::vector<Tick> cpu_stalled_;      // per CPU job: core-time stalled on DRAM
   std::vector<std::uint64_t> dram_bytes_at_start_, dram_bytes_at_end_;
   std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
   // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its

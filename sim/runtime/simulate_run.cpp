@@ -33,6 +33,7 @@ struct RequestTimes {
     Tick start, end;
     Tick npu_engine_busy = 0;  // NPU jobs: engine-active time within the span
     std::uint64_t dram_bytes_start = 0, dram_bytes_end = 0;  // the DRAM's byte counter at start and end
+    Tick cpu_stalled = 0;      // CPU jobs: core-time their cores waited on DRAM
   };
   bool report_attention = false;
   std::vector<Span> attention;
@@ -142,7 +143,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
         }
         if (plan.report_attention && job.attention_module) {
           t.attention.push_back({job.unit, job.cpu_cluster, job.cpu_threads, ex.job_start(j), ex.job_end(j), ex.job_npu_engine_busy(j),
-                                 ex.job_dram_bytes_at_start(j), ex.job_dram_bytes_at_end(j)});
+                                 ex.job_dram_bytes_at_start(j), ex.job_dram_bytes_at_end(j), ex.job_cpu_stalled(j)});
         }
       }
       jobs += plan.jobs.size();
@@ -277,6 +278,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   act.npu.busy = soc.spec().has_npu ? soc.npu().busy().busy(end) : 0;
   act.gpu.busy = soc.gpu().busy().busy(end);
   act.cpu_core_busy = soc.cpu().core_busy_by_cluster();
+  act.cpu_core_stalled = soc.cpu().core_stalled_by_cluster();
   act.cpu_cores = soc.cpu().cores_by_cluster();
   act.dram_bytes = soc.dram().total_bytes();
   act.storage_read_bytes = soc.storage().bytes_read();
@@ -316,7 +318,8 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     // The attention module alone: its wall time (the union of its jobs' spans, overlapped
     // pipeline stages counted once) and the energy of its activity over that time: its NPU jobs'
     // engine-active time and its CPU jobs' busy time, the DRAM traffic during those spans (all
-    // masters'), idle power of the units (and CPU cores) it used and base power over its wall time.
+    // masters'), idle power of the units (and CPU cores) it used and base power over its wall time;
+    // its CPU jobs' cores draw stalled power for the core-time they waited on DRAM.
     std::vector<Interval> all;
     Tick npu_engines = 0;
     hw::Activity aa;
@@ -327,6 +330,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
         if (sp.unit == kernels::Unit::kGpu) aa.gpu.busy += sp.end - sp.start;
         if (sp.unit == kernels::Unit::kCpu) {
           aa.cpu_core_busy[sp.cluster] += (sp.end - sp.start) * sp.threads;
+          aa.cpu_core_stalled[sp.cluster] += sp.cpu_stalled;
           aa.cpu_cores[sp.cluster] = std::max(aa.cpu_cores[sp.cluster], sp.threads);
         }
       }
@@ -343,7 +347,10 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     aa.npu.busy = std::min(aa.duration, npu_engines);
     aa.gpu.busy = std::min(aa.duration, aa.gpu.busy);
     // The budget's cores only (the cores the attention jobs held), not their whole clusters.
-    for (auto& [cluster, busy] : aa.cpu_core_busy) busy = std::min<Tick>(busy, aa.duration * aa.cpu_cores[cluster]);
+    for (auto& [cluster, busy] : aa.cpu_core_busy) {
+      busy = std::min<Tick>(busy, aa.duration * aa.cpu_cores[cluster]);
+      aa.cpu_core_stalled[cluster] = std::min(aa.cpu_core_stalled[cluster], busy);
+    }
     r.extra["attention_ms"] = to_ms(aa.duration) / n;
     r.extra["attention_energy_j"] = hw::compute_energy(req.soc.power, aa).total_j / n;
   }

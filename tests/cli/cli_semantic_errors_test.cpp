@@ -34,6 +34,8 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-0.5b --system hetero-tensor --set 'npu.dma.bandwidth=1e-200 B/s'", "npu.dma.bandwidth", "at least 1 MB/s"},
       {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e-300 Hz'", "npu.clock", "at least 1 MHz"},
       {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e30 Hz'", "npu.clock", "at most 1000 GHz"},
+      {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.stalled=2W", "power.cpu_core.mid.stalled",
+       "between the core's idle and active power"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {

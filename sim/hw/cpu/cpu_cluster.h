@@ -54,6 +54,9 @@ class CpuCluster {
 
   double ops_done() const { return ops_done_; }
   void add_ops(double ops) { ops_done_ += ops; }
+  // Core-time busy cores spent waiting on DRAM after their compute was done (part of core_busy).
+  Tick core_stalled() const { return stalled_; }
+  void add_stalled(Tick t) { stalled_ += t; }
 
  private:
   Simulator& sim_;
@@ -68,6 +71,7 @@ class CpuCluster {
   bool ever_busy_ = false;
   Tick idle_since_ = 0;
   double ops_done_ = 0;
+  Tick stalled_ = 0;
 };
 
 // Cores claimed for one task: given back to the cluster, then to its FIFO Resource, when the

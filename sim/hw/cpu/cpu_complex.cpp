@@ -28,7 +28,7 @@ std::string CpuComplex::track(const CpuCluster& c, std::uint32_t core) const {
   return "cpu." + c.name() + std::to_string(core);
 }
 
-Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t threads) {
+Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t threads, Tick* stalled) {
   auto c = find(cluster);
   if (threads == 0 || threads > c->spec().cores) {
     throw std::invalid_argument("CPU task '" + t.name + "': " + std::to_string(threads) +
@@ -39,10 +39,10 @@ Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t
     throw std::invalid_argument("CPU task '" + t.name + "': ops must be finite and >= 0");
   }
   if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
-  return run_on(t, std::move(c), threads);
+  return run_on(t, std::move(c), threads, stalled);
 }
 
-Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) {
+Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads, Tick* stalled) {
   Lease lease = co_await c->cores().acquire(threads);
   const bool cold = c->idle_for_at_least(spec_.idle_threshold);
   CoreGrant grant(c, std::move(lease), threads);
@@ -54,11 +54,11 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
   // Even split of the bytes; the first (bytes % threads) threads move one byte more.
   const std::uint64_t base = t.dram_bytes / threads, extra = t.dram_bytes % threads;
   if (threads == 1) {
-    co_await core_part(*c, grant.cores()[0], compute, t.dram_bytes, t.name);
+    co_await core_part(*c, grant.cores()[0], compute, t.dram_bytes, t.name, stalled);
   } else {
     TaskList parts;
     for (std::uint32_t i = 0; i < threads; ++i) {
-      parts.push_back(core_part(*c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name));
+      parts.push_back(core_part(*c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name, stalled));
     }
     co_await when_all(sim_, std::move(parts));
   }
@@ -72,16 +72,21 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
 }
 
 Task<> CpuComplex::core_part(CpuCluster& c, std::uint32_t core, Tick compute, std::uint64_t bytes,
-                             std::string_view name) {
+                             std::string_view name, Tick* stalled) {
   // Compute and the DRAM stream overlap (prefetching SIMD loops): the thread ends at the later.
   const Tick start = sim_.now();
   const Tick compute_end = sim_.checked_add(start, compute);
   co_await dram_.transfer(c.core_port(core), bytes);
+  if (sim_.now() > compute_end) {
+    const Tick waited = sim_.now() - compute_end;
+    c.add_stalled(waited);
+    if (stalled) *stalled += waited;
+  }
   co_await sim_.delay_until(compute_end);
   if (report::tracing_hardware(trace_)) trace_->hardware_span(track(c, core), std::string(name), start, sim_.now());
 }
 
-Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
+Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick* stalled) {
   std::uint32_t total = 0;
   for (const auto& c : clusters_) total += c->spec().cores;
   if (threads == 0 || threads > total) {
@@ -115,7 +120,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
     total_weight += picks.back().weight;
     left -= n;
   }
-  if (picks.size() == 1) return run(t, picks[0].cluster->name(), threads);
+  if (picks.size() == 1) return run(t, picks[0].cluster->name(), threads, stalled);
   TaskList parts;
   std::uint64_t bytes_left = t.dram_bytes;
   for (std::size_t i = 0; i < picks.size(); ++i) {
@@ -128,7 +133,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads) {
     const std::uint64_t bytes = last ? bytes_left : std::min(bytes_left, rounded);
     part.dram_bytes = bytes;
     bytes_left -= bytes;
-    parts.push_back(run(part, picks[i].cluster->name(), picks[i].threads));
+    parts.push_back(run(part, picks[i].cluster->name(), picks[i].threads, stalled));
   }
   return when_all(sim_, std::move(parts));
 }

@@ -41,14 +41,16 @@ class CpuComplex {
   // Runs `t` on `threads` cores of `cluster`, waiting FIFO for them. Checked at the call
   // (std::invalid_argument): unknown cluster, threads == 0, threads > the cluster's cores.
   // The task is copied: the caller's object need not outlive the returned Task.
-  Task<> run(const CpuTask& t, std::string_view cluster, std::uint32_t threads);
+  // `stalled`, when given, gets the core-time the task's cores waited on DRAM after their compute
+  // (the stalled power's share of its energy) added to it; it must outlive the returned Task.
+  Task<> run(const CpuTask& t, std::string_view cluster, std::uint32_t threads, Tick* stalled = nullptr);
   // Spreads `t` over up to `threads` of the fastest cores for its dtype: clusters are filled in
   // order of per-core ops/s (prime, then mid, ...), and each cluster's part gets a share of the
   // ops and bytes proportional to its throughput (ggml hands out mul_mat chunks dynamically, so
   // faster cores take more of them), or to its thread count for a task with even_split (a static
   // partition: the slowest cores finish last). Each part is one run() call; all start together.
   // A task's max_threads caps `threads`.
-  Task<> run_on_fastest(const CpuTask& t, std::uint32_t threads);
+  Task<> run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick* stalled = nullptr);
   // usleep(): wakes after the smallest multiple of sleep_granularity >= duration (10 us with a
   // 90 us granularity wakes after 90 us; HeteroLLM 4.2 measures 80-100 us). Holds no core.
   Task<> sleep(Tick duration);
@@ -69,6 +71,7 @@ class CpuComplex {
   double ops_done(std::string_view cluster) const; // useful (unpadded) ops of finished tasks
   double ops_done() const;
   std::map<std::string, Tick> core_busy_by_cluster() const;        // for the energy model
+  std::map<std::string, Tick> core_stalled_by_cluster() const;     // part of core_busy waiting on DRAM
   std::map<std::string, std::uint32_t> cores_by_cluster() const;  // for the energy model
   // Names "cpu.<cluster>.busy" (wall) and "cpu.<cluster><i>.busy" (per core).
   void register_stats(StatRegistry& reg) const;
@@ -76,11 +79,12 @@ class CpuComplex {
 
  private:
   std::shared_ptr<CpuCluster> find(std::string_view cluster) const;  // throws std::invalid_argument
-  Task<> run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads);
+  Task<> run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads, Tick* stalled);
   // `name` views the task's name in run_on's frame, which outlives the part, as `c` (a cluster of
   // this complex) does.
+  // A core that finishes its compute before its DRAM stream waits stalled for the rest.
   Task<> core_part(CpuCluster& c, std::uint32_t core, Tick compute, std::uint64_t bytes,
-                   std::string_view name);
+                   std::string_view name, Tick* stalled);
   Task<> poll_on(Trigger& flag, std::shared_ptr<CpuCluster> c);
   Task<> hold_on(std::shared_ptr<CpuCluster> c, Tick duration, std::string name);
   std::string track(const CpuCluster& c, std::uint32_t core) const;

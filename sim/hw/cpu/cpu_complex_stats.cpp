@@ -20,6 +20,12 @@ std::map<std::string, Tick> CpuComplex::core_busy_by_cluster() const {
   return m;
 }
 
+std::map<std::string, Tick> CpuComplex::core_stalled_by_cluster() const {
+  std::map<std::string, Tick> m;
+  for (const auto& c : clusters_) m[c->name()] = c->core_stalled();
+  return m;
+}
+
 std::map<std::string, std::uint32_t> CpuComplex::cores_by_cluster() const {
   std::map<std::string, std::uint32_t> m;
   for (const auto& c : clusters_) m[c->name()] = c->spec().cores;

@@ -39,6 +39,11 @@ EnergyBreakdown compute_energy(const PowerSpec& p, const Activity& a) {
   e.npu_j = unit_energy(p.npu, to_seconds(a.npu.busy), run_s);
   e.gpu_j = unit_energy(p.gpu, to_seconds(a.gpu.busy), run_s);
 
+  for (const auto& [name, stalled] : a.cpu_core_stalled) {
+    if (stalled > 0 && !a.cpu_core_busy.count(name)) {
+      throw std::invalid_argument("energy: CPU cluster '" + name + "' has stalled time but no busy time");
+    }
+  }
   for (const auto& [name, busy] : a.cpu_core_busy) {
     cluster_power(p, name);
     if (!a.cpu_cores.count(name)) {
@@ -56,7 +61,13 @@ EnergyBreakdown compute_energy(const PowerSpec& p, const Activity& a) {
                                   " ps exceeds " + std::to_string(cores) + " cores x duration " +
                                   std::to_string(a.duration) + " ps");
     }
-    const double j = unit_energy(w, to_seconds(busy), span_s);
+    const auto st = a.cpu_core_stalled.find(name);
+    const Tick stalled = st == a.cpu_core_stalled.end() ? 0 : st->second;
+    if (stalled > busy) {
+      throw std::invalid_argument("energy: CPU cluster '" + name + "' stalled core-time " + std::to_string(stalled) +
+                                  " ps exceeds its busy core-time " + std::to_string(busy) + " ps");
+    }
+    const double j = unit_energy(w, to_seconds(busy - stalled), span_s - to_seconds(stalled)) + w.stalled_w * to_seconds(stalled);
     e.cpu_cluster_j[name] = j;
     e.cpu_j += j;
   }

@@ -1,5 +1,7 @@
 #include "sim/hw/power/power_spec.h"
 
+#include "sim/config/config_error.h"
+
 namespace socsim::hw {
 
 using config::Quantity;
@@ -9,6 +11,20 @@ ActiveIdle parse_active_idle(const config::Section& s) {
   ActiveIdle a;
   a.active_w = s.quantity("active", Quantity::kPower, 0, 100);
   a.idle_w = s.quantity("idle", Quantity::kPower, 0, 100);
+  a.stalled_w = a.active_w;
+  return a;
+}
+
+ActiveIdle parse_core_power(const config::Section& s) {
+  ActiveIdle a = parse_active_idle(s);
+  if (s.has("stalled")) {
+    a.stalled_w = s.quantity("stalled", Quantity::kPower, 0, 100);
+    if (a.stalled_w > a.active_w || a.stalled_w < a.idle_w) {
+      const std::string key = s.path() + ".stalled";
+      throw config::ConfigError(s.location_of("stalled"), key,
+                                "must lie between the core's idle and active power (a stalled core is busy but waits on memory)");
+    }
+  }
   return a;
 }
 }  // namespace
@@ -18,7 +34,7 @@ PowerSpec parse_power_spec(const config::Section& s) {
   if (s.has("npu")) p.npu = parse_active_idle(s.child("npu"));  // absent with the NPU (soc_spec.cpp checks)
   p.gpu = parse_active_idle(s.child("gpu"));
   const auto cpu = s.child("cpu_core");
-  for (const auto& name : cpu.keys()) p.cpu_core[name] = parse_active_idle(cpu.child(name));
+  for (const auto& name : cpu.keys()) p.cpu_core[name] = parse_core_power(cpu.child(name));
   p.dram_energy_per_byte = s.quantity("dram_energy", Quantity::kEnergyPerByte, 0, 1e-6);
   p.dram_background_w = s.quantity("dram_background", Quantity::kPower, 0, 100);
   p.storage_read_energy_per_byte = s.quantity("storage_read_energy", Quantity::kEnergyPerByte, 0, 1e-6);

@@ -1,6 +1,6 @@
 #pragma once
 // Power and energy parameters (`power:` section). Energy = sum over units of active power x busy
-// time + idle power x idle time + per-byte DRAM and storage energy (DESIGN.md 1.1).
+// time (CPU cores: stalled power for the part of it they waited on DRAM) + idle power x idle time + per-byte DRAM and storage energy (DESIGN.md 1.1).
 #include <map>
 #include <string>
 
@@ -11,6 +11,12 @@ namespace socsim::hw {
 struct ActiveIdle {
   double active_w = 0;
   double idle_w = 0;
+  // CPU cores only: power of a core that is busy but waiting on DRAM (its compute for the task
+  // done, its memory stream not). A stalled core still clocks its front end, caches and the
+  // load/store path, but its execution units idle; per-operation power models put core power
+  // as a clock-driven floor plus a part that grows with operations per cycle (e.g. Wang and
+  // Zwolinski's ARM11 instruction-level model). Equal to active_w when the SoC file omits it.
+  double stalled_w = 0;
 };
 
 struct PowerSpec {

@@ -66,6 +66,36 @@ TEST(CpuComplex, MemoryBoundLimitedByCoreBandwidth) {
   EXPECT_EQ(b.dram.port_bytes(b.dram.port("cpu.mid0")), 1'000'000u);
 }
 
+TEST(CpuComplex, StalledTimeIsTheWaitOnDramAfterCompute) {
+  CpuBench b;
+  // 1 MB at 5 GB/s = 200 us; compute 8e5 / 8 per cycle = 100 us: the core waits 100 us stalled.
+  const CpuTask t{"stream", 8e5, DType::kFp32, 1'000'000, 0};
+  Tick stalled = 0, end = kTickMax;
+  b.sim.spawn(timed(b.sim, b.cpu.run(t, "mid", 1, &stalled), end), "task");
+  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 200 * kMicrosecond);
+  EXPECT_EQ(stalled, 100 * kMicrosecond);
+  EXPECT_EQ(b.cpu.core_stalled_by_cluster().at("mid"), 100 * kMicrosecond);
+  EXPECT_EQ(b.cpu.core_stalled_by_cluster().at("prime"), 0);
+  // On two cores: 500 KB each at 5 GB/s = 100 us, compute 4e5 / 8 = 50 us: 2 x 50 us stalled.
+  Tick stalled2 = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run(t, "mid", 2, &stalled2), end), "task2");
+  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(stalled2, 100 * kMicrosecond);
+  EXPECT_EQ(b.cpu.core_stalled_by_cluster().at("mid"), 200 * kMicrosecond);
+}
+
+TEST(CpuComplex, ComputeBoundTaskNeverStalls) {
+  CpuBench b;
+  // 1 KB at 5 GB/s = 0.2 us under 1 ms of compute.
+  const CpuTask t{"gemm", 8e6, DType::kFp32, 1'000, 0};
+  Tick stalled = 0, end = kTickMax;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, 1, &stalled), end), "task");
+  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(stalled, 0);
+  for (const auto& [cluster, t_stalled] : b.cpu.core_stalled_by_cluster()) EXPECT_EQ(t_stalled, 0) << cluster;
+}
+
 TEST(CpuComplex, MultiCoreTrafficIsOneFlowPerCore) {
   CpuBench b;
   // 4 flows of 250 KB, each capped at 5 GB/s (20 GB/s < the 40 GB/s port): 50 us.

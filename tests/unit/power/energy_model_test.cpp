@@ -55,6 +55,21 @@ TEST(EnergyModel, HandComputedCase) {
   EXPECT_NEAR(e.average_power_w, 4.81, 1e-12);
 }
 
+TEST(EnergyModel, StalledCoreTimeDrawsStalledPower) {
+  PowerSpec p = hand_spec();
+  p.cpu_core["mid"].stalled_w = 0.4;
+  Activity a = hand_activity();
+  a.cpu_core_stalled = {{"mid", 1 * kSecond}};
+  const EnergyBreakdown e = compute_energy(p, a);
+  // mid: 1 W x (3 - 1) s + 0.4 W x 1 s + 0.02 W x (8 - 3) s = 2.5 J (3.1 J with no stall).
+  EXPECT_NEAR(e.cpu_cluster_j.at("mid"), 2.5, 1e-12);
+  EXPECT_NEAR(e.cpu_cluster_j.at("prime"), 3.05, 1e-12);
+  a.cpu_core_stalled = {{"mid", 4 * kSecond}};  // more than its 3 s busy
+  EXPECT_THROW(compute_energy(p, a), std::invalid_argument);
+  a.cpu_core_stalled = {{"little", 1 * kSecond}};  // a cluster with no busy time
+  EXPECT_THROW(compute_energy(p, a), std::invalid_argument);
+}
+
 TEST(EnergyModel, ZeroDurationHasNoAveragePower) {
   Activity a;
   a.cpu_cores = {{"mid", 4}};
