@@ -29,7 +29,7 @@ Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy syn
       own_lowering_(model, soc.spec().npu),
       lowering_(shared_lowering ? *shared_lowering : own_lowering_) {}
 
-void Executor::account(std::string_view unit, std::string_view kind, Tick start) {
+void Executor::account(const char* unit, const char* kind, Tick start) {
   op_time_[{unit, kind}] += soc_.sim().now() - start;
 }
 

@@ -107,7 +107,8 @@ class Executor {
   // gpu.sync_fixed after the call.
   Task<> gpu_sync(Tick called);
   Task<> build_graph_if_new(const Job& job);
-  void account(std::string_view unit, std::string_view kind, Tick start);  // static strings (OpTimeKey)
+  // const char*: static strings only (literals, unit_name, op_kind_name), kept by OpTimeKey as views.
+  void account(const char* unit, const char* kind, Tick start);
   // The attention shape of a softmax op's layer (from the plan's attn_scores op of the same
   // phase, step and layer); nullptr for other ops.
   const kernels::AttentionShape* attention_of(const model::GraphOp& g) const;

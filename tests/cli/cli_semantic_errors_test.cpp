@@ -35,7 +35,10 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e-300 Hz'", "npu.clock", "at least 1 MHz"},
       {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e30 Hz'", "npu.clock", "at most 1000 GHz"},
       {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.stalled=2W", "power.cpu_core.mid.stalled",
-       "between the core's idle and active power"},
+       "active (power.cpu_core.mid.active, 1 W) power"},
+      // Lowering active under the file's stalled names both keys.
+      {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.active=0.3W", "power.cpu_core.mid.stalled",
+       "active (power.cpu_core.mid.active, 0.3 W)"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {

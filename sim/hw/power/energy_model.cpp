@@ -67,7 +67,11 @@ EnergyBreakdown compute_energy(const PowerSpec& p, const Activity& a) {
       throw std::invalid_argument("energy: CPU cluster '" + name + "' stalled core-time " + std::to_string(stalled) +
                                   " ps exceeds its busy core-time " + std::to_string(busy) + " ps");
     }
-    const double j = unit_energy(w, to_seconds(busy - stalled), span_s - to_seconds(stalled)) + w.stalled_w * to_seconds(stalled);
+    if (stalled > 0 && (w.stalled() > w.active_w || w.stalled() < w.idle_w)) {
+      throw std::invalid_argument("energy: CPU cluster '" + name + "' stalled power " + std::to_string(w.stalled()) +
+                                  " W is outside its idle..active power");
+    }
+    const double j = unit_energy(w, to_seconds(busy - stalled), span_s - to_seconds(stalled)) + w.stalled() * to_seconds(stalled);
     e.cpu_cluster_j[name] = j;
     e.cpu_j += j;
   }

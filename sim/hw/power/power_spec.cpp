@@ -1,5 +1,7 @@
 #include "sim/hw/power/power_spec.h"
 
+#include <fmt/format.h>
+
 #include "sim/config/config_error.h"
 
 namespace socsim::hw {
@@ -11,7 +13,6 @@ ActiveIdle parse_active_idle(const config::Section& s) {
   ActiveIdle a;
   a.active_w = s.quantity("active", Quantity::kPower, 0, 100);
   a.idle_w = s.quantity("idle", Quantity::kPower, 0, 100);
-  a.stalled_w = a.active_w;
   return a;
 }
 
@@ -22,7 +23,10 @@ ActiveIdle parse_core_power(const config::Section& s) {
     if (a.stalled_w > a.active_w || a.stalled_w < a.idle_w) {
       const std::string key = s.path() + ".stalled";
       throw config::ConfigError(s.location_of("stalled"), key,
-                                "must lie between the core's idle and active power (a stalled core is busy but waits on memory)");
+                                fmt::format("is {:g} W; it must lie between the core's idle ({}.idle, {:g} W) and active "
+                                            "({}.active, {:g} W) power: a stalled core is busy but waits on memory "
+                                            "(changing active or idle may need stalled changed too)",
+                                            a.stalled_w, s.path(), a.idle_w, s.path(), a.active_w));
     }
   }
   return a;

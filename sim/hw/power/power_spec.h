@@ -15,8 +15,10 @@ struct ActiveIdle {
   // done, its memory stream not). A stalled core still clocks its front end, caches and the
   // load/store path, but its execution units idle; per-operation power models put core power
   // as a clock-driven floor plus a part that grows with operations per cycle (e.g. Wang and
-  // Zwolinski's ARM11 instruction-level model). Equal to active_w when the SoC file omits it.
-  double stalled_w = 0;
+  // Zwolinski's ARM11 instruction-level model). Negative: the same as active_w (a SoC file that
+  // omits it, or a spec built in code); read it through stalled().
+  double stalled_w = -1;
+  double stalled() const { return stalled_w < 0 ? active_w : stalled_w; }
 };
 
 struct PowerSpec {

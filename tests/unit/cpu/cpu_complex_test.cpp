@@ -85,9 +85,24 @@ TEST(CpuComplex, StalledTimeIsTheWaitOnDramAfterCompute) {
   EXPECT_EQ(b.cpu.core_stalled_by_cluster().at("mid"), 200 * kMicrosecond);
 }
 
+TEST(CpuComplex, StallsOfATaskSpreadOverClustersAddUp) {
+  CpuBench b;
+  // 5 threads: prime (1) and mid (4), each part memory-bound (0.8 FP32 ops per byte: compute is
+  // half of each core's stream time or less), all cores stall; one counter gets every part's.
+  const CpuTask t{"stream", 8e5, DType::kFp32, 1'000'000, 0};
+  Tick stalled = 0, end = kTickMax;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, 5, &stalled), end), "task");
+  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  const auto by_cluster = b.cpu.core_stalled_by_cluster();
+  EXPECT_GT(by_cluster.at("prime"), 0);
+  EXPECT_GT(by_cluster.at("mid"), 0);
+  EXPECT_EQ(stalled, by_cluster.at("prime") + by_cluster.at("mid"));
+  EXPECT_LE(stalled, b.cpu.core_busy("prime") + b.cpu.core_busy("mid"));
+}
+
 TEST(CpuComplex, ComputeBoundTaskNeverStalls) {
   CpuBench b;
-  // 1 KB at 5 GB/s = 0.2 us under 1 ms of compute.
+  // One thread goes to prime: 8e6 / 16 per cycle at 2 GHz = 250 us; 1 KB at 10 GB/s = 0.1 us.
   const CpuTask t{"gemm", 8e6, DType::kFp32, 1'000, 0};
   Tick stalled = 0, end = kTickMax;
   b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, 1, &stalled), end), "task");

@@ -64,6 +64,13 @@ TEST(EnergyModel, StalledCoreTimeDrawsStalledPower) {
   // mid: 1 W x (3 - 1) s + 0.4 W x 1 s + 0.02 W x (8 - 3) s = 2.5 J (3.1 J with no stall).
   EXPECT_NEAR(e.cpu_cluster_j.at("mid"), 2.5, 1e-12);
   EXPECT_NEAR(e.cpu_cluster_j.at("prime"), 3.05, 1e-12);
+  // Not given (a spec built in code): stalled power is the active power, as before.
+  p.cpu_core["mid"].stalled_w = -1;
+  a.cpu_core_stalled = {{"mid", 1 * kSecond}};
+  EXPECT_NEAR(compute_energy(p, a).cpu_cluster_j.at("mid"), 3.1, 1e-12);
+  p.cpu_core["mid"].stalled_w = 0.01;  // below idle
+  EXPECT_THROW(compute_energy(p, a), std::invalid_argument);
+  p.cpu_core["mid"].stalled_w = 0.4;
   a.cpu_core_stalled = {{"mid", 4 * kSecond}};  // more than its 3 s busy
   EXPECT_THROW(compute_energy(p, a), std::invalid_argument);
   a.cpu_core_stalled = {{"little", 1 * kSecond}};  // a cluster with no busy time
