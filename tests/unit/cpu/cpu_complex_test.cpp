@@ -21,6 +21,14 @@ Tick run_alone(CpuBench& b, const CpuTask& t, const char* cluster, std::uint32_t
   return end;
 }
 
+// Runs `t` spread over the fastest cores and returns the core-time it reported stalled on DRAM.
+Tick run_fastest_stalled(CpuBench& b, const CpuTask& t, std::uint32_t threads) {
+  Tick stalled = 0, end = kTickMax;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, threads, &stalled), end), "task");
+  EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+  return stalled;
+}
+
 TEST(CpuComplex, ComputeBoundOnOneCore) {
   CpuBench b;
   // 8e6 FP32 ops / 8 FLOP per cycle = 1e6 cycles at 1 GHz = 1 ms.
@@ -89,10 +97,7 @@ TEST(CpuComplex, StallsOfATaskSpreadOverClustersAddUp) {
   CpuBench b;
   // 5 threads: prime (1) and mid (4), each part memory-bound (0.8 FP32 ops per byte: compute is
   // half of each core's stream time or less), all cores stall; one counter gets every part's.
-  const CpuTask t{"stream", 8e5, DType::kFp32, 1'000'000, 0};
-  Tick stalled = 0, end = kTickMax;
-  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, 5, &stalled), end), "task");
-  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  const Tick stalled = run_fastest_stalled(b, {"stream", 8e5, DType::kFp32, 1'000'000, 0}, 5);
   const auto by_cluster = b.cpu.core_stalled_by_cluster();
   EXPECT_GT(by_cluster.at("prime"), 0);
   EXPECT_GT(by_cluster.at("mid"), 0);
@@ -103,11 +108,7 @@ TEST(CpuComplex, StallsOfATaskSpreadOverClustersAddUp) {
 TEST(CpuComplex, ComputeBoundTaskNeverStalls) {
   CpuBench b;
   // One thread goes to prime: 8e6 / 16 per cycle at 2 GHz = 250 us; 1 KB at 10 GB/s = 0.1 us.
-  const CpuTask t{"gemm", 8e6, DType::kFp32, 1'000, 0};
-  Tick stalled = 0, end = kTickMax;
-  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, 1, &stalled), end), "task");
-  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
-  EXPECT_EQ(stalled, 0);
+  EXPECT_EQ(run_fastest_stalled(b, {"gemm", 8e6, DType::kFp32, 1'000, 0}, 1), 0);
   for (const auto& [cluster, t_stalled] : b.cpu.core_stalled_by_cluster()) EXPECT_EQ(t_stalled, 0) << cluster;
 }
 
