@@ -17,6 +17,16 @@
 namespace socsim::test {
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+#define SOCSIM_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SOCSIM_TEST_ASAN 1
+#endif
+#endif
+
+#ifndef SOCSIM_TEST_ASAN
+
 struct ChildRun {
   int exit_code = -1;
   long peak_rss_kib = 0;  // this process's own ru_maxrss (wait4), not other tests' children
@@ -48,13 +58,6 @@ ChildRun run_decode(int decode) {
   r.peak_rss_kib = usage.ru_maxrss;
   return r;
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SOCSIM_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SOCSIM_TEST_ASAN 1
-#endif
 #endif
 
 TEST(CliLongDecode, PeakMemoryDoesNotGrowWithDecodeLength) {
