@@ -47,7 +47,8 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
   const bool cold = c->idle_for_at_least(spec_.idle_threshold);
   CoreGrant grant(c, std::move(lease), threads);
   const Tick start = sim_.now();
-  co_await sim_.delay((cold ? spec_.idle_wakeup : 0) + spec_.task_dispatch);
+  const Tick wakeup = cold ? spec_.idle_wakeup : 0;  // not inside co_await (lint-coawait-ternary)
+  co_await sim_.delay(wakeup + spec_.task_dispatch);
   const std::uint64_t cycles =
       compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads);
   const Tick compute = c->clock().cycles_to_ticks(cycles);
