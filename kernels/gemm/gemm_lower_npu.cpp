@@ -20,16 +20,16 @@ void check_dims(const GemmDims& d) {
 
 }  // namespace
 
-NpuWork lower_gemm_i8_npu(const GemmDims& d, hw::OperandHome home) {
+NpuWork lower_gemm_i8_npu(const GemmDims& d, hw::OperandHome home, std::uint64_t width) {
   check_dims(d);
   NpuWork w;
   w.steps.push_back(NpuStep::graph_call("w8a8_matmul graph", 1));
-  w.steps.push_back(NpuStep::hmx_gemm("w8a8_matmul", {u64(d.m), u64(d.k), u64(d.n), hw::DType::kInt8}, home));
+  w.steps.push_back(NpuStep::hmx_gemm("w8a8_matmul", {u64(d.m), u64(d.k), u64(d.n), hw::DType::kInt8, width}, home));
   return w;
 }
 
 NpuWork lower_gemm_i8_per_group_npu(const GemmDims& d, std::int64_t group, const hw::NpuSpec& spec,
-                                    hw::OperandHome home) {
+                                    hw::OperandHome home, std::uint64_t width) {
   check_dims(d);
   if (group < 1) throw std::invalid_argument("quantization group must have at least one row");
   const std::int64_t groups = (d.k + group - 1) / group;
@@ -39,7 +39,7 @@ NpuWork lower_gemm_i8_per_group_npu(const GemmDims& d, std::int64_t group, const
   for (std::int64_t g = 0; g < groups; ++g) {
     const std::int64_t depth = std::min(group, d.k - g * group);
     const std::string tag = "group " + std::to_string(g);
-    w.steps.push_back(NpuStep::hmx_gemm(tag + " sub-gemm", {u64(d.m), u64(depth), u64(d.n), hw::DType::kInt8}, home));
+    w.steps.push_back(NpuStep::hmx_gemm(tag + " sub-gemm", {u64(d.m), u64(depth), u64(d.n), hw::DType::kInt8, width}, home));
     w.steps.push_back(NpuStep::hvx(tag + " reduce", vectors * hvx::group_reduce_packets(spec.hvx, g == 0), spec.hvx.contexts));
   }
   return w;
@@ -62,9 +62,9 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
   return w;
 }
 
-NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home) {
+NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home, std::uint64_t width) {
   check_dims(d);
-  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16};
+  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16, width};
   const auto plan = hw::plan_hmx_gemm(spec, shape, home);
   // Per weight tile (rows x fp16 depth codes): vand + vlsr into index vectors and one vlut16 per
   // 2 x vector_bytes codes, i.e. per unit of hvx::weights_per_unit.

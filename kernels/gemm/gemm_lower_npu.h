@@ -10,9 +10,12 @@
 
 namespace socsim::kernels {
 
+// The static-graph faces below take `width`, the activation tensor's width in the graph's
+// layout (hw::GemmShape::width: 0 = packed rows; graph_activation_layout.h chooses it).
+
 // W8A8 per-tensor through the vendor runtime: a one-node static graph, then the HMX INT8 GEMM
 // (dequantization rides on HMX's per-column output scaling).
-NpuWork lower_gemm_i8_npu(const GemmDims& d, hw::OperandHome home = hw::OperandHome::kDram);
+NpuWork lower_gemm_i8_npu(const GemmDims& d, hw::OperandHome home = hw::OperandHome::kDram, std::uint64_t width = 0);
 
 // Per-group INT8 the only way a static graph can express it (llm.npu 2.3): per group g of
 // G = ceil(k / group) groups, a slice of the activations (a strided view: a node, no HVX work), an
@@ -25,7 +28,7 @@ NpuWork lower_gemm_i8_npu(const GemmDims& d, hw::OperandHome home = hw::OperandH
 // around llm.npu's 8.1-10.7x). Approximation: the sub-GEMM plans drain INT8-sized output tiles,
 // so the INT32 partials' extra traffic is not counted.
 NpuWork lower_gemm_i8_per_group_npu(const GemmDims& d, std::int64_t group, const hw::NpuSpec& spec,
-                                    hw::OperandHome home = hw::OperandHome::kDram);
+                                    hw::OperandHome home = hw::OperandHome::kDram, std::uint64_t width = 0);
 
 // Whether operands already are in the HMX tile layout; row-major ones are shuffled on HVX.
 struct HmxOperandLayout {
@@ -44,7 +47,8 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
 // to FP16 on HVX into the tile buffer (vlut16 nibble -> FP16, no groups: the per-channel scale is
 // applied to the outputs, one vmpy per output vector), and HMX multiplies in FP16. One graph call.
 // The tile staging keeps the FP16 tile size (the plan's bytes are an upper bound on the traffic).
-NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home = hw::OperandHome::kDram);
+NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home = hw::OperandHome::kDram,
+                                   std::uint64_t width = 0);
 
 struct W4A16NpuOptions {
   DequantLayout dequant = DequantLayout::kCoalesced;  // TTS's kernel; the others are its ablation

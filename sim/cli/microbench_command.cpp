@@ -47,6 +47,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("exp", po::value(&r.exp), "softmax/attention exp: exact (= fp32) | poly (= fp16) | lut (default: exact on cpu/gpu, lut on npu)")
       ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest)")
       ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
+      ("layout", po::value(&r.layout), "npu matmul (hmx, ddr): the activation tensor in the graph: packed (default: rows straight into HMX tiles) | HxW (height x width = m, e.g. 32x32; each padded to whole croutons, npu.layout) | equivalent (the fastest HxW, as llm.npu profiles)")
       ("bytes", po::value(&r.bytes), "read/copy: bytes")
       ("model", po::value(&model), "graph-build: model config or id")
       ("prompt", po::value(&r.prompt), "graph-build: sequence length of the graph")
@@ -59,7 +60,7 @@ Parsed parse(const std::vector<std::string>& args) {
     std::ostringstream h;
     h << "usage: socsim microbench --soc S --op OP --unit U [--engine hmx|hvx|dma] [--dtype D] [--m M --k K --n N]\n"
          "                         [--heads H] [--kv-heads G --q Q --kv N --exp exact|poly|lut] [--threads T]\n"
-         "                         [--operands ddr|tcm] [--bytes B] [--model M --prompt P]\n"
+         "                         [--operands ddr|tcm] [--layout packed|HxW|equivalent] [--bytes B] [--model M --prompt P]\n"
          "                         [--set k=v]... [--json FILE]\n\n"
       << opts;
     p.help = true;
@@ -82,6 +83,9 @@ Parsed parse(const std::vector<std::string>& args) {
     r.dtype = *d;
   } else if (r.op == "matmul" || r.op == "qk") {
     throw config::ConfigError(kCli, "--dtype", "is required for " + r.op);
+  }
+  if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
+    throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
   }
   if (operands != "ddr" && operands != "tcm") throw config::ConfigError(kCli, "--operands", "expected ddr or tcm, got '" + operands + "'");
   r.operands = operands == "tcm" ? hw::OperandHome::kTcm : hw::OperandHome::kDram;

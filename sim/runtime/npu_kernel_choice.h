@@ -5,6 +5,7 @@
 #include <compare>
 
 #include "kernels/gemm/dequant_layout.h"
+#include "kernels/gemm/graph_activation_layout.h"
 #include "kernels/softmax/exp_variant.h"
 
 namespace socsim::runtime {
@@ -29,6 +30,9 @@ struct NpuKernelChoice {
   bool prefetch_weights = false;
   // FP16 flash attention: the softmax exp (kExact = an FP32 polynomial on HVX).
   kernels::ExpVariant exp = kernels::ExpVariant::kLut;
+  // Static-graph matmuls (W8A8, per-group INT8, vendor W4A16): how the graph folds its tokens into
+  // the activation tensor's height x width (llm.npu profiles the equivalent shapes offline).
+  kernels::GraphActivationLayout graph_layout = kernels::GraphActivationLayout::kPacked;
 
   auto operator<=>(const NpuKernelChoice&) const = default;
 };

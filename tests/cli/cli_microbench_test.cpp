@@ -27,6 +27,34 @@ TEST(CliMicrobench, NpuMatmulReportsItsTilePlan) {
   EXPECT_EQ(j["plan"]["tiles_n"], 448);
 }
 
+TEST(CliMicrobench, EquivalentShapeBeatsTheTokenMajorLayout) {
+  // llm.npu 4: a linear layer's [1024, 1, 2048] input against [32, 32, 2048]. The width-1 tensor
+  // pads to 8 positions per row in 8-bit croutons (npu.layout): 8x the row tiles and more time.
+  const std::string gemm = "--op matmul --unit npu --dtype int8 --m 1024 --k 2048 --n 2048 --layout ";
+  const auto column = microbench_json(gemm + "1024x1", "layout_column");
+  const auto square = microbench_json(gemm + "32x32", "layout_square");
+  const auto best = microbench_json(gemm + "equivalent", "layout_best");
+  EXPECT_EQ(column["plan"]["stored_rows"], 8192);
+  EXPECT_EQ(square["plan"]["stored_rows"], 1024);
+  EXPECT_EQ(column["plan"]["tiles_m"], 8 * square["plan"]["tiles_m"].get<int>());
+  EXPECT_GT(column["latency_ms"].get<double>(), 1.5 * square["latency_ms"].get<double>());
+  EXPECT_LE(best["latency_ms"].get<double>(), square["latency_ms"].get<double>());
+  EXPECT_EQ(best["plan"]["stored_rows"], 1024);
+  for (const char* bad : {"33x31", "32x", "x32", "0x1024", "32x32x1", "-1x-1024", "wide"}) {
+    const auto r = run_socsim("microbench --soc snapdragon-8gen3 " + gemm + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--layout"), std::string::npos) << bad << ": " << r.err;
+  }
+  // Only a matmul through the vendor graph has a layout.
+  for (const char* bad : {"--op matmul --unit npu --dtype int8 --m 64 --k 64 --n 64 --operands tcm --layout 8x8",
+                          "--op matmul --unit gpu --dtype fp16 --m 64 --k 64 --n 64 --layout 8x8",
+                          "--op matmul --unit npu --dtype fp16 --engine hvx --operands tcm --m 64 --k 64 --n 64 --layout 8x8"}) {
+    const auto r = run_socsim(std::string("microbench --soc snapdragon-8gen3 ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--layout"), std::string::npos) << bad << ": " << r.err;
+  }
+}
+
 TEST(CliMicrobench, ReadAndCopyReportBandwidth) {
   EXPECT_GT(microbench_json("--op read --unit npu --engine dma --bytes 1048576", "dma")["gbps"].get<double>(), 1.0);
   EXPECT_GT(microbench_json("--op read --unit gpu+npu --bytes 1048576", "both")["gbps"].get<double>(), 1.0);

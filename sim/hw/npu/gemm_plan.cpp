@@ -20,16 +20,22 @@ struct Geometry {
   std::uint64_t op_cycles;
 };
 
+std::uint64_t round_up(std::uint64_t a, std::uint64_t b) { return ceil_div(a, b) * b; }
+
+void check_dtype(const GemmShape& s) {
+  if (s.dtype != DType::kInt8 && s.dtype != DType::kFp16) {
+    throw std::invalid_argument("HMX GEMM supports int8 and fp16, not " + std::string(dtype_name(s.dtype)));
+  }
+}
+
 Geometry geometry(const NpuSpec& npu, const GemmShape& s) {
   const auto& h = npu.hmx;
-  std::uint64_t depth = 0, elem = 0, out_elem = 0, op = 0;
-  switch (s.dtype) {
-    case DType::kInt8: depth = h.int8_tile_depth, elem = 1, out_elem = 1, op = h.int8_tile_op_cycles; break;
-    case DType::kFp16: depth = h.fp16_tile_depth, elem = 2, out_elem = 2, op = h.fp16_tile_op_cycles; break;
-    default: throw std::invalid_argument("HMX GEMM supports int8 and fp16, not " + std::string(dtype_name(s.dtype)));
-  }
+  const bool int8 = s.dtype == DType::kInt8;
+  const std::uint64_t depth = int8 ? h.int8_tile_depth : h.fp16_tile_depth;
+  const std::uint64_t elem = int8 ? 1 : 2;
+  const std::uint64_t op = int8 ? h.int8_tile_op_cycles : h.fp16_tile_op_cycles;
   const std::uint64_t rows = h.tile_rows;
-  return {ceil_div(s.m, rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * out_elem, op};
+  return {ceil_div(stored_rows(npu, s), rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * elem, op};
 }
 
 // Cycles HMX spends on a block: every weight tile loaded once into the array, then multiplied by
@@ -123,6 +129,22 @@ void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g
 }
 
 }  // namespace
+
+std::uint64_t stored_rows(const NpuSpec& npu, const GemmShape& s) {
+  check_dtype(s);
+  if (s.width == 0) return s.m;
+  if (s.m % s.width != 0) {
+    throw std::invalid_argument("activation layout of width " + std::to_string(s.width) + " does not divide the GEMM's " +
+                                std::to_string(s.m) + " rows");
+  }
+  const auto& l = npu.layout;
+  const std::uint64_t width_block = s.dtype == DType::kInt8 ? l.crouton_width_int8 : l.crouton_width_fp16;
+  return round_up(s.m / s.width, l.crouton_height) * round_up(s.width, width_block);
+}
+
+double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan) {
+  return idle_pipeline_seconds(npu, plan.blocks.size(), [&](std::size_t i) { return plan.blocks[i]; });
+}
 
 const char* strategy_name(GemmStrategy s) {
   switch (s) {
@@ -218,7 +240,8 @@ struct PlanKey {
   double dma_bw, port_bw;
   Tick descriptor_overhead;
   std::uint32_t channels;
-  std::uint64_t m, k, n;
+  std::uint32_t crouton_h, crouton_w8, crouton_w16;
+  std::uint64_t m, k, n, width;
   int dtype, home;
   auto operator<=>(const PlanKey&) const = default;
 };
@@ -227,7 +250,8 @@ PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
   const auto& h = npu.hmx;
   return {h.units, h.tile_rows, h.fp16_tile_depth, h.int8_tile_depth, h.fp16_tile_op_cycles, h.int8_tile_op_cycles,
           h.weight_load_cycles, h.output_tile_cycles, npu.tcm_bytes, npu.clock_hz, npu.dma.bandwidth,
-          npu.port_bandwidth, npu.dma.descriptor_overhead, npu.dma.channels, s.m, s.k, s.n,
+          npu.port_bandwidth, npu.dma.descriptor_overhead, npu.dma.channels, npu.layout.crouton_height,
+          npu.layout.crouton_width_int8, npu.layout.crouton_width_fp16, s.m, s.k, s.n, s.width,
           static_cast<int>(s.dtype), static_cast<int>(home)};
 }
 

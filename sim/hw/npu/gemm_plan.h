@@ -27,7 +27,16 @@ namespace socsim::hw {
 struct GemmShape {
   std::uint64_t m = 0, k = 0, n = 0;
   DType dtype = DType::kFp16;  // kInt8 (W8A8) or kFp16 on HMX
+  // How the activations are stored. 0: rows packed straight into HMX tiles (a custom kernel that
+  // tiles its own operands). w >= 1: a vendor-runtime tensor [m / w, w, k] in croutons
+  // (NpuLayoutSpec), height and width each padded to whole croutons; the padding positions are
+  // staged, multiplied and written back like real ones. m must be a multiple of w.
+  std::uint64_t width = 0;
 };
+
+// Activation rows the GEMM moves and multiplies: m, or m's crouton-padded positions (width >= 1).
+// Throws std::invalid_argument when width does not divide m.
+std::uint64_t stored_rows(const NpuSpec& npu, const GemmShape& shape);
 
 enum class OperandHome { kDram, kTcm };
 
@@ -59,5 +68,9 @@ struct GemmPlan {
 GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 // The same without the memo (what the memo stores; tests compare the two).
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
+
+// Seconds `plan` takes on an otherwise idle NPU: the software pipeline of run_hmx_gemm without
+// DRAM contention (how a kernel author or a runtime's offline profiler compares candidates).
+double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan);
 
 }  // namespace socsim::hw

@@ -105,7 +105,7 @@ class HexagonNpu {
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;
   Counter dma_bytes_, hmx_cycles_;
-  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, int, int>, std::shared_ptr<const GemmPlan>> gemm_plans_;
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int>, std::shared_ptr<const GemmPlan>> gemm_plans_;
 };
 
 }  // namespace socsim::hw

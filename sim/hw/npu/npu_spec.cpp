@@ -50,6 +50,11 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   n.dma.descriptor_overhead = d.time("descriptor_overhead");
   n.dma.channels = u32(d, "channels", 1, 64);
 
+  const auto l = s.child("layout");
+  n.layout.crouton_height = u32(l, "crouton_height", 1, 1024);
+  n.layout.crouton_width_int8 = u32(l, "crouton_width_int8", 1, 1024);
+  n.layout.crouton_width_fp16 = u32(l, "crouton_width_fp16", 1, 1024);
+
   const auto g = s.child("graph");
   n.graph.execute_overhead = g.time("execute_overhead");
   n.graph.op_dispatch = g.time("op_dispatch");

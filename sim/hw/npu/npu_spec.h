@@ -43,6 +43,16 @@ struct DmaSpec {
   std::uint32_t channels = 0;
 };
 
+// How the vendor runtime stores activation tensors for HMX: NHWC in "croutons", blocks of
+// crouton_height x crouton_width positions x 32 channels (8h8w32c for 8-bit, 8h4w32c for 16-bit
+// data: TVM's Hexagon layouts nhwc-8h8w32c and nhwc-8h2w32c2w). A tensor's height and width are
+// each padded to whole croutons, so [1024, 1, C] holds 8x the positions of [32, 32, C] in 8-bit.
+struct NpuLayoutSpec {
+  std::uint32_t crouton_height = 0;
+  std::uint32_t crouton_width_int8 = 0;
+  std::uint32_t crouton_width_fp16 = 0;
+};
+
 struct NpuGraphSpec {
   Tick execute_overhead = 0;               // per graph execute (FastRPC-style call)
   Tick op_dispatch = 0;                    // per op node in an executing graph
@@ -67,6 +77,7 @@ struct NpuSpec {
   HmxSpec hmx;
   HvxSpec hvx;
   DmaSpec dma;
+  NpuLayoutSpec layout;
   NpuGraphSpec graph;
 };
 

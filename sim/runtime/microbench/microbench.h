@@ -29,6 +29,9 @@ struct MicrobenchRequest {
   std::string exp;                   // softmax/attention exp: exact | poly | lut ("" = the unit's default)
   std::uint32_t threads = 0;         // 0 = the unit's default (see microbench_command --help)
   hw::OperandHome operands = hw::OperandHome::kDram;
+  // npu matmul on hmx through the graph: the activation tensor's layout, "packed" (rows straight
+  // into tiles), "HxW" (H x W = m, croutons padded) or "equivalent" (the fastest H x W).
+  std::string layout = "packed";
   std::uint64_t bytes = 0;
   std::optional<model::ModelConfig> model;
   std::uint64_t prompt = 0;

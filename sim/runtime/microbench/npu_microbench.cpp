@@ -1,6 +1,8 @@
 #include "sim/runtime/microbench/npu_microbench.h"
 
+#include <charconv>
 #include <cmath>
+#include <string_view>
 
 #include "sim/config/config_error.h"
 #include "sim/hw/npu/graph_costs.h"
@@ -10,6 +12,7 @@
 #include "sim/runtime/work_runner.h"
 #include "kernels/gemm/gemm_lower.h"
 #include "kernels/gemm/gemm_lower_npu.h"
+#include "kernels/gemm/graph_activation_layout.h"
 
 namespace socsim::runtime {
 
@@ -26,6 +29,32 @@ nlohmann::ordered_json plan_json(const hw::GemmPlan& p) {
           {"tiles_n", p.nt},                          {"blocks", p.blocks.size()}, {"tile_ops", p.total.tile_ops},
           {"weight_loads", p.total.weight_loads},    {"dma_transfers", p.total.stage_transfers},
           {"stage_bytes", p.total.stage_bytes},      {"writeback_bytes", p.total.writeback_bytes}};
+}
+
+// The activation width of `--layout` (hw::GemmShape::width): packed 0, HxW W, equivalent the
+// width llm.npu's offline profiling would pick. ConfigError naming --layout when it makes no sense.
+std::uint64_t activation_width(const MicrobenchRequest& r) {
+  if (r.layout == "packed") return 0;
+  if (r.operands != hw::OperandHome::kDram || r.dtype == hw::DType::kW4A16 || (r.engine != "" && r.engine != "hmx")) {
+    throw config::ConfigError(kCli, "--layout", "applies to a matmul through the vendor graph (--engine hmx, --operands ddr, int8 or fp16)");
+  }
+  if (r.layout == "equivalent") {
+    return kernels::graph_activation_width(r.soc.npu, {r.m, r.k, r.n, r.dtype, 0}, r.operands, kernels::GraphActivationLayout::kEquivalentShape);
+  }
+  std::uint64_t h = 0, w = 0;
+  const auto x = r.layout.find('x');
+  const auto number = [](std::string_view t, std::uint64_t& v) {
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc{} && end == t.data() + t.size() && v > 0;
+  };
+  const std::string_view l = r.layout;
+  if (x == std::string::npos || !number(l.substr(0, x), h) || !number(l.substr(x + 1), w)) {
+    throw config::ConfigError(kCli, "--layout", "expected packed, equivalent or HxW with positive integers (e.g. 32x32), got '" + r.layout + "'");
+  }
+  if (r.m % w != 0 || r.m / w != h) {
+    throw config::ConfigError(kCli, "--layout", "height x width of " + r.layout + " must equal --m (" + std::to_string(r.m) + " rows)");
+  }
+  return w;
 }
 
 // A GEMM on HMX. Through the vendor runtime (operands in DRAM) it is a one-op static graph: the
@@ -49,6 +78,7 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
   auto& npu = soc.npu();
   const std::string engine = r.engine.empty() ? "hmx" : r.engine;
   nlohmann::ordered_json plan_info;
+  const std::uint64_t width = activation_width(r);  // checks --layout for every engine
   if (r.dtype == hw::DType::kW4A16) {
     // TTS's W4A16 kernel (a custom kernel, no graph call): quantized weights through TCM,
     // dequantized on HVX, multiplied on HMX (kernels/gemm/gemm_lower_npu.h).
@@ -68,11 +98,15 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
                  {"weight_bytes", weight_bytes}};
     sim.spawn(run_work(soc, std::move(work)), "microbench.w4a16");
   } else if (engine == "hmx") {
-    const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype}, r.operands);
+    const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype, width}, r.operands);
     npu.check_mappable(plan.mt * plan.kt * plan.tile_bytes + plan.kt * plan.nt * plan.tile_bytes +
                            plan.mt * plan.nt * plan.output_tile_bytes,
                        "this matmul");
     plan_info = plan_json(plan);
+    if (width > 0) {
+      plan_info["activation_layout"] = std::to_string(r.m / width) + "x" + std::to_string(width);
+      plan_info["stored_rows"] = hw::stored_rows(r.soc.npu, {r.m, r.k, r.n, r.dtype, width});
+    }
     sim.spawn(hmx_matmul_graph(npu, plan, 1, r.operands == hw::OperandHome::kDram), "microbench.matmul");
   } else if (engine == "hvx") {
     if (r.dtype != hw::DType::kFp16) throw config::ConfigError(kCli, "--dtype", "the HVX matmul model is FP16 only");

@@ -103,6 +103,8 @@ PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model:
           job.outliers = shadow_kept[s.layer] ? runtime::OutlierHandling::kShadow : runtime::OutlierHandling::kClip;
           job.outlier_channels = static_cast<std::uint32_t>(o.outlier_channels);
         }
+        job.npu_kernels.graph_layout = o.equivalent_shapes ? kernels::GraphActivationLayout::kEquivalentShape
+                                                           : kernels::GraphActivationLayout::kTokensAsHeight;
         job.npu_graph = "llm-npu/c" + std::to_string(o.chunk) + "/L" + std::to_string(s.layer) + "/" + s.ops.front().op.name;
         graphs.insert(job.npu_graph);
       } else {

@@ -31,6 +31,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
   if (s->has("cpu_float")) o.cpu_fp16 = s->choice("cpu_float", {"fp16", "fp32"}) == "fp16";
   if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, total));
   o.prepared = s->boolean_or("prepared", true);
+  o.equivalent_shapes = s->boolean_or("equivalent_shapes", true);
   return o;
 }
 

@@ -17,6 +17,9 @@
 //   float_unit       cpu | gpu: where norms, attention and shadow outliers run              cpu
 //   cpu_threads      cores of the CPU float subgraphs and of decode (default: big + mid)
 //   prepared         graphs built in the preparation stage (off the request's path)         true
+//   equivalent_shapes  NPU linear layers run the fastest equivalent shape of their input,
+//                    profiled at preparation (llm.npu 4: [32, 32, 2048] for [1024, 1, 2048]);
+//                    false: the token-major [tokens, 1, hidden] as it enters the graph      true
 #include <cstdint>
 #include <string>
 
@@ -41,6 +44,7 @@ struct Options {
   bool cpu_fp16 = true;
   std::uint32_t cpu_threads = 0;
   bool prepared = true;
+  bool equivalent_shapes = true;
 };
 
 // Reads `llm_npu:` from the root of the config tree (absent: defaults); ConfigError on bad values.

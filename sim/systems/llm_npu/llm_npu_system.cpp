@@ -69,6 +69,8 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
       {"hot_outlier_weights_mib",
        options_.shadow_outliers ? static_cast<double>(llm_npu::hot_weight_bytes(options_, m, shadow_kept_)) / mib : 0.0},
       {"ooe", options_.ooe},
+      {"npu_activation_layout", kernels::graph_activation_layout_name(options_.equivalent_shapes ? kernels::GraphActivationLayout::kEquivalentShape
+                                                                                                 : kernels::GraphActivationLayout::kTokensAsHeight)},
       {"float_unit", options_.float_on_gpu ? "gpu" : "cpu"},
       {"cpu_float", options_.cpu_fp16 ? "fp16" : "fp32"},
       {"npu_weight_mib", static_cast<double>(placement_.npu_weight_bytes) / mib},

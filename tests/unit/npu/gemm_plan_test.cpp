@@ -37,6 +37,36 @@ TEST(GemmPlan, MisalignedShapeIsPaddedToWholeTiles) {
   EXPECT_LT(c.total.hmx_cycles, a.total.hmx_cycles);
 }
 
+TEST(GemmPlan, CroutonLayoutPadsHeightAndWidth) {
+  const auto npu = test::small_npu();  // croutons 8h8w (int8), 8h4w (fp16)
+  EXPECT_EQ(stored_rows(npu, {1024, 64, 64, DType::kInt8, 0}), 1024u);       // packed rows
+  EXPECT_EQ(stored_rows(npu, {1024, 64, 64, DType::kInt8, 1}), 1024u * 8);   // [1024, 1]: width 1 -> 8
+  EXPECT_EQ(stored_rows(npu, {1024, 64, 64, DType::kFp16, 1}), 1024u * 4);   // width 1 -> 4
+  EXPECT_EQ(stored_rows(npu, {1024, 64, 64, DType::kInt8, 32}), 1024u);      // [32, 32]: no padding
+  EXPECT_EQ(stored_rows(npu, {1024, 64, 64, DType::kInt8, 1024}), 8u * 1024);  // [1, 1024]: height 1 -> 8
+  EXPECT_EQ(stored_rows(npu, {26, 64, 64, DType::kInt8, 2}), 16u * 8);       // [13, 2] -> [16, 8]
+  EXPECT_EQ(stored_rows(npu, {26, 64, 64, DType::kFp16, 13}), 8u * 16);      // [2, 13] -> [8, 16]
+  EXPECT_THROW(stored_rows(npu, {26, 64, 64, DType::kInt8, 4}), std::invalid_argument);  // 4 does not divide 26
+}
+
+TEST(GemmPlan, PaddedPositionsAreStagedMultipliedAndWrittenBack) {
+  const auto npu = test::small_npu();
+  // 64 rows as [8, 8] fill one int8 crouton exactly: 2 row tiles. As [64, 1] they take 64 x 8
+  // positions: 16 row tiles, 8x the activation bytes, tile products and outputs.
+  const auto square = plan_hmx_gemm(npu, {64, 64, 64, DType::kInt8, 8}, OperandHome::kDram);
+  const auto column = plan_hmx_gemm(npu, {64, 64, 64, DType::kInt8, 1}, OperandHome::kDram);
+  const auto packed = plan_hmx_gemm(npu, {64, 64, 64, DType::kInt8, 0}, OperandHome::kDram);
+  EXPECT_EQ(square.mt, 2u);
+  EXPECT_EQ(column.mt, 16u);
+  EXPECT_EQ(square.total.tile_ops, packed.total.tile_ops);
+  EXPECT_EQ(column.total.tile_ops, 8 * square.total.tile_ops);
+  EXPECT_EQ(column.total.output_tiles, 8 * square.total.output_tiles);
+  EXPECT_EQ(column.total.writeback_bytes, 8 * square.total.writeback_bytes);
+  EXPECT_EQ(column.useful_flops, square.useful_flops);  // padding is not useful work
+  EXPECT_GT(idle_plan_seconds(npu, column), idle_plan_seconds(npu, square));
+  EXPECT_EQ(idle_plan_seconds(npu, square), idle_plan_seconds(npu, packed));
+}
+
 TEST(GemmPlan, Int8TilesAreTwiceAsDeep) {
   const auto npu = test::small_npu();
   const auto p = plan_hmx_gemm(npu, {32, 128, 32, DType::kInt8}, OperandHome::kTcm);

@@ -49,6 +49,25 @@ TEST(LlmNpuSystem, EachTechniqueShortensThePrefill) {
   EXPECT_LT(ooe, ttft("cpu-only"));
 }
 
+TEST(LlmNpuSystem, EquivalentShapesShortenTheNpuPrefill) {
+  // Without the preparation-stage shape search the graphs take [tokens, 1, hidden]: width 1 pads
+  // to a whole 8-bit crouton, so every NPU matmul moves and multiplies 8x the positions.
+  const auto best = LlmRun("llm-npu", "qwen1.5-1.8b", 512).run();
+  const auto column = LlmRun("llm-npu", "qwen1.5-1.8b", 512, {"llm_npu.equivalent_shapes=false"}).run();
+  EXPECT_EQ(best.extra["system_info"]["npu_activation_layout"], "equivalent-shape");
+  EXPECT_EQ(column.extra["system_info"]["npu_activation_layout"], "tokens-as-height");
+  const auto npu_busy = [](const report::RunReport& r) {
+    for (const auto& u : r.units) {
+      if (u.name == "npu") return u.busy_ms;
+    }
+    return -1.0;
+  };
+  EXPECT_GT(npu_busy(best), 0.0);
+  EXPECT_GT(npu_busy(column), 1.5 * npu_busy(best));
+  EXPECT_GT(*column.ttft_ms, *best.ttft_ms);
+  EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.equivalent_shapes=maybe"}), config::ConfigError);
+}
+
 TEST(LlmNpuSystem, OutOfOrderFillsNpuBubblesAndInterleavesUnits) {
   report::TraceRecorder trace;
   const auto ooe = LlmRun("llm-npu", "qwen1.5-1.8b", 1024).run(&trace);
