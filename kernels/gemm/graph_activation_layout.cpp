@@ -23,7 +23,7 @@ std::uint64_t fastest_width(const hw::NpuSpec& npu, hw::GemmShape s, hw::Operand
     if (best == 0 || t < best_t || (t == best_t && w < best)) best = w, best_t = t;
   };
   // Every factorization h x w = m (O(sqrt m) candidates; m is a chunk or a prompt).
-  for (std::uint64_t d = 1; d * d <= s.m; ++d) {
+  for (std::uint64_t d = 1; d <= s.m / d; ++d) {
     if (s.m % d != 0) continue;
     consider(d);
     if (d != s.m / d) consider(s.m / d);

@@ -45,6 +45,13 @@ TEST(CliMicrobench, EquivalentShapeBeatsTheTokenMajorLayout) {
     EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_NE(r.err.find("--layout"), std::string::npos) << bad << ": " << r.err;
   }
+  // Sizes that cannot be mapped exit 2 before any plan or search (the padded rows of 2^61 would wrap).
+  for (const char* huge : {"--m 2305843009213693952 --layout 2305843009213693952x1", "--m 2305843009213693952 --layout equivalent",
+                           "--m 18446744073709551615 --layout equivalent", "--m 1000000000000 --layout equivalent"}) {
+    const auto r = run_socsim(std::string("microbench --soc snapdragon-8gen3 --op matmul --unit npu --dtype int8 --k 64 --n 64 ") + huge);
+    EXPECT_EQ(r.exit_code, 2) << huge;
+    EXPECT_NE(r.err.find("npu.session_limit"), std::string::npos) << huge << ": " << r.err;
+  }
   // Only a matmul through the vendor graph has a layout.
   for (const char* bad : {"--op matmul --unit npu --dtype int8 --m 64 --k 64 --n 64 --operands tcm --layout 8x8",
                           "--op matmul --unit gpu --dtype fp16 --m 64 --k 64 --n 64 --layout 8x8",

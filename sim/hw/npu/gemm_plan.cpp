@@ -1,9 +1,11 @@
 #include "sim/hw/npu/gemm_plan.h"
 
+#include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
 #include <algorithm>
 #include <compare>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -20,7 +22,6 @@ struct Geometry {
   std::uint64_t op_cycles;
 };
 
-std::uint64_t round_up(std::uint64_t a, std::uint64_t b) { return ceil_div(a, b) * b; }
 
 void check_dtype(const GemmShape& s) {
   if (s.dtype != DType::kInt8 && s.dtype != DType::kFp16) {
@@ -139,7 +140,15 @@ std::uint64_t stored_rows(const NpuSpec& npu, const GemmShape& s) {
   }
   const auto& l = npu.layout;
   const std::uint64_t width_block = s.dtype == DType::kInt8 ? l.crouton_width_int8 : l.crouton_width_fp16;
-  return round_up(s.m / s.width, l.crouton_height) * round_up(s.width, width_block);
+  // Checked: a huge m must not wrap to a small (and fast) padded tensor.
+  const auto padded = [](std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t blocks = a / b + (a % b != 0 ? 1 : 0);
+    if (blocks > std::numeric_limits<std::uint64_t>::max() / b) throw TimeOverflow("crouton-padded GEMM rows past 64 bits");
+    return blocks * b;
+  };
+  const std::uint64_t h = padded(s.m / s.width, l.crouton_height), w = padded(s.width, width_block);
+  if (h > std::numeric_limits<std::uint64_t>::max() / w) throw TimeOverflow("crouton-padded GEMM rows past 64 bits");
+  return h * w;
 }
 
 double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan) {

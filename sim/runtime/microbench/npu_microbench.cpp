@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string_view>
 
 #include "sim/config/config_error.h"
@@ -78,6 +79,16 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
   auto& npu = soc.npu();
   const std::string engine = r.engine.empty() ? "hmx" : r.engine;
   nlohmann::ordered_json plan_info;
+  if (engine == "hmx" && r.dtype != hw::DType::kW4A16) {
+    // Before any plan (a plan, or the layout search's many, of a GEMM that cannot be mapped would
+    // take the host's memory): the operands unpadded, a lower bound on what the NPU must map.
+    const long double elem = r.dtype == hw::DType::kInt8 ? 1 : 2;
+    const long double m = static_cast<long double>(r.m), k = static_cast<long double>(r.k), n = static_cast<long double>(r.n);
+    const long double bytes = (m * k + k * n + m * n) * elem;
+    if (bytes > static_cast<long double>(r.soc.npu.session_limit_bytes)) {
+      npu.check_mappable(bytes >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes), "this matmul");
+    }
+  }
   const std::uint64_t width = activation_width(r);  // checks --layout for every engine
   if (r.dtype == hw::DType::kW4A16) {
     // TTS's W4A16 kernel (a custom kernel, no graph call): quantized weights through TCM,

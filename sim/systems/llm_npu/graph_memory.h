@@ -5,9 +5,11 @@
 // (INT8 per-tensor, or INT8 + one FP16 scale per 128-row group and column for per-group).
 // Shared: one graph per layer position serves every chunk. Unshared: every chunk needs graphs of
 // its own (a graph per chunk position, as without sharing each chunk's shape would be built for),
-// so weights and buffers are held once per chunk.
+// so weights and buffers are held once per chunk. Buffers hold the rows of the graph's
+// activation layout (job.npu_kernels.graph_layout: crouton padding, hw::stored_rows).
 #include <cstdint>
 
+#include "sim/hw/npu/npu_spec.h"
 #include "sim/runtime/job.h"
 
 namespace socsim::systems::llm_npu {
@@ -20,6 +22,6 @@ struct GraphMemory {
 };
 
 // Over the plan's NPU jobs, each distinct npu_graph counted once.
-GraphMemory graph_memory(const runtime::Plan& plan);
+GraphMemory graph_memory(const runtime::Plan& plan, const hw::NpuSpec& npu);
 
 }  // namespace socsim::systems::llm_npu

@@ -46,7 +46,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
   // The first token, then decode on the CPU backend with the INT8 weights.
   llm_npu::append_cpu_decode(plan, options_, m, r, dag.last);
 
-  const auto mem = llm_npu::graph_memory(plan);
+  const auto mem = llm_npu::graph_memory(plan, soc.npu);
   const auto kept = static_cast<std::uint64_t>(std::count(shadow_kept_.begin(), shadow_kept_.end(), true));
   const double mib = 1024.0 * 1024.0;
   plan.info = {

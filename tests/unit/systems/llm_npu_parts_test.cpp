@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/hw/soc_spec.h"
 #include "sim/systems/llm_npu/chunk_dag.h"
 #include "sim/systems/llm_npu/graph_memory.h"
 #include "sim/systems/llm_npu/npu_placement.h"
@@ -96,16 +97,22 @@ TEST(LlmNpuGraphMemory, SharingHoldsOneGraphPerLayerPosition) {
   const auto dag = build_prefill_dag(plan, o, m, place_on_npu(m, 1 << 20), shadow_layers(2, 0.0), 64, 1);
   EXPECT_EQ(dag.chunks, 2u);
   EXPECT_EQ(dag.npu_graphs.size(), 8u);  // 4 per layer: qkv, o, gate/up, down
-  const auto mem = graph_memory(plan);
-  // Per layer (c = 32 rows; buffers m k INT8 in + 4 m n FP32 out per matmul):
+  const auto npu = hw::load_soc_spec(std::string(SOCSIM_SOURCE_DIR) + "/soc_configs/snapdragon-8gen3.yaml", {}).npu;
+  const auto mem = graph_memory(plan, npu);
+  // Per layer, for 32 stored rows (buffers m k INT8 in + 4 m n FP32 out per matmul):
   //   qkv    weights 64*64 + 2*64*32 = 8192;  buffers (2048 + 8192) + 2 (2048 + 4096) = 22528
   //   o      weights 4096;                    buffers 10240
   //   gate/up weights 2*64*128 = 16384;       buffers 2 (2048 + 16384) = 36864
   //   down   weights 8192;                    buffers 4096 + 8192 = 12288
+  // 32 rows are half an 8h8w crouton, so the best shape ([8, 4] or [4, 8]) stores 64: twice that.
   EXPECT_EQ(mem.weight_bytes, 2u * 36864u);
-  EXPECT_EQ(mem.buffer_bytes, 2u * 81920u);
-  EXPECT_EQ(mem.shared_bytes(), 237568u);
-  EXPECT_EQ(mem.unshared_bytes(dag.chunks), 475136u);
+  EXPECT_EQ(mem.buffer_bytes, 2u * 2u * 81920u);
+  EXPECT_EQ(mem.shared_bytes(), 2u * 36864u + 4u * 81920u);
+  EXPECT_EQ(mem.unshared_bytes(dag.chunks), 2u * mem.shared_bytes());
+  // Graphs fed [32, 1, hidden] pad each row to a whole crouton width: 32 x 8 = 256 stored rows.
+  for (auto& j : plan.jobs) j.npu_kernels.graph_layout = kernels::GraphActivationLayout::kTokensAsHeight;
+  EXPECT_EQ(graph_memory(plan, npu).buffer_bytes, 8u * 2u * 81920u);
+  EXPECT_EQ(graph_memory(plan, npu).weight_bytes, mem.weight_bytes);
 }
 
 TEST(LlmNpuDag, IntraAndCrossChunkDependencies) {
