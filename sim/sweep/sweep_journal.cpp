@@ -38,8 +38,9 @@ bool write_line(int fd, const std::string& text) { return write_fully(fd, text) 
 
 }  // namespace
 
-SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHeader& header, bool resume, std::size_t runs_total)
-    : path_(out_dir / kFileName), metrics_(header.metrics) {
+SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHeader& header, bool resume, std::size_t runs_total,
+                           std::chrono::steady_clock::duration sync_interval)
+    : path_(out_dir / kFileName), metrics_(header.metrics), sync_interval_(sync_interval) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   const bool exists = std::filesystem::exists(path_, ec);
@@ -119,10 +120,19 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
     ::close(fd_);
     bad(path_, 0, "--out", "cannot write the sweep journal (" + why + ")");
   }
+  if (!resumed_) ++syncs_;
+  last_sync_ = std::chrono::steady_clock::now();
 }
 
 SweepJournal::~SweepJournal() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ < 0) return;
+  if (unsynced_) (void)::fdatasync(fd_);  // best effort: a destructor cannot report, and the lines are written
+  ::close(fd_);
+}
+
+std::size_t SweepJournal::syncs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return syncs_;
 }
 
 void SweepJournal::append(const JournalEntry& entry) {
@@ -136,13 +146,21 @@ void SweepJournal::append(const JournalEntry& entry) {
   }
   const std::string line = safe_dump(j) + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!write_line(fd_, line)) bad(path_, 0, "--out", std::string("cannot append to the sweep journal (") + std::strerror(errno) + ")");
+  if (!write_fully(fd_, line)) bad(path_, 0, "--out", std::string("cannot append to the sweep journal (") + std::strerror(errno) + ")");
+  unsynced_ = true;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_sync_ < sync_interval_) return;
+  if (::fdatasync(fd_) != 0) bad(path_, 0, "--out", std::string("cannot flush the sweep journal to disk (") + std::strerror(errno) + ")");
+  unsynced_ = false;
+  last_sync_ = now;
+  ++syncs_;
 }
 
 void SweepJournal::remove() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  unsynced_ = false;
   std::error_code ec;
   std::filesystem::remove(path_, ec);
 }

@@ -1,9 +1,14 @@
 #pragma once
 // A sweep's journal, OUT/journal.jsonl: what makes a long sweep survive an interrupt, a failing
 // run or a crash. The first line names the sweep (its fingerprint, shard and metrics); then each
-// run, as it finishes, appends one line with its metrics or its error, written in one call and
-// flushed to disk before the next run is counted. `sweep --resume` reads it back and simulates
-// only the runs it lacks. A line cut short by a kill (the last one) is dropped on resume.
+// run, as it finishes, appends one line with its metrics or its error, written in one call (so a
+// killed process loses nothing the kernel accepted). Lines are forced to disk (fdatasync) at most
+// once per sync interval, and when the journal closes: a synchronous flush per run would bound a
+// sweep of many short runs on a network file system by its round trips, and a crash of the whole
+// machine then costs at most the last interval's runs, which --resume simulates again.
+// `sweep --resume` reads it back and simulates only the runs it lacks. A line cut short by a kill
+// (the last one) is dropped on resume.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -35,7 +40,8 @@ class SweepJournal {
   // With `resume`, an existing journal's header must match `header` (else exit 2 naming what
   // differs) and its entries become finished(); a missing one is started afresh. Entries of runs
   // outside `runs_total`, malformed lines (other than a torn last line) are exit 2 with file:line.
-  SweepJournal(const std::filesystem::path& out_dir, const JournalHeader& header, bool resume, std::size_t runs_total);
+  SweepJournal(const std::filesystem::path& out_dir, const JournalHeader& header, bool resume, std::size_t runs_total,
+               std::chrono::steady_clock::duration sync_interval = std::chrono::seconds(1));
   ~SweepJournal();
   SweepJournal(const SweepJournal&) = delete;
   SweepJournal& operator=(const SweepJournal&) = delete;
@@ -49,6 +55,8 @@ class SweepJournal {
   void append(const JournalEntry& entry);
   // Deletes the journal (a sweep that completed without failures: results.json is the record).
   void remove();
+  // fdatasync calls so far (the header's included): how often the journal went to disk.
+  std::size_t syncs() const;
 
  private:
   std::filesystem::path path_;
@@ -56,7 +64,11 @@ class SweepJournal {
   bool resumed_ = false;
   std::vector<JournalEntry> finished_;
   std::vector<std::string> metrics_;
-  std::mutex mutex_;
+  std::chrono::steady_clock::duration sync_interval_;
+  std::chrono::steady_clock::time_point last_sync_;
+  bool unsynced_ = false;  // lines written since the last fdatasync
+  std::size_t syncs_ = 0;
+  mutable std::mutex mutex_;
 };
 
 }  // namespace socsim::sweep
