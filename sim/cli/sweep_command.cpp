@@ -242,6 +242,7 @@ int sweep_command(const std::vector<std::string>& args) {
       journal.append(e);  // so an interrupt now does not lose them either
       journaled[e.run] = &e;
     }
+    journal.sync();  // before any run: a crash must not leave a journal holding none of them
   }
 
   std::vector<std::size_t> todo;  // positions in `runs` still to simulate
@@ -328,7 +329,11 @@ int sweep_command(const std::vector<std::string>& args) {
   add_results(results, out_dir, out);
   out.write_all();
   const std::size_t failed = sweep::failed_runs(results);
-  if (failed == 0) journal.remove();  // results.json is the record now
+  if (failed == 0) {
+    journal.remove();  // results.json is the record now
+  } else {
+    journal.close();  // the record --resume reads: a line that did not reach the disk is exit 2
+  }
   std::cout << fmt::format("sweep {}: {} of {} runs (shard {}), {} simulated now, {} jobs, {:.1f} s\n", spec.name, runs.size(),
                            plan.runs.size(), results.shard, todo.size(), jobs, wall);
   print_table(results, std::cout);

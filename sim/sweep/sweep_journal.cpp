@@ -122,12 +122,71 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   }
   if (!resumed_) ++syncs_;
   last_sync_ = std::chrono::steady_clock::now();
+  flusher_ = std::thread([this] { flush_loop(); });
 }
 
 SweepJournal::~SweepJournal() {
+  stop_flusher();
   if (fd_ < 0) return;
-  if (unsynced_) (void)::fdatasync(fd_);  // best effort: a destructor cannot report, and the lines are written
+  if (unsynced_) (void)::fdatasync(fd_);  // best effort: a destructor cannot report (close() does)
   ::close(fd_);
+}
+
+void SweepJournal::stop_flusher() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (flusher_.joinable()) flusher_.join();
+}
+
+void SweepJournal::flush_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stop_) {
+    if (!unsynced_ || fd_ < 0) {
+      wake_.wait(lock);
+      continue;
+    }
+    const auto due = last_sync_ + sync_interval_;
+    if (wake_.wait_until(lock, due, [this] { return stop_; })) break;
+    if (unsynced_ && fd_ >= 0 && std::chrono::steady_clock::now() >= due) sync_locked();
+  }
+}
+
+void SweepJournal::sync_locked() {
+  if (!unsynced_ || fd_ < 0) return;
+  last_sync_ = std::chrono::steady_clock::now();
+  if (::fdatasync(fd_) != 0) {
+    sync_errno_ = errno;
+    return;
+  }
+  unsynced_ = false;
+  ++syncs_;
+}
+
+void SweepJournal::throw_if_sync_failed_locked() {
+  if (sync_errno_ == 0) return;
+  const int e = sync_errno_;
+  sync_errno_ = 0;
+  bad(path_, 0, "--out", std::string("cannot flush the sweep journal to disk (") + std::strerror(e) + ")");
+}
+
+void SweepJournal::sync() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sync_locked();
+  throw_if_sync_failed_locked();
+}
+
+void SweepJournal::close() {
+  stop_flusher();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fd_ < 0) return;
+  sync_locked();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 && sync_errno_ == 0) sync_errno_ = errno;
+  throw_if_sync_failed_locked();
 }
 
 std::size_t SweepJournal::syncs() const {
@@ -146,17 +205,20 @@ void SweepJournal::append(const JournalEntry& entry) {
   }
   const std::string line = safe_dump(j) + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
+  throw_if_sync_failed_locked();
+  if (fd_ < 0) bad(path_, 0, "--out", "the sweep journal is closed");
   if (!write_fully(fd_, line)) bad(path_, 0, "--out", std::string("cannot append to the sweep journal (") + std::strerror(errno) + ")");
   unsynced_ = true;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_sync_ < sync_interval_) return;
-  if (::fdatasync(fd_) != 0) bad(path_, 0, "--out", std::string("cannot flush the sweep journal to disk (") + std::strerror(errno) + ")");
-  unsynced_ = false;
-  last_sync_ = now;
-  ++syncs_;
+  if (std::chrono::steady_clock::now() - last_sync_ >= sync_interval_) {
+    sync_locked();
+    throw_if_sync_failed_locked();
+  } else {
+    wake_.notify_one();  // the flusher syncs when the interval since the last sync ends
+  }
 }
 
 void SweepJournal::remove() {
+  stop_flusher();
   std::lock_guard<std::mutex> lock(mutex_);
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;

@@ -3,17 +3,21 @@
 // run or a crash. The first line names the sweep (its fingerprint, shard and metrics); then each
 // run, as it finishes, appends one line with its metrics or its error, written in one call (so a
 // killed process loses nothing the kernel accepted). Lines are forced to disk (fdatasync) at most
-// once per sync interval, and when the journal closes: a synchronous flush per run would bound a
-// sweep of many short runs on a network file system by its round trips, and a crash of the whole
-// machine then costs at most the last interval's runs, which --resume simulates again.
+// once per sync interval: a line that comes an interval or more after the last sync is synced at
+// once, a line that comes sooner by a flusher thread when the interval ends, and the rest at
+// close(). A synchronous flush per run would bound a sweep of many short runs on a network file
+// system by its round trips; a crash of the whole machine costs at most the last interval's runs,
+// which --resume simulates again. A failed sync is reported by the next append(), sync() or close().
 // `sweep --resume` reads it back and simulates only the runs it lacks. A line cut short by a kill
 // (the last one) is dropped on resume.
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace socsim::sweep {
@@ -53,6 +57,12 @@ class SweepJournal {
 
   // Thread-safe. Throws config::ConfigError (exit 2) when the line cannot be written.
   void append(const JournalEntry& entry);
+  // Forces what was appended to disk now; throws config::ConfigError (exit 2) when it cannot.
+  void sync();
+  // Syncs and closes the journal, throwing config::ConfigError when either fails (the journal is
+  // the record of a sweep with failed runs: a lost line must not pass in silence). The destructor
+  // does the same on its own, best effort.
+  void close();
   // Deletes the journal (a sweep that completed without failures: results.json is the record).
   void remove();
   // fdatasync calls so far (the header's included): how often the journal went to disk.
@@ -68,7 +78,16 @@ class SweepJournal {
   std::chrono::steady_clock::time_point last_sync_;
   bool unsynced_ = false;  // lines written since the last fdatasync
   std::size_t syncs_ = 0;
+  int sync_errno_ = 0;     // a failed background sync, reported by the next call
+  bool stop_ = false;
   mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread flusher_;
+
+  void flush_loop();
+  void sync_locked();                 // fdatasync if unsynced; errno into sync_errno_ on failure
+  void throw_if_sync_failed_locked();
+  void stop_flusher();
 };
 
 }  // namespace socsim::sweep

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
 
+#include "sim/config/config_error.h"
 #include "tests/support/scratch_dir.h"
 
 namespace socsim::sweep {
@@ -30,6 +32,30 @@ TEST(SweepJournalSync, ALongIntervalSyncsOnlyTheHeader) {
   EXPECT_TRUE(again.resumed());
   EXPECT_EQ(again.finished().size(), 100u);
   EXPECT_EQ(again.finished().back().metrics.front(), 100.0);
+}
+
+TEST(SweepJournalSync, ALineWithinTheIntervalIsSyncedWhenItEnds) {
+  // The run comes right after the header's sync, so append() leaves it to the flusher, which must
+  // sync it once the interval is over, without another append or a close.
+  const auto dir = test::fresh_scratch_dir("journal", "sync_flusher");
+  SweepJournal j(dir, kHeader, false, 1, std::chrono::milliseconds(20));
+  append_runs(j, 1);
+  for (int i = 0; i < 500 && j.syncs() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(j.syncs(), 2u);
+  j.close();
+  EXPECT_EQ(j.syncs(), 2u);  // nothing left to sync
+  EXPECT_THROW(j.append({0, {1.0}, ""}), config::ConfigError);  // closed
+}
+
+TEST(SweepJournalSync, SyncAndCloseForceWhatWasAppended) {
+  const auto dir = test::fresh_scratch_dir("journal", "sync_close");
+  SweepJournal j(dir, kHeader, false, 3, std::chrono::hours(1));
+  append_runs(j, 2);
+  j.sync();
+  EXPECT_EQ(j.syncs(), 2u);
+  append_runs(j, 1);
+  j.close();
+  EXPECT_EQ(j.syncs(), 3u);
 }
 
 TEST(SweepJournalSync, AZeroIntervalSyncsEveryRun) {
