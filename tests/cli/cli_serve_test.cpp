@@ -31,6 +31,11 @@ TEST(CliServe, ReportKeysAndByteIdenticalReruns) {
   EXPECT_EQ(j["policy"], "llms");
   EXPECT_EQ(j["pattern"], "markov");
   EXPECT_LE(j["p50_switch_ms"].get<double>(), j["p99_switch_ms"].get<double>());
+  // The chunk I/O path: a layer per storage request, the I/O thread's host time reported.
+  EXPECT_EQ(j["profiled_costs"]["storage_requests_per_chunk"], 24);  // qwen2-0.5b's layers
+  EXPECT_GT(j["profiled_costs"]["host_per_chunk_ms"].get<double>(), 0);
+  EXPECT_GT(j["io_host_ms"].get<double>(), 0);
+  EXPECT_EQ(j["options"]["io_granularity"], "layer");
 }
 
 TEST(CliServe, ReplaysATraceAndNamesABadLine) {
@@ -88,6 +93,9 @@ TEST(CliServe, BadInputExits2NamingTheKey) {
       {kBase + " --policy llms --contexts 2 --set llms.global_ratio=0.1", "llms.global_ratio"},
       {kBase + " --policy llms --contexts 2 --set llms.recompute_system=tpu", "llms.recompute_system"},
       {kBase + " --policy llms --contexts 2 --mode exact", "--mode"},
+      {kBase + " --policy llms --contexts 2 --set llms.io_granularity=page", "llms.io_granularity"},
+      {kBase + " --policy llms --contexts 2 --set llms.io_tensor_cycles=-1", "llms.io_tensor_cycles"},
+      {kBase + " --policy llms --contexts 2 --set llms.io_upload=maybe", "llms.io_upload"},
       {"serve --soc snapdragon-8gen3 --model llama-2-7b --policy vllm-s --contexts 2 --memory-budget 1GiB", "--memory-budget"},
   };
   for (const auto& c : cases) {

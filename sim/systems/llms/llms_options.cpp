@@ -28,7 +28,14 @@ Options read_options(config::Section& root) {
   if (s->has("density_sigma")) o.density_sigma = s->number("density_sigma", 0.0, 10.0);
   if (s->has("max_context")) o.max_context = static_cast<std::uint64_t>(s->integer("max_context", 1, 1 << 24));
   if (s->has("markov_decay")) o.markov_decay = s->number("markov_decay", 1e-6, 1.0);
+  if (s->has("io_granularity")) o.io_granularity = s->choice("io_granularity", {"layer", "chunk"}) == "layer" ? IoGranularity::kLayer : IoGranularity::kChunk;
+  if (s->has("io_file_cycles")) o.io_file_cycles = s->number("io_file_cycles", 0.0, 1e10);
+  if (s->has("io_tensor_cycles")) o.io_tensor_cycles = s->number("io_tensor_cycles", 0.0, 1e10);
+  if (s->has("io_host_copies")) o.io_host_copies = s->number("io_host_copies", 0.0, 16.0);
+  o.io_upload = s->boolean_or("io_upload", true);
   return o;
 }
+
+const char* io_granularity_name(IoGranularity g) { return g == IoGranularity::kLayer ? "layer" : "chunk"; }
 
 }  // namespace socsim::systems::llms

@@ -11,10 +11,17 @@ std::uint64_t level_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes) 
   return b;
 }
 
+double unpacked_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes) {
+  double b = 0;
+  for (int w = 1; w < kLevels; ++w) b += static_cast<double>(chunks[w]) * static_cast<double>(chunk_bytes);
+  return b;
+}
+
 double read_seconds(const LevelCounts& chunks, const IoCost& read, std::uint64_t chunk_bytes) {
   double requests = 0;
   for (auto n : chunks) requests += static_cast<double>(n);
-  return read.seconds(requests, static_cast<double>(level_bytes(chunks, chunk_bytes)));
+  return read.seconds(requests, static_cast<double>(level_bytes(chunks, chunk_bytes))) +
+         unpacked_bytes(chunks, chunk_bytes) * read.per_unpacked_byte_s;
 }
 
 double pipelined_seconds(double recompute_s, double io_s, std::uint32_t layers) {
@@ -38,6 +45,7 @@ LoadPlan plan_load(const LevelCounts& missing, const ServiceCosts& costs, std::u
       p.read_requests += read[w];
     }
     p.read_bytes = level_bytes(read, chunk_bytes);
+    p.unpacked_bytes = static_cast<std::uint64_t>(unpacked_bytes(read, chunk_bytes));
     p.recompute_s = costs.recompute_s.at(static_cast<double>(r));
     p.io_s = read_seconds(read, costs.read, chunk_bytes);
     p.objective_s = std::max(p.recompute_s, p.io_s);

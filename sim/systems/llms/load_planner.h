@@ -33,9 +33,12 @@ struct LoadPlan {
   double objective_s = 0;   // max(recompute_s, io_s): the paper's objective
   double pipelined_s = 0;   // layer-wise pipeline (below): what the planner minimizes
   std::uint64_t read_bytes = 0, read_requests = 0;
+  std::uint64_t unpacked_bytes = 0;  // INT8 bytes rebuilt from compressed chunks read
 };
 
-// Read time of chunks: one request per chunk, ratio_w x chunk_bytes each.
+// Read time of chunks: the per-chunk cost (its storage requests and host work), ratio_w x
+// chunk_bytes each, and unpacking the compressed ones back to chunk_bytes of INT8.
+double unpacked_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
 double read_seconds(const LevelCounts& chunks, const IoCost& read, std::uint64_t chunk_bytes);
 std::uint64_t level_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
 

@@ -37,7 +37,7 @@ void add_latency(nlohmann::ordered_json& j, const std::vector<double>& s) {
 nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const auto& opt = rq.service.options;
   const std::uint64_t chunk_bytes = base_chunk_bytes(rq.service.policy, rq.model, opt.chunk_tokens);
-  const auto costs = profile_costs(rq.soc, rq.model, opt.recompute_system, opt.chunk_tokens, chunk_bytes);
+  const auto costs = profile_costs(rq.soc, rq.model, opt, chunk_bytes, kv_element_bytes(rq.service.policy));
 
   auto run_with = [&](std::uint32_t contexts, const std::vector<Call>& calls) {
     ServiceConfig cfg = rq.service;
@@ -105,6 +105,7 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   j["storage_bytes_written"] = r.bytes_written;
   j["energy_j"] = r.energy_j;
   j["foreground_write_ms"] = r.foreground_write_s * 1e3;
+  j["io_host_ms"] = r.io_host_s * 1e3;
   j["chunks"] = {{"read", r.chunks_read},
                  {"recomputed", r.chunks_recomputed},
                  {"written", r.chunks_written},
@@ -128,15 +129,25 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
                   {"recompute_pipeline", opt.recompute_pipeline},
                   {"lifecycle", opt.lifecycle},
                   {"recompute_system", opt.recompute_system},
-                  {"density_sigma", opt.density_sigma}};
+                  {"density_sigma", opt.density_sigma},
+                  {"io_granularity", io_granularity_name(opt.io_granularity)},
+                  {"io_file_cycles", opt.io_file_cycles},
+                  {"io_tensor_cycles", opt.io_tensor_cycles},
+                  {"io_host_copies", opt.io_host_copies},
+                  {"io_upload", opt.io_upload}};
   j["profiled_costs"] = {{"recompute_fixed_ms", costs.recompute_s.fixed * 1e3},
                          {"recompute_per_chunk_ms", costs.recompute_s.per_unit * 1e3},
                          {"recompute_fixed_j", costs.recompute_j.fixed},
                          {"recompute_per_chunk_j", costs.recompute_j.per_unit},
-                         {"read_per_request_ms", costs.read.per_request_s * 1e3},
-                         {"read_gbps", costs.read.per_byte_s > 0 ? 1e-9 / costs.read.per_byte_s : 0.0},
-                         {"write_per_request_ms", costs.write.per_request_s * 1e3},
-                         {"write_gbps", costs.write.per_byte_s > 0 ? 1e-9 / costs.write.per_byte_s : 0.0}};
+                         {"read_per_request_ms", costs.read_storage.per_request_s * 1e3},
+                         {"read_gbps", costs.read_storage.per_byte_s > 0 ? 1e-9 / costs.read_storage.per_byte_s : 0.0},
+                         {"write_per_request_ms", costs.write_storage.per_request_s * 1e3},
+                         {"write_gbps", costs.write_storage.per_byte_s > 0 ? 1e-9 / costs.write_storage.per_byte_s : 0.0},
+                         {"storage_requests_per_chunk", costs.io.requests_per_chunk},
+                         {"tensors_per_request", costs.io.tensors_per_request},
+                         {"host_per_chunk_ms", costs.io.host_per_chunk_s() * 1e3},
+                         {"read_per_chunk_ms", costs.read.seconds(1, static_cast<double>(chunk_bytes)) * 1e3},
+                         {"write_per_chunk_ms", costs.write.seconds(1, static_cast<double>(chunk_bytes)) * 1e3}};
   j["by_contexts"] = by;
   return j;
 }

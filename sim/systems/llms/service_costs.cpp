@@ -1,5 +1,6 @@
 #include "sim/systems/llms/service_costs.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -64,11 +65,11 @@ double time_requests(const hw::SocSpec& soc, bool write, std::uint64_t requests,
 
 }  // namespace
 
-ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const std::string& recompute_system,
-                           std::uint32_t chunk_tokens, std::uint64_t chunk_bytes) {
+ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint64_t chunk_bytes,
+                           std::uint32_t element_bytes) {
   ServiceCosts c;
   // Recompute: prefills of 1, 2, 4, 8 chunks by the recompute system with its default options.
-  auto system = SystemRegistry::builtin().make(recompute_system);
+  auto system = SystemRegistry::builtin().make(opt.recompute_system);
   auto options = config::ConfigTree::load_string("{}", "llms recompute profile");
   auto root = options.root();
   system->configure(root, soc, model);
@@ -78,8 +79,8 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     req.soc_id = soc.name;
     req.soc = soc;
     req.model = model;
-    req.system = recompute_system;
-    req.prompt_tokens = k * chunk_tokens;
+    req.system = opt.recompute_system;
+    req.prompt_tokens = k * opt.chunk_tokens;
     req.decode_tokens = 0;
     report::TraceRecorder trace(report::TraceDetail::kOff);  // costs only: no timeline kept
     const auto r = runtime::simulate_run(req, *system, trace);
@@ -89,17 +90,27 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   }
   c.recompute_s = fit_line(x, t);
   c.recompute_j = fit_line(x, e);
-  // Storage: chunk-sized and quarter-chunk requests (a 2/8 chunk), 1 and 8 of each.
+  // Storage: requests of the I/O path's size and a quarter of it (a 2/8 chunk), 1 and 8 of each.
+  c.io = chunk_io_path(soc, model, opt, element_bytes);
+  const std::uint64_t request_bytes = std::max<std::uint64_t>(4, (chunk_bytes + c.io.requests_per_chunk - 1) / c.io.requests_per_chunk);
   for (bool write : {false, true}) {
     std::vector<double> req, bytes, secs;
-    for (std::uint64_t size : {chunk_bytes, chunk_bytes / 4}) {
+    for (std::uint64_t size : {request_bytes, request_bytes / 4}) {
       for (std::uint64_t n : {1, 8}) {
         req.push_back(static_cast<double>(n));
         bytes.push_back(static_cast<double>(n * size));
         secs.push_back(time_requests(soc, write, n, size));
       }
     }
-    (write ? c.write : c.read) = fit_io(req, bytes, secs);
+    (write ? c.write_storage : c.read_storage) = fit_io(req, bytes, secs);
+  }
+  // Per chunk: its storage requests and the host work around them.
+  for (bool write : {false, true}) {
+    const IoCost& dev = write ? c.write_storage : c.read_storage;
+    IoCost& per_chunk = write ? c.write : c.read;
+    per_chunk.per_request_s = c.io.requests_per_chunk * dev.per_request_s + c.io.host_per_chunk_s();
+    per_chunk.per_byte_s = dev.per_byte_s + c.io.copy_s_per_byte + c.io.upload_s_per_byte;
+    per_chunk.per_unpacked_byte_s = write ? 0.0 : c.io.unpack_s_per_byte;
   }
   c.read_j_per_byte = soc.power.storage_read_energy_per_byte;
   c.write_j_per_byte = soc.power.storage_write_energy_per_byte;

@@ -4,14 +4,17 @@
 //   recompute: T_re(x) = fixed + per_chunk x for x > 0 (and 0 for none), fitted to prefills of
 //              1, 2, 4 and 8 chunks run by the recompute system through simulate_run, with the
 //              energy of those runs fitted the same way;
-//   storage:   T_IO = per_request x requests + per_byte x bytes, fitted to request series timed on
-//              the SoC's storage model (UfsStorage), reads and writes separately; one request per
-//              chunk, as the paper's I/O thread writes each pickled chunk on its own.
+//   storage:   T_IO = per_chunk x chunks + per_byte x bytes: the storage device's part fitted to
+//              request series timed on the SoC's storage model (UfsStorage), reads and writes
+//              separately, at the request size of the chunk I/O path (a chunk's layer by default),
+//              plus the I/O thread's host work (chunk_io_path.h), which is linear already.
 #include <cstdint>
 #include <string>
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/systems/llms/chunk_io_path.h"
+#include "sim/systems/llms/llms_options.h"
 
 namespace socsim::systems::llms {
 
@@ -22,13 +25,17 @@ struct LinearCost {
 
 struct IoCost {
   double per_request_s = 0, per_byte_s = 0;
+  // Reads of compressed chunks: per byte of the INT8 chunk rebuilt by unpacking (load_planner.h).
+  double per_unpacked_byte_s = 0;
   double seconds(double requests, double bytes) const { return requests * per_request_s + bytes * per_byte_s; }
 };
 
 struct ServiceCosts {
   LinearCost recompute_s;  // per chunk of chunk_tokens tokens
   LinearCost recompute_j;
-  IoCost read, write;
+  IoCost read, write;  // per chunk: the storage device's time plus the I/O thread's host work
+  IoCost read_storage, write_storage;  // the device's part alone, per storage request (reports)
+  ChunkIoPath io;                      // the host part, and its power
   double read_j_per_byte = 0, write_j_per_byte = 0;  // storage energy (power section)
 };
 
@@ -38,8 +45,9 @@ LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y);
 IoCost fit_io(const std::vector<double>& requests, const std::vector<double>& bytes, const std::vector<double>& seconds);
 
 // Profiles the SoC: simulated runs, not formulas (see the header comment). Slow-ish (a few
-// prefills): callers profile once per (SoC, model, recompute system, chunk size).
-ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const std::string& recompute_system,
-                           std::uint32_t chunk_tokens, std::uint64_t chunk_bytes);
+// prefills): callers profile once per (SoC, model, options, chunk size). element_bytes: the KV
+// cache's element size (1 INT8, 2 FP16), chunk_bytes: an uncompressed chunk over all layers.
+ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint64_t chunk_bytes,
+                           std::uint32_t element_bytes);
 
 }  // namespace socsim::systems::llms

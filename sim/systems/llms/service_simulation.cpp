@@ -33,9 +33,10 @@ const char* density_source_name(DensitySource s) {
   return s == DensitySource::kAttentionScores ? "attention-scores" : "synthetic-lognormal";
 }
 
+std::uint32_t kv_element_bytes(Policy p) { return (p == Policy::kLlms || p == Policy::kVllmSq) ? 1 : 2; }
+
 std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens) {
-  const std::uint64_t element_bytes = (p == Policy::kLlms || p == Policy::kVllmSq) ? 1 : 2;
-  return m.layers * 2 * m.kv_heads * m.head_dim * chunk_tokens * element_bytes;
+  return m.layers * 2 * m.kv_heads * m.head_dim * chunk_tokens * kv_element_bytes(p);
 }
 
 namespace {
@@ -99,7 +100,9 @@ class Service {
     }
     result_.bytes_written += bytes;
     result_.chunks_written += requests;
-    result_.energy_j += static_cast<double>(bytes) * costs_.write_j_per_byte;
+    const double host_s = costs_.io.host_seconds(static_cast<double>(requests), static_cast<double>(bytes));
+    result_.io_host_s += host_s;
+    result_.energy_j += static_cast<double>(bytes) * costs_.write_j_per_byte + host_s * costs_.io.host_power_w;
     return costs_.write.seconds(static_cast<double>(requests), static_cast<double>(bytes));
   }
 
@@ -185,8 +188,11 @@ class Service {
         result_.bytes_read += plan.read_bytes;
         result_.chunks_read += plan.read_requests;
         result_.chunks_recomputed += recomputed;
+        const double host_s = costs_.io.host_seconds(static_cast<double>(plan.read_requests), static_cast<double>(plan.read_bytes),
+                                                     static_cast<double>(plan.unpacked_bytes));
+        result_.io_host_s += host_s;
         result_.energy_j += static_cast<double>(plan.read_bytes) * costs_.read_j_per_byte +
-                            costs_.recompute_j.at(static_cast<double>(recomputed));
+                            costs_.recompute_j.at(static_cast<double>(recomputed)) + host_s * costs_.io.host_power_w;
       }
       for (auto& ch : ctx.chunks) {
         if (ch.in_memory) continue;

@@ -39,6 +39,8 @@ const char* policy_name(Policy p);
 // Bytes of one chunk at 8/8 of the policy's base precision: layers x 2 (K, V) x kv_heads x
 // head_dim x chunk_tokens x (1 for INT8, 2 for FP16).
 std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens);
+// The policy's KV element size: 1 (INT8: llms, vllm-sq) or 2 (FP16).
+std::uint32_t kv_element_bytes(Policy p);
 
 // Where chunk densities come from. kSyntheticLognormal (timing mode): lognormal(0,
 // llms.density_sigma) per new chunk, fixed. kAttentionScores (functional mode): each context's
@@ -62,7 +64,8 @@ struct ServiceResult {
   std::vector<double> switch_s;  // per call, trace order
   std::uint64_t bytes_read = 0, bytes_written = 0;
   std::uint64_t chunks_read = 0, chunks_recomputed = 0, chunks_written = 0, evicted_chunks = 0, killed_contexts = 0;
-  double energy_j = 0;             // recompute + storage traffic of the service
+  double energy_j = 0;             // recompute + storage traffic + the I/O thread's CPU time
+  double io_host_s = 0;            // the I/O thread's host work (unpickling, copies, uploads), reads and writes
   double foreground_write_s = 0;   // write-back on callers' paths
   double mean_kept_ratio = 0;      // over chunks at the end, relative to the policy's base
   // Functional mode, llms with compression: per call, the attention-output relative error of the

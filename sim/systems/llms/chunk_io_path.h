@@ -1,0 +1,53 @@
+#pragma once
+// The host side of swapping a KV chunk in or out: what the service's I/O thread does around the
+// storage request itself (LLMS §3.3, item 12 of issue #18). The paper's prototype is Python on
+// HF Transformers (Jetson) with "a separate I/O thread" that serializes chunks "with pickle", and
+// its pipeline reads "the KV of layer n+1" while layer n is recomputed, so a chunk is stored and
+// read layer by layer. Reconstruction (README, "LLMS read path"):
+//
+//   requests per chunk   layers (io_granularity=layer; `chunk`: one request holds every layer)
+//   per request          the storage request (the SoC's storage model, one at a time: a single
+//                        synchronous thread), plus file open/read/close from Python
+//                        (io_file_cycles), plus unpickling its tensors (io_tensor_cycles each):
+//                        K and V, and for a quantized KV cache each with its scales (4; an FP16
+//                        cache has 2)
+//   per byte             host copies (page cache -> user buffer, pickle bytes -> tensor storage:
+//                        io_host_copies passes at one core's core_bandwidth), and the upload to
+//                        the accelerator that runs inference (gpu.copy_fixed per tensor +
+//                        gpu.copy_bandwidth), io_upload
+//   compressed chunks    unpacking the 4/8 and 2/8 levels back to INT8: one more pass over the
+//                        unpacked bytes
+//
+// Writes (the ahead-of-time swap-out) mirror it: pickling costs what unpickling does (the public
+// measurement below has dump and load within 12%), the download from the GPU replaces the upload.
+// The Python thread runs on one core of the fastest cluster; its time is CPU energy at that core's
+// active power.
+#include <cstdint>
+
+#include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
+#include "sim/systems/llms/llms_options.h"
+
+namespace socsim::systems::llms {
+
+struct ChunkIoPath {
+  std::uint32_t requests_per_chunk = 1;
+  std::uint32_t tensors_per_request = 2;
+  double file_s = 0;          // per request: open/read/close from Python
+  double tensor_s = 0;        // per tensor: unpickle (read) or pickle (write)
+  double copy_s_per_byte = 0; // host copies of the stored bytes
+  double upload_fixed_s = 0;  // per tensor: the copy call to the accelerator
+  double upload_s_per_byte = 0;
+  double unpack_s_per_byte = 0;  // per byte of the INT8 chunk rebuilt from a compressed level
+  double host_power_w = 0;       // the I/O thread's core while it works
+
+  // Host seconds of `chunks` chunk transfers of `bytes` stored bytes in total, `unpacked_bytes`
+  // of them rebuilt from compressed levels (INT8 bytes after unpacking).
+  double host_seconds(double chunks, double bytes, double unpacked_bytes = 0) const;
+  double host_per_chunk_s() const;
+};
+
+// element_bytes: 1 for an INT8 KV cache (llms, vllm-sq), 2 for FP16 (vllm-s, swap, lmk).
+ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint32_t element_bytes);
+
+}  // namespace socsim::systems::llms
