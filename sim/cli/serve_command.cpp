@@ -95,7 +95,9 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
                  "latency (time to bring the called context's KV cache into memory), the most active contexts whose mean stays\n"
                  "under --latency-bound, storage traffic and energy. llms.* options (--set): chunk_tokens (16), global_ratio\n"
                  "(0.5), compression, recompute_pipeline, lifecycle (true: the ablation switches), recompute_system (gpu-only),\n"
-                 "density_sigma (1.0), markov_decay (0.5), max_context (tokens; 0: the model's window); see sim/systems/llms/llms_options.h.\n\n"
+                 "density_sigma (1.0), markov_decay (0.5), max_context (tokens; 0: the model's window); the chunk I/O path:\n"
+                 "io_granularity (layer|chunk), io_file_cycles (20000), io_tensor_cycles (150000), io_host_copies (2), io_upload\n"
+                 "(true); see sim/systems/llms/llms_options.h and chunk_io_path.h.\n\n"
               << opts;
     inv.help = true;
     return inv;

@@ -10,12 +10,14 @@ double ChunkIoPath::host_per_chunk_s() const {
   return requests_per_chunk * (file_s + tensors_per_request * (tensor_s + upload_fixed_s));
 }
 
-double ChunkIoPath::host_seconds(double chunks, double bytes, double unpacked_bytes) const {
-  return chunks * host_per_chunk_s() + bytes * (copy_s_per_byte + upload_s_per_byte) + unpacked_bytes * unpack_s_per_byte;
+double ChunkIoPath::host_seconds(double chunks, double stored, double delivered, double packed) const {
+  return chunks * host_per_chunk_s() + stored * copy_s_per_byte + delivered * upload_s_per_byte + packed * pack_s_per_byte;
 }
 
-ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint32_t element_bytes) {
+ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint32_t element_bytes,
+                          bool kv_on_gpu) {
   if (soc.cpu.clusters.empty()) throw std::invalid_argument("the SoC has no CPU cluster to run the service's I/O thread");
+  if (model.layers == 0) throw std::invalid_argument("the model has no layers");
   // The I/O thread is one busy thread: the scheduler keeps it on the fastest core.
   const hw::CpuClusterSpec* core = &soc.cpu.clusters.front();
   for (const auto& c : soc.cpu.clusters) {
@@ -29,10 +31,10 @@ ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& mode
   p.file_s = opt.io_file_cycles / hz;
   p.tensor_s = opt.io_tensor_cycles / hz;
   p.copy_s_per_byte = core->core_bandwidth > 0 ? opt.io_host_copies / core->core_bandwidth : 0.0;
-  p.unpack_s_per_byte = core->core_bandwidth > 0 ? 1.0 / core->core_bandwidth : 0.0;
-  // The KV goes to the processor that runs inference: the GPU when the recompute system is the
-  // GPU's (the paper's Jetson stack: HF Transformers on CUDA); a CPU-side stack reads in place.
-  if (opt.io_upload && opt.recompute_system == "gpu-only") {
+  p.pack_s_per_byte = core->core_bandwidth > 0 ? 1.0 / core->core_bandwidth : 0.0;
+  // The KV goes to the processor that runs inference: the GPU when recompute runs there (the
+  // paper's Jetson stack: HF Transformers on CUDA); a CPU-side stack reads in place.
+  if (opt.io_upload && kv_on_gpu) {
     p.upload_fixed_s = to_seconds(soc.gpu.copy_fixed);
     p.upload_s_per_byte = soc.gpu.copy_bandwidth > 0 ? 1.0 / soc.gpu.copy_bandwidth : 0.0;
   }

@@ -11,17 +11,20 @@
 //                        (io_file_cycles), plus unpickling its tensors (io_tensor_cycles each):
 //                        K and V, and for a quantized KV cache each with its scales (4; an FP16
 //                        cache has 2)
-//   per byte             host copies (page cache -> user buffer, pickle bytes -> tensor storage:
-//                        io_host_copies passes at one core's core_bandwidth), and the upload to
-//                        the accelerator that runs inference (gpu.copy_fixed per tensor +
-//                        gpu.copy_bandwidth), io_upload
-//   compressed chunks    unpacking the 4/8 and 2/8 levels back to INT8: one more pass over the
-//                        unpacked bytes
+//   per stored byte      host copies (page cache -> user buffer, pickle bytes -> tensor storage:
+//                        io_host_copies passes at one core's core_bandwidth)
+//   compressed chunks    unpacking the 4/8 and 2/8 levels back to INT8 on the host: one pass over
+//                        the rebuilt INT8 bytes
+//   per delivered byte   the upload of the chunk as inference holds it (INT8 or FP16, after
+//                        unpacking) to the GPU when the recompute system runs on the GPU
+//                        (gpu.copy_fixed per tensor + gpu.copy_bandwidth), io_upload
 //
-// Writes (the ahead-of-time swap-out) mirror it: pickling costs what unpickling does (the public
-// measurement below has dump and load within 12%), the download from the GPU replaces the upload.
-// The Python thread runs on one core of the fastest cluster; its time is CPU energy at that core's
-// active power.
+// Writes (the ahead-of-time swap-out) mirror it: the download from the GPU, packing compressed
+// chunks, pickling (which costs what unpickling does: the public measurement below has dump and
+// load within 12%), the file write. The Python thread runs on one core of the fastest cluster;
+// its time is CPU energy at that core's active power. It is one thread: its work and the storage
+// request it waits on add up. Every policy is a policy of the same service prototype, so the
+// baselines (vllm-s, vllm-sq, swap) move their chunks through the same path.
 #include <cstdint>
 
 #include "sim/hw/soc_spec.h"
@@ -35,19 +38,21 @@ struct ChunkIoPath {
   std::uint32_t tensors_per_request = 2;
   double file_s = 0;          // per request: open/read/close from Python
   double tensor_s = 0;        // per tensor: unpickle (read) or pickle (write)
-  double copy_s_per_byte = 0; // host copies of the stored bytes
-  double upload_fixed_s = 0;  // per tensor: the copy call to the accelerator
-  double upload_s_per_byte = 0;
-  double unpack_s_per_byte = 0;  // per byte of the INT8 chunk rebuilt from a compressed level
+  double copy_s_per_byte = 0;    // host copies, per stored byte
+  double upload_fixed_s = 0;     // per tensor: the copy call to the accelerator
+  double upload_s_per_byte = 0;  // per delivered byte
+  double pack_s_per_byte = 0;    // per delivered byte of a compressed chunk: (un)packing
   double host_power_w = 0;       // the I/O thread's core while it works
 
-  // Host seconds of `chunks` chunk transfers of `bytes` stored bytes in total, `unpacked_bytes`
-  // of them rebuilt from compressed levels (INT8 bytes after unpacking).
-  double host_seconds(double chunks, double bytes, double unpacked_bytes = 0) const;
+  // Host seconds of `chunks` chunk transfers: `stored` bytes on storage, `delivered` bytes as
+  // inference holds them (after unpacking), `packed` of those from compressed chunks.
+  double host_seconds(double chunks, double stored, double delivered, double packed) const;
   double host_per_chunk_s() const;
 };
 
 // element_bytes: 1 for an INT8 KV cache (llms, vllm-sq), 2 for FP16 (vllm-s, swap, lmk).
-ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint32_t element_bytes);
+// kv_on_gpu: inference (and recompute) runs on the GPU, so each tensor read is uploaded there.
+ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint32_t element_bytes,
+                          bool kv_on_gpu);
 
 }  // namespace socsim::systems::llms

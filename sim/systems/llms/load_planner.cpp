@@ -11,17 +11,17 @@ std::uint64_t level_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes) 
   return b;
 }
 
-double unpacked_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes) {
-  double b = 0;
-  for (int w = 1; w < kLevels; ++w) b += static_cast<double>(chunks[w]) * static_cast<double>(chunk_bytes);
+std::uint64_t packed_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes) {
+  std::uint64_t b = 0;
+  for (int w = 1; w < kLevels; ++w) b += chunks[w] * chunk_bytes;
   return b;
 }
 
 double read_seconds(const LevelCounts& chunks, const IoCost& read, std::uint64_t chunk_bytes) {
-  double requests = 0;
-  for (auto n : chunks) requests += static_cast<double>(n);
-  return read.seconds(requests, static_cast<double>(level_bytes(chunks, chunk_bytes))) +
-         unpacked_bytes(chunks, chunk_bytes) * read.per_unpacked_byte_s;
+  std::uint64_t requests = 0;
+  for (auto n : chunks) requests += n;
+  return read.seconds(static_cast<double>(requests), static_cast<double>(level_bytes(chunks, chunk_bytes)),
+                      static_cast<double>(requests * chunk_bytes), static_cast<double>(packed_bytes(chunks, chunk_bytes)));
 }
 
 double pipelined_seconds(double recompute_s, double io_s, std::uint32_t layers) {
@@ -45,7 +45,8 @@ LoadPlan plan_load(const LevelCounts& missing, const ServiceCosts& costs, std::u
       p.read_requests += read[w];
     }
     p.read_bytes = level_bytes(read, chunk_bytes);
-    p.unpacked_bytes = static_cast<std::uint64_t>(unpacked_bytes(read, chunk_bytes));
+    p.delivered_bytes = p.read_requests * chunk_bytes;
+    p.packed_bytes = packed_bytes(read, chunk_bytes);
     p.recompute_s = costs.recompute_s.at(static_cast<double>(r));
     p.io_s = read_seconds(read, costs.read, chunk_bytes);
     p.objective_s = std::max(p.recompute_s, p.io_s);
@@ -54,10 +55,21 @@ LoadPlan plan_load(const LevelCounts& missing, const ServiceCosts& costs, std::u
   };
   LoadPlan best = evaluate({});
   if (!allow_recompute) return best;
+  // Recompute takes the chunks whose read costs most first (see the header): levels in order of
+  // one chunk's read time, costliest first (index order on ties: heavier first).
+  std::array<int, kLevels> order{};
+  std::array<double, kLevels> one{};
+  for (int w = 0; w < kLevels; ++w) {
+    order[w] = w;
+    LevelCounts single{};
+    single[w] = 1;
+    one[w] = read_seconds(single, costs.read, chunk_bytes);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return one[a] > one[b]; });
   for (std::uint64_t r = 1; r <= total; ++r) {
     LevelCounts re{};
     std::uint64_t left = r;
-    for (int w = 0; w < kLevels; ++w) {  // heaviest level first
+    for (int w : order) {
       re[w] = std::min(left, missing[w]);
       left -= re[w];
     }

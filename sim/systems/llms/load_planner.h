@@ -7,9 +7,11 @@
 // <= is used.
 //
 // Solved exactly, not relaxed: recomputing costs the same for every chunk while each recomputed
-// chunk saves its own read time c_w (per request + bytes), heaviest level largest. For any total
-// R recomputed, saving the most I/O means taking the R heaviest chunks (an exchange argument: a
-// lighter chunk recomputed instead of a heavier one read only adds I/O). So the problem reduces
+// chunk saves its own read time c_w (per request + bytes + unpacking). For any total R
+// recomputed, saving the most I/O means taking the R chunks of largest c_w (an exchange argument:
+// a cheaper chunk recomputed instead of a costlier one read only adds I/O). The heaviest level is
+// usually the costliest, but not always: unpacking a compressed chunk can cost more than the
+// bytes it saves, so levels are ranked by c_w. So the problem reduces
 // to one integer R in [0, sum x_w]; T_re rises and the I/O left falls with R, and a scan of
 // every R finds the exact integer optimum (at most a context's chunk count, a few hundred).
 //
@@ -33,12 +35,13 @@ struct LoadPlan {
   double objective_s = 0;   // max(recompute_s, io_s): the paper's objective
   double pipelined_s = 0;   // layer-wise pipeline (below): what the planner minimizes
   std::uint64_t read_bytes = 0, read_requests = 0;
-  std::uint64_t unpacked_bytes = 0;  // INT8 bytes rebuilt from compressed chunks read
+  std::uint64_t delivered_bytes = 0;  // the chunks read, as inference holds them (chunk_bytes each)
+  std::uint64_t packed_bytes = 0;     // of those, the ones unpacked from compressed levels
 };
 
 // Read time of chunks: the per-chunk cost (its storage requests and host work), ratio_w x
-// chunk_bytes each, and unpacking the compressed ones back to chunk_bytes of INT8.
-double unpacked_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
+// chunk_bytes stored each, chunk_bytes delivered each, the compressed ones unpacked.
+std::uint64_t packed_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
 double read_seconds(const LevelCounts& chunks, const IoCost& read, std::uint64_t chunk_bytes);
 std::uint64_t level_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
 
@@ -47,7 +50,8 @@ std::uint64_t level_bytes(const LevelCounts& chunks, std::uint64_t chunk_bytes);
 // io/L + (L-1) max(re, io)/L + re/L.
 double pipelined_seconds(double recompute_s, double io_s, std::uint32_t layers);
 
-// allow_recompute = false: everything is read (the pipeline switched off).
+// allow_recompute = false: everything is read (the pipeline switched off). layers: the depth of
+// the layer-wise pipeline, 1 when a chunk's layers arrive together (nothing overlaps).
 LoadPlan plan_load(const LevelCounts& missing, const ServiceCosts& costs, std::uint64_t chunk_bytes, std::uint32_t layers,
                    bool allow_recompute);
 

@@ -106,6 +106,10 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   j["energy_j"] = r.energy_j;
   j["foreground_write_ms"] = r.foreground_write_s * 1e3;
   j["io_host_ms"] = r.io_host_s * 1e3;
+  // The I/O thread's busy time over the trace's span: above 1 its queue only grows, and the
+  // latencies describe a service that cannot keep up (the summary warns).
+  const double span_s = calls.empty() ? 0.0 : calls.back().time_s;
+  j["io_thread_utilization"] = span_s > 0 ? r.io_busy_s / span_s : 0.0;
   j["chunks"] = {{"read", r.chunks_read},
                  {"recomputed", r.chunks_recomputed},
                  {"written", r.chunks_written},
@@ -175,6 +179,10 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
     << j["storage_bytes_written"].get<std::uint64_t>() / 1048576.0 << " MiB; energy " << j["energy_j"].get<double>() << " J\n";
   o << "  chunks recomputed " << j["chunks"]["recomputed"].get<std::uint64_t>() << ", read "
     << j["chunks"]["read"].get<std::uint64_t>() << "\n";
+  if (j.contains("io_thread_utilization") && j["io_thread_utilization"].get<double>() > 1.0) {
+    o << "  warning: the service's I/O thread is busy " << j["io_thread_utilization"].get<double>()
+      << "x the trace's span: its queue only grows, so these latencies are not a steady state (see llms.io_*)\n";
+  }
   return o.str();
 }
 

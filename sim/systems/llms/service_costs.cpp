@@ -74,6 +74,7 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   auto root = options.root();
   system->configure(root, soc, model);
   std::vector<double> x, t, e;
+  bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
   for (std::uint64_t k : {1, 2, 4, 8}) {
     runtime::RunRequest req;
     req.soc_id = soc.name;
@@ -87,11 +88,12 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     x.push_back(static_cast<double>(k));
     t.push_back(r.prefill_ms.value_or(0) / 1e3);
     e.push_back(r.energy_j.value_or(0));
+    for (const auto& u : r.units) kv_on_gpu = kv_on_gpu || (u.name == "gpu" && u.busy_ms > 0);
   }
   c.recompute_s = fit_line(x, t);
   c.recompute_j = fit_line(x, e);
   // Storage: requests of the I/O path's size and a quarter of it (a 2/8 chunk), 1 and 8 of each.
-  c.io = chunk_io_path(soc, model, opt, element_bytes);
+  c.io = chunk_io_path(soc, model, opt, element_bytes, kv_on_gpu);
   const std::uint64_t request_bytes = std::max<std::uint64_t>(4, (chunk_bytes + c.io.requests_per_chunk - 1) / c.io.requests_per_chunk);
   for (bool write : {false, true}) {
     std::vector<double> req, bytes, secs;
@@ -109,8 +111,9 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     const IoCost& dev = write ? c.write_storage : c.read_storage;
     IoCost& per_chunk = write ? c.write : c.read;
     per_chunk.per_request_s = c.io.requests_per_chunk * dev.per_request_s + c.io.host_per_chunk_s();
-    per_chunk.per_byte_s = dev.per_byte_s + c.io.copy_s_per_byte + c.io.upload_s_per_byte;
-    per_chunk.per_unpacked_byte_s = write ? 0.0 : c.io.unpack_s_per_byte;
+    per_chunk.per_byte_s = dev.per_byte_s + c.io.copy_s_per_byte;
+    per_chunk.per_delivered_byte_s = c.io.upload_s_per_byte;
+    per_chunk.per_packed_byte_s = c.io.pack_s_per_byte;
   }
   c.read_j_per_byte = soc.power.storage_read_energy_per_byte;
   c.write_j_per_byte = soc.power.storage_write_energy_per_byte;

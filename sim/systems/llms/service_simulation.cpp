@@ -91,19 +91,23 @@ class Service {
 
   // Writes chunks without a storage copy; returns the seconds.
   double write_back(const std::vector<Chunk*>& chunks) {
-    std::uint64_t bytes = 0, requests = 0;
+    std::uint64_t bytes = 0, requests = 0, packed = 0;
     for (Chunk* ch : chunks) {
       if (ch->on_storage || !ch->in_memory) continue;
       bytes += store_.chunk_bytes(*ch);
+      if (ch->level > 0) packed += store_.base_chunk_bytes();
       ++requests;
       ch->on_storage = true;
     }
+    const double delivered = static_cast<double>(requests * store_.base_chunk_bytes());
     result_.bytes_written += bytes;
     result_.chunks_written += requests;
-    const double host_s = costs_.io.host_seconds(static_cast<double>(requests), static_cast<double>(bytes));
+    const double host_s = costs_.io.host_seconds(static_cast<double>(requests), static_cast<double>(bytes), delivered, static_cast<double>(packed));
     result_.io_host_s += host_s;
     result_.energy_j += static_cast<double>(bytes) * costs_.write_j_per_byte + host_s * costs_.io.host_power_w;
-    return costs_.write.seconds(static_cast<double>(requests), static_cast<double>(bytes));
+    const double seconds = costs_.write.seconds(static_cast<double>(requests), static_cast<double>(bytes), delivered, static_cast<double>(packed));
+    result_.io_busy_s += seconds;
+    return seconds;
   }
 
   // Frees memory until `need` more bytes fit; returns the seconds spent writing on the way.
@@ -181,7 +185,9 @@ class Service {
         result_.chunks_recomputed += missing_count;
       } else {
         const bool pipeline = is_llms() && cfg_.options.recompute_pipeline;
-        const auto plan = plan_load(missing, costs_, store_.base_chunk_bytes(), static_cast<std::uint32_t>(cfg_.model.layers), pipeline);
+        // Layer-wise I/O overlaps recompute layer by layer; a chunk read whole overlaps nothing.
+        const auto depth = cfg_.options.io_granularity == IoGranularity::kLayer ? static_cast<std::uint32_t>(cfg_.model.layers) : 1u;
+        const auto plan = plan_load(missing, costs_, store_.base_chunk_bytes(), depth, pipeline);
         std::uint64_t recomputed = 0;
         for (auto r : plan.recompute) recomputed += r;
         load_s = plan.pipelined_s;
@@ -189,8 +195,9 @@ class Service {
         result_.chunks_read += plan.read_requests;
         result_.chunks_recomputed += recomputed;
         const double host_s = costs_.io.host_seconds(static_cast<double>(plan.read_requests), static_cast<double>(plan.read_bytes),
-                                                     static_cast<double>(plan.unpacked_bytes));
+                                                     static_cast<double>(plan.delivered_bytes), static_cast<double>(plan.packed_bytes));
         result_.io_host_s += host_s;
+        result_.io_busy_s += plan.io_s;
         result_.energy_j += static_cast<double>(plan.read_bytes) * costs_.read_j_per_byte +
                             costs_.recompute_j.at(static_cast<double>(recomputed)) + host_s * costs_.io.host_power_w;
       }

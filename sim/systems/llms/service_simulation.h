@@ -66,6 +66,7 @@ struct ServiceResult {
   std::uint64_t chunks_read = 0, chunks_recomputed = 0, chunks_written = 0, evicted_chunks = 0, killed_contexts = 0;
   double energy_j = 0;             // recompute + storage traffic + the I/O thread's CPU time
   double io_host_s = 0;            // the I/O thread's host work (unpickling, copies, uploads), reads and writes
+  double io_busy_s = 0;            // the I/O thread's whole time: storage requests and host work, reads and writes
   double foreground_write_s = 0;   // write-back on callers' paths
   double mean_kept_ratio = 0;      // over chunks at the end, relative to the policy's base
   // Functional mode, llms with compression: per call, the attention-output relative error of the

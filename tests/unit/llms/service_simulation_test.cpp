@@ -105,6 +105,32 @@ TEST(ServiceSimulation, DeterministicForASeed) {
   EXPECT_EQ(a.bytes_written, b.bytes_written);
 }
 
+TEST(ServiceSimulation, TheIoThreadsHostTimeAndEnergyFollowEveryChunkMoved) {
+  // vllm-s: no compression, no recompute; every chunk read or written costs the I/O thread 1 ms
+  // of host work at 2 W on top of the storage energy per byte.
+  auto c = hand_costs();
+  c.io.requests_per_chunk = 1;
+  c.io.tensors_per_request = 0;
+  c.io.file_s = 1e-3;
+  c.io.host_power_w = 2;
+  const auto r = simulate_service(config(Policy::kVllmS, 6, 20 * 1024), c, trace(6));
+  ASSERT_GT(r.chunks_read, 0u);
+  ASSERT_GT(r.chunks_written, 0u);
+  EXPECT_NEAR(r.io_host_s, 1e-3 * static_cast<double>(r.chunks_read + r.chunks_written), 1e-12);
+  EXPECT_NEAR(r.energy_j, static_cast<double>(r.bytes_read) * 1e-9 + static_cast<double>(r.bytes_written) * 2e-9 + 2 * r.io_host_s, 1e-9);
+  // The thread's busy time is the storage side (hand costs: per chunk + per byte) and nothing else here.
+  EXPECT_NEAR(r.io_busy_s, 0.001 * static_cast<double>(r.chunks_read) + 1e-6 * static_cast<double>(r.bytes_read) +
+                               0.002 * static_cast<double>(r.chunks_written) + 2e-6 * static_cast<double>(r.bytes_written),
+              1e-9);
+  // llms: compressed chunks are packed on the way out and unpacked on the way in.
+  auto p = c;
+  p.io.pack_s_per_byte = 1e-6;
+  const auto base = simulate_service(config(Policy::kLlms, 6, 16 * 1024), c, trace(6));
+  const auto packed = simulate_service(config(Policy::kLlms, 6, 16 * 1024), p, trace(6));
+  EXPECT_GT(packed.io_host_s, base.io_host_s);
+  EXPECT_NEAR(packed.energy_j - base.energy_j, 2 * (packed.io_host_s - base.io_host_s), 1e-9);
+}
+
 TEST(CallTrace, PoissonRateAndPatterns) {
   TraceSpec t;
   t.contexts = 4;
