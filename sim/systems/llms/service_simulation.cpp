@@ -149,6 +149,7 @@ class Service {
     const std::uint32_t chunk_tokens = cfg_.options.chunk_tokens;
     double latency = 0;
     const std::uint64_t io_before = result_.chunks_read + result_.chunks_written;
+    const std::uint64_t evicted_before = result_.evicted_chunks;
 
     // 2. Sliding window: the oldest chunks leave the context (their memory and storage copies freed).
     std::uint64_t tokens = 0;
@@ -209,8 +210,11 @@ class Service {
     }
     latency += load_s;
     // The storage serves one request at a time: a call that reads or writes waits for the
-    // background write-back still running; a call that needs no I/O does not.
-    if (result_.chunks_read + result_.chunks_written > io_before) latency += std::max(0.0, storage_free_s_ - call.time_s);
+    // background write-back still running; so does a call that evicts, because a chunk's memory
+    // can be dropped only once its ahead-of-time copy is on storage (the queue is not tracked
+    // chunk by chunk: any eviction waits for the whole queue). A call that does neither does not.
+    const bool did_io = result_.chunks_read + result_.chunks_written > io_before;
+    if (did_io || result_.evicted_chunks > evicted_before) latency += std::max(0.0, storage_free_s_ - call.time_s);
     verify(0);
 
     // 5. Inference appends the tokens.

@@ -131,6 +131,23 @@ TEST(ServiceSimulation, TheIoThreadsHostTimeAndEnergyFollowEveryChunkMoved) {
   EXPECT_NEAR(packed.energy_j - base.energy_j, 2 * (packed.io_host_s - base.io_host_s), 1e-9);
 }
 
+TEST(ServiceSimulation, EvictingWaitsForTheAheadOfTimeWritesStillQueued) {
+  // Call 1 fills context 0 (16 chunks); its ahead-of-time swap-out queues 16 writes of 10 s each.
+  // Call 2, a second later, needs room for context 1 and evicts context 0's chunks: their memory
+  // can go only once their copies are on storage, so it waits for the queue (~159 s).
+  auto c = hand_costs();
+  c.write = {10.0, 0};
+  const std::vector<Call> calls = {{0.0, 0, 256}, {1.0, 1, 256}};
+  const auto r = simulate_service(config(Policy::kLlms, 2, 10 * 1024), c, calls);
+  ASSERT_GT(r.evicted_chunks, 0u);
+  EXPECT_EQ(r.chunks_read, 0u);
+  EXPECT_EQ(r.switch_s[0], 0.0);
+  EXPECT_NEAR(r.switch_s[1], 16 * 10.0 - 1.0, 1e-9);
+  // Calls spaced past the queue do not wait.
+  const auto later = simulate_service(config(Policy::kLlms, 2, 10 * 1024), c, {{0.0, 0, 256}, {200.0, 1, 256}});
+  EXPECT_EQ(later.switch_s[1], 0.0);
+}
+
 TEST(CallTrace, PoissonRateAndPatterns) {
   TraceSpec t;
   t.contexts = 4;
