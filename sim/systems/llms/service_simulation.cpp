@@ -33,6 +33,8 @@ const char* density_source_name(DensitySource s) {
   return s == DensitySource::kAttentionScores ? "attention-scores" : "synthetic-lognormal";
 }
 
+IoGranularity io_granularity_of(Policy p, const Options& o) { return p == Policy::kLlms ? o.io_granularity : IoGranularity::kChunk; }
+
 std::uint32_t kv_element_bytes(Policy p) { return (p == Policy::kLlms || p == Policy::kVllmSq) ? 1 : 2; }
 
 std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens) {
@@ -178,7 +180,7 @@ class Service {
     result_.foreground_write_s += write_s;
 
     // 4. Load.
-    double load_s = 0;
+    double load_s = 0, read_io_s = 0;  // read_io_s: the I/O thread's part of the load
     if (missing_count > 0) {
       if (cfg_.policy == Policy::kLmk) {
         load_s = costs_.recompute_s.at(static_cast<double>(missing_count));
@@ -187,11 +189,13 @@ class Service {
       } else {
         const bool pipeline = is_llms() && cfg_.options.recompute_pipeline;
         // Layer-wise I/O overlaps recompute layer by layer; a chunk read whole overlaps nothing.
-        const auto depth = cfg_.options.io_granularity == IoGranularity::kLayer ? static_cast<std::uint32_t>(cfg_.model.layers) : 1u;
+        const bool by_layer = io_granularity_of(cfg_.policy, cfg_.options) == IoGranularity::kLayer;
+        const auto depth = by_layer ? static_cast<std::uint32_t>(cfg_.model.layers) : 1u;
         const auto plan = plan_load(missing, costs_, store_.base_chunk_bytes(), depth, pipeline);
         std::uint64_t recomputed = 0;
         for (auto r : plan.recompute) recomputed += r;
         load_s = plan.pipelined_s;
+        read_io_s = plan.io_s;
         result_.bytes_read += plan.read_bytes;
         result_.chunks_read += plan.read_requests;
         result_.chunks_recomputed += recomputed;
@@ -210,11 +214,14 @@ class Service {
     }
     latency += load_s;
     // The storage serves one request at a time: a call that reads or writes waits for the
-    // background write-back still running; so does a call that evicts, because a chunk's memory
-    // can be dropped only once its ahead-of-time copy is on storage (the queue is not tracked
-    // chunk by chunk: any eviction waits for the whole queue). A call that does neither does not.
+    // background write-back still running; so does a call that evicts chunks swapped out ahead of
+    // time, because a chunk's memory can be dropped only once its copy is on storage (the queue is
+    // not tracked chunk by chunk: any such eviction waits for the whole queue). A call that does
+    // neither does not, nor does an lmk kill (nothing is written).
     const bool did_io = result_.chunks_read + result_.chunks_written > io_before;
-    if (did_io || result_.evicted_chunks > evicted_before) latency += std::max(0.0, storage_free_s_ - call.time_s);
+    const bool evicted_written = aot() && result_.evicted_chunks > evicted_before;
+    const double io_wait = did_io || evicted_written ? std::max(0.0, storage_free_s_ - call.time_s) : 0.0;
+    latency += io_wait;
     verify(0);
 
     // 5. Inference appends the tokens.
@@ -268,8 +275,11 @@ class Service {
     verify(0);
 
     // 7. Ahead-of-time swap-out in the background; unlock.
-    storage_free_s_ = std::max(storage_free_s_, call.time_s + latency);
+    // The I/O thread is free once this call's writes and reads are done (recompute runs beside it
+    // on the accelerator); ahead-of-time writes start when the call returns.
+    storage_free_s_ = std::max(storage_free_s_, call.time_s + io_wait + write_s + read_io_s);
     if (aot()) {
+      storage_free_s_ = std::max(storage_free_s_, call.time_s + latency);
       std::vector<Chunk*> all;
       for (auto& ch : ctx.chunks) all.push_back(&ch);
       storage_free_s_ += write_back(all);

@@ -41,6 +41,10 @@ const char* policy_name(Policy p);
 std::uint64_t base_chunk_bytes(Policy p, const model::ModelConfig& m, std::uint32_t chunk_tokens);
 // The policy's KV element size: 1 (INT8: llms, vllm-sq) or 2 (FP16).
 std::uint32_t kv_element_bytes(Policy p);
+// How the policy stores a chunk: llms layer by layer as llms.io_granularity says (its swap/recompute
+// pipeline needs a layer's KV at a time); the baselines have no such pipeline and move each chunk
+// (swap: each chunk of the context) whole, one request per chunk.
+IoGranularity io_granularity_of(Policy p, const Options& o);
 
 // Where chunk densities come from. kSyntheticLognormal (timing mode): lognormal(0,
 // llms.density_sigma) per new chunk, fixed. kAttentionScores (functional mode): each context's

@@ -146,6 +146,11 @@ TEST(ServiceSimulation, EvictingWaitsForTheAheadOfTimeWritesStillQueued) {
   // Calls spaced past the queue do not wait.
   const auto later = simulate_service(config(Policy::kLlms, 2, 10 * 1024), c, {{0.0, 0, 256}, {200.0, 1, 256}});
   EXPECT_EQ(later.switch_s[1], 0.0);
+  // lmk writes nothing: a kill waits for nobody, and one call's recompute does not hold up the next
+  // (each of the last two calls recomputes its 16 killed chunks: 10 ms + 16 x 2 ms, no wait).
+  const auto lmk = simulate_service(config(Policy::kLmk, 2, 20 * 1024), c, {{0.0, 0, 256}, {1.0, 1, 256}, {2.0, 0, 0}, {2.01, 1, 0}});
+  EXPECT_NEAR(lmk.switch_s[2], 0.042, 1e-12);
+  EXPECT_NEAR(lmk.switch_s[3], 0.042, 1e-12);
 }
 
 TEST(CallTrace, PoissonRateAndPatterns) {
