@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include <algorithm>
+
+#include <numeric>
+
 #include <random>
 
 #include "sim/systems/llms/service_costs.h"
@@ -116,6 +122,59 @@ TEST(AssignLevels, EqualsBruteForceWithFloors) {
     ASSERT_GE(best, 0);  // all at 2/8 always fits (g >= 0.25)
     EXPECT_LE(kept(got), g + 1e-9) << trial;
     EXPECT_NEAR(value(got), best, 1e-9 * best) << trial;
+  }
+}
+
+// The direct scan the prefix sums replaced: for every n8, rank every chunk again (O(n^2)).
+std::vector<int> reference_levels(const std::vector<double>& density, double g, const std::vector<int>& floor) {
+  const std::size_t n = density.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return density[a] > density[b]; });
+  const double budget = 4.0 * g * static_cast<double>(n) + 1e-9;
+  std::size_t eligible8 = 0;
+  for (int f : floor) eligible8 += f == 0 ? 1 : 0;
+  std::vector<int> level(n, 2), best_level(n, 2);
+  double best = -1;
+  for (std::size_t n8 = 0; n8 <= eligible8; ++n8) {
+    const double room = budget - 3.0 * static_cast<double>(n8) - static_cast<double>(n);
+    if (room < 0) break;
+    auto n4 = static_cast<std::size_t>(std::floor(room));
+    std::size_t taken8 = 0;
+    double value = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::size_t i = order[r];
+      if (floor[i] == 0 && taken8 < n8) {
+        level[i] = 0, ++taken8;
+      } else if (floor[i] <= 1 && n4 > 0) {
+        level[i] = 1, --n4;
+      } else {
+        level[i] = 2;
+      }
+      value += kLevelRatio[level[i]] * density[i];
+    }
+    if (value > best + 1e-12 * std::abs(best)) {
+      best = value;
+      best_level = level;
+    }
+  }
+  return best_level;
+}
+
+TEST(AssignLevels, PrefixSumScanEqualsTheDirectScanOnLargeContexts) {
+  // Hundreds to thousands of chunks with floors (beyond brute force): the same levels, chunk by chunk.
+  std::mt19937 rng(11);
+  std::lognormal_distribution<double> dens(0.0, 1.0);
+  std::uniform_int_distribution<int> fl(0, 2);
+  for (std::size_t n : {1u, 2u, 50u, 333u, 2048u}) {
+    for (double g : {0.25, 0.4, 0.5, 0.8, 1.0}) {
+      std::vector<double> d(n);
+      std::vector<int> floor(n);
+      for (std::size_t i = 0; i < n; ++i) d[i] = dens(rng), floor[i] = (i % 5 == 0) ? 0 : fl(rng);
+      EXPECT_EQ(assign_levels(d, g, floor), reference_levels(d, g, floor)) << n << " " << g;
+      const std::vector<int> none(n, 0);
+      EXPECT_EQ(assign_levels(d, g, none), reference_levels(d, g, none)) << n << " " << g;
+    }
   }
 }
 
