@@ -6,12 +6,13 @@
 
 namespace socsim::systems::llms {
 
-double ChunkIoPath::host_per_chunk_s() const {
-  return requests_per_chunk * (file_s + tensors_per_request * (tensor_s + upload_fixed_s));
-}
-
-double ChunkIoPath::host_seconds(double chunks, double stored, double delivered, double packed) const {
-  return chunks * host_per_chunk_s() + stored * copy_s_per_byte + delivered * upload_s_per_byte + packed * pack_s_per_byte;
+IoCost ChunkIoPath::host_cost() const {
+  IoCost c;
+  c.per_request_s = requests_per_chunk * (file_s + tensors_per_request * (tensor_s + upload_fixed_s));
+  c.per_byte_s = copy_s_per_byte;
+  c.per_delivered_byte_s = upload_s_per_byte;
+  c.per_packed_byte_s = pack_s_per_byte;
+  return c;
 }
 
 ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint32_t element_bytes,

@@ -33,6 +33,17 @@
 
 namespace socsim::systems::llms {
 
+// Time to move chunks between storage and the accelerator (reads) or back (writes). requests:
+// chunks; stored: bytes on storage; delivered: bytes as inference holds them (after unpacking);
+// packed: the delivered bytes of compressed chunks, which pass through (un)packing.
+struct IoCost {
+  double per_request_s = 0, per_byte_s = 0;
+  double per_delivered_byte_s = 0, per_packed_byte_s = 0;
+  double seconds(double requests, double stored, double delivered = 0, double packed = 0) const {
+    return requests * per_request_s + stored * per_byte_s + delivered * per_delivered_byte_s + packed * per_packed_byte_s;
+  }
+};
+
 struct ChunkIoPath {
   std::uint32_t requests_per_chunk = 1;
   std::uint32_t tensors_per_request = 2;
@@ -44,10 +55,14 @@ struct ChunkIoPath {
   double pack_s_per_byte = 0;    // per delivered byte of a compressed chunk: (un)packing
   double host_power_w = 0;       // the I/O thread's core while it works
 
+  // The host work as a cost per chunk (IoCost's terms); profile_costs adds the storage device's.
+  IoCost host_cost() const;
   // Host seconds of `chunks` chunk transfers: `stored` bytes on storage, `delivered` bytes as
   // inference holds them (after unpacking), `packed` of those from compressed chunks.
-  double host_seconds(double chunks, double stored, double delivered, double packed) const;
-  double host_per_chunk_s() const;
+  double host_seconds(double chunks, double stored, double delivered, double packed) const {
+    return host_cost().seconds(chunks, stored, delivered, packed);
+  }
+  double host_per_chunk_s() const { return host_cost().per_request_s; }
 };
 
 // element_bytes: 1 for an INT8 KV cache (llms, vllm-sq), 2 for FP16 (vllm-s, swap, lmk).

@@ -94,6 +94,7 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   c.recompute_j = fit_line(x, e);
   // Storage: requests of the I/O path's size and a quarter of it (a 2/8 chunk), 1 and 8 of each.
   c.io = chunk_io_path(soc, model, opt, element_bytes, kv_on_gpu);
+  // At least 4 B, so that the quarter-size series has bytes to time.
   const std::uint64_t request_bytes = std::max<std::uint64_t>(4, (chunk_bytes + c.io.requests_per_chunk - 1) / c.io.requests_per_chunk);
   for (bool write : {false, true}) {
     std::vector<double> req, bytes, secs;
@@ -109,11 +110,10 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   // Per chunk: its storage requests and the host work around them.
   for (bool write : {false, true}) {
     const IoCost& dev = write ? c.write_storage : c.read_storage;
-    IoCost& per_chunk = write ? c.write : c.read;
-    per_chunk.per_request_s = c.io.requests_per_chunk * dev.per_request_s + c.io.host_per_chunk_s();
-    per_chunk.per_byte_s = dev.per_byte_s + c.io.copy_s_per_byte;
-    per_chunk.per_delivered_byte_s = c.io.upload_s_per_byte;
-    per_chunk.per_packed_byte_s = c.io.pack_s_per_byte;
+    IoCost per_chunk = c.io.host_cost();
+    per_chunk.per_request_s += c.io.requests_per_chunk * dev.per_request_s;
+    per_chunk.per_byte_s += dev.per_byte_s;
+    (write ? c.write : c.read) = per_chunk;
   }
   c.read_j_per_byte = soc.power.storage_read_energy_per_byte;
   c.write_j_per_byte = soc.power.storage_write_energy_per_byte;

@@ -23,16 +23,6 @@ struct LinearCost {
   double at(double x) const { return x > 0 ? fixed + per_unit * x : 0.0; }
 };
 
-// Time to move chunks between storage and the accelerator (reads) or back (writes). requests:
-// chunks; stored: bytes on storage; delivered: bytes as inference holds them (after unpacking);
-// packed: the delivered bytes of compressed chunks, which pass through (un)packing.
-struct IoCost {
-  double per_request_s = 0, per_byte_s = 0;
-  double per_delivered_byte_s = 0, per_packed_byte_s = 0;
-  double seconds(double requests, double stored, double delivered = 0, double packed = 0) const {
-    return requests * per_request_s + stored * per_byte_s + delivered * per_delivered_byte_s + packed * per_packed_byte_s;
-  }
-};
 
 struct ServiceCosts {
   LinearCost recompute_s;  // per chunk of chunk_tokens tokens
