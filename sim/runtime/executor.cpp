@@ -60,6 +60,7 @@ Task<> Executor::run(const Plan& plan) {
   cpu_stalled_.assign(plan.jobs.size(), 0);
   dram_bytes_at_start_.assign(plan.jobs.size(), 0);
   dram_bytes_at_end_.assign(plan.jobs.size(), 0);
+  own_dram_bytes_.assign(plan.jobs.size(), 0);
   gpu_mark_.assign(plan.jobs.size(), 0);
   gpu_predicted_end_.assign(plan.jobs.size(), 0);
   lanes_.clear();
@@ -114,6 +115,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   dram_bytes_at_start_[index] = soc_.dram().total_bytes();
   const bool npu_job = job.unit == kernels::Unit::kNpu && soc_.spec().has_npu;
   const Tick engines_before = npu_job ? soc_.npu().busy().busy(soc_.sim().now()) : 0;
+  const std::uint64_t npu_bytes_before = npu_job ? soc_.dram().port_bytes(soc_.npu().port()) : 0;
   // With fast synchronization an NPU graph carries its own synchronization point (HeteroLLM 4.1:
   // the runtime inserts explicit synchronization points in the graph; 4.2: the polling host
   // notifies the NPU at once), so the host calls the graph as soon as the NPU is free and the
@@ -141,7 +143,10 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   // have run, not only until they are enqueued.
   if (gate && job.unit == kernels::Unit::kGpu) co_await soc_.gpu().wait_completed(soc_.gpu().enqueued());
   end_[index] = soc_.sim().now();
-  if (npu_job) npu_engine_busy_[index] = soc_.npu().busy().busy(end_[index]) - engines_before;
+  if (npu_job) {
+    npu_engine_busy_[index] = soc_.npu().busy().busy(end_[index]) - engines_before;
+    own_dram_bytes_[index] = soc_.dram().port_bytes(soc_.npu().port()) - npu_bytes_before;
+  }
   dram_bytes_at_end_[index] = soc_.dram().total_bytes();
   done_flags_[index] = true;
   if (gate) gate->release();
@@ -346,6 +351,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
           const Tick memory = seconds_to_ticks_ceil(static_cast<double>(kernel.dram_bytes) / soc_.spec().gpu.port_bandwidth);
           const Tick own = std::max(soc_.gpu().compute_time(kernel), memory);
           op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += own;
+          own_dram_bytes_[index] += kernel.dram_bytes;
           co_await soc_.gpu().enqueue(kernel);
           if (sync_.flush_each_gpu_kernel) {
             // The host waits for this kernel before the decider dispatches the next (SyncPolicy);
@@ -373,6 +379,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
         const Tick start = sim.now();
         const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, attention_of(g), job.cpu_engine);
         for (const auto& task : work.tasks) {
+          own_dram_bytes_[index] += task.dram_bytes;
           if (job.cpu_cluster.empty()) {
             co_await soc_.cpu().run_on_fastest(task, work.threads, &cpu_stalled_[index]);
           } else {

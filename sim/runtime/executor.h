@@ -66,6 +66,10 @@ class Executor {
   // between two jobs' times without keeping a bandwidth timeline.
   std::uint64_t job_dram_bytes_at_start(std::uint32_t job) const { return dram_bytes_at_start_.at(job); }
   std::uint64_t job_dram_bytes_at_end(std::uint32_t job) const { return dram_bytes_at_end_.at(job); }
+  // The DRAM traffic of the job's own work, whatever ran beside it: CPU tasks' and GPU kernels'
+  // bytes as lowered (what the CPU and GPU models move); an NPU job's, the NPU port's bytes between
+  // its start and end (the NPU runs one job's engines at a time in every system that reports it).
+  std::uint64_t job_own_dram_bytes(std::uint32_t job) const { return own_dram_bytes_.at(job); }
   // When the job's work was complete: for GPU jobs under fast sync, the completion of its last
   // kernel (the flag's time); otherwise job_end (a GPU job's end is when its kernels are queued).
   Tick job_complete(std::uint32_t job) const;
@@ -125,6 +129,7 @@ class Executor {
   std::vector<Tick> npu_engine_busy_;  // per NPU job: NPU engine-busy time between its start and end
   std::vector<Tick> cpu_stalled_;      // per CPU job: core-time stalled on DRAM
   std::vector<std::uint64_t> dram_bytes_at_start_, dram_bytes_at_end_;
+  std::vector<std::uint64_t> own_dram_bytes_;  // job_own_dram_bytes
   std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
   // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its
   // predicted completion and the flag fired when its kernels have run.

@@ -82,6 +82,8 @@ class HexagonNpu {
   const Resource& threads() const { return scalar_.resource(); }
   std::uint64_t dma_bytes() const { return dma_bytes_.value(); }
   std::uint64_t hmx_cycles() const { return hmx_cycles_.value(); }
+  // The NPU's master port: every NPU engine's DRAM traffic flows under it.
+  PortId port() const { return port_; }
   PortId dma_port() const { return dma_port_; }
   // Whether hardware spans are recorded: callers build span names only then.
   bool tracing() const { return report::tracing_hardware(trace_); }

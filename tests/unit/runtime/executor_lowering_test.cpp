@@ -68,5 +68,41 @@ TEST(ExecutorLowering, CpuJobsRunOnTheirThreads) {
   EXPECT_LT(r.run(four).at({"cpu", "matmul"}) * 2, r.run(one).at({"cpu", "matmul"}));
 }
 
+// Each job's own DRAM traffic, whatever runs beside it: a CPU job's is what its lowered tasks
+// move, although an NPU job streams its weights at the same time (the attention module's energy
+// counts only its own traffic); the NPU job's is its port's, and together they are all the DRAM
+// moved.
+TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
+  Runner r;
+  Plan plan;
+  plan.add(layer_job(r.model, kernels::Unit::kNpu, Precision::kW8A8, 256));
+  Job cpu = layer_job(r.model, kernels::Unit::kCpu, Precision::kW4A16, 64, 2);
+  cpu.name = "cpu";
+  for (auto& g : cpu.ops) g.layer = 1;  // its own layer: the executor finds each layer's attention shape
+  plan.add(cpu);
+  plan.prepared_graphs.push_back("g");
+  std::uint64_t lowered = 0;
+  model::OpDesc scores{"", model::OpKind::kAttnScores};
+  for (const auto& o : plan.jobs[1].ops) {
+    if (o.op.kind == model::OpKind::kAttnScores) scores = o.op;
+  }
+  const auto shape = attention_shape_of(scores, r.model);
+  for (const auto& g : plan.jobs[1].ops) {
+    for (const auto& t : lower_op_cpu(g.op, r.model, Precision::kW4A16, 2, &shape).tasks) lowered += t.dram_bytes;
+  }
+  Simulator sim;
+  hw::Soc soc(sim, r.spec, nullptr);
+  Executor ex(soc, r.model, {}, nullptr);
+  sim.spawn(ex.run(plan), "executor");
+  sim.run();
+  ASSERT_GT(lowered, 0u);
+  // The two jobs overlap in time: the CPU job's span saw the NPU's traffic too.
+  ASSERT_LT(ex.job_start(1), ex.job_end(0));
+  EXPECT_GT(ex.job_dram_bytes_at_end(1) - ex.job_dram_bytes_at_start(1), lowered);
+  EXPECT_EQ(ex.job_own_dram_bytes(1), lowered);
+  EXPECT_GT(ex.job_own_dram_bytes(0), 0u);
+  EXPECT_EQ(ex.job_own_dram_bytes(0) + ex.job_own_dram_bytes(1), soc.dram().total_bytes());
+}
+
 }  // namespace
 }  // namespace socsim::runtime

@@ -191,6 +191,28 @@ TEST(ShadowAttnSystem, FiveSystemsReportTheAttentionModule) {
   EXPECT_FALSE(SaRun("llm-npu", 256).run().extra.contains("attention_ms"));
 }
 
+// attention_energy_j is the module's energy above idle (a battery reading less the idle phone's):
+// the idle draw of the SoC (base, DRAM background, idle units) moves only
+// attention_energy_with_idle_j, by its power times the module's wall time. With DRAM energy per
+// byte at zero and a stalled core drawing its active power, cg-full's is its one budget core's
+// active power above idle over the module's time, by hand.
+TEST(ShadowAttnSystem, AttentionEnergyIsAboveIdle) {
+  const std::vector<std::string> flat = {"power.dram_energy=0pJ/bit", "power.cpu_core.mid.stalled=1W"};
+  auto idle = flat;
+  for (const char* s : {"power.soc_base=3W", "power.dram_background=1W", "power.npu.idle=0.25W", "power.cpu_core.mid.idle=0.11W"}) idle.push_back(s);
+  const auto a = SaRun("cg-full", 256, flat).run(), b = SaRun("cg-full", 256, idle).run();
+  const double ms = a.extra["attention_ms"].get<double>();
+  ASSERT_EQ(ms, b.extra["attention_ms"].get<double>());
+  const double soc = a.extra["attention_energy_with_idle_j"].get<double>() - a.extra["attention_energy_j"].get<double>();
+  EXPECT_GT(soc, 0);
+  // (1.0 - 0.01) W on the one mid core of the budget; the mid core's idle power is the SoC file's.
+  EXPECT_NEAR(a.extra["attention_energy_j"].get<double>(), (1.0 - 0.01) * ms / 1000, 1e-9);
+  EXPECT_NEAR(b.extra["attention_energy_j"].get<double>(), (1.0 - 0.11) * ms / 1000, 1e-9);
+  // The idle draw grew by 2.5 + 0.7 + 0.2 (NPU 0.05 -> 0.25) + 0.1 (the core) W.
+  EXPECT_NEAR(b.extra["attention_energy_with_idle_j"].get<double>() - b.extra["attention_energy_j"].get<double>(),
+              soc + (2.5 + 0.7 + 0.2 + 0.1) * ms / 1000, 1e-9);
+}
+
 TEST(ShadowAttnSystem, AblationSwitches) {
   const auto base = SaRun("shadowattn", 256).run();
   const double full = base.extra["attention_ms"].get<double>();
