@@ -1,9 +1,12 @@
 #include "sim/runtime/job_profiler.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
+#include "sim/runtime/lowering/sparse_attention_lowering.h"
 #include "sim/runtime/watchdog_report.h"
 
 namespace socsim::runtime {
@@ -43,6 +46,27 @@ Tick JobProfiler::duration(const Job& job) {
   check_run_finished(sim.run(), sim, soc, &ex);
   cache_.emplace(key, sim.now());
   return sim.now();
+}
+
+Tick JobProfiler::warm_duration(const Job& job) {
+  const bool closed_form = job.unit == kernels::Unit::kCpu && !job.cpu_cluster.empty() && job.storage_read_bytes == 0 &&
+                           std::all_of(job.ops.begin(), job.ops.end(),
+                                       [](const model::GraphOp& g) { return lowering::is_sparse_attention_op(g.op.kind); });
+  if (closed_form) {
+    if (!idle_soc_) {
+      idle_sim_ = std::make_unique<Simulator>();
+      idle_soc_ = std::make_unique<hw::Soc>(*idle_sim_, soc_, nullptr);
+    }
+    Tick t = 0;
+    for (const auto& g : job.ops) {
+      const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, nullptr, job.cpu_engine);
+      for (const auto& task : work.tasks) t += idle_soc_->cpu().compute_time(task, job.cpu_cluster, work.threads);
+    }
+    return t;
+  }
+  Job twice = job;
+  twice.ops.insert(twice.ops.end(), job.ops.begin(), job.ops.end());
+  return duration(twice) - duration(job);
 }
 
 void JobProfiler::annotate(Plan& plan) {

@@ -4,9 +4,13 @@
 // with the same signature (unit, precision, threads, lane, storage bytes and every op's shape)
 // are profiled once.
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "sim/core/simulator.h"
+#include "sim/hw/soc.h"
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
 #include "sim/runtime/job.h"
@@ -18,6 +22,12 @@ class JobProfiler {
  public:
   JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model), lowering_(model, soc.npu) {}
   Tick duration(const Job& job);
+  // The job's time on a warm core (no cluster wake-up): for a CPU job of shadowAttn's sparse
+  // kinds (top-k, sparse attention, block-sparse attention, the planner) on a named cluster, in
+  // closed form, each task the dispatch and then the later of its compute and its DRAM stream
+  // (CpuComplex::compute_time), which is what a lone task on an idle SoC takes (a test checks the
+  // two agree to the tick); for any other job, the job run twice less the job run once.
+  Tick warm_duration(const Job& job);
   // Fills `estimate` of every job of the plan.
   void annotate(Plan& plan);
   std::size_t profiled() const { return cache_.size(); }
@@ -27,6 +37,9 @@ class JobProfiler {
   const model::ModelConfig& model_;
   std::map<std::string, Tick> cache_;
   lowering::LoweringCache lowering_;  // shared by every profile run: each op is lowered once
+  // An idle SoC for the closed form (CpuComplex::compute_time), made on first use.
+  std::unique_ptr<Simulator> idle_sim_;
+  std::unique_ptr<hw::Soc> idle_soc_;
 };
 
 // The profiling key. Op names are in it because lowering reads some (down_proj, gate_mul,

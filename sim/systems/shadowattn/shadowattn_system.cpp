@@ -155,13 +155,11 @@ class AttentionBuilder {
     j.attention_module = true;
     return j;
   }
-  // A CPU job's time on a warm core: the profiler runs each job alone on an idle SoC, whose first
-  // CPU task pays the cluster's wake-up; the difference of the job run twice and once does not.
+  // A CPU job's time on a warm core: the profiler runs a job alone on an idle SoC, whose first
+  // CPU task pays the cluster's wake-up (JobProfiler::warm_duration leaves it out).
   double warm_ms(const Job& j) const {
     if (j.unit != kernels::Unit::kCpu) return to_ms(profiler_.duration(j));
-    Job twice = j;
-    twice.ops.insert(twice.ops.end(), j.ops.begin(), j.ops.end());
-    return to_ms(profiler_.duration(twice) - profiler_.duration(j));
+    return to_ms(profiler_.warm_duration(j));
   }
   static std::uint32_t add(Plan& plan, Job j, const std::vector<std::uint32_t>& deps) {
     j.deps.insert(j.deps.end(), deps.begin(), deps.end());

@@ -1,0 +1,82 @@
+// JobProfiler::warm_duration's closed form for shadowAttn's CPU jobs (top-k, sparse attention,
+// block-sparse attention) equals, to the tick, what the simulation gives for the job on a warm
+// core: the job run twice less the job run once on an idle SoC (the first run pays the cluster's
+// wake-up, the second does not). shadowAttn's planner profiles a job per head per layer and
+// chunk, so the closed form is what keeps planning from simulating tens of thousands of jobs.
+#include <gtest/gtest.h>
+
+#include "kernels/attention/attention_lower.h"
+#include "sim/config/config_tree.h"
+#include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
+#include "sim/runtime/job_profiler.h"
+#include "sim/runtime/lowering/sparse_attention_lowering.h"
+
+namespace socsim::runtime {
+namespace {
+
+const std::string kRoot = SOCSIM_SOURCE_DIR;
+
+Job sparse_job(model::OpKind kind, std::uint64_t q, std::uint64_t kv, std::uint64_t heads, double ratio, const std::string& cluster,
+               std::uint32_t threads, const model::ModelConfig& m) {
+  model::OpDesc op;
+  op.name = kind == model::OpKind::kTopK ? "topk" : "sparse_attention";
+  op.kind = kind;
+  op.m = q, op.k = m.head_dim, op.n = kv, op.batch = heads;
+  op.weight_params = static_cast<std::uint64_t>(ratio * lowering::kRatioUnit);
+  if (kind == model::OpKind::kSparseAttn) op.elements = kernels::sparse_kept_total(lowering::sparse_op_shape(op, m), ratio);
+  Job j;
+  j.name = "j";
+  j.unit = kernels::Unit::kCpu;
+  j.precision = Precision::kFp32;
+  j.cpu_cluster = cluster;
+  j.cpu_threads = threads;
+  j.ops = {{op, model::Phase::kPrefill, 0, 0}};
+  return j;
+}
+
+Tick simulated_warm(JobProfiler& p, const Job& j) {
+  Job twice = j;
+  twice.ops.insert(twice.ops.end(), j.ops.begin(), j.ops.end());
+  return p.duration(twice) - p.duration(j);
+}
+
+TEST(JobProfilerWarm, ClosedFormEqualsTheSimulatedWarmRun) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  int checked = 0;
+  for (const char* soc_id : {"snapdragon-8gen3", "snapdragon-8gen2"}) {
+    auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/" + soc_id + ".yaml");
+    const hw::SocSpec spec = hw::parse_soc_spec(tree);
+    JobProfiler p(spec, m);
+    for (auto kind : {model::OpKind::kTopK, model::OpKind::kSparseAttn, model::OpKind::kBlockSparseAttn}) {
+      for (const char* cluster : {"prime", "mid", "little"}) {
+        for (std::uint32_t threads : {1u, 2u}) {
+          if (threads > spec.cpu.cluster(cluster).cores) continue;
+          for (std::uint64_t kv : {256u, 1000u, 3840u}) {
+            for (double ratio : {0.05, 0.2, 0.93}) {
+              const Job j = sparse_job(kind, 256, kv, 3, ratio, cluster, threads, m);
+              EXPECT_EQ(p.warm_duration(j), simulated_warm(p, j))
+                  << soc_id << " " << model::op_kind_name(kind) << " " << cluster << " x" << threads << " kv " << kv << " ratio " << ratio;
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+// Jobs the closed form does not cover (another unit, no cluster) are simulated.
+TEST(JobProfilerWarm, OtherJobsAreSimulated) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  const hw::SocSpec spec = hw::parse_soc_spec(tree);
+  JobProfiler p(spec, m);
+  Job j = sparse_job(model::OpKind::kTopK, 256, 1024, 2, 0.2, "", 1, m);
+  EXPECT_EQ(p.warm_duration(j), simulated_warm(p, j));
+  EXPECT_GT(p.warm_duration(j), 0u);
+}
+
+}  // namespace
+}  // namespace socsim::runtime
