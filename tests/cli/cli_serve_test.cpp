@@ -106,6 +106,18 @@ TEST(CliServe, BadInputExits2NamingTheKey) {
   }
 }
 
+// A chunk as large as the window: the recompute profile stays within the window (it used to
+// prefill 8 chunks, 32768 tokens, and exit 2 naming --model and a KV cache nobody asked for).
+TEST(CliServe, ChunksAsLargeAsTheWindowServe) {
+  const auto j = run_socsim_json("serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 2 --hours 1 --set llms.chunk_tokens=4096",
+                                 "serve_chunk_window");
+  EXPECT_EQ(j["options"]["chunk_tokens"], 4096);
+  EXPECT_GT(j["profiled_costs"]["recompute_per_chunk_ms"].get<double>(), 0);
+  // A one-token window and chunk: the line still has two points.
+  const auto r = run_socsim(kBase + " --policy llms --contexts 2 --set llms.max_context=1 --set llms.chunk_tokens=1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(CliServe, JetsonBoardsServeOnTheirGpuAndRefuseNpuSystems) {
   const auto j = run_socsim_json("serve --soc jetson-tx2 --model qwen2-0.5b --hours 2 --memory-budget 160MiB --set llms.max_context=1024 --policy llms --contexts 3",
                                  "serve_tx2");

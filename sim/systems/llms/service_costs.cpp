@@ -4,6 +4,9 @@
 #include <memory>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
 #include "sim/core/simulator.h"
 #include "sim/hw/soc.h"
@@ -65,6 +68,24 @@ double time_requests(const hw::SocSpec& soc, bool write, std::uint64_t requests,
 
 }  // namespace
 
+std::vector<std::uint64_t> recompute_profile_tokens(std::uint32_t chunk_tokens, std::uint64_t window) {
+  if (chunk_tokens == 0) throw std::invalid_argument("recompute_profile_tokens: chunk_tokens must be > 0");
+  std::vector<std::uint64_t> tokens;
+  for (std::uint64_t k : {1, 2, 4, 8}) {
+    if (window == 0 || k * chunk_tokens <= window) tokens.push_back(k * chunk_tokens);
+  }
+  // Chunks as large as the window: halves of one, down to a token, until three points are timed.
+  std::uint64_t part = tokens.empty() ? std::max<std::uint64_t>(1, std::min<std::uint64_t>(chunk_tokens, window)) : tokens.front();
+  if (tokens.empty()) tokens.push_back(part);
+  while (tokens.size() < 3 && part > 1) {
+    part /= 2;
+    tokens.insert(tokens.begin(), part);
+  }
+  // A one-token window: the line needs a second point, past it.
+  if (tokens.size() < 2) tokens.push_back(2 * tokens.back());
+  return tokens;
+}
+
 ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint64_t chunk_bytes,
                            std::uint32_t element_bytes) {
   ServiceCosts c;
@@ -75,17 +96,27 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   system->configure(root, soc, model);
   std::vector<double> x, t, e;
   bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
-  for (std::uint64_t k : {1, 2, 4, 8}) {
+  for (const std::uint64_t tokens : recompute_profile_tokens(opt.chunk_tokens, model.max_context)) {
     runtime::RunRequest req;
     req.soc_id = soc.name;
     req.soc = soc;
     req.model = model;
     req.system = opt.recompute_system;
-    req.prompt_tokens = k * opt.chunk_tokens;
+    req.prompt_tokens = tokens;
     req.decode_tokens = 0;
     report::TraceRecorder trace(report::TraceDetail::kOff);  // costs only: no timeline kept
-    const auto r = runtime::simulate_run(req, *system, trace);
-    x.push_back(static_cast<double>(k));
+    const auto r = [&] {
+      try {
+        return runtime::simulate_run(req, *system, trace);
+      } catch (const config::ConfigError& err) {
+        // Say which service option led here: the profile's prefill is not on the command line.
+        throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
+                                  fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): {}",
+                                              opt.recompute_system, tokens, opt.chunk_tokens,
+                                              config::format_config_error(err.location(), err.key(), err.message())));
+      }
+    }();
+    x.push_back(static_cast<double>(tokens) / static_cast<double>(opt.chunk_tokens));
     t.push_back(r.prefill_ms.value_or(0) / 1e3);
     e.push_back(r.energy_j.value_or(0));
     for (const auto& u : r.units) kv_on_gpu = kv_on_gpu || (u.name == "gpu" && u.busy_ms > 0);

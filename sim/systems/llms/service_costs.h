@@ -38,6 +38,14 @@ LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y);
 // Least squares T = a requests + b bytes (no intercept) through (requests, bytes, seconds) points.
 IoCost fit_io(const std::vector<double>& requests, const std::vector<double>& bytes, const std::vector<double>& seconds);
 
+// The prompt lengths the recompute cost is profiled at: 1, 2, 4 and 8 chunks, those within the
+// model's window (0: no window); when fewer than three fit (chunks near the window's size), halves
+// of the smallest, down to one token (a one-token window adds two tokens: a line needs two
+// points). A context never holds more than the window, so recompute
+// beyond it is never asked for, and a prefill past it could fail the memory check for a reason
+// that is not the user's.
+std::vector<std::uint64_t> recompute_profile_tokens(std::uint32_t chunk_tokens, std::uint64_t window);
+
 // Profiles the SoC: simulated runs, not formulas (see the header comment). Slow-ish (a few
 // prefills): callers profile once per (SoC, model, options, chunk size). element_bytes: the KV
 // cache's element size (1 INT8, 2 FP16), chunk_bytes: an uncompressed chunk over all layers.

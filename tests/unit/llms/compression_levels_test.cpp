@@ -189,5 +189,21 @@ TEST(Fits, LineAndIoAreExactOnLinearData) {
   EXPECT_NEAR(io.per_byte_s, 0.001, 1e-15);
 }
 
+// The recompute profile's prefills stay within the window: 1, 2, 4, 8 chunks where they fit, and
+// halves of the smallest until three points are timed (chunk_tokens=4096 used to prefill 32768
+// tokens, and on a Jetson Orin NX failed the memory check with a message about --model).
+TEST(Fits, RecomputeProfileStaysWithinTheWindow) {
+  using V = std::vector<std::uint64_t>;
+  EXPECT_EQ(recompute_profile_tokens(16, 4096), (V{16, 32, 64, 128}));
+  EXPECT_EQ(recompute_profile_tokens(3, 0), (V{3, 6, 12, 24}));  // no window
+  EXPECT_EQ(recompute_profile_tokens(1024, 4096), (V{1024, 2048, 4096}));
+  EXPECT_EQ(recompute_profile_tokens(2048, 4096), (V{1024, 2048, 4096}));
+  EXPECT_EQ(recompute_profile_tokens(4096, 4096), (V{1024, 2048, 4096}));
+  EXPECT_EQ(recompute_profile_tokens(4096, 2048), (V{512, 1024, 2048}));  // a chunk larger than the window
+  EXPECT_EQ(recompute_profile_tokens(2, 2), (V{1, 2}));
+  EXPECT_EQ(recompute_profile_tokens(1, 1), (V{1, 2}));  // a line needs two points
+  EXPECT_THROW(recompute_profile_tokens(0, 16), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace socsim::systems::llms
