@@ -1,5 +1,7 @@
 #include "sim/runtime/lowering/lowering_cache.h"
 
+#include "sim/runtime/job_profiler.h"
+
 namespace socsim::runtime::lowering {
 
 LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, std::uint32_t threads,
@@ -8,7 +10,10 @@ LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, s
   key.precision = static_cast<int>(p);
   key.threads = threads;
   key.kind = static_cast<int>(op.kind);
-  key.name = op.name;
+  // A per-head suffix (".h<N>", shadowAttn's top-k and sparse-attention ops) is left out, as in
+  // the profiler's signature: no lowering reads it, so the heads of one shape and ratio (one head
+  // index across a batch's sequences) share their work.
+  key.name = label_stem(op.name);
   key.m = op.m, key.k = op.k, key.n = op.n, key.batch = op.batch, key.elements = op.elements, key.weight_params = op.weight_params;
   if (op.kind == model::OpKind::kSoftmax && attention) {
     key.heads = attention->heads, key.kv_heads = attention->kv_heads, key.head_dim = attention->head_dim;
