@@ -118,6 +118,10 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   if (!resumed_ && !write_line(fd_, safe_dump(header_json(header)) + "\n")) {
     const std::string why = std::strerror(errno);
     ::close(fd_);
+    // A new journal that holds no finished run is removed, or the next sweep into this --out
+    // would be told to --resume a sweep that never ran.
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
     bad(path_, 0, "--out", "cannot write the sweep journal (" + why + ")");
   }
   if (!resumed_) ++syncs_;

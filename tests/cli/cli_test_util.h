@@ -32,13 +32,14 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return socsim::test::fresh_scratch_dir("socsim_cli_test_", name);
 }
 
-inline CliResult run_socsim(const std::string& args, const std::string& cwd = SOCSIM_SOURCE_DIR) {
+// `env`: assignments put before the binary (e.g. "SOCSIM_FAULT_FSYNC=1"), for the child only.
+inline CliResult run_socsim(const std::string& args, const std::string& cwd = SOCSIM_SOURCE_DIR, const std::string& env = "") {
   static int counter = 0;
   const auto dir = std::filesystem::temp_directory_path();
   const auto tag = std::to_string(::getpid()) + "_" + std::to_string(counter++);
   const auto out = dir / ("socsim_out_" + tag), err = dir / ("socsim_err_" + tag);
-  const std::string cmd = "cd '" + cwd + "' && '" + std::string(SOCSIM_BINARY) + "' " + args + " >'" + out.string() +
-                          "' 2>'" + err.string() + "'";
+  const std::string cmd = "cd '" + cwd + "' && " + (env.empty() ? "" : "env " + env + " ") + "'" + std::string(SOCSIM_BINARY) + "' " +
+                          args + " >'" + out.string() + "' 2>'" + err.string() + "'";
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,0 +1,66 @@
+// An LD_PRELOAD library for the CLI tests' disk failures, which a test cannot otherwise provoke
+// (root ignores permissions, and the CI's file system neither fills up nor fails to sync). Each
+// fault is switched on by an environment variable of the child process:
+//   SOCSIM_FAULT_WRITE_ENOSPC=1  write() to a regular file (fd > 2) writes the first half of its
+//                                first request, then fails with ENOSPC: a disk that fills up
+//                                in the middle of a file
+//   SOCSIM_FAULT_FSYNC=1         fsync() fails with EIO
+//   SOCSIM_FAULT_FDATASYNC=1     fdatasync() fails with EIO
+// Everything else goes to the next definition (libc's, or a sanitizer's interceptor).
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+
+namespace {
+
+bool enabled(const char* var) {
+  const char* v = std::getenv(var);
+  return v != nullptr && v[0] == '1';
+}
+
+bool regular_file(int fd) {
+  struct stat st {};
+  return fd > 2 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+template <class F>
+F next(const char* name) {
+  return reinterpret_cast<F>(::dlsym(RTLD_NEXT, name));
+}
+
+std::atomic<bool> wrote_half{false};
+
+}  // namespace
+
+extern "C" ssize_t write(int fd, const void* buf, size_t n) {
+  static const auto real = next<ssize_t (*)(int, const void*, size_t)>("write");
+  if (enabled("SOCSIM_FAULT_WRITE_ENOSPC") && regular_file(fd)) {
+    if (!wrote_half.exchange(true) && n > 1) return real(fd, buf, n / 2);
+    errno = ENOSPC;
+    return -1;
+  }
+  return real(fd, buf, n);
+}
+
+extern "C" int fsync(int fd) {
+  static const auto real = next<int (*)(int)>("fsync");
+  if (enabled("SOCSIM_FAULT_FSYNC")) {
+    errno = EIO;
+    return -1;
+  }
+  return real(fd);
+}
+
+extern "C" int fdatasync(int fd) {
+  static const auto real = next<int (*)(int)>("fdatasync");
+  if (enabled("SOCSIM_FAULT_FDATASYNC")) {
+    errno = EIO;
+    return -1;
+  }
+  return real(fd);
+}
