@@ -79,7 +79,7 @@ void print_table(const sweep::SweepResults& r, std::ostream& os) {
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open (expected a sweep output folder holding results.json)");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open" + config::errno_reason() + " (expected a sweep output folder holding results.json)");
   try {
     return nlohmann::ordered_json::parse(in);
   } catch (const nlohmann::json::exception& e) {

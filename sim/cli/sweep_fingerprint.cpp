@@ -16,7 +16,7 @@ namespace {
 
 std::string file_bytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot read this input of the sweep");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot read this input of the sweep" + config::errno_reason());
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
@@ -26,7 +26,7 @@ std::string large_file_digest(const std::filesystem::path& file, const std::stri
   const auto size = std::filesystem::file_size(file, ec);
   if (ec) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep (" + ec.message() + ")");
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep" + config::errno_reason());
   constexpr std::uintmax_t kPart = 1 << 20;
   std::string text = std::to_string(size) + ":";
   std::string part(static_cast<std::size_t>(std::min(size, kPart)), '\0');
@@ -38,7 +38,7 @@ std::string large_file_digest(const std::filesystem::path& file, const std::stri
     in.read(part.data(), static_cast<std::streamsize>(part.size()));
     text += part;
   }
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, key, "cannot read this input of the sweep (it changed or shrank while being read?)");
   return text;
 }
 

@@ -1,8 +1,15 @@
 #include "sim/config/config_error.h"
 
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace socsim::config {
+
+std::string errno_reason() {
+  const int e = errno;
+  return e == 0 ? std::string() : std::string(" (") + std::strerror(e) + ")";
+}
 
 std::string format_config_error(const SourceLocation& loc, const std::string& key,
                                 const std::string& message) {

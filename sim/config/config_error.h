@@ -27,6 +27,11 @@ class ConfigError : public std::runtime_error {
   std::string message_;
 };
 
+// " (<strerror(errno)>)" after a failed open or read, or "" when errno is 0: why a file could not
+// be read (permission, a directory, a missing file), for the message. Call it before anything else
+// can change errno.
+std::string errno_reason();
+
 // "file:line: key: message" with the optional parts left out; also used for warnings/logs.
 std::string format_config_error(const SourceLocation& loc, const std::string& key,
                                 const std::string& message);

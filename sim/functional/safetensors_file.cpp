@@ -49,7 +49,7 @@ std::vector<std::string> SafetensorsFile::names() const {
 
 SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(file)) {
   std::ifstream in(path_, std::ios::binary);
-  if (!in) fail("", "cannot open file");
+  if (!in) fail("", "cannot open file" + config::errno_reason());
   std::error_code ec;
   const std::uint64_t size = std::filesystem::file_size(path_, ec);
   if (ec) fail("", "cannot read the file size: " + ec.message());

@@ -84,7 +84,7 @@ int line_of_offset(const std::string& text, std::size_t offset) {
 
 ModelConfig load_model_config(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open file");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open file" + config::errno_reason());
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_model_config(ss.str(), file);

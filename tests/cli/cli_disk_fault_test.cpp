@@ -1,7 +1,8 @@
-// Disk failures during output, injected with LD_PRELOAD (tests/support/disk_fault_shim.cpp): a
-// disk that fills up in the middle of a file, an fsync that fails, a sweep journal that cannot be
-// flushed. Each exits 2 naming the file and the error, leaves no temporary behind, and keeps the
-// earlier outputs byte for byte (#20: outputs are written atomically).
+// Disk failures, injected with LD_PRELOAD (tests/support/disk_fault_shim.cpp): a disk that fills
+// up in the middle of a file, an fsync that fails, a sweep journal that cannot be flushed, inputs
+// that cannot be read (root reads files whatever their permissions, so only a shim can refuse
+// one). Each exits 2 naming the file, the option and the error; output failures leave no temporary
+// behind and keep the earlier outputs byte for byte (#20: outputs are written atomically).
 #include <fstream>
 
 #include "tests/cli/cli_test_util.h"
@@ -12,10 +13,12 @@ namespace {
 const std::string kRun = "run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1";
 
 // The child's environment: the shim preloaded (a sanitized binary is told not to insist on its
-// runtime coming first) and one fault switched on.
-std::string fault(const std::string& var) {
-  return std::string("LD_PRELOAD='") + SOCSIM_DISK_FAULT_SHIM + "' ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" " + var + "=1";
+// runtime coming first) and `assignments` (VAR=value ...).
+std::string preload(const std::string& assignments) {
+  return std::string("LD_PRELOAD='") + SOCSIM_DISK_FAULT_SHIM + "' ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" " + assignments;
 }
+// One fault switched on.
+std::string fault(const std::string& var) { return preload(var + "=1"); }
 
 void expect_no_temporaries(const std::filesystem::path& dir) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
@@ -73,6 +76,45 @@ TEST(CliDiskFault, AJournalThatCannotBeSyncedStopsTheSweep) {
   const auto again = run_socsim("sweep --spec '" + (dir / "s.yaml").string() + "' --out '" + out.string() + "'");
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(std::filesystem::exists(out / "results.json"));
+}
+
+// An input that cannot be opened names the file, the option it came from and the reason, and
+// writes nothing: a --set file of a run, the same file as a sweep's setting, a --model file and a
+// serve --trace file.
+TEST(CliDiskFault, UnreadableInputsNameTheFileTheOptionAndTheReason) {
+  const auto dir = scratch_dir("disk_unreadable");
+  const std::string importance = "models/shadowattn/qwen2-0.5b.importance.json";
+  const auto json = " --json '" + (dir / "r.json").string() + "'";
+  auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system shadowattn --prompt 64 --decode 1 --set shadowattn.importance_file=" +
+                          importance + json,
+                      SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_EACCES=qwen2-0.5b.importance"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(importance + ": shadowattn.importance_file: cannot open the file (Permission denied)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
+  std::ofstream(dir / "s.yaml") << "name: s\n"
+                                   "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: shadowattn, prompt: 64, decode: 1,\n"
+                                   "       set: {shadowattn.importance_file: '" << std::string(SOCSIM_SOURCE_DIR) << "/" << importance << "'}}\n"
+                                   "grid:\n"
+                                   "  dram.peak: [60GB/s, 68GB/s]\n"
+                                   "metrics: [ttft_ms]\n";
+  r = run_socsim("sweep --spec '" + (dir / "s.yaml").string() + "' --out '" + (dir / "o").string() + "'", SOCSIM_SOURCE_DIR,
+                 preload("SOCSIM_FAULT_EACCES=qwen2-0.5b.importance"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  // The spec's line and key, the run, the file and the reason.
+  EXPECT_NE(r.err.find("s.yaml:3: base.shadowattn.importance_file: run 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot open the file (Permission denied)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "o" / "results.json"));
+  r = run_socsim("run --soc snapdragon-8gen3 --model models/qwen2-0.5b.json --system cpu-only --prompt 8 --decode 1" + json, SOCSIM_SOURCE_DIR,
+                 preload("SOCSIM_FAULT_EACCES=qwen2-0.5b.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("qwen2-0.5b.json: cannot open file (Permission denied)"), std::string::npos) << r.err;
+  std::ofstream(dir / "calls.csv") << "t_s,context,delta_tokens\n0,0,16\n";
+  r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 2 --memory-budget 160MiB --set llms.max_context=1024 --trace '" +
+                     (dir / "calls.csv").string() + "'" + json,
+                 SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_EACCES=calls.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--trace: cannot open the trace file (Permission denied)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
 }
 
 }  // namespace

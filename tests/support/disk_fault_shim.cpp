@@ -6,6 +6,8 @@
 //                                in the middle of a file
 //   SOCSIM_FAULT_FSYNC=1         fsync() fails with EIO
 //   SOCSIM_FAULT_FDATASYNC=1     fdatasync() fails with EIO
+//   SOCSIM_FAULT_EACCES=TEXT     fopen()/fopen64() of a path containing TEXT fails with EACCES: an
+//                                unreadable input (std::ifstream opens through them)
 // Everything else goes to the next definition (libc's, or a sanitizer's interceptor).
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -14,7 +16,9 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -34,6 +38,11 @@ F next(const char* name) {
 }
 
 std::atomic<bool> wrote_half{false};
+
+bool denied(const char* path) {
+  const char* text = std::getenv("SOCSIM_FAULT_EACCES");
+  return text != nullptr && text[0] != '\0' && path != nullptr && std::strstr(path, text) != nullptr;
+}
 
 }  // namespace
 
@@ -63,4 +72,22 @@ extern "C" int fdatasync(int fd) {
     return -1;
   }
   return real(fd);
+}
+
+extern "C" FILE* fopen(const char* path, const char* mode) {
+  static const auto real = next<FILE* (*)(const char*, const char*)>("fopen");
+  if (denied(path)) {
+    errno = EACCES;
+    return nullptr;
+  }
+  return real(path, mode);
+}
+
+extern "C" FILE* fopen64(const char* path, const char* mode) {
+  static const auto real = next<FILE* (*)(const char*, const char*)>("fopen64");
+  if (denied(path)) {
+    errno = EACCES;
+    return nullptr;
+  }
+  return real(path, mode);
 }

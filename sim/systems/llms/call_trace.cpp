@@ -107,7 +107,7 @@ std::vector<Call> generate_trace(const TraceSpec& spec, const std::vector<Datase
 
 std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32_t contexts) {
   std::ifstream in(file);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file");
+  if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file" + config::errno_reason());
   std::vector<Call> calls;
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {

@@ -66,7 +66,7 @@ nlohmann::ordered_json importance_json(const model::ModelConfig& m, const Offlin
 
 OfflineImportance read_importance_file(const fs::path& file, const model::ModelConfig& m) {
   std::ifstream in(file);
-  if (!in) bad(file, "shadowattn.importance_file", "cannot open the file");
+  if (!in) bad(file, "shadowattn.importance_file", "cannot open the file" + config::errno_reason());
   std::stringstream text;
   text << in.rdbuf();
   return parse_importance(text.str(), file, m);
