@@ -61,6 +61,8 @@ Task<> Executor::run(const Plan& plan) {
   dram_bytes_at_start_.assign(plan.jobs.size(), 0);
   dram_bytes_at_end_.assign(plan.jobs.size(), 0);
   own_dram_bytes_.assign(plan.jobs.size(), 0);
+  npu_in_flight_ = 0;
+  npu_overlapped_ = false;
   gpu_mark_.assign(plan.jobs.size(), 0);
   gpu_predicted_end_.assign(plan.jobs.size(), 0);
   lanes_.clear();
@@ -116,6 +118,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   const bool npu_job = job.unit == kernels::Unit::kNpu && soc_.spec().has_npu;
   const Tick engines_before = npu_job ? soc_.npu().busy().busy(soc_.sim().now()) : 0;
   const std::uint64_t npu_bytes_before = npu_job ? soc_.dram().port_bytes(soc_.npu().port()) : 0;
+  if (npu_job && ++npu_in_flight_ > 1) npu_overlapped_ = true;
   // With fast synchronization an NPU graph carries its own synchronization point (HeteroLLM 4.1:
   // the runtime inserts explicit synchronization points in the graph; 4.2: the polling host
   // notifies the NPU at once), so the host calls the graph as soon as the NPU is free and the
@@ -146,6 +149,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   if (npu_job) {
     npu_engine_busy_[index] = soc_.npu().busy().busy(end_[index]) - engines_before;
     own_dram_bytes_[index] = soc_.dram().port_bytes(soc_.npu().port()) - npu_bytes_before;
+    --npu_in_flight_;
   }
   dram_bytes_at_end_[index] = soc_.dram().total_bytes();
   done_flags_[index] = true;

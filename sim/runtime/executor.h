@@ -66,10 +66,14 @@ class Executor {
   // between two jobs' times without keeping a bandwidth timeline.
   std::uint64_t job_dram_bytes_at_start(std::uint32_t job) const { return dram_bytes_at_start_.at(job); }
   std::uint64_t job_dram_bytes_at_end(std::uint32_t job) const { return dram_bytes_at_end_.at(job); }
-  // The DRAM traffic of the job's own work, whatever ran beside it: CPU tasks' and GPU kernels'
-  // bytes as lowered (what the CPU and GPU models move); an NPU job's, the NPU port's bytes between
-  // its start and end (the NPU runs one job's engines at a time in every system that reports it).
+  // The DRAM traffic of the job's ops, whatever ran beside it: CPU tasks' and GPU kernels' bytes as
+  // lowered (what the CPU and GPU models move); an NPU job's, the NPU port's bytes between its
+  // start and end (valid while NPU jobs do not overlap: npu_jobs_overlapped). Not its storage
+  // reads, nor the hand-over copies between units (the runtime's, before the job's ops).
   std::uint64_t job_own_dram_bytes(std::uint32_t job) const { return own_dram_bytes_.at(job); }
+  // Whether two NPU jobs of the last plan ran at once: their own traffic (above) is then not told
+  // apart, and a report that needs it must not use it.
+  bool npu_jobs_overlapped() const { return npu_overlapped_; }
   // When the job's work was complete: for GPU jobs under fast sync, the completion of its last
   // kernel (the flag's time); otherwise job_end (a GPU job's end is when its kernels are queued).
   Tick job_complete(std::uint32_t job) const;
@@ -130,6 +134,8 @@ class Executor {
   std::vector<Tick> cpu_stalled_;      // per CPU job: core-time stalled on DRAM
   std::vector<std::uint64_t> dram_bytes_at_start_, dram_bytes_at_end_;
   std::vector<std::uint64_t> own_dram_bytes_;  // job_own_dram_bytes
+  std::uint32_t npu_in_flight_ = 0;
+  bool npu_overlapped_ = false;
   std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
   // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its
   // predicted completion and the flag fired when its kernels have run.

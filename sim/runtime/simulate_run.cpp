@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <optional>
 
@@ -130,6 +131,10 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       if (!plan.decode_step_end.empty()) {
         t.end = ex.job_end(plan.decode_step_end.back());
         end_bytes = ex.job_dram_bytes_at_end(plan.decode_step_end.back());
+      }
+      if (plan.report_attention && ex.npu_jobs_overlapped()) {
+        // Every system that reports its attention module runs its NPU jobs on one lane.
+        throw std::logic_error("attention energy: two NPU jobs ran at once, so their own DRAM traffic is not told apart");
       }
       for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
         const auto& job = plan.jobs[j];
@@ -325,6 +330,9 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     std::vector<Interval> all;
     Tick npu_engines = 0;
     hw::Activity aa;
+    // Per cluster: (time, +threads at a start / -threads at an end), for the most cores the
+    // module held at once (top-k, sparse attention and the planner can run side by side).
+    std::map<std::string, std::vector<std::pair<Tick, std::int64_t>>> core_steps;
     for (const auto& t : times) {
       for (const auto& sp : t.attention) {
         all.push_back({sp.start, sp.end});
@@ -334,9 +342,16 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
         if (sp.unit == kernels::Unit::kCpu) {
           aa.cpu_core_busy[sp.cluster] += (sp.end - sp.start) * sp.threads;
           aa.cpu_core_stalled[sp.cluster] += sp.cpu_stalled;
-          aa.cpu_cores[sp.cluster] = std::max(aa.cpu_cores[sp.cluster], sp.threads);
+          core_steps[sp.cluster].push_back({sp.start, static_cast<std::int64_t>(sp.threads)});
+          core_steps[sp.cluster].push_back({sp.end, -static_cast<std::int64_t>(sp.threads)});
         }
       }
+    }
+    for (auto& [cluster, steps] : core_steps) {
+      std::sort(steps.begin(), steps.end());  // at one time, ends (negative) before starts
+      std::int64_t held = 0, peak = 0;
+      for (const auto& [at, d] : steps) peak = std::max(peak, held += d);
+      aa.cpu_cores[cluster] = static_cast<std::uint32_t>(peak);
     }
     aa.duration = 0;
     for (const auto& iv : merged(all)) aa.duration += iv.end - iv.start;
@@ -356,6 +371,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     r.extra["attention_ms"] = to_ms(aa.duration) / n;
     r.extra["attention_energy_j"] = (with_idle - hw::compute_energy(req.soc.power, idle).total_j) / n;
     r.extra["attention_energy_with_idle_j"] = with_idle / n;
+    r.extra["attention_dram_bytes"] = static_cast<double>(aa.dram_bytes) / n;
   }
   if (req.gpu_background_frame > 0) {
     r.extra["gpu_background"] = {{"frame_ms", to_ms(req.gpu_background_frame)},

@@ -69,9 +69,9 @@ TEST(ExecutorLowering, CpuJobsRunOnTheirThreads) {
 }
 
 // Each job's own DRAM traffic, whatever runs beside it: a CPU job's is what its lowered tasks
-// move, although an NPU job streams its weights at the same time (the attention module's energy
-// counts only its own traffic); the NPU job's is its port's, and together they are all the DRAM
-// moved.
+// move and a GPU job's what its kernels move, although an NPU job streams its weights at the same
+// time (the attention module's energy counts only its own traffic); the NPU job's is its port's,
+// and together they are all the DRAM moved.
 TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
   Runner r;
   Plan plan;
@@ -80,8 +80,12 @@ TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
   cpu.name = "cpu";
   for (auto& g : cpu.ops) g.layer = 1;  // its own layer: the executor finds each layer's attention shape
   plan.add(cpu);
+  Job gpu = layer_job(r.model, kernels::Unit::kGpu, Precision::kFp16, 32);
+  gpu.name = "gpu";
+  for (auto& g : gpu.ops) g.layer = 2;
+  plan.add(gpu);
   plan.prepared_graphs.push_back("g");
-  std::uint64_t lowered = 0;
+  std::uint64_t lowered = 0, gpu_lowered = 0;
   model::OpDesc scores{"", model::OpKind::kAttnScores};
   for (const auto& o : plan.jobs[1].ops) {
     if (o.op.kind == model::OpKind::kAttnScores) scores = o.op;
@@ -89,6 +93,14 @@ TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
   const auto shape = attention_shape_of(scores, r.model);
   for (const auto& g : plan.jobs[1].ops) {
     for (const auto& t : lower_op_cpu(g.op, r.model, Precision::kW4A16, 2, &shape).tasks) lowered += t.dram_bytes;
+  }
+  model::OpDesc gpu_scores{"", model::OpKind::kAttnScores};
+  for (const auto& o : plan.jobs[2].ops) {
+    if (o.op.kind == model::OpKind::kAttnScores) gpu_scores = o.op;
+  }
+  const auto gpu_shape = attention_shape_of(gpu_scores, r.model);
+  for (const auto& g : plan.jobs[2].ops) {
+    for (const auto& k : lower_op_gpu(g.op, r.model, Precision::kFp16, &gpu_shape).kernels) gpu_lowered += k.dram_bytes;
   }
   Simulator sim;
   hw::Soc soc(sim, r.spec, nullptr);
@@ -101,7 +113,11 @@ TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
   EXPECT_GT(ex.job_dram_bytes_at_end(1) - ex.job_dram_bytes_at_start(1), lowered);
   EXPECT_EQ(ex.job_own_dram_bytes(1), lowered);
   EXPECT_GT(ex.job_own_dram_bytes(0), 0u);
-  EXPECT_EQ(ex.job_own_dram_bytes(0) + ex.job_own_dram_bytes(1), soc.dram().total_bytes());
+  EXPECT_EQ(ex.job_own_dram_bytes(2), gpu_lowered);
+  EXPECT_GT(gpu_lowered, 0u);
+  // Independent jobs: no hand-over copies, so the three make up all the DRAM moved.
+  EXPECT_EQ(ex.job_own_dram_bytes(0) + ex.job_own_dram_bytes(1) + ex.job_own_dram_bytes(2), soc.dram().total_bytes());
+  EXPECT_FALSE(ex.npu_jobs_overlapped());
 }
 
 }  // namespace

@@ -213,6 +213,44 @@ TEST(ShadowAttnSystem, AttentionEnergyIsAboveIdle) {
               soc + (2.5 + 0.7 + 0.2 + 0.1) * ms / 1000, 1e-9);
 }
 
+// The module's energy counts its own DRAM traffic (attention_dram_bytes), not the host's NPU
+// matmuls streaming weights beside it: a cg-full attention reads Q, K and V, far less than the
+// run moves, and the energy moves by exactly those bytes times the energy per byte.
+TEST(ShadowAttnSystem, AttentionEnergyCountsItsOwnTraffic) {
+  for (const std::string id : {"cg-full", "shadowattn"}) {
+    const auto a = SaRun(id, 512, {"power.dram_energy=4pJ/bit"}).run(), b = SaRun(id, 512, {"power.dram_energy=12pJ/bit"}).run();
+    const double bytes = a.extra["attention_dram_bytes"].get<double>();
+    ASSERT_GT(bytes, 0) << id;
+    EXPECT_LT(bytes, 0.25 * a.dram_bytes) << id;  // the weights are the run's, not the module's
+    EXPECT_NEAR(b.extra["attention_energy_j"].get<double>() - a.extra["attention_energy_j"].get<double>(), bytes * 8 * 8e-12,
+                1e-9 * bytes)
+        << id;
+  }
+}
+
+// With a budget of two cores, top-k and sparse attention run side by side (and the planner on a
+// third thread): the idle draw and the cap on busy core-time count every core the module held at
+// once, so none of its core-time is cut.
+TEST(ShadowAttnSystem, AttentionEnergyCountsEveryCoreHeldAtOnce) {
+  const std::vector<std::string> flat = {"power.dram_energy=0pJ/bit", "power.cpu_core.mid.stalled=1W", "shadowattn.cpu_cores=2"};
+  auto idle = flat;
+  idle.push_back("power.cpu_core.mid.idle=0.11W");
+  const auto a = SaRun("shadowattn", 1024, flat).run(), b = SaRun("shadowattn", 1024, idle).run();
+  ASSERT_EQ(a.extra["attention_ms"].get<double>(), b.extra["attention_ms"].get<double>());
+  const double s = a.extra["attention_ms"].get<double>() / 1000;
+  // Raising the cores' idle power by 0.1 W lowers the energy above idle by 0.1 W per busy
+  // core-second and raises the idle draw by 0.1 W per held core over the module's time.
+  const double busy_s = (a.extra["attention_energy_j"].get<double>() - b.extra["attention_energy_j"].get<double>()) / 0.1;
+  const double held = (b.extra["attention_energy_with_idle_j"].get<double>() - b.extra["attention_energy_j"].get<double>() -
+                       (a.extra["attention_energy_with_idle_j"].get<double>() - a.extra["attention_energy_j"].get<double>())) /
+                      (0.1 * s);
+  // Top-k's core and sparse attention's were held at once (the old count, the most threads of one
+  // job, was 1 and cut the core-time to the wall time); the planner's thread may add a third.
+  EXPECT_GE(held, 2.0 - 1e-6) << busy_s << " core-s over " << s << " s";
+  EXPECT_LE(held, 3.0 + 1e-6);
+  EXPECT_LE(busy_s, held * s + 1e-9);
+}
+
 TEST(ShadowAttnSystem, AblationSwitches) {
   const auto base = SaRun("shadowattn", 256).run();
   const double full = base.extra["attention_ms"].get<double>();
