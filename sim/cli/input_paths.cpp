@@ -53,7 +53,10 @@ fs::path resolve_input(InputKind kind, const std::string& arg) {
   std::error_code ec;
   if (fs::is_regular_file(arg, ec)) return fs::path(arg);
   const bool looks_like_path = arg.find('/') != std::string::npos || fs::path(arg).extension() == k.extension;
-  if (looks_like_path) throw config::ConfigError(where, k.option, "cannot open file '" + arg + "'");
+  if (looks_like_path) {
+    const std::string why = fs::is_directory(arg, ec) ? " (a folder, not a file)" : fs::exists(arg, ec) ? " (not a regular file)" : " (no such file)";
+    throw config::ConfigError(where, k.option, "cannot open file '" + arg + "'" + why);
+  }
   for (const auto& root : search_roots()) {
     const fs::path candidate = root / k.folder / (arg + k.extension);
     if (fs::is_regular_file(candidate, ec)) return candidate;

@@ -165,6 +165,13 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
     }
     rq.model.max_context = rq.service.options.max_context;  // the service's cap is the window it slides
   }
+  if (rq.model.max_context > 0 && rq.service.options.chunk_tokens > rq.model.max_context) {
+    // A chunk never holds more than the window: its memory, I/O and recompute would be costed for
+    // tokens no context can have.
+    bad("llms.chunk_tokens", std::to_string(rq.service.options.chunk_tokens) + " tokens exceed the window of " +
+                                 std::to_string(rq.model.max_context) + " tokens (" +
+                                 (rq.service.options.max_context > 0 ? "llms.max_context" : rq.model.id + "'s") + ")");
+  }
   rq.service.model = rq.model;
   rq.datasets = systems::llms::read_dataset_table(datasets.empty() ? default_datasets() : std::filesystem::path(datasets));
   if (!trace_file.empty()) {

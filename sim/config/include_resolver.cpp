@@ -1,6 +1,7 @@
 #include "sim/config/include_resolver.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -45,7 +46,12 @@ fs::path identity(const fs::path& path) {
 
 std::optional<std::string> read_text_file(const fs::path& path) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  if (!fs::is_regular_file(path, ec)) {
+    // errno says why, for the caller's message (errno_reason): a folder, no such file, or another
+    // kind of file.
+    errno = fs::is_directory(path, ec) ? EISDIR : fs::exists(path, ec) ? EINVAL : ENOENT;
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream buffer;
@@ -71,10 +77,11 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
 
   const auto text = read_text_file(path);
   if (!text) {
-    if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", "cannot open file");
+    const std::string why = errno_reason();
+    if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", "cannot open file" + why);
     // Point at the include line: that is what the user has to fix.
     throw ConfigError(*included_from, std::string(kIncludeKey),
-                      "cannot open file \"" + name + "\"");
+                      "cannot open file \"" + name + "\"" + why);
   }
 
   chain_.push_back(id);

@@ -22,11 +22,12 @@ class JobProfiler {
  public:
   JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model), lowering_(model, soc.npu) {}
   Tick duration(const Job& job);
-  // The job's time on a warm core (no cluster wake-up): for a CPU job of shadowAttn's sparse
-  // kinds (top-k, sparse attention, block-sparse attention, the planner) on a named cluster, in
-  // closed form, each task the dispatch and then the later of its compute and its DRAM stream
-  // (CpuComplex::compute_time), which is what a lone task on an idle SoC takes (a test checks the
-  // two agree to the tick); for any other job, the job run twice less the job run once.
+  // The job's time on a warm core (no cluster wake-up): for a one-thread CPU job of shadowAttn's
+  // sparse kinds (top-k, sparse attention, block-sparse attention, the planner) on a named
+  // cluster, in closed form, each task the dispatch and then the later of its compute and its
+  // DRAM stream (CpuComplex::compute_time), which is what a lone task on an idle SoC takes (a
+  // test checks the two agree to the tick); for any other job, the job run twice less the job
+  // run once.
   Tick warm_duration(const Job& job);
   // Fills `estimate` of every job of the plan.
   void annotate(Plan& plan);

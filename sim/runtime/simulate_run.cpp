@@ -351,7 +351,10 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
       std::sort(steps.begin(), steps.end());  // at one time, ends (negative) before starts
       std::int64_t held = 0, peak = 0;
       for (const auto& [at, d] : steps) peak = std::max(peak, held += d);
-      aa.cpu_cores[cluster] = static_cast<std::uint32_t>(peak);
+      // A job's span includes its wait for a core (a planner job queued behind sparse attention
+      // on a one-core cluster): never more cores than the cluster has.
+      const auto cores = static_cast<std::int64_t>(req.soc.cpu.cluster(cluster).cores);
+      aa.cpu_cores[cluster] = static_cast<std::uint32_t>(std::min(peak, cores));
     }
     aa.duration = 0;
     for (const auto& iv : merged(all)) aa.duration += iv.end - iv.start;

@@ -47,7 +47,7 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   std::uint64_t keep_bytes = 0;  // on resume: the journal up to its last complete line
   if (exists) {
     std::ifstream in(path_, std::ios::binary);
-    if (!in) bad(path_, 0, "", "cannot read the sweep journal");
+    if (!in) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
     std::map<std::size_t, JournalEntry> by_run;

@@ -108,7 +108,7 @@ TEST(CliDiskFault, UnreadableInputsNameTheFileTheOptionAndTheReason) {
                  preload("SOCSIM_FAULT_EACCES=qwen2-0.5b.json"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("qwen2-0.5b.json: cannot open file (Permission denied)"), std::string::npos) << r.err;
-  std::ofstream(dir / "calls.csv") << "t_s,context,delta_tokens\n0,0,16\n";
+  std::ofstream(dir / "calls.csv") << "0 0 16\n";
   r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 2 --memory-budget 160MiB --set llms.max_context=1024 --trace '" +
                      (dir / "calls.csv").string() + "'" + json,
                  SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_EACCES=calls.csv"));

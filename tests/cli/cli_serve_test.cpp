@@ -96,6 +96,8 @@ TEST(CliServe, BadInputExits2NamingTheKey) {
       {kBase + " --policy llms --contexts 2 --set llms.io_granularity=page", "llms.io_granularity"},
       {kBase + " --policy llms --contexts 2 --set llms.io_tensor_cycles=-1", "llms.io_tensor_cycles"},
       {kBase + " --policy llms --contexts 2 --set llms.io_upload=maybe", "llms.io_upload"},
+      {kBase + " --policy llms --contexts 2 --set llms.chunk_tokens=2048", "llms.chunk_tokens: 2048 tokens exceed the window of 1024 tokens"},
+      {kBase + " --policy llms --contexts 2 --trace /tmp", "--trace: is a folder"},
       {"serve --soc snapdragon-8gen3 --model llama-2-7b --policy vllm-s --contexts 2 --memory-budget 1GiB", "--memory-budget"},
   };
   for (const auto& c : cases) {

@@ -4,6 +4,18 @@
 
 namespace socsim::runtime::lowering {
 
+namespace {
+
+// The op as lowered: its name without a per-head suffix, so the work's names (which carry the
+// op's name) are the same whichever head of a shape is lowered first.
+model::OpDesc stemmed(const model::OpDesc& op) {
+  model::OpDesc s = op;
+  s.name = std::string(label_stem(op.name));
+  return s;
+}
+
+}  // namespace
+
 LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, std::uint32_t threads,
                                          const kernels::AttentionShape* attention) {
   Key key;
@@ -27,14 +39,14 @@ const kernels::CpuWork& LoweringCache::cpu(const model::OpDesc& op, Precision p,
   Key key = key_of(op, p, threads, attention);
   key.cpu_engine = engine;
   auto it = cpu_.find(key);
-  if (it == cpu_.end()) it = cpu_.emplace(std::move(key), lower_op_cpu(op, model_, p, threads, attention, engine)).first;
+  if (it == cpu_.end()) it = cpu_.emplace(std::move(key), lower_op_cpu(stemmed(op), model_, p, threads, attention, engine)).first;
   return it->second;
 }
 
 const kernels::GpuWork& LoweringCache::gpu(const model::OpDesc& op, Precision p, const kernels::AttentionShape* attention) {
   Key key = key_of(op, p, 0, attention);
   auto it = gpu_.find(key);
-  if (it == gpu_.end()) it = gpu_.emplace(std::move(key), lower_op_gpu(op, model_, p, attention)).first;
+  if (it == gpu_.end()) it = gpu_.emplace(std::move(key), lower_op_gpu(stemmed(op), model_, p, attention)).first;
   return it->second;
 }
 
@@ -43,7 +55,7 @@ const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const 
   Key key = key_of(op, p, 0, attention);
   key.npu_kernels = choice;
   auto it = npu_work_.find(key);
-  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(op, model_, p, npu_, attention, choice)).first;
+  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(stemmed(op), model_, p, npu_, attention, choice)).first;
   return it->second;
 }
 

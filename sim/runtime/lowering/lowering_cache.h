@@ -1,7 +1,9 @@
 #pragma once
 // Lowered work per (unit, precision, threads, op): the decoder layers of one forward pass have
 // the same ops with the same shapes, so an op is lowered once per pass instead of once per layer.
-// The work's names carry the op's name, so the name is part of the key.
+// The work's names carry the op's name, so the name is part of the key, less a per-head suffix
+// (".h<N>", shadowAttn's per-head ops; job_profiler.h's label_stem): heads of one shape share
+// their work, lowered under the stem (the head shows in the job's name, not its tasks').
 #include <compare>
 #include <cstdint>
 #include <map>

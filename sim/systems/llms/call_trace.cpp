@@ -106,6 +106,9 @@ std::vector<Call> generate_trace(const TraceSpec& spec, const std::vector<Datase
 }
 
 std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32_t contexts) {
+  std::error_code ec;
+  // A folder opens like a file and then reads as nothing: say what it is.
+  if (std::filesystem::is_directory(file, ec)) throw config::ConfigError({file.string(), 0, 0}, "--trace", "is a folder, not a trace file");
   std::ifstream in(file);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file" + config::errno_reason());
   std::vector<Call> calls;
@@ -137,6 +140,9 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
     c.delta_tokens = static_cast<std::uint32_t>(delta);
     calls.push_back(c);
   }
+  if (in.bad()) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot read the trace file" + config::errno_reason());
+  // Nothing to replay is a wrong file, not a quiet run with no switches to report.
+  if (calls.empty()) throw config::ConfigError({file.string(), 0, 0}, "--trace", "holds no calls (expected lines 'time_s context delta_tokens')");
   return calls;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/config_error.h"
+#include "sim/hw/hardware_limit_error.h"
 #include "sim/config/config_tree.h"
 #include "sim/core/simulator.h"
 #include "sim/hw/soc.h"
@@ -114,6 +115,10 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
                                   fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): {}",
                                               opt.recompute_system, tokens, opt.chunk_tokens,
                                               config::format_config_error(err.location(), err.key(), err.message())));
+      } catch (const hw::HardwareLimitError& err) {
+        throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
+                                  fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): SoC: {}",
+                                              opt.recompute_system, tokens, opt.chunk_tokens, err.what()));
       }
     }();
     x.push_back(static_cast<double>(tokens) / static_cast<double>(opt.chunk_tokens));

@@ -64,13 +64,13 @@ TEST(ConfigLoad, MissingFile) {
   const ConfigError e = capture_config_error([&] { ConfigTree::load_file(path); });
   EXPECT_EQ(e.location().file, path);
   EXPECT_EQ(e.location().line, 0);
-  EXPECT_EQ(e.message(), "cannot open file");
-  EXPECT_EQ(std::string(e.what()), path + ": cannot open file");
+  EXPECT_EQ(e.message(), "cannot open file (No such file or directory)");
+  EXPECT_EQ(std::string(e.what()), path + ": cannot open file (No such file or directory)");
 }
 
 TEST(ConfigLoad, DirectoryIsNotAFile) {
   const ConfigError e = capture_config_error([] { ConfigTree::load_file(data_file("nested")); });
-  EXPECT_EQ(e.message(), "cannot open file");
+  EXPECT_EQ(e.message(), "cannot open file (Is a directory)");  // the reason, not a bare failure
 }
 
 TEST(ConfigLoad, MultipleDocumentsAreRejected) {

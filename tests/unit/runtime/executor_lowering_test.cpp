@@ -120,5 +120,24 @@ TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
   EXPECT_FALSE(ex.npu_jobs_overlapped());
 }
 
+// Two NPU jobs with no lane between them run at once; the executor says so, because their own
+// traffic (the NPU port's, job_own_dram_bytes) is then not told apart.
+TEST(ExecutorLowering, OverlappingNpuJobsAreReported) {
+  Runner r;
+  Plan plan;
+  plan.add(layer_job(r.model, kernels::Unit::kNpu, Precision::kW8A8, 64));
+  Job second = layer_job(r.model, kernels::Unit::kNpu, Precision::kW8A8, 64);
+  for (auto& g : second.ops) g.layer = 1;
+  plan.add(second);
+  plan.prepared_graphs.push_back("g");
+  Simulator sim;
+  hw::Soc soc(sim, r.spec, nullptr);
+  Executor ex(soc, r.model, {}, nullptr);
+  sim.spawn(ex.run(plan), "executor");
+  sim.run();
+  ASSERT_LT(ex.job_start(1), ex.job_end(0));
+  EXPECT_TRUE(ex.npu_jobs_overlapped());
+}
+
 }  // namespace
 }  // namespace socsim::runtime

@@ -50,7 +50,8 @@ TEST(JobProfilerWarm, ClosedFormEqualsTheSimulatedWarmRun) {
     JobProfiler p(spec, m);
     for (auto kind : {model::OpKind::kTopK, model::OpKind::kSparseAttn, model::OpKind::kBlockSparseAttn}) {
       for (const char* cluster : {"prime", "mid", "little"}) {
-        for (std::uint32_t threads : {1u, 2u}) {
+        // One thread in closed form, more simulated (uneven byte splits): equal either way.
+        for (std::uint32_t threads : {1u, 2u, 3u, 5u}) {
           if (threads > spec.cpu.cluster(cluster).cores) continue;
           for (std::uint64_t kv : {256u, 1000u, 3840u}) {
             for (double ratio : {0.05, 0.2, 0.93}) {
@@ -67,6 +68,22 @@ TEST(JobProfilerWarm, ClosedFormEqualsTheSimulatedWarmRun) {
   EXPECT_GT(checked, 100);
 }
 
+// The planner's own job (scalar work on one core, no DRAM) in closed form as well.
+TEST(JobProfilerWarm, ThePlannerJobInClosedForm) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  const hw::SocSpec spec = hw::parse_soc_spec(tree);
+  JobProfiler p(spec, m);
+  for (std::uint64_t evaluations : {1u, 577u, 40000u}) {
+    Job j = sparse_job(model::OpKind::kTopK, 256, 1024, 1, 0.2, "mid", 1, m);
+    j.ops.front().op = {};
+    j.ops.front().op.name = "pipeline_plan";
+    j.ops.front().op.kind = model::OpKind::kPipelinePlan;
+    j.ops.front().op.elements = evaluations * 16;
+    EXPECT_EQ(p.warm_duration(j), simulated_warm(p, j)) << evaluations;
+  }
+}
+
 // Jobs the closed form does not cover (another unit, no cluster) are simulated.
 TEST(JobProfilerWarm, OtherJobsAreSimulated) {
   const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
@@ -76,6 +93,33 @@ TEST(JobProfilerWarm, OtherJobsAreSimulated) {
   Job j = sparse_job(model::OpKind::kTopK, 256, 1024, 2, 0.2, "", 1, m);
   EXPECT_EQ(p.warm_duration(j), simulated_warm(p, j));
   EXPECT_GT(p.warm_duration(j), 0u);
+}
+
+}  // namespace
+}  // namespace socsim::runtime
+
+namespace socsim::runtime {
+namespace {
+
+// Heads of one shape share their lowered work (the cache keys leave out ".h<N>"), and the work is
+// named after the stem, so a head's trace spans never carry another head's name, whichever head
+// was lowered first.
+TEST(LoweringCacheHeads, HeadsShareWorkNamedAfterTheStem) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  const hw::SocSpec spec = hw::parse_soc_spec(tree);
+  lowering::LoweringCache cache(m, spec.npu);
+  for (auto kind : {model::OpKind::kTopK, model::OpKind::kSparseAttn}) {
+    model::OpDesc h2 = sparse_job(kind, 256, 1024, 1, 0.2, "mid", 1, m).ops.front().op, h7 = h2;
+    h2.name += ".h2";
+    h7.name += ".h7";
+    const kernels::CpuWork& a = cache.cpu(h2, Precision::kFp32, 1, nullptr);
+    const kernels::CpuWork& b = cache.cpu(h7, Precision::kFp32, 1, nullptr);
+    EXPECT_EQ(&a, &b) << model::op_kind_name(kind);  // one entry
+    for (const auto& t : a.tasks) EXPECT_EQ(t.name.find(".h"), std::string::npos) << t.name;
+    const kernels::GpuWork& g = cache.gpu(h7, Precision::kFp32, nullptr);
+    for (const auto& k : g.kernels) EXPECT_EQ(k.name.find(".h"), std::string::npos) << k.name;
+  }
 }
 
 }  // namespace
