@@ -8,14 +8,15 @@
 // DRAM model (a kernel takes max(compute, DRAM) time); the rise and plateau are this explicit
 // efficiency curve:
 //
-//   efficiency = peak_efficiency
-//              * flops / (flops + half_efficiency_flops)      small launches cannot fill the GPU
-//              * rows / (rows + half_efficiency_rows)         GEMMs only (rows > 0): few rows
-//                                                             under-fill the workgroup tiles
-//   compute time = flops / (compute_units * flops_per_cycle(dtype) * clock * efficiency)
+//   padded       = flops * (rows + half_efficiency_rows) / rows    GEMMs only (rows > 0): few rows
+//                                                                  under-fill the workgroup tiles
+//   compute time = (padded + half_efficiency_flops)                 small launches cannot fill the
+//                  / (compute_units * flops_per_cycle(dtype) * clock * peak_efficiency)     GPU
+//   efficiency   = flops / (compute time * peak rate)
 //
-// Each factor is a saturating hyperbola: 1/2 at its half-point, 3/4 at three times it, tending to
-// 1, so the curve rises roughly linearly and then plateaus at peak_efficiency.
+// For large kernels this is peak_efficiency x F/(F + half_F) x M/(M + half_M): saturating
+// hyperbolas, 1/2 at the half-point, rising roughly linearly and then plateauing. The fixed part
+// half_F is not scaled by the rows, so more rows never take less time.
 #include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/hw/gpu/gpu_kernel.h"
