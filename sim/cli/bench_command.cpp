@@ -182,6 +182,7 @@ int bench_command(const std::vector<std::string>& args) {
   }
   const config::SourceLocation cli{"command line", 0, 0};
   if (repeat < 1) throw config::ConfigError(cli, "--repeat", "must be >= 1");
+  if (quick && systems_only) throw config::ConfigError(cli, "--systems", "and --quick exclude each other (--quick skips the per-system cases)");
   for (const auto& name : only) {
     if (std::none_of(cases.begin(), cases.end(), [&](const BenchCase& c) { return c.name == name; })) {
       std::string known;

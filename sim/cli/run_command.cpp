@@ -19,7 +19,9 @@
 #include "sim/functional/functional_run.h"
 #include "sim/report/html_report.h"
 #include "sim/report/trace.h"
+#include "sim/core/host_memory.h"
 #include "sim/runtime/host_memory_estimate.h"
+#include "sim/systems/memory_fit.h"
 #include "sim/runtime/simulate_run.h"
 #include "sim/systems/system.h"
 #include "sim/runtime/workload/workload.h"
@@ -97,6 +99,9 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     outcome.help_text = h.str();
     return setup;
   }
+  // An empty path would write nothing without a word.
+  if (vm.count("json") && json_file.empty()) bad("--json", "expected a file path, got an empty value");
+  if (vm.count("report-dir") && report_dir.empty()) bad("--report-dir", "expected a folder path, got an empty value");
   if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
   if (model.empty()) bad("--model", "is required (a config.json or id such as qwen2-1.5b)");
   if (system.empty()) bad("--system", "is required");
@@ -262,11 +267,26 @@ RunResult simulate_prepared(RunSetup& setup) {
     whole.decode_window = 0;
     const std::vector<runtime::Request> requests =
         whole.workload.empty() ? std::vector<runtime::Request>{{whole.prompt_tokens, whole.decode_tokens, whole.batch}} : whole.workload;
+    // The device's memory first, as timing mode checks it: the numerics would allocate the
+    // weights before any simulation could refuse them.
+    for (const auto& r : requests) {
+      systems::check_fits_device_memory(whole.soc, whole.model, whole.system, setup.strategy->weight_bits(), r.prompt + r.decode, r.batch);
+    }
     runtime::check_estimated_host_memory(*setup.strategy, whole, requests);
     // The numerics run first (a bad weights file fails before any simulation); the quantities
     // they measure on the data replace the modelled ones in the timed run's plan, and a timing
-    // mode run beside it says what they changed.
-    auto f = functional::run_functional_with_data(setup.req, *setup.strategy, setup.fopt);
+    // mode run beside it says what they changed. --max-host-memory holds for them too, checked
+    // as each layer's weights are made.
+    auto f = [&] {
+      const ScopedHostMemoryLimit limit(setup.req.max_host_memory);
+      try {
+        return functional::run_functional_with_data(setup.req, *setup.strategy, setup.fopt);
+      } catch (const HostMemoryExceeded& e) {
+        throw config::ConfigError({"command line", 0, 0}, "--max-host-memory",
+                                  std::string(e.what()) + " while computing the functional forward pass (one layer's weights at a time" +
+                                      "); use --functional-layers N or a smaller model, or raise --max-host-memory");
+      }
+    }();
     accuracy = std::move(f.accuracy);
     req.data_driven = std::move(f.data);
     if (req.data_driven.empty()) {

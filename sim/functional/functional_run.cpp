@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "kernels/quant/int8_quant.h"
+#include "sim/core/host_memory.h"
 #include "sim/functional/linear.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/reference_forward.h"
@@ -92,7 +93,9 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   out.outlier_calibration_seed = outlier_calibration_seed(seed);
   ReferenceForward reference(model, shape, ids, weights);
   for (std::uint32_t l = 0; l < layers; ++l) {
+    check_host_memory();  // --max-host-memory (the caller's ScopedHostMemoryLimit), layer by layer
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
+    check_host_memory();
     system.run_layer(l, w);
     reference.run_layer(w);
     step();

@@ -54,9 +54,9 @@ void fill(float* out, std::uint64_t key, std::uint64_t first, std::uint64_t coun
 
 SyntheticWeights::SyntheticWeights(const model::ModelConfig& model, std::uint64_t seed, SyntheticOptions options)
     : model_(model), seed_(seed), options_(options) {
-  if (options_.outlier_channels > model_.hidden) {
-    throw std::invalid_argument("outlier_channels (" + std::to_string(options_.outlier_channels) + ") exceeds hidden (" +
-                                std::to_string(model_.hidden) + ")");
+  const std::uint32_t outliers = options_.outlier_channels.value_or(static_cast<std::uint32_t>(std::min<std::uint64_t>(4, model_.hidden)));
+  if (outliers > model_.hidden) {
+    throw std::invalid_argument("outlier_channels (" + std::to_string(outliers) + ") exceeds hidden (" + std::to_string(model_.hidden) + ")");
   }
   if (!(options_.outlier_scale > 0)) throw std::invalid_argument("outlier_scale must be > 0");
   if (options_.threads == 0) options_.threads = kernels::default_gemm_threads();
@@ -64,7 +64,7 @@ SyntheticWeights::SyntheticWeights(const model::ModelConfig& model, std::uint64_
   runtime::PortableRng rng(mix64(seed ^ mix64(kOutlierChoice)));
   std::vector<std::uint32_t> all(model_.hidden);
   for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-  for (std::uint32_t i = 0; i < options_.outlier_channels; ++i) {
+  for (std::uint32_t i = 0; i < outliers; ++i) {
     const auto j = i + static_cast<std::uint32_t>(rng.below(all.size() - i));
     std::swap(all[i], all[j]);
     outliers_.push_back(all[i]);

@@ -24,6 +24,7 @@
 //   every matmul input after a norm (q/k/v, gate/up or fc1, lm_head) carries them. The defaults,
 //   4 channels at 30x, are a mid-range LLM.int8() case (0.45% of qwen2-0.5b's 896 channels).
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/functional/weight_source.h"
@@ -32,7 +33,8 @@
 namespace socsim::functional {
 
 struct SyntheticOptions {
-  std::uint32_t outlier_channels = 4;
+  // Unset: 4, or every channel of a model narrower than that (a 3-wide toy model has 3).
+  std::optional<std::uint32_t> outlier_channels;
   double outlier_scale = 30.0;
   unsigned threads = 0;  // generation threads; 0 = all host threads (results do not depend on it)
 };

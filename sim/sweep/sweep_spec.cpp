@@ -97,6 +97,15 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
     for (const auto& b : spec.base) {
       if (b.key == axis.key) throw config::ConfigError(axis.location, "grid." + axis.key, "is also set in base (line " + std::to_string(b.location.line) + ")");
     }
+    // A case crossed with the grid would have its value silently replaced by the grid's.
+    for (const auto& c : spec.cases) {
+      for (const auto& r : c) {
+        if (r.key == axis.key) {
+          throw config::ConfigError(r.location, "runs." + r.key, "is also a grid axis (line " + std::to_string(axis.location.line) +
+                                                                   "): each case runs at every grid value, so the case's value would never run");
+        }
+      }
+    }
   }
   return spec;
 }

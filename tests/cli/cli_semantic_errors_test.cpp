@@ -39,6 +39,9 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       // Lowering active under the file's stalled names both keys.
       {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.active=0.3W", "power.cpu_core.mid.stalled",
        "active (power.cpu_core.mid.active, 0.3 W)"},
+      // Found by a hostile campaign: more outlier channels than the model's hidden size ran, and
+      // each extra channel made the prefill slower.
+      {"--model qwen2-0.5b --system llm-npu --set llm_npu.outlier_channels=4096", "llm_npu.outlier_channels", "must be in [0, 896]"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {
@@ -131,6 +134,58 @@ TEST(CliSemanticErrors, ServeTraceTooLongExits2NamingTheRate) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--rate: with --hours 72"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("more than the 10000000 a trace may hold"), std::string::npos) << r.err;
+}
+
+// Found by a hostile campaign (each used to end otherwise, noted per case).
+TEST(CliSemanticErrors, FunctionalModeChecksMemoryAndTinyModels) {
+  const auto dir = scratch_dir("semantic_functional");
+  const auto model_with = [&](const std::string& name, const std::string& edits) {
+    auto j = nlohmann::json::parse(read_file(std::filesystem::path(SOCSIM_SOURCE_DIR) / "models" / "qwen2-0.5b.json"));
+    j.update(nlohmann::json::parse(edits));
+    std::ofstream(dir / name) << j.dump();
+    return (dir / name).string();
+  };
+  // A model narrower than the 4 default outlier channels (internal error, exit 1): its every channel.
+  auto r = run_socsim("run --soc snapdragon-8gen3 --model " + model_with("h3.json", R"({"hidden_size": 3, "num_attention_heads": 1, "num_key_value_heads": 1})") +
+                      " --system cpu-only --prompt 8 --decode 2 --mode functional");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Weights larger than the device, as timing mode refuses them (std::bad_alloc, exit 1).
+  r = run_socsim("run --soc snapdragon-8gen3 --model " + model_with("huge.json", R"({"intermediate_size": 1000000000000})") +
+                 " --system cpu-only --prompt 8 --decode 2 --mode functional");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("more than the device's 16.00 GiB of memory (dram.capacity)"), std::string::npos) << r.err;
+  // --max-host-memory holds for the numerics too (they ran on, 405 MB against a 100 MiB limit).
+  r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-1.5b --system cpu-only --prompt 8 --decode 2 --mode functional --max-host-memory 100MiB");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--max-host-memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("while computing the functional forward pass"), std::string::npos) << r.err;
+}
+
+// Empty output paths wrote nothing without a word; --quick --systems printed an empty table; a
+// sweep case's setting that is also a grid axis was silently replaced by the grid's values.
+TEST(CliSemanticErrors, EmptyPathsExclusiveFlagsAndCasesShadowedByTheGrid) {
+  const std::string run = "run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1";
+  auto r = run_socsim(run + " --json ''");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--json: expected a file path"), std::string::npos) << r.err;
+  r = run_socsim(run + " --report-dir ''");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--report-dir: expected a folder path"), std::string::npos) << r.err;
+  r = run_socsim("bench --quick --systems");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--systems"), std::string::npos) << r.err;
+  const auto dir = scratch_dir("semantic_sweep_shadow");
+  std::ofstream(dir / "s.yaml") << "name: s\n"
+                                   "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, decode: 1}\n"
+                                   "grid:\n"
+                                   "  dram.peak: [10GB/s, 20GB/s]\n"
+                                   "runs:\n"
+                                   "  - {prompt: 16}\n"
+                                   "  - {prompt: 16, dram.peak: 5GB/s}\n";
+  r = run_socsim("sweep --spec '" + (dir / "s.yaml").string() + "' --out '" + (dir / "o").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("s.yaml:7: runs.dram.peak: is also a grid axis (line 4)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "o" / "results.json"));
 }
 
 }  // namespace

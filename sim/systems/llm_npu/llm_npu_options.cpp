@@ -4,7 +4,7 @@
 
 namespace socsim::systems::llm_npu {
 
-Options read_options(config::Section& root, const hw::SocSpec& soc) {
+Options read_options(config::Section& root, const hw::SocSpec& soc, const model::ModelConfig* model) {
   Options o;
   std::uint32_t big = 0, total = 0;
   for (const auto& c : soc.cpu.clusters) {
@@ -23,7 +23,11 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
                               "applies to the per-tensor W8A8 path (shadow_outliers: true); per-group INT8 has its own scales");
   }
   if (s->has("outlier_prune")) o.outlier_prune = s->number("outlier_prune", 0.0, 1.0);
-  if (s->has("outlier_channels")) o.outlier_channels = static_cast<std::uint64_t>(s->integer("outlier_channels", 0, 4096));
+  if (s->has("outlier_channels")) {
+    // An input has hidden channels at most (more would shadow channels that do not exist).
+    const std::int64_t most = model ? static_cast<std::int64_t>(model->hidden) : 4096;
+    o.outlier_channels = static_cast<std::uint64_t>(s->integer("outlier_channels", 0, most));
+  }
   if (s->has("hot_channels")) o.hot_channels = s->number("hot_channels", 0.0, 1.0);
   if (s->has("hot_hit")) o.hot_hit = s->number("hot_hit", 0.0, 1.0);
   o.ooe = s->boolean_or("ooe", true);

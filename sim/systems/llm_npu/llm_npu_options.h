@@ -25,6 +25,7 @@
 
 #include "sim/config/config_tree.h"
 #include "sim/hw/soc_spec.h"
+#include "sim/model/model_config.h"
 
 namespace socsim::systems::llm_npu {
 
@@ -48,6 +49,7 @@ struct Options {
 };
 
 // Reads `llm_npu:` from the root of the config tree (absent: defaults); ConfigError on bad values.
-Options read_options(config::Section& root, const hw::SocSpec& soc);
+// `model`, when given, bounds what depends on it (outlier_channels <= its hidden size).
+Options read_options(config::Section& root, const hw::SocSpec& soc, const model::ModelConfig* model = nullptr);
 
 }  // namespace socsim::systems::llm_npu

@@ -13,7 +13,7 @@ namespace socsim::systems {
 
 void LlmNpu::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
   require_npu(soc, id());
-  options_ = llm_npu::read_options(options, soc);
+  options_ = llm_npu::read_options(options, soc, &m);
   placement_ = llm_npu::place_on_npu(m, soc.npu.address_space_bytes, soc.npu.max_sessions);
   shadow_kept_ = llm_npu::shadow_layers(m.layers, options_.outlier_prune);
 }

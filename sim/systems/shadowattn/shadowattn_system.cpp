@@ -314,7 +314,7 @@ const char* attention_variant_id(AttentionVariant v) {
 void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
   require_npu(soc, id());
   options_ = shadowattn::read_options(options, soc);
-  host_ = llm_npu::read_options(options, soc);
+  host_ = llm_npu::read_options(options, soc, &m);
   if (options_.core_class != "little" && !host_.float_on_gpu) {
     // The host's float lane keeps off the budget's cores (co-running work kept off that core).
     host_.cpu_threads = std::max<std::uint32_t>(1, host_.cpu_threads > options_.cpu_cores ? host_.cpu_threads - options_.cpu_cores : 1);
