@@ -1,6 +1,8 @@
 // `socsim serve`: the LLMS service simulation (../shared/papers/llms.md). Every input is resolved
 // and checked before anything runs; bad input exits 2 naming the option or key; nothing is written.
 #include "sim/cli/program_options.h"
+#include <fmt/format.h>
+
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -154,6 +156,9 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   for (const auto& o : sets) tree.apply_override(o);
   rq.soc = hw::parse_soc_spec(tree);
   rq.soc.source_file = soc_path.string();
+  if (rq.service.memory_budget > rq.soc.dram.capacity_bytes) {
+    bad("--memory-budget", fmt::format("exceeds the device's memory (dram.capacity, {:.2f} GiB)", static_cast<double>(rq.soc.dram.capacity_bytes) / (1024.0 * 1024 * 1024)));
+  }
   auto root = tree.root();
   rq.service.options = systems::llms::read_options(root);
   tree.check_all_consumed();

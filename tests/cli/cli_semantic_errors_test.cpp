@@ -42,6 +42,9 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       // Found by a hostile campaign: more outlier channels than the model's hidden size ran, and
       // each extra channel made the prefill slower.
       {"--model qwen2-0.5b --system llm-npu --set llm_npu.outlier_channels=4096", "llm_npu.outlier_channels", "must be in [0, 896]"},
+      // A graph length past the window planned for a minute, silently, before the memory check.
+      {"--model qwen2-0.5b --system hetero-tensor --set 'heterollm.standard_lengths=[64, 1e9]'", "heterollm.standard_lengths",
+       "longer than the model's window of 131072 tokens"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {

@@ -98,6 +98,7 @@ TEST(CliServe, BadInputExits2NamingTheKey) {
       {kBase + " --policy llms --contexts 2 --set llms.io_upload=maybe", "llms.io_upload"},
       {kBase + " --policy llms --contexts 2 --set llms.chunk_tokens=2048", "llms.chunk_tokens: 2048 tokens exceed the window of 1024 tokens"},
       {kBase + " --policy llms --contexts 2 --trace /tmp", "--trace: is a folder"},
+      {"serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 2 --memory-budget 1000GiB", "--memory-budget: exceeds the device's memory"},
       {"serve --soc snapdragon-8gen3 --model llama-2-7b --policy vllm-s --contexts 2 --memory-budget 1GiB", "--memory-budget"},
   };
   for (const auto& c : cases) {
@@ -118,6 +119,20 @@ TEST(CliServe, ChunksAsLargeAsTheWindowServe) {
   // A one-token window and chunk: the line still has two points.
   const auto r = run_socsim(kBase + " --policy llms --contexts 2 --set llms.max_context=1 --set llms.chunk_tokens=1");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Trace values past what a run can mean: a time beyond a year (--hours' cap) and a call's growth
+// beyond 2^20 tokens, each named with its file and line.
+TEST(CliServe, TraceValuesOutOfRangeNameTheLine) {
+  const auto dir = scratch_dir("serve_trace_range");
+  std::ofstream(dir / "late.txt") << "0 0 16\n1e300 1 16\n";
+  std::ofstream(dir / "big.txt") << "0 0 100000000\n";
+  auto r = run_socsim(kBase + " --policy llms --contexts 2 --trace " + (dir / "late.txt").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("late.txt:2: trace.time_s: expected a time within a year"), std::string::npos) << r.err;
+  r = run_socsim(kBase + " --policy llms --contexts 2 --trace " + (dir / "big.txt").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("big.txt:1: trace.delta_tokens: expected an integer number of tokens in [1, 1048576]"), std::string::npos) << r.err;
 }
 
 TEST(CliServe, JetsonBoardsServeOnTheirGpuAndRefuseNpuSystems) {

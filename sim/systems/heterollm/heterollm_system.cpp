@@ -16,7 +16,7 @@ namespace socsim::systems {
 
 namespace heterollm {
 
-Options read_options(config::Section& root) {
+Options read_options(config::Section& root, std::uint64_t max_length) {
   Options o;
   const auto s = root.optional_child("heterollm");
   if (!s) return o;
@@ -34,8 +34,12 @@ Options read_options(config::Section& root) {
   if (s->has("standard_lengths")) {
     o.standard.clear();
     for (double v : s->number_list("standard_lengths")) {
-      if (v < 1 || v != static_cast<double>(static_cast<std::uint64_t>(v))) {
+      if (v < 1 || v > 1e15 || v != static_cast<double>(static_cast<std::uint64_t>(v))) {
         throw config::ConfigError(s->location_of("standard_lengths"), "heterollm.standard_lengths", "lengths must be positive integers");
+      }
+      if (max_length > 0 && v > static_cast<double>(max_length)) {
+        throw config::ConfigError(s->location_of("standard_lengths"), "heterollm.standard_lengths",
+                                  fmt::format("{} is longer than the model's window of {} tokens", v, max_length));
       }
       o.standard.push_back(static_cast<std::uint64_t>(v));
     }
@@ -52,7 +56,7 @@ Options read_options(config::Section& root) {
 
 void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
   require_npu(soc, id());
-  options_ = heterollm::read_options(options);
+  options_ = heterollm::read_options(options, m.max_context);
   // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
   check_npu_fits(soc, m, weight_bits());
   decisions_.clear();

@@ -45,7 +45,9 @@ struct Options {
   std::uint64_t row_align = 256, seq_align = 32;
 };
 
-Options read_options(config::Section& root);
+// `max_length`, when > 0, bounds heterollm.standard_lengths (the model's window: a graph longer
+// than any prompt can be is never used, and planning one costs minutes).
+Options read_options(config::Section& root, std::uint64_t max_length = 0);
 
 }  // namespace heterollm
 

@@ -130,11 +130,12 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
     if (!(c.time_s >= 0) || (!calls.empty() && c.time_s < calls.back().time_s)) {
       throw config::ConfigError(where, "trace.time_s", "expected a time >= 0 and not before the previous call");
     }
+    if (c.time_s > 8760.0 * 3600) throw config::ConfigError(where, "trace.time_s", "expected a time within a year (31536000 s), as --hours");
     if (ctx < 0 || ctx != std::floor(ctx) || ctx >= contexts) {
       throw config::ConfigError(where, "trace.context", "expected an integer context id in [0, " + std::to_string(contexts) + ") (--contexts)");
     }
     if (delta < 1 || delta != std::floor(delta) || delta > (1 << 20)) {
-      throw config::ConfigError(where, "trace.delta_tokens", "expected an integer number of tokens >= 1");
+      throw config::ConfigError(where, "trace.delta_tokens", "expected an integer number of tokens in [1, 1048576]");
     }
     c.context = static_cast<std::uint32_t>(ctx);
     c.delta_tokens = static_cast<std::uint32_t>(delta);
