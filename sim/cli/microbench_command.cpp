@@ -1,6 +1,7 @@
 // `socsim microbench`: one operator on one unit, timed by the hardware models.
 #include "sim/cli/program_options.h"
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "sim/cli/command.h"
@@ -17,6 +18,50 @@ namespace socsim::cli {
 namespace {
 
 const config::SourceLocation kCli{"command line", 0, 0};
+
+// The options each benchmark reads. One given to a benchmark that does not read it is refused
+// (exit 2): a silently ignored --dtype or --exp would let a user believe they measured it.
+std::set<std::string> options_read(const std::string& op, const std::string& unit) {
+  std::set<std::string> s = {"help", "soc", "op", "unit", "engine", "set", "json"};
+  const bool npu = unit == "npu", cpu = unit == "cpu";
+  if (op == "matmul") {
+    s.insert({"dtype", "m", "k", "n"});
+    if (npu) s.insert({"operands", "layout", "threads"});  // threads: the HVX engine's
+    if (cpu) s.insert("threads");
+  } else if (op == "qk") {
+    s.insert({"dtype", "m", "k", "n", "heads"});
+  } else if (op == "read") {
+    s.insert("bytes");
+    if (npu || cpu) s.insert("threads");
+  } else if (op == "copy") {
+    s.insert("bytes");
+  } else if (op == "graph-build") {
+    s.insert({"model", "prompt"});
+  } else if (op == "softmax") {
+    s.insert({"m", "n"});
+    if (!cpu) s.insert("exp");  // the CPU's softmax is exact FP32
+    if (npu || cpu) s.insert("threads");
+  } else if (op == "attention") {
+    s.insert({"heads", "kv-heads", "q", "kv", "k"});
+    // The CPU's and GPU's attention is FP32 with an exact exp; the NPU has several kernels.
+    if (npu) s.insert({"dtype", "exp", "operands", "threads"});
+    if (cpu) s.insert("threads");
+  }
+  return s;
+}
+
+void check_options_apply(const po::variables_map& vm, const std::string& op, const std::string& unit) {
+  const auto read = options_read(op, unit);
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted() || read.count(name)) continue;
+    std::string reads;
+    for (const auto& o : read) {
+      if (o != "help" && o != "soc" && o != "op" && o != "unit" && o != "set" && o != "json" && o != "engine") reads += (reads.empty() ? "--" : ", --") + o;
+    }
+    throw config::ConfigError(kCli, "--" + name,
+                              "does not apply to --op " + op + " --unit " + unit + " (it reads " + (reads.empty() ? "no other option" : reads) + ")");
+  }
+}
 
 struct Parsed {
   bool help = false;
@@ -84,6 +129,7 @@ Parsed parse(const std::vector<std::string>& args) {
   } else if (r.op == "matmul" || r.op == "qk") {
     throw config::ConfigError(kCli, "--dtype", "is required for " + r.op);
   }
+  check_options_apply(vm, r.op, r.unit);
   if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
     throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
   }

@@ -8,6 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "sim/cli/command.h"
 #include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
@@ -20,6 +22,7 @@
 #include "sim/report/html_report.h"
 #include "sim/report/trace.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 #include "sim/runtime/host_memory_estimate.h"
 #include "sim/systems/memory_fit.h"
 #include "sim/runtime/simulate_run.h"
@@ -346,7 +349,13 @@ int run_command(const std::vector<std::string>& args) {
       if (done == total) bar.reset();  // ends the line before the summary prints
     };
   }
-  const RunResult o = simulate_prepared(*setup);
+  // A long timing run (a million requests, a one-token chunk) says what it is doing after 10 s,
+  // then every second on a terminal (in place) or every 30 s in a log.
+  const RunResult o = [&] {
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    const ScopedRunProgress progress(10.0, terminal ? 1.0 : 30.0, stderr, terminal);
+    return simulate_prepared(*setup);
+  }();
   const auto& result = o.report;
   const auto& json_file = setup->json_file;
   const auto& report_dir = setup->report_dir;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -22,6 +23,7 @@
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
 #include "sim/config/config_error.h"
+#include "sim/sweep/interrupt_guard.h"
 #include "sim/sweep/out_lock.h"
 #include "sim/sweep/parallel_runs.h"
 #include "sim/sweep/sweep_html.h"
@@ -270,9 +272,11 @@ int sweep_command(const std::vector<std::string>& args) {
                              journal.resumed() ? journal.path().string() : results_file.string(), runs.size() - todo.size(), runs.size());
   }
   const auto t0 = std::chrono::steady_clock::now();
+  const sweep::InterruptGuard interrupt;  // Ctrl-C: stop starting runs, keep the finished ones
+  std::size_t ran = 0;
   {
     ProgressBar bar("runs", todo.size());
-    sweep::run_parallel(
+    ran = sweep::run_parallel(
         todo.size(), jobs,
         [&](std::size_t t) {
           const std::size_t k = todo[t];
@@ -322,9 +326,18 @@ int sweep_command(const std::vector<std::string>& args) {
           row.error = entry.error;
           journal.append(entry);
         },
-        [&](std::size_t done) { bar.update(done); });
+        [&](std::size_t done) { bar.update(done); }, [] { return sweep::InterruptGuard::received() != 0; });
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (const int sig = sweep::InterruptGuard::received(); sig != 0 && ran < todo.size()) {
+    // No results.json: it stands for a whole sweep. The journal is the record --resume reads.
+    journal.close();
+    std::cerr << fmt::format("sweep {}: interrupted ({}) after {:.1f} s: {} of {} runs finished ({} now); they are in {}. "
+                             "Run the same command with --resume to simulate the other {}\n",
+                             spec.name, sig == SIGINT ? "SIGINT" : "SIGTERM", wall, runs.size() - todo.size() + ran, runs.size(), ran,
+                             journal.path().string(), todo.size() - ran);
+    return 128 + sig;
+  }
   OutputFiles out;
   add_results(results, out_dir, out);
   out.write_all();

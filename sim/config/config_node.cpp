@@ -58,8 +58,8 @@ std::string describe(const Node& node) {
   switch (node.kind) {
     case Node::Kind::kNull: return "an empty value";
     case Node::Kind::kScalar: return "\"" + node.text + "\"";
-    case Node::Kind::kSequence: return "a list";
-    case Node::Kind::kMap: return "a map";
+    case Node::Kind::kSequence: return node.items.empty() ? "an empty list" : "a list";
+    case Node::Kind::kMap: return node.entries.empty() ? "an empty map" : "a map";
   }
   return "an unknown node";
 }

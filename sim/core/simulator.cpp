@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 
 namespace socsim {
 
@@ -142,6 +143,7 @@ RunResult Simulator::run(Tick until) {
     const EventQueue::Event e = queue_.pop();
     now_ = e.time;
     ++events_fired_;
+    if (events_fired_ % kHostMemoryCheckEvents == 0) progress_engine(events_fired_, now_);
     if (events_fired_ % kHostMemoryCheckEvents == 0 && thread_host_memory_limit() > 0) {
       try {
         check_host_memory();

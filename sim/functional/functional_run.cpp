@@ -8,6 +8,7 @@
 
 #include "kernels/quant/int8_quant.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 #include "sim/functional/linear.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/reference_forward.h"
@@ -93,6 +94,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   out.outlier_calibration_seed = outlier_calibration_seed(seed);
   ReferenceForward reference(model, shape, ids, weights);
   for (std::uint32_t l = 0; l < layers; ++l) {
+    progress_functional(l + 1, layers);
     check_host_memory();  // --max-host-memory (the caller's ScopedHostMemoryLimit), layer by layer
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
     check_host_memory();

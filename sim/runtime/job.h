@@ -10,6 +10,7 @@
 
 #include "kernels/lowering/work.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 #include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/model/graph_builder.h"
@@ -94,7 +95,10 @@ struct Plan {
   std::uint32_t add(Job j) {
     // A plan of a long decode is the run's largest allocation: stop before it takes the host's
     // memory (host_memory.h), checked every 4096 jobs.
-    if (jobs.size() % 4096 == 4095) check_host_memory();
+    if (jobs.size() % 4096 == 4095) {
+      check_host_memory();
+      progress_planning(jobs.size() + 1);
+    }
     jobs.push_back(std::move(j));
     return static_cast<std::uint32_t>(jobs.size() - 1);
   }

@@ -10,6 +10,7 @@
 
 #include "sim/config/config_error.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 #include "sim/hw/power/energy_model.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
@@ -113,6 +114,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
                     const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs,
                     nlohmann::ordered_json& info, Background* background, report::TraceRecorder& trace) {
   for (const Request& q : requests) {
+    progress_requests(times.size(), requests.size());
     // Functional mode computed the first request: its data-driven quantities replace the modelled
     // ones, through the system's planning or by rewriting its plan.
     const bool measured = &q == &requests.front() && !req.data_driven.empty();

@@ -1,7 +1,8 @@
 #pragma once
 // An exclusive lock on a sweep's output folder (OUT/.lock, flock), held while the sweep runs:
 // two sweeps into one --out would overwrite each other's journal and results. The kernel
-// releases it when the process ends, however it ends, so a killed sweep never leaves it stuck.
+// releases it when the process ends, however it ends, so a killed sweep never leaves it stuck;
+// a sweep that ends (finished, failed or interrupted) also removes the file.
 #include <filesystem>
 
 namespace socsim::sweep {
@@ -17,6 +18,7 @@ class OutLock {
 
  private:
   int fd_ = -1;
+  std::filesystem::path path_;  // set once held: removed when released
 };
 
 }  // namespace socsim::sweep

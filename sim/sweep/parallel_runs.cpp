@@ -9,8 +9,8 @@
 
 namespace socsim::sweep {
 
-void run_parallel(std::size_t n, unsigned jobs, const std::function<void(std::size_t)>& task,
-                  const std::function<void(std::size_t)>& done) {
+std::size_t run_parallel(std::size_t n, unsigned jobs, const std::function<void(std::size_t)>& task,
+                         const std::function<void(std::size_t)>& done, const std::function<bool()>& stop) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex done_mutex;
@@ -18,6 +18,7 @@ void run_parallel(std::size_t n, unsigned jobs, const std::function<void(std::si
   std::vector<std::exception_ptr> errors(n);
   const auto worker = [&] {
     while (!failed.load()) {
+      if (stop && stop()) return;
       const std::size_t i = next.fetch_add(1);
       if (i >= n) return;
       try {
@@ -43,6 +44,7 @@ void run_parallel(std::size_t n, unsigned jobs, const std::function<void(std::si
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  return completed;
 }
 
 }  // namespace socsim::sweep

@@ -85,7 +85,10 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
       }
       JournalEntry e;
       try {
-        e.run = j.at("run").get<std::size_t>();
+        const auto& run = j.at("run");
+        // A negative or fractional number would wrap or truncate to another run's index.
+        if (!run.is_number_unsigned()) bad(path_, line_no, "run", "expected a run index (a whole number from 0), got " + run.dump());
+        e.run = run.get<std::size_t>();
         if (j.contains("error")) {
           e.error = j.at("error").get<std::string>();
         } else {

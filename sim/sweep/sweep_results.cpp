@@ -57,12 +57,14 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
     r.name = j.at("sweep").get<std::string>();
     r.spec = j.at("spec").get<std::string>();
     r.fingerprint = std::stoull(j.at("fingerprint").get<std::string>(), nullptr, 16);
+    if (!j.at("runs_total").is_number_unsigned()) bad_file(file, "runs_total", "expected a whole number, got " + j.at("runs_total").dump());
     r.runs_total = j.at("runs_total").get<std::size_t>();
     r.shard = j.at("shard").get<std::string>();
     r.columns = j.at("columns").get<std::vector<std::string>>();
     r.metrics = j.at("metrics").get<std::vector<std::string>>();
     for (const auto& jr : j.at("runs")) {
       ResultRow row;
+      if (!jr.at("run").is_number_unsigned()) bad_file(file, "run", "expected a run index (a whole number from 0), got " + jr.at("run").dump());
       row.run = jr.at("run").get<std::size_t>();
       for (const auto& c : r.columns) row.values.push_back(jr.at("keys").value(c, std::string()));
       for (const auto& m : r.metrics) {

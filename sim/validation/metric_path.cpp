@@ -27,6 +27,7 @@ std::string key_list(const Json& object) {
 std::string describe(const Json& level) {
   if (level.is_object()) return "an object; available: " + key_list(level);
   if (level.is_array()) return "a list of " + std::to_string(level.size()) + " entries";
+  if (level.is_null()) return "null (no value)";
   return "the " + std::string(level.type_name()) + " " + level.dump();
 }
 

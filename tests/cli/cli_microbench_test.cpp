@@ -108,6 +108,33 @@ TEST(CliMicrobench, AttentionChecksItsShape) {
   EXPECT_NE(r.err.find("--exp"), std::string::npos) << r.err;
 }
 
+TEST(CliMicrobench, AnOptionTheBenchmarkDoesNotReadIsRefused) {
+  // Each was silently ignored: the user would believe the number measured what they asked.
+  const struct {
+    const char* args;
+    const char* option;
+  } cases[] = {
+      {"--op attention --unit cpu --heads 2 --k 64 --q 8 --kv 64 --dtype fp16", "--dtype"},
+      {"--op attention --unit gpu --heads 2 --k 64 --q 8 --kv 64 --exp lut", "--exp"},
+      {"--op attention --unit npu --heads 2 --k 64 --q 8 --kv 64 --m 8", "--m"},
+      {"--op attention --unit cpu --heads 2 --k 64 --q 8 --kv 64 --bytes 4096", "--bytes"},
+      {"--op softmax --unit cpu --m 4 --n 64 --exp lut", "--exp"},
+      {"--op matmul --unit gpu --dtype fp16 --m 64 --k 64 --n 64 --threads 2", "--threads"},
+      {"--op read --unit npu --engine dma --bytes 4096 --m 64", "--m"},
+      {"--op qk --unit npu --dtype int8 --m 128 --k 64 --n 2048 --heads 2 --exp lut", "--exp"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_socsim(std::string("microbench --soc snapdragon-8gen3 ") + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_NE(r.err.find(std::string(c.option) + ": does not apply to --op"), std::string::npos) << c.args << "\n" << r.err;
+  }
+  // The options a benchmark does read still work (and the message lists them).
+  const auto r = run_socsim("microbench --soc snapdragon-8gen3 --op softmax --unit cpu --m 4 --n 64 --k 3");
+  EXPECT_NE(r.err.find("(it reads --m, --n, --threads)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_socsim("microbench --soc snapdragon-8gen3 --op softmax --unit cpu --m 4 --n 64 --threads 2").exit_code, 0);
+  EXPECT_EQ(run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --dtype int8 --heads 2 --k 64 --q 8 --kv 64 --threads 2").exit_code, 0);
+}
+
 TEST(CliMicrobench, BadInputExits2) {
   auto r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --m 64 --k 64 --n 64");
   EXPECT_EQ(r.exit_code, 2);  // no --dtype

@@ -25,6 +25,9 @@ TEST(CliRunWorkload, EveryRequestIsSimulated) {
     prompts += q["prompt"].get<std::uint64_t>();
   }
   EXPECT_EQ(j["prompt_tokens"], prompts);
+  // The header says the token counts are totals (a workload of one-token requests read as one long prompt).
+  EXPECT_NE(r.out.find("prompt " + std::to_string(prompts) + " tokens, decode "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" tokens in total over 10 requests"), std::string::npos) << r.out;
 }
 
 TEST(CliRunWorkload, LengthsBeyondTheContextAreRejected) {

@@ -126,6 +126,57 @@ TEST(CliSweepJournal, AKilledSweepResumesToTheSameResults) {
   EXPECT_EQ(read_file(out / "results.csv"), read_file(dir / "whole" / "results.csv"));
 }
 
+TEST(CliSweepJournal, AnInterruptedSweepSaysSoAndResumes) {
+  const auto dir = scratch_dir("sweep_interrupted");
+  const auto spec = write(dir, "slow.yaml", kSlowSpec).string();
+  const auto out = dir / "int";
+  const auto err = dir / "stderr.txt";
+  // Ctrl-C (SIGINT) once two runs are in the journal: the run in flight finishes, no other starts.
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) ::dup2(fd, STDERR_FILENO);
+    ::execl(SOCSIM_BINARY, SOCSIM_BINARY, "sweep", "--spec", spec.c_str(), "--jobs", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline && !(std::filesystem::exists(out / "journal.jsonl") && lines_of(out / "journal.jsonl") >= 3)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the sweep ended by the signal itself, without its own handling";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
+  const auto text = read_file(err);
+  EXPECT_NE(text.find("interrupted: finishing the runs in flight"), std::string::npos) << text;
+  EXPECT_NE(text.find("sweep slow: interrupted (SIGINT)"), std::string::npos) << text;
+  EXPECT_NE(text.find("--resume"), std::string::npos) << text;
+  EXPECT_FALSE(std::filesystem::exists(out / "results.csv"));
+  EXPECT_FALSE(std::filesystem::exists(out / ".lock"));  // a sweep that ends removes its lock file
+  const std::size_t finished = lines_of(out / "journal.jsonl") - 1;
+  ASSERT_GE(finished, 2u);
+  ASSERT_LT(finished, 16u);
+  EXPECT_NE(text.find(std::to_string(finished) + " of 16 runs finished"), std::string::npos) << text;
+  const auto resumed = run_socsim("sweep --spec '" + spec + "' --jobs 2 --resume --out '" + out.string() + "'");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find(std::to_string(finished) + " of 16 runs already finished"), std::string::npos) << resumed.out;
+  EXPECT_FALSE(std::filesystem::exists(out / ".lock"));
+}
+
+TEST(CliSweepJournal, AJournalRunIndexMustBeAWholeNumber) {
+  const auto dir = scratch_dir("sweep_bad_index");
+  const auto spec = write(dir, "failing.yaml", kFailingSpec).string();
+  const auto out = dir / "o";
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --out '" + out.string() + "'").exit_code, 3);
+  { std::ofstream(out / "journal.jsonl", std::ios::app) << "{\"run\": -1, \"metrics\": [1.0]}\n"; }
+  const auto r = run_socsim("sweep --spec '" + spec + "' --resume --out '" + out.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("expected a run index (a whole number from 0), got -1"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("18446744073709551615"), std::string::npos) << r.err;
+}
+
 TEST(CliSweepJournal, OneSweepPerOutFolder) {
   const auto dir = scratch_dir("sweep_locked");
   const auto spec = write(dir, "failing.yaml", kFailingSpec).string();

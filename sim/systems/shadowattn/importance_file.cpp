@@ -65,6 +65,9 @@ nlohmann::ordered_json importance_json(const model::ModelConfig& m, const Offlin
 }
 
 OfflineImportance read_importance_file(const fs::path& file, const model::ModelConfig& m) {
+  // A folder opens as a stream on Linux and only fails to read: say what it is.
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) bad(file, "shadowattn.importance_file", "cannot open the file (a folder, not a file)");
   std::ifstream in(file);
   if (!in) bad(file, "shadowattn.importance_file", "cannot open the file" + config::errno_reason());
   std::stringstream text;

@@ -66,7 +66,14 @@ TEST_F(ConfigList, NumberList) {
             "expected a number, got a map");
   ConfigTree t = ConfigTree::load_string("v: 3\n", "n.yaml");
   EXPECT_EQ(capture_config_error([&] { t.root().number_list("v"); }).message(),
-            "expected a list of numbers, got \"3\"");
+            "expected a list of numbers such as [64, 128], got \"3\"");
+}
+
+TEST_F(ConfigList, AnEmptyListOrMapIsCalledEmpty) {
+  // "expected a non-empty list of values, got a list" read as a contradiction.
+  ConfigTree t = ConfigTree::load_string("seed: []\nm: {}\n", "g.yaml");
+  EXPECT_EQ(capture_config_error([&] { t.root().scalar_list("seed"); }).message(), "expected a non-empty list of values, got an empty list");
+  EXPECT_EQ(capture_config_error([&] { t.root().number("m"); }).message(), "expected a number, got an empty map");
 }
 
 }  // namespace

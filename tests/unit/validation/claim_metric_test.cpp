@@ -44,6 +44,15 @@ TEST(ClaimMetric, PathThroughAScalarOrPastAList) {
 TEST(ClaimMetric, NonNumbers) {
   EXPECT_EQ(error_of("name"), "metric 'name' is not a number (got the string \"x\")");
   EXPECT_EQ(error_of("units.cpu"), "metric 'units.cpu' is not a number (got an object; available: busy_ms)");
+  // A metric a run has no value for (read as "got the null null" before).
+  nlohmann::ordered_json j = report();
+  j["decode_ms_per_token"] = nullptr;
+  try {
+    lookup_metric(j, "decode_ms_per_token");
+    ADD_FAILURE() << "no MetricError";
+  } catch (const MetricError& e) {
+    EXPECT_STREQ(e.what(), "metric 'decode_ms_per_token' is not a number (got null (no value))");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,116 @@
+#include "sim/core/run_progress.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace socsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+struct ScopedRunProgress::Reporter {
+  double after_s, every_s;
+  std::FILE* out;
+  bool terminal;
+  Clock::time_point start, last;
+  bool printed = false;
+  ProgressSnapshot s;
+};
+
+namespace {
+
+using Reporter = ScopedRunProgress::Reporter;
+thread_local Reporter* t_reporter = nullptr;
+
+void maybe_print(Reporter& r, const char* phase) {
+  const auto now = Clock::now();
+  const double elapsed = std::chrono::duration<double>(now - r.start).count();
+  if (elapsed < r.after_s) return;
+  if (r.printed && std::chrono::duration<double>(now - r.last).count() < r.every_s) return;
+  r.last = now;
+  r.s.elapsed_s = elapsed;
+  r.s.phase = phase;
+  const std::string text = "socsim: " + progress_text(r.s);
+  if (r.terminal) {
+    std::fprintf(r.out, "\r%s\033[K", text.c_str());
+  } else {
+    std::fprintf(r.out, "%s\n", text.c_str());
+  }
+  std::fflush(r.out);
+  r.printed = true;
+}
+
+std::string duration_text(double s) {
+  if (s < 120) return fmt::format("{:.0f} s", s);
+  if (s < 7200) return fmt::format("{:.1f} min", s / 60);
+  return fmt::format("{:.1f} h", s / 3600);
+}
+
+}  // namespace
+
+std::string progress_text(const ProgressSnapshot& s) {
+  std::string t = fmt::format("{} for {}", s.phase, duration_text(s.elapsed_s));
+  if (s.phase == "planning") {
+    t += fmt::format(": {} jobs so far", s.jobs);
+  } else if (s.layers > 0 && s.phase != "simulating") {
+    t += fmt::format(": layer {} of {}", s.layer, s.layers);
+  } else {
+    t += fmt::format(": simulated {:.3f} s, {:.1f} M events", static_cast<double>(s.now_ps) / 1e12, static_cast<double>(s.events) / 1e6);
+  }
+  if (s.requests_total > 1) {
+    t += fmt::format("; request {} of {}", s.requests_done + 1 > s.requests_total ? s.requests_total : s.requests_done + 1, s.requests_total);
+    if (s.requests_done > 0) {
+      const double left = s.elapsed_s / static_cast<double>(s.requests_done) * static_cast<double>(s.requests_total - s.requests_done);
+      t += ", about " + duration_text(left) + " left";
+    }
+  }
+  return t;
+}
+
+void progress_engine(std::uint64_t events, std::uint64_t now_ps) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.events = events;
+  r->s.now_ps = now_ps;
+  maybe_print(*r, "simulating");
+}
+
+void progress_planning(std::size_t jobs) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.jobs = jobs;
+  maybe_print(*r, "planning");
+}
+
+void progress_requests(std::size_t done, std::size_t total) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.requests_done = done;
+  r->s.requests_total = total;
+}
+
+void progress_functional(std::uint32_t layer, std::uint32_t layers) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.layer = layer;
+  r->s.layers = layers;
+  if (r->terminal) return;  // functional mode draws its own bar on a terminal (run_command.cpp)
+  maybe_print(*r, "computing kernels (functional mode)");
+}
+
+ScopedRunProgress::ScopedRunProgress(double after_s, double every_s, std::FILE* out, bool terminal) : previous_(t_reporter) {
+  const auto now = Clock::now();
+  reporter_ = std::make_unique<Reporter>(Reporter{after_s, every_s, out ? out : stderr, terminal, now, now, false, {}});
+  t_reporter = reporter_.get();
+}
+
+ScopedRunProgress::~ScopedRunProgress() {
+  t_reporter = previous_;
+  if (reporter_->printed && reporter_->terminal) std::fputc('\n', reporter_->out);
+}
+
+}  // namespace socsim

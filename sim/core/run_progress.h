@@ -1,0 +1,48 @@
+#pragma once
+// Progress of a long simulation, for the person waiting. A run of a million requests or with a
+// one-token chunk takes minutes, and a silent terminal looks like a hang. The command installs a
+// reporter on its thread (ScopedRunProgress); the engine, the plans and the functional pass tick
+// it as they go; after `after_s` of wall time it prints what the run is doing on stderr, then
+// again every `every_s` (redrawn in place on a terminal, one line at a time in a log). A thread
+// without a reporter (a sweep's workers, tests) pays one thread-local load per tick.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace socsim {
+
+// Ticks: cheap, called every few thousand events, jobs or per functional layer.
+void progress_engine(std::uint64_t events, std::uint64_t now_ps);  // the simulation runs
+void progress_planning(std::size_t jobs);                           // a plan grows
+void progress_requests(std::size_t done, std::size_t total);        // a workload's requests
+void progress_functional(std::uint32_t layer, std::uint32_t layers);  // functional mode's kernels
+
+class ScopedRunProgress {
+ public:
+  // `out` null: stderr. `terminal`: redraw in place (else one line per report).
+  ScopedRunProgress(double after_s, double every_s, std::FILE* out, bool terminal);
+  ~ScopedRunProgress();  // ends an in-place line
+  ScopedRunProgress(const ScopedRunProgress&) = delete;
+  ScopedRunProgress& operator=(const ScopedRunProgress&) = delete;
+
+  struct Reporter;
+
+ private:
+  std::unique_ptr<Reporter> reporter_;
+  Reporter* previous_;
+};
+
+// The line a report prints (without the leading "socsim: "), for tests.
+struct ProgressSnapshot {
+  double elapsed_s = 0;
+  std::string phase;  // "simulating", "planning", "computing kernels (functional mode)"
+  std::size_t requests_done = 0, requests_total = 0;
+  std::uint64_t events = 0, now_ps = 0;
+  std::size_t jobs = 0;
+  std::uint32_t layer = 0, layers = 0;
+};
+std::string progress_text(const ProgressSnapshot& s);
+
+}  // namespace socsim

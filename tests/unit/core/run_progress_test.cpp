@@ -1,0 +1,66 @@
+// A long run says what it is doing: nothing before the delay, then a line per interval, with the
+// request count and an estimate of the time left; a thread without a reporter prints nothing.
+#include "sim/core/run_progress.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace socsim {
+namespace {
+
+std::string contents(std::FILE* f) {
+  std::fflush(f);
+  std::rewind(f);
+  std::string s;
+  char buf[512];
+  while (const std::size_t n = std::fread(buf, 1, sizeof buf, f)) s.append(buf, n);
+  return s;
+}
+
+TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
+  ProgressSnapshot s;
+  s.elapsed_s = 30;
+  s.phase = "simulating";
+  s.events = 2500000;
+  s.now_ps = 1500000000000;  // 1.5 s
+  EXPECT_EQ(progress_text(s), "simulating for 30 s: simulated 1.500 s, 2.5 M events");
+  s.requests_done = 3;
+  s.requests_total = 12;
+  EXPECT_EQ(progress_text(s), "simulating for 30 s: simulated 1.500 s, 2.5 M events; request 4 of 12, about 90 s left");
+  ProgressSnapshot p;
+  p.elapsed_s = 8000;
+  p.phase = "planning";
+  p.jobs = 4096;
+  EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far");
+}
+
+TEST(RunProgress, PrintsOnlyAfterTheDelayAndOnlyWithAReporter) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  progress_engine(1, 1);  // no reporter on this thread: nothing, nowhere
+  {
+    const ScopedRunProgress late(3600, 1, f, false);
+    progress_engine(65536, 1000);
+    progress_planning(4096);
+    EXPECT_EQ(contents(f), "");  // an hour has not passed
+  }
+  {
+    const ScopedRunProgress now(0, 3600, f, false);
+    progress_requests(1, 4);
+    progress_engine(65536, 2000000000000);
+    progress_engine(131072, 3000000000000);  // within the interval: not printed again
+  }
+  const std::string text = contents(f);
+  EXPECT_EQ(text.rfind("socsim: simulating for ", 0), 0u) << text;
+  EXPECT_NE(text.find("simulated 2.000 s, 0.1 M events; request 2 of 4"), std::string::npos) << text;
+  EXPECT_EQ(text.find("3.000 s"), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+  std::fclose(f);
+  progress_engine(1, 1);  // the reporters are gone: nothing
+}
+
+}  // namespace
+}  // namespace socsim
