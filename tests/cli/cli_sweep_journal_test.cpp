@@ -27,6 +27,30 @@ std::size_t lines_of(const std::filesystem::path& file) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
+// Starts `socsim sweep --spec SPEC --jobs 1 --out OUT` (stderr to `err` when given), waits until
+// `runs` runs are in its journal (or two minutes pass), sends `sig` and returns the wait status.
+int signal_sweep_after(const std::string& spec, const std::filesystem::path& out, std::size_t runs, int sig,
+                       const std::filesystem::path& err = {}) {
+  const pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (!err.empty()) {
+      const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0) ::dup2(fd, STDERR_FILENO);
+    }
+    ::execl(SOCSIM_BINARY, SOCSIM_BINARY, "sweep", "--spec", spec.c_str(), "--jobs", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline && !(std::filesystem::exists(out / "journal.jsonl") && lines_of(out / "journal.jsonl") >= runs + 1)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
 // 256 MiB cannot hold qwen2-0.5b: the check runs inside the simulation, after every run of the
 // sweep was prepared, so run 1 fails while run 0 and 2 finish.
 const char* kFailingSpec =
@@ -90,19 +114,7 @@ TEST(CliSweepJournal, AKilledSweepResumesToTheSameResults) {
 
   // The same sweep, killed (SIGKILL: no chance to clean up) once three runs are in its journal.
   const auto out = dir / "killed";
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::execl(SOCSIM_BINARY, SOCSIM_BINARY, "sweep", "--spec", spec.c_str(), "--jobs", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < deadline && !(std::filesystem::exists(out / "journal.jsonl") && lines_of(out / "journal.jsonl") >= 4)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const int status = signal_sweep_after(spec, out, 3, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep finished before it could be killed";
   EXPECT_FALSE(std::filesystem::exists(out / "results.csv"));
   const std::size_t finished = lines_of(out / "journal.jsonl") - 1;
@@ -132,21 +144,7 @@ TEST(CliSweepJournal, AnInterruptedSweepSaysSoAndResumes) {
   const auto out = dir / "int";
   const auto err = dir / "stderr.txt";
   // Ctrl-C (SIGINT) once two runs are in the journal: the run in flight finishes, no other starts.
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) ::dup2(fd, STDERR_FILENO);
-    ::execl(SOCSIM_BINARY, SOCSIM_BINARY, "sweep", "--spec", spec.c_str(), "--jobs", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < deadline && !(std::filesystem::exists(out / "journal.jsonl") && lines_of(out / "journal.jsonl") >= 3)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ::kill(pid, SIGINT);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const int status = signal_sweep_after(spec, out, 2, SIGINT, err);
   ASSERT_TRUE(WIFEXITED(status)) << "the sweep ended by the signal itself, without its own handling";
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
   const auto text = read_file(err);
