@@ -15,6 +15,7 @@
 #include "sim/config/config_error.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
+#include "sim/sweep/interrupt_guard.h"
 
 namespace po = boost::program_options;
 using socsim::cli::commands;
@@ -80,7 +81,11 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("[%l] %v");
   try {
-    return dispatch(argc, argv);
+    const int rc = dispatch(argc, argv);
+    // A sweep stopped by a signal ends by that signal, now that its journal is closed and its lock
+    // released: a calling script sees an interrupted child and stops as well.
+    if (const int sig = socsim::sweep::InterruptGuard::received(); sig != 0 && rc == 128 + sig) socsim::sweep::die_by_signal(sig);
+    return rc;
   } catch (const socsim::config::ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

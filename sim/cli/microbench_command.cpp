@@ -21,18 +21,18 @@ const config::SourceLocation kCli{"command line", 0, 0};
 
 // The options each benchmark reads. One given to a benchmark that does not read it is refused
 // (exit 2): a silently ignored --dtype or --exp would let a user believe they measured it.
-std::set<std::string> options_read(const std::string& op, const std::string& unit) {
+std::set<std::string> options_read(const std::string& op, const std::string& unit, const std::string& engine) {
   std::set<std::string> s = {"help", "soc", "op", "unit", "engine", "set", "json"};
   const bool npu = unit == "npu", cpu = unit == "cpu";
   if (op == "matmul") {
     s.insert({"dtype", "m", "k", "n"});
-    if (npu) s.insert({"operands", "layout", "threads"});  // threads: the HVX engine's
-    if (cpu) s.insert("threads");
+    if (npu) s.insert({"operands", "layout"});
+    if ((npu && engine == "hvx") || cpu) s.insert("threads");  // HMX has no threads to choose
   } else if (op == "qk") {
     s.insert({"dtype", "m", "k", "n", "heads"});
   } else if (op == "read") {
     s.insert("bytes");
-    if (npu || cpu) s.insert("threads");
+    if ((npu && engine != "dma") || cpu) s.insert("threads");  // the DMA engine has none
   } else if (op == "copy") {
     s.insert("bytes");
   } else if (op == "graph-build") {
@@ -50,16 +50,16 @@ std::set<std::string> options_read(const std::string& op, const std::string& uni
   return s;
 }
 
-void check_options_apply(const po::variables_map& vm, const std::string& op, const std::string& unit) {
-  const auto read = options_read(op, unit);
+void check_options_apply(const po::variables_map& vm, const std::string& op, const std::string& unit, const std::string& engine) {
+  const auto read = options_read(op, unit, engine);
   for (const auto& [name, value] : vm) {
     if (value.defaulted() || read.count(name)) continue;
     std::string reads;
     for (const auto& o : read) {
       if (o != "help" && o != "soc" && o != "op" && o != "unit" && o != "set" && o != "json" && o != "engine") reads += (reads.empty() ? "--" : ", --") + o;
     }
-    throw config::ConfigError(kCli, "--" + name,
-                              "does not apply to --op " + op + " --unit " + unit + " (it reads " + (reads.empty() ? "no other option" : reads) + ")");
+    const std::string bench = "--op " + op + " --unit " + unit + (engine.empty() ? "" : " --engine " + engine);
+    throw config::ConfigError(kCli, "--" + name, "does not apply to " + bench + " (it reads " + (reads.empty() ? "no other option" : reads) + ")");
   }
 }
 
@@ -129,7 +129,7 @@ Parsed parse(const std::vector<std::string>& args) {
   } else if (r.op == "matmul" || r.op == "qk") {
     throw config::ConfigError(kCli, "--dtype", "is required for " + r.op);
   }
-  check_options_apply(vm, r.op, r.unit);
+  check_options_apply(vm, r.op, r.unit, r.engine);
   if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
     throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
   }

@@ -6,6 +6,7 @@
 #include "sim/cli/program_options.h"
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -272,9 +273,14 @@ int sweep_command(const std::vector<std::string>& args) {
                              journal.resumed() ? journal.path().string() : results_file.string(), runs.size() - todo.size(), runs.size());
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const sweep::InterruptGuard interrupt;  // Ctrl-C: stop starting runs, keep the finished ones
   std::size_t ran = 0;
+  std::atomic<std::size_t> failed_now{0};
+  int sig = 0;
   {
+    // Ctrl-C while runs are simulated: stop starting runs, keep the finished ones. Only here: once
+    // every run has finished, a signal during the writing of the results takes its default action
+    // (the results are written whole or not at all, and the journal is removed only after).
+    const sweep::InterruptGuard interrupt;
     ProgressBar bar("runs", todo.size());
     ran = sweep::run_parallel(
         todo.size(), jobs,
@@ -324,19 +330,26 @@ int sweep_command(const std::vector<std::string>& args) {
           }
           row.metrics = entry.metrics;
           row.error = entry.error;
+          if (!entry.error.empty()) ++failed_now;
           journal.append(entry);
         },
         [&](std::size_t done) { bar.update(done); }, [] { return sweep::InterruptGuard::received() != 0; });
+    sig = sweep::InterruptGuard::received();
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (const int sig = sweep::InterruptGuard::received(); sig != 0 && ran < todo.size()) {
+  if (sig != 0 && ran < todo.size()) {
     // No results.json: it stands for a whole sweep. The journal is the record --resume reads.
     journal.close();
-    std::cerr << fmt::format("sweep {}: interrupted ({}) after {:.1f} s: {} of {} runs finished ({} now); they are in {}. "
+    // Failed runs are journaled too, but --resume tries them again: they are not finished.
+    const std::size_t ok_now = ran - failed_now.load();
+    const std::size_t finished = runs.size() - todo.size() + ok_now;
+    const std::string failures = failed_now.load() == 0 ? std::string()
+                                                        : fmt::format(", {} failed (--resume tries them again)", failed_now.load());
+    std::cerr << fmt::format("sweep {}: interrupted ({}) after {:.1f} s: {} of {} runs finished ({} now{}); they are in {}. "
                              "Run the same command with --resume to simulate the other {}\n",
-                             spec.name, sig == SIGINT ? "SIGINT" : "SIGTERM", wall, runs.size() - todo.size() + ran, runs.size(), ran,
-                             journal.path().string(), todo.size() - ran);
-    return 128 + sig;
+                             spec.name, sig == SIGINT ? "SIGINT" : "SIGTERM", wall, finished, runs.size(), ok_now, failures,
+                             journal.path().string(), runs.size() - finished);
+    return 128 + sig;  // main() then ends the process by the signal itself
   }
   OutputFiles out;
   add_results(results, out_dir, out);

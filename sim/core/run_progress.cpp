@@ -1,6 +1,8 @@
 #include "sim/core/run_progress.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <chrono>
 
@@ -36,7 +38,9 @@ void maybe_print(Reporter& r, const char* phase) {
   r.s.phase = phase;
   const std::string text = "socsim: " + progress_text(r.s);
   if (r.terminal) {
-    std::fprintf(r.out, "\r%s\033[K", text.c_str());
+    struct winsize ws {};
+    const std::size_t columns = ::ioctl(fileno(r.out), TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+    std::fprintf(r.out, "\r%s\033[K", fit_terminal_line(text, columns).c_str());
   } else {
     std::fprintf(r.out, "%s\n", text.c_str());
   }
@@ -63,8 +67,10 @@ std::string progress_text(const ProgressSnapshot& s) {
   }
   if (s.requests_total > 1) {
     t += fmt::format("; request {} of {}", s.requests_done + 1 > s.requests_total ? s.requests_total : s.requests_done + 1, s.requests_total);
-    if (s.requests_done > 0) {
-      const double left = s.elapsed_s / static_cast<double>(s.requests_done) * static_cast<double>(s.requests_total - s.requests_done);
+    // The rate from the first finished request on: the time before it holds one-off work.
+    if (s.requests_done >= 2 && s.first_request_s >= 0 && s.requests_done < s.requests_total) {
+      const double per_request = (s.elapsed_s - s.first_request_s) / static_cast<double>(s.requests_done - 1);
+      const double left = per_request * static_cast<double>(s.requests_total - s.requests_done);
       t += ", about " + duration_text(left) + " left";
     }
   }
@@ -86,9 +92,18 @@ void progress_planning(std::size_t jobs) {
   maybe_print(*r, "planning");
 }
 
+std::string fit_terminal_line(std::string text, std::size_t columns) {
+  // One column kept free: a line that fills the last column wraps on some terminals.
+  if (columns >= 2 && text.size() > columns - 1) text.resize(columns - 1);
+  return text;
+}
+
 void progress_requests(std::size_t done, std::size_t total) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
+  if (done >= 1 && r->s.first_request_s < 0) {
+    r->s.first_request_s = std::chrono::duration<double>(Clock::now() - r->start).count();
+  }
   r->s.requests_done = done;
   r->s.requests_total = total;
 }

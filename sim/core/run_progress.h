@@ -39,10 +39,16 @@ struct ProgressSnapshot {
   double elapsed_s = 0;
   std::string phase;  // "simulating", "planning", "computing kernels (functional mode)"
   std::size_t requests_done = 0, requests_total = 0;
+  // Wall time when the first request had finished: the rate for the time left is measured from
+  // there, so one-off work before it (setup, functional mode's pass) is not multiplied.
+  double first_request_s = -1;
   std::uint64_t events = 0, now_ps = 0;
   std::size_t jobs = 0;
   std::uint32_t layer = 0, layers = 0;
 };
 std::string progress_text(const ProgressSnapshot& s);
+// `text` cut to fit a terminal line of `columns` (a redraw with \r returns only to the start of
+// the last wrapped row, so a longer line would leave a copy per redraw). 0: no limit.
+std::string fit_terminal_line(std::string text, std::size_t columns);
 
 }  // namespace socsim

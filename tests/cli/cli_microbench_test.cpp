@@ -122,6 +122,9 @@ TEST(CliMicrobench, AnOptionTheBenchmarkDoesNotReadIsRefused) {
       {"--op matmul --unit gpu --dtype fp16 --m 64 --k 64 --n 64 --threads 2", "--threads"},
       {"--op read --unit npu --engine dma --bytes 4096 --m 64", "--m"},
       {"--op qk --unit npu --dtype int8 --m 128 --k 64 --n 2048 --heads 2 --exp lut", "--exp"},
+      // HMX and the DMA engine have no threads to choose (only HVX does).
+      {"--op matmul --unit npu --dtype int8 --m 64 --k 256 --n 256 --threads 4", "--threads"},
+      {"--op read --unit npu --engine dma --bytes 4096 --threads 4", "--threads"},
   };
   for (const auto& c : cases) {
     const auto r = run_socsim(std::string("microbench --soc snapdragon-8gen3 ") + c.args);
@@ -133,6 +136,10 @@ TEST(CliMicrobench, AnOptionTheBenchmarkDoesNotReadIsRefused) {
   EXPECT_NE(r.err.find("(it reads --m, --n, --threads)"), std::string::npos) << r.err;
   EXPECT_EQ(run_socsim("microbench --soc snapdragon-8gen3 --op softmax --unit cpu --m 4 --n 64 --threads 2").exit_code, 0);
   EXPECT_EQ(run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --dtype int8 --heads 2 --k 64 --q 8 --kv 64 --threads 2").exit_code, 0);
+  EXPECT_EQ(run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --engine hvx --operands tcm --dtype fp16 --m 64 --k 64 --n 64 --threads 2").exit_code, 0);
+  EXPECT_EQ(run_socsim("microbench --soc snapdragon-8gen3 --op read --unit npu --engine hvx --bytes 4096 --threads 2").exit_code, 0);
+  const auto dma = run_socsim("microbench --soc snapdragon-8gen3 --op read --unit npu --engine dma --bytes 4096 --threads 2");
+  EXPECT_NE(dma.err.find("does not apply to --op read --unit npu --engine dma"), std::string::npos) << dma.err;
 }
 
 TEST(CliMicrobench, BadInputExits2) {

@@ -29,8 +29,11 @@ std::size_t lines_of(const std::filesystem::path& file) {
 
 // Starts `socsim sweep --spec SPEC --jobs 1 --out OUT` (stderr to `err` when given), waits until
 // `runs` runs are in its journal (or two minutes pass), sends `sig` and returns the wait status.
+// Starts a sweep of `spec` into `out` (one job) and sends it `sig` once `runs` runs are in its
+// journal, then `again` (if not 0) once the first is handled (needs `err`); returns the wait status, or -1 when fork fails.
+// `at_signal`: the runs journaled when the first signal went.
 int signal_sweep_after(const std::string& spec, const std::filesystem::path& out, std::size_t runs, int sig,
-                       const std::filesystem::path& err = {}) {
+                       const std::filesystem::path& err = {}, int again = 0, std::size_t* at_signal = nullptr) {
   const pid_t pid = ::fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -38,6 +41,10 @@ int signal_sweep_after(const std::string& spec, const std::filesystem::path& out
       const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd >= 0) ::dup2(fd, STDERR_FILENO);
     }
+    // As from a terminal: a test run started in the background (nohup ... &) inherits SIGINT
+    // ignored, and a sweep leaves an ignored signal ignored.
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
     ::execl(SOCSIM_BINARY, SOCSIM_BINARY, "sweep", "--spec", spec.c_str(), "--jobs", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
@@ -45,7 +52,16 @@ int signal_sweep_after(const std::string& spec, const std::filesystem::path& out
   while (std::chrono::steady_clock::now() < deadline && !(std::filesystem::exists(out / "journal.jsonl") && lines_of(out / "journal.jsonl") >= runs + 1)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  if (at_signal) *at_signal = lines_of(out / "journal.jsonl") - 1;
   ::kill(pid, sig);
+  if (again != 0) {
+    // Once the first has been handled (its message is out), while the run in flight still goes.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < until && read_file(err).find("interrupted: finishing") == std::string::npos) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    ::kill(pid, again);
+  }
   int status = 0;
   ::waitpid(pid, &status, 0);
   return status;
@@ -144,9 +160,12 @@ TEST(CliSweepJournal, AnInterruptedSweepSaysSoAndResumes) {
   const auto out = dir / "int";
   const auto err = dir / "stderr.txt";
   // Ctrl-C (SIGINT) once two runs are in the journal: the run in flight finishes, no other starts.
-  const int status = signal_sweep_after(spec, out, 2, SIGINT, err);
-  ASSERT_TRUE(WIFEXITED(status)) << "the sweep ended by the signal itself, without its own handling";
-  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
+  std::size_t at_signal = 0;
+  const int status = signal_sweep_after(spec, out, 2, SIGINT, err, 0, &at_signal);
+  // It ends by the signal itself, after its own clean-up, so a calling script stops as well (bash
+  // goes on after a child that merely exits 130).
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
   const auto text = read_file(err);
   EXPECT_NE(text.find("interrupted: finishing the runs in flight"), std::string::npos) << text;
   EXPECT_NE(text.find("sweep slow: interrupted (SIGINT)"), std::string::npos) << text;
@@ -154,13 +173,42 @@ TEST(CliSweepJournal, AnInterruptedSweepSaysSoAndResumes) {
   EXPECT_FALSE(std::filesystem::exists(out / "results.csv"));
   EXPECT_FALSE(std::filesystem::exists(out / ".lock"));  // a sweep that ends removes its lock file
   const std::size_t finished = lines_of(out / "journal.jsonl") - 1;
+  ASSERT_GE(finished, at_signal);
   ASSERT_GE(finished, 2u);
   ASSERT_LT(finished, 16u);
   EXPECT_NE(text.find(std::to_string(finished) + " of 16 runs finished"), std::string::npos) << text;
+  EXPECT_NE(text.find("simulate the other " + std::to_string(16 - finished)), std::string::npos) << text;
   const auto resumed = run_socsim("sweep --spec '" + spec + "' --jobs 2 --resume --out '" + out.string() + "'");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.out.find(std::to_string(finished) + " of 16 runs already finished"), std::string::npos) << resumed.out;
   EXPECT_FALSE(std::filesystem::exists(out / ".lock"));
+}
+
+TEST(CliSweepJournal, ASecondCtrlCStopsAtOnceARepeatedTermDoesNot) {
+  const auto dir = scratch_dir("sweep_twice");
+  const auto spec = write(dir, "slow.yaml", kSlowSpec).string();
+  {
+    // Ctrl-C twice: the default action at once, without the summary; the journal keeps what was
+    // finished.
+    const auto out = dir / "int2", err = dir / "int2.txt";
+    const int status = signal_sweep_after(spec, out, 2, SIGINT, err, SIGINT);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    EXPECT_EQ(WTERMSIG(status), SIGINT);
+    const auto text = read_file(err);
+    EXPECT_NE(text.find("press Ctrl-C again to stop at once"), std::string::npos) << text;
+    EXPECT_EQ(text.find("sweep slow: interrupted"), std::string::npos) << text;
+    EXPECT_GE(lines_of(out / "journal.jsonl") - 1, 2u);
+  }
+  {
+    // SIGTERM twice (schedulers repeat it): the second is ignored and the stop stays clean.
+    const auto out = dir / "term2", err = dir / "term2.txt";
+    const int status = signal_sweep_after(spec, out, 2, SIGTERM, err, SIGTERM);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    const auto text = read_file(err);
+    EXPECT_NE(text.find("sweep slow: interrupted (SIGTERM)"), std::string::npos) << text;
+    EXPECT_FALSE(std::filesystem::exists(out / ".lock"));
+  }
 }
 
 TEST(CliSweepJournal, AJournalRunIndexMustBeAWholeNumber) {

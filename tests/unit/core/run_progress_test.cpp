@@ -29,12 +29,22 @@ TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
   EXPECT_EQ(progress_text(s), "simulating for 30 s: simulated 1.500 s, 2.5 M events");
   s.requests_done = 3;
   s.requests_total = 12;
-  EXPECT_EQ(progress_text(s), "simulating for 30 s: simulated 1.500 s, 2.5 M events; request 4 of 12, about 90 s left");
+  s.first_request_s = 20;  // 10 s for requests 2 and 3: 5 s each, 9 to go
+  EXPECT_EQ(progress_text(s), "simulating for 30 s: simulated 1.500 s, 2.5 M events; request 4 of 12, about 45 s left");
+  // One request done: no rate yet (the time so far holds one-off work such as setup).
+  s.requests_done = 1;
+  EXPECT_EQ(progress_text(s), "simulating for 30 s: simulated 1.500 s, 2.5 M events; request 2 of 12");
   ProgressSnapshot p;
   p.elapsed_s = 8000;
   p.phase = "planning";
   p.jobs = 4096;
   EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far");
+}
+
+TEST(RunProgress, ATerminalLineIsCutToTheWidth) {
+  EXPECT_EQ(fit_terminal_line("0123456789", 8), "0123456");
+  EXPECT_EQ(fit_terminal_line("0123456789", 11), "0123456789");
+  EXPECT_EQ(fit_terminal_line("0123456789", 0), "0123456789");  // width unknown: whole
 }
 
 TEST(RunProgress, PrintsOnlyAfterTheDelayAndOnlyWithAReporter) {
