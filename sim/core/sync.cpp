@@ -17,8 +17,8 @@ void WaitGroup::done() {
   if (--pending_ == 0) done_.fire();
 }
 
-void Progress::advance() {
-  ++value_;
+void Progress::advance(std::uint64_t by) {
+  value_ += by;
   // Resume, in the order they began waiting, those whose value has been reached.
   std::size_t kept = 0;
   for (std::size_t i = 0; i < waiters_.size(); ++i) {

@@ -66,7 +66,7 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   std::uint64_t value() const { return value_; }
-  void advance();
+  void advance(std::uint64_t by = 1);
 
   auto reach(std::uint64_t target) {
     struct Awaiter {

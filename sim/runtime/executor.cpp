@@ -269,16 +269,22 @@ Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size
   const Tick start = soc_.sim().now();
   if (self.streams) {
     // Block j of the producer's output is consumed once the producer has computed it: the work
-    // split evenly over its blocks, each part waiting for its block.
+    // split evenly over its blocks, each part waiting for its block. The blocks already computed
+    // when a part starts go together (one step for all of them: the same work, fewer events).
     const auto input = static_cast<std::size_t>(self.input);
     const std::uint64_t blocks = g.nodes[input].blocks;
-    for (std::uint64_t j = 0; j < blocks; ++j) {
+    for (std::uint64_t j = 0; j < blocks;) {
       co_await g.produced[input]->reach(j + 1);
+      const std::uint64_t take = std::min(blocks, g.produced[input]->value()) - j;
       for (kernels::NpuStep part : work.work.steps) {
-        part.packets /= static_cast<double>(blocks);
-        part.bytes = part.bytes / blocks + (j < part.bytes % blocks ? 1 : 0);
+        // Blocks j .. j+take-1: each has bytes/blocks, the first bytes%blocks one more.
+        const std::uint64_t rem = part.bytes % blocks;
+        const std::uint64_t extra = j >= rem ? 0 : std::min(j + take, rem) - j;
+        part.packets = part.packets / static_cast<double>(blocks) * static_cast<double>(take);
+        part.bytes = part.bytes / blocks * take + extra;
         co_await run_npu_step(soc_.npu(), part);
       }
+      j += take;
     }
   } else {
     co_await run_npu_work(soc_.npu(), work.work, g.produced[node].get());

@@ -1,10 +1,36 @@
 #include "sim/hw/npu/hmx_gemm.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/core/sync.h"
 
 namespace socsim::hw {
+
+namespace {
+
+// What one step of the pipeline does: HMX on block i, staging of block i+1, write-back of block i-1.
+struct StepWork {
+  std::uint64_t hmx_cycles = 0;
+  bool stages = false;
+  std::uint64_t stage_bytes = 0, stage_transfers = 0;
+  std::uint64_t writeback_bytes = 0;
+  bool operator==(const StepWork&) const = default;
+};
+
+StepWork step_work(const std::vector<GemmBlock>& blocks, std::size_t i) {
+  StepWork w;
+  w.hmx_cycles = blocks[i].hmx_cycles;
+  if (i + 1 < blocks.size()) {
+    w.stages = true;
+    w.stage_bytes = blocks[i + 1].stage_bytes;
+    w.stage_transfers = blocks[i + 1].stage_transfers;
+  }
+  if (i > 0) w.writeback_bytes = blocks[i - 1].writeback_bytes;
+  return w;
+}
+
+}  // namespace
 
 Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done) {
   const auto& blocks = plan.blocks;
@@ -12,21 +38,32 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
   Simulator& sim = npu.sim();
   // Span names only when a trace records them: building them was a share of untraced runs.
   const bool named = npu.tracing();
-  auto label = [&](const char* what, std::size_t i) { return named ? name + what + std::to_string(i) : std::string(); };
+  auto label = [&](const char* what, std::size_t i, std::size_t r) {
+    if (!named) return std::string();
+    return r == 1 ? name + what + std::to_string(i) : name + what + std::to_string(i) + "-" + std::to_string(i + r - 1);
+  };
   // Prologue: stage block 0.
-  co_await npu.dma(blocks[0].stage_bytes, blocks[0].stage_transfers, label(" stage ", 0));
+  co_await npu.dma(blocks[0].stage_bytes, blocks[0].stage_transfers, label(" stage ", 0, 1));
   TaskList step;
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
+  for (std::size_t i = 0; i < blocks.size();) {
+    // A run of identical steps (the steady state: equal blocks of weight columns or row blocks)
+    // goes as one step of r times the work: with the DMA and HMX rates constant over it, its time
+    // is r times one step's, max(HMX, DMA) each, so the pipeline's time is unchanged while the
+    // events fall r-fold. Capped, so DRAM contention that changes within a run is still followed
+    // closely, and tapered towards the end (at most an eighth of the steps left), so that a
+    // consumer streaming the outputs (a Dequantize behind the matmul) still gets the last blocks
+    // one by one and its tail after the GEMM stays one block's work.
+    const StepWork w = step_work(blocks, i);
+    const std::size_t cap = std::clamp<std::size_t>((blocks.size() - i) / 8, 1, kMaxMergedGemmSteps);
+    std::size_t r = 1;
+    while (i + r < blocks.size() && r < cap && step_work(blocks, i + r) == w) ++r;
     step.clear();
-    step.push_back(npu.hmx(blocks[i].hmx_cycles, label(" block ", i)));
-    if (i + 1 < blocks.size()) {
-      step.push_back(npu.dma(blocks[i + 1].stage_bytes, blocks[i + 1].stage_transfers, label(" stage ", i + 1)));
-    }
-    if (i > 0 && blocks[i - 1].writeback_bytes > 0) {
-      step.push_back(npu.dma(blocks[i - 1].writeback_bytes, 1, label(" writeback ", i - 1)));
-    }
+    step.push_back(npu.hmx(w.hmx_cycles * r, label(" block ", i, r)));
+    if (w.stages) step.push_back(npu.dma(w.stage_bytes * r, w.stage_transfers * r, label(" stage ", i + 1, r)));
+    if (w.writeback_bytes > 0) step.push_back(npu.dma(w.writeback_bytes * r, r, label(" writeback ", i - 1, r)));
     co_await when_all(sim, std::move(step));
-    if (blocks_done) blocks_done->advance();
+    if (blocks_done) blocks_done->advance(r);
+    i += r;
   }
   // Epilogue: write back the last block.
   const auto& last = blocks.back();

@@ -4,12 +4,17 @@
 // whichever of data movement and tile compute binds, block by block, under DRAM contention.
 // `blocks_done`, when given, advances as each block's outputs are computed (a consumer that
 // streams them, sim/runtime/executor.cpp, follows it).
+//
+// Consecutive identical steps (the steady state) run as one step of up to kMaxMergedGemmSteps
+// times the work: the same time while DRAM's rate holds, far fewer events.
 #include "sim/core/sync.h"
 #include "sim/core/task.h"
 #include "sim/hw/npu/gemm_plan.h"
 #include "sim/hw/npu/hexagon_npu.h"
 
 namespace socsim::hw {
+
+inline constexpr std::size_t kMaxMergedGemmSteps = 32;
 
 Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done = nullptr);
 
