@@ -19,12 +19,14 @@ enum class Unit { kNpu, kGpu, kCpu };
 // a step is the unit model's business (HMX GEMM pipeline). The step's kind names its engine (DMA,
 // HVX contexts, HMX, the RPC channel) and `threads` how many hardware threads issue it.
 struct NpuStep {
-  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream };
+  enum class Kind { kGraphCall, kHmxGemm, kHvx, kDma, kHvxStream, kHmxCycles };
   Kind kind = Kind::kHvx;
   std::string name;
   std::uint32_t graph_ops = 0;                        // kGraphCall: nodes in the executed graph
   hw::GemmShape gemm;                                 // kHmxGemm
   hw::OperandHome home = hw::OperandHome::kDram;      // kHmxGemm
+  std::uint64_t hmx_cycles = 0;                       // kHmxCycles: HMX work on operands already in
+                                                      // TCM (GEMMs merged by npu_step_coalescing.h)
   double packets = 0;                                 // kHvx: VLIW packets in total
   std::uint32_t threads = 1;                          // kHvx: hardware threads sharing them
   std::uint64_t bytes = 0, transfers = 0;             // kDma; kHvxStream: bytes streamed by `threads`
@@ -51,6 +53,9 @@ struct NpuStep {
   }
   static NpuStep dma(std::string n, std::uint64_t bytes, std::uint64_t transfers) {
     NpuStep s; s.kind = Kind::kDma; s.name = std::move(n); s.bytes = bytes; s.transfers = transfers; return s;
+  }
+  static NpuStep hmx_cycles_step(std::string n, std::uint64_t cycles) {
+    NpuStep s; s.kind = Kind::kHmxCycles; s.name = std::move(n); s.hmx_cycles = cycles; return s;
   }
   // HVX work that streams its operand from DRAM as it computes (a GEMV over weights that do not
   // fit TCM): time is the longer of the stream and the packets.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/runtime/lowering/attention_lowering.h"
+#include "sim/runtime/lowering/npu_step_coalescing.h"
 #include "sim/runtime/lowering/elementwise_lowering.h"
 #include "sim/runtime/lowering/llamacpp_lowering.h"
 #include "sim/runtime/lowering/matmul_lowering.h"
@@ -102,6 +103,7 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
     out.graph_nodes = graph ? graph_nodes : 1;
   }
   for (auto& s : out.work.steps) s.name = qualified(op, s.name);
+  out.work = lowering::coalesce_sequential_steps(std::move(out.work), npu);
   out.gemm_blocks = gemm_blocks(npu, out.work);
   return out;
 }

@@ -25,6 +25,10 @@ Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step, Progress*
     case kernels::NpuStep::Kind::kHvx: co_await npu.hvx(step.packets, step.threads, std::move(name)); break;
     case kernels::NpuStep::Kind::kDma: co_await npu.dma(step.bytes, step.transfers, std::move(name)); break;
     case kernels::NpuStep::Kind::kHvxStream: co_await npu.hvx_stream(step.bytes, step.threads, std::move(name), step.packets); break;
+    case kernels::NpuStep::Kind::kHmxCycles:
+      co_await npu.hmx(step.hmx_cycles, std::move(name));
+      if (outputs) outputs->advance();  // one block of output, as gemm_blocks counts it
+      break;
   }
 }
 
@@ -85,6 +89,7 @@ std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) 
   std::uint64_t blocks = 0;
   for (const auto& step : work.steps) {
     if (step.kind == kernels::NpuStep::Kind::kHmxGemm) blocks += hw::plan_hmx_gemm(npu, step.gemm, step.home).blocks.size();
+    if (step.kind == kernels::NpuStep::Kind::kHmxCycles) ++blocks;
   }
   return blocks;
 }

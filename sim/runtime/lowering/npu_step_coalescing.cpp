@@ -1,0 +1,61 @@
+#include "sim/runtime/lowering/npu_step_coalescing.h"
+
+#include <limits>
+#include <utility>
+
+#include "sim/hw/npu/gemm_plan.h"
+
+namespace socsim::runtime::lowering {
+
+namespace {
+
+using kernels::NpuStep;
+using Kind = NpuStep::Kind;
+
+// A GEMM whose operands are all in TCM is HMX cycles and nothing else (GemmPlan: kAllInTcm).
+NpuStep as_cycles(NpuStep s, const hw::NpuSpec& npu) {
+  if (s.kind != Kind::kHmxGemm || s.home != hw::OperandHome::kTcm) return s;
+  const hw::GemmPlan plan = hw::plan_hmx_gemm(npu, s.gemm, s.home);
+  if (plan.strategy != hw::GemmStrategy::kAllInTcm) return s;
+  return NpuStep::hmx_cycles_step(std::move(s.name), plan.total.hmx_cycles);
+}
+
+bool fits_sum(std::uint64_t a, std::uint64_t b) { return a <= std::numeric_limits<std::uint64_t>::max() - b; }
+
+// Adds `next` into `into` when both are one engine's work that merges exactly; false otherwise.
+bool merge_into(NpuStep& into, const NpuStep& next) {
+  if (into.kind != next.kind) return false;
+  switch (into.kind) {
+    case Kind::kHmxCycles:
+      if (!fits_sum(into.hmx_cycles, next.hmx_cycles)) return false;
+      into.hmx_cycles += next.hmx_cycles;
+      return true;
+    case Kind::kDma:
+      if (!fits_sum(into.bytes, next.bytes) || !fits_sum(into.transfers, next.transfers)) return false;
+      into.bytes += next.bytes;
+      into.transfers += next.transfers;
+      return true;
+    case Kind::kHvx:
+      if (into.threads != next.threads) return false;
+      into.packets += next.packets;
+      return true;
+    default:
+      return false;  // graph calls, GEMMs staged from DRAM (their own pipeline), HVX streams
+  }
+}
+
+}  // namespace
+
+kernels::NpuWork coalesce_sequential_steps(kernels::NpuWork work, const hw::NpuSpec& npu) {
+  if (work.pipelined() || work.steps.size() < 2) return work;
+  std::vector<NpuStep> out;
+  out.reserve(work.steps.size());
+  for (auto& step : work.steps) {
+    NpuStep s = as_cycles(std::move(step), npu);
+    if (out.empty() || !merge_into(out.back(), s)) out.push_back(std::move(s));
+  }
+  work.steps = std::move(out);
+  return work;
+}
+
+}  // namespace socsim::runtime::lowering

@@ -1,0 +1,84 @@
+// Consecutive steps of sequential NPU work on one engine run as one: same time on an idle NPU,
+// fewer steps; the engine order is kept; pipelined work and DRAM-staged GEMMs are left alone.
+#include "sim/runtime/lowering/npu_step_coalescing.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/npu/npu_test_spec.h"
+#include "sim/hw/npu/hexagon_npu.h"
+#include "sim/runtime/work_runner.h"
+
+namespace socsim::runtime::lowering {
+namespace {
+
+using kernels::NpuStep;
+using kernels::NpuWork;
+using Kind = NpuStep::Kind;
+
+Tick idle_time(const NpuWork& w, const hw::NpuSpec& spec, std::uint64_t* events = nullptr) {
+  Simulator sim;
+  hw::DramModel dram{sim, 10e9, {1.0}};
+  hw::HexagonNpu npu{sim, spec, dram, nullptr};
+  sim.spawn(run_npu_work(npu, w), "work");
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  if (events) *events = sim.events_fired();
+  sim.kill_processes();
+  return sim.now();
+}
+
+// Per head of a split attention: Q in, two chunks of Q K^T in TCM, then the next head.
+NpuWork attention_like(std::uint32_t heads) {
+  NpuWork w;
+  for (std::uint32_t h = 0; h < heads; ++h) {
+    w.steps.push_back(NpuStep::dma("q", 4096, 1));
+    w.steps.push_back(NpuStep::hmx_gemm("qk", {32, 64, 192, hw::DType::kFp16}, hw::OperandHome::kTcm));
+    w.steps.push_back(NpuStep::hmx_gemm("qk", {32, 64, 128, hw::DType::kFp16}, hw::OperandHome::kTcm));
+    w.steps.push_back(NpuStep::hvx("softmax", 1000.5, 2));
+    w.steps.push_back(NpuStep::hvx("softmax", 700, 2));
+  }
+  return w;
+}
+
+TEST(NpuStepCoalescing, ConsecutiveStepsOfOneEngineMergeWithTheSameTime) {
+  const hw::NpuSpec spec = hw::test::small_npu();
+  const NpuWork before = attention_like(8);
+  const NpuWork after = coalesce_sequential_steps(before, spec);
+  // Per head: DMA, HMX (two GEMMs), HVX (two steps): the engines' order is kept.
+  ASSERT_EQ(after.steps.size(), 8u * 3);
+  EXPECT_EQ(after.steps[0].kind, Kind::kDma);
+  EXPECT_EQ(after.steps[1].kind, Kind::kHmxCycles);
+  EXPECT_EQ(after.steps[1].hmx_cycles, hw::plan_hmx_gemm(spec, {32, 64, 192, hw::DType::kFp16}, hw::OperandHome::kTcm).total.hmx_cycles +
+                                           hw::plan_hmx_gemm(spec, {32, 64, 128, hw::DType::kFp16}, hw::OperandHome::kTcm).total.hmx_cycles);
+  EXPECT_EQ(after.steps[2].kind, Kind::kHvx);
+  EXPECT_DOUBLE_EQ(after.steps[2].packets, 1700.5);
+  std::uint64_t events_before = 0, events_after = 0;
+  const Tick t0 = idle_time(before, spec, &events_before), t1 = idle_time(after, spec, &events_after);
+  // HVX rounds each step up to whole cycles: 500.25 + 350 cycles per thread as two steps (501 +
+  // 350) against 850.25 as one (851): the merged work is never slower by more than that.
+  EXPECT_LE(t1, t0);
+  EXPECT_LE(t0 - t1, 8 * kNanosecond);
+  EXPECT_LT(events_after, events_before);
+  // The streaming block count follows the merge (one output block per merged HMX step).
+  EXPECT_EQ(gemm_blocks(spec, after), 8u);
+}
+
+TEST(NpuStepCoalescing, LeavesWhatDoesNotMergeExactly) {
+  const hw::NpuSpec spec = hw::test::small_npu();
+  NpuWork w;
+  w.steps.push_back(NpuStep::hvx("a", 10, 1));
+  w.steps.push_back(NpuStep::hvx("b", 10, 2));  // other threads
+  w.steps.push_back(NpuStep::hmx_gemm("staged", {32, 256, 256, hw::DType::kFp16}));  // its own DMA pipeline
+  w.steps.push_back(NpuStep::hmx_gemm("staged", {32, 256, 256, hw::DType::kFp16}));
+  w.steps.push_back(NpuStep::graph_call("g", 3));
+  w.steps.push_back(NpuStep::graph_call("g", 3));
+  w.steps.push_back(NpuStep::hvx_stream("s", 100, 10, 2));
+  w.steps.push_back(NpuStep::hvx_stream("s", 100, 10, 2));
+  EXPECT_EQ(coalesce_sequential_steps(w, spec).steps.size(), w.steps.size());
+  // A pipeline's stages overlap: nothing is merged.
+  NpuWork p = attention_like(2);
+  p.stages = {{"a", 2}, {"b", 0}};
+  EXPECT_EQ(coalesce_sequential_steps(p, spec).steps.size(), p.steps.size());
+}
+
+}  // namespace
+}  // namespace socsim::runtime::lowering
