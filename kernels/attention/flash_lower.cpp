@@ -105,14 +105,31 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
   const bool kv_resident = kv_head_bytes <= spare_tcm(npu, p) / 2;
   NpuWork w;
   w.stages = {{"load", 2}, {"scores", 2}, {"softmax", 2}, {"context", 0}};
+  // What depends only on a query block's rows: q_block for all but perhaps the last block. Worked
+  // out once per rows value, not per head and block (the chunk search was a sixth of a run).
+  struct PerRows {
+    std::uint64_t rows = 0, chunk = 0;
+    double tile_packets = 0;
+    std::uint32_t hvx_t = 0;
+  };
+  PerRows per_rows[2];
+  auto rows_costs = [&](std::uint64_t r) -> const PerRows& {
+    for (auto& e : per_rows) {
+      if (e.rows == r) return e;
+    }
+    PerRows& e = per_rows[per_rows[0].rows == 0 ? 0 : 1];
+    e = {r, flash_chunk_tiles(npu, r, d, p), flash_tile_hvx_packets(npu.hvx, r, Bc, d, p.exp), hvx_threads(npu, threads, r)};
+    return e;
+  };
   std::uint32_t it = 0;  // one iteration per (head, query block, chunk of key tiles)
   for (std::uint64_t h = 0; h < s.heads; ++h) {
     for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
       const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
       const std::uint64_t tiles = ceil_div(s.visible(i0 + r - 1), Bc);
-      const std::uint64_t chunk = flash_chunk_tiles(npu, r, d, p);
-      const double tile_packets = flash_tile_hvx_packets(npu.hvx, r, Bc, d, p.exp);
-      const std::uint32_t hvx_t = hvx_threads(npu, threads, r);
+      const PerRows& pr = rows_costs(r);
+      const std::uint64_t chunk = pr.chunk;
+      const double tile_packets = pr.tile_packets;
+      const std::uint32_t hvx_t = pr.hvx_t;
       for (std::uint64_t t0 = 0; t0 < tiles; t0 += chunk, ++it) {
         const std::uint64_t g = std::min(chunk, tiles - t0);
         const bool first_of_head = i0 == 0 && t0 == 0;
