@@ -18,6 +18,8 @@ struct StepWork {
   bool operator==(const StepWork&) const = default;
 };
 
+constexpr double kComputeBoundMargin = 4;
+
 StepWork step_work(const std::vector<GemmBlock>& blocks, std::size_t i) {
   StepWork w;
   w.hmx_cycles = blocks[i].hmx_cycles;
@@ -28,6 +30,23 @@ StepWork step_work(const std::vector<GemmBlock>& blocks, std::size_t i) {
   }
   if (i > 0) w.writeback_bytes = blocks[i - 1].writeback_bytes;
   return w;
+}
+
+// Whether r such steps as one take r times one step's time whatever DRAM does meanwhile. A step
+// takes max(HMX, DMA); DRAM contention only lengthens the DMA side. DMA-bound on an idle NPU: it
+// stays DMA-bound, and summed DMA under any rate is the sum of the steps' DMA. Compute-bound with a
+// wide margin: contention would have to slow DMA that much to change which side binds. In between,
+// contention that comes and goes flips the bound from step to step, and the merged step (the max of
+// sums) would undercount the steps' sum of maxima.
+bool merges_exactly(const StepWork& w, const NpuSpec& npu) {
+  const double bw = std::min(npu.dma.bandwidth, npu.port_bandwidth);
+  const auto dma = [&](std::uint64_t bytes, std::uint64_t transfers) {
+    const std::uint64_t rounds = (transfers + npu.dma.channels - 1) / npu.dma.channels;
+    return static_cast<double>(rounds) * static_cast<double>(npu.dma.descriptor_overhead) * 1e-12 + static_cast<double>(bytes) / bw;
+  };
+  const double d = (w.stages ? dma(w.stage_bytes, w.stage_transfers) : 0.0) + (w.writeback_bytes > 0 ? dma(w.writeback_bytes, 1) : 0.0);
+  const double h = static_cast<double>(w.hmx_cycles) / static_cast<double>(npu.clock_hz);
+  return d >= h || h >= kComputeBoundMargin * d;
 }
 
 }  // namespace
@@ -49,12 +68,13 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
     // A run of identical steps (the steady state: equal blocks of weight columns or row blocks)
     // goes as one step of r times the work: with the DMA and HMX rates constant over it, its time
     // is r times one step's, max(HMX, DMA) each, so the pipeline's time is unchanged while the
-    // events fall r-fold. Capped, so DRAM contention that changes within a run is still followed
-    // closely, and tapered towards the end (at most an eighth of the steps left), so that a
+    // events fall r-fold. Only steps whose bound DRAM contention cannot flip (merges_exactly).
+    // Capped, so DRAM contention that changes within a run is still followed closely, and tapered towards the end (at most an eighth of the steps left), so that a
     // consumer streaming the outputs (a Dequantize behind the matmul) still gets the last blocks
     // one by one and its tail after the GEMM stays one block's work.
     const StepWork w = step_work(blocks, i);
-    const std::size_t cap = std::clamp<std::size_t>((blocks.size() - i) / 8, 1, kMaxMergedGemmSteps);
+    const std::size_t cap =
+        merges_exactly(w, npu.spec()) ? std::clamp<std::size_t>((blocks.size() - i) / 8, 1, kMaxMergedGemmSteps) : 1;
     std::size_t r = 1;
     while (i + r < blocks.size() && r < cap && step_work(blocks, i + r) == w) ++r;
     step.clear();

@@ -131,6 +131,23 @@ TEST(HmxGemm, MergedSteadyStateKeepsThePipelinesTime) {
   EXPECT_LT(r.sim.events_fired(), 2 * plan.blocks.size());
 }
 
+// Steps whose bound DRAM contention could flip (HMX and DMA within 4x of each other) are not
+// merged: with contention coming and going, the sum of the steps' maxima is not the maximum of
+// the sums.
+TEST(HmxGemm, BalancedStepsAreNotMerged) {
+  NpuSpec spec = test::small_npu();
+  spec.hmx.fp16_tile_op_cycles = 1400;  // a step: ~11.2 us of HMX against ~10.1 us of DMA
+  Simulator sim;
+  DramModel dram{sim, 10e9, {1.0}};
+  HexagonNpu npu{sim, spec, dram, nullptr};
+  const auto plan = plan_hmx_gemm(spec, {32, 256, 8192, DType::kFp16}, OperandHome::kDram);
+  sim.spawn(run_hmx_gemm(npu, plan, "g"), "g");
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  EXPECT_NEAR(to_seconds(sim.now()), idle_plan_seconds(spec, plan), 1e-9);
+  EXPECT_GT(sim.events_fired(), 8 * plan.blocks.size());  // block by block
+  sim.kill_processes();
+}
+
 Tick gemm_time_with_tcm(std::uint64_t tcm, const GemmShape& shape) {
   NpuSpec spec = test::small_npu();
   spec.tcm_bytes = tcm;
