@@ -1,5 +1,6 @@
 #include "sim/functional/attention_exec.h"
 
+#include "kernels/tensor/kernel_time.h"
 #include "kernels/attention/flash_attention.h"
 #include "kernels/attention/full_attention.h"
 #include "kernels/attention/int8_attention.h"
@@ -38,6 +39,7 @@ const char* attention_kind_name(AttentionKind k) {
 
 kernels::Tensor run_attention(AttentionKind kind, const kernels::Tensor& q, const kernels::Tensor& k, const kernels::Tensor& v,
                               std::uint64_t p0, const kernels::LutExpTable& lut) {
+  const kernels::ScopedKernelTime timed;
   switch (kind) {
     case AttentionKind::kF32: return kernels::attention_f32(q, k, v, p0);
     case AttentionKind::kInt8: return kernels::attention_int8(q, k, v, p0);

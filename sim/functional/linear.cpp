@@ -6,6 +6,7 @@
 #include "kernels/gemm/gemm_w4a16.h"
 #include "kernels/quant/outliers.h"
 #include "kernels/quant/tile_group_quant.h"
+#include "kernels/tensor/kernel_time.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,27 +80,37 @@ Tensor Linear::apply(const Tensor& x, Precision precision, runtime::OutlierHandl
 }
 
 Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> activation_scale) {
+  // The weights in the precision's form first (made once, cached): not the kernels' arithmetic.
+  switch (precision) {
+    case Precision::kFp32: in_out(); break;
+    case Precision::kFp16:
+      if (!f16_) f16_ = to_half(in_out());
+      break;
+    case Precision::kW8A8: weights_i8(); break;
+    case Precision::kW8A8Group:
+      if (!group_) group_ = kernels::quantize_per_group(in_out(), kWeightGroup);
+      break;
+    case Precision::kW4A16:
+      if (!q4_) q4_ = kernels::quantize_blocks(out_in(), kernels::BlockFormat::kQ4_0);
+      break;
+  }
+  const kernels::ScopedKernelTime timed;
   const auto quantize_x = [&] {
     return activation_scale ? kernels::quantize_per_tensor(x, *activation_scale) : kernels::quantize_per_tensor(x);
   };
   switch (precision) {
     case Precision::kFp32: return kernels::gemm_f32(x, in_out());
-    case Precision::kFp16:
-      if (!f16_) f16_ = to_half(in_out());
-      return to_float(kernels::gemm_f16(to_half(x), *f16_));
+    case Precision::kFp16: return to_float(kernels::gemm_f16(to_half(x), *f16_));
     case Precision::kW8A8: {
       const auto& w = weights_i8();
       const kernels::QuantizedI8 xq = quantize_x();
       return kernels::dequantize_i32(kernels::gemm_i8(xq.q, w.q), xq.scale, w.scale);
     }
     case Precision::kW8A8Group: {
-      if (!group_) group_ = kernels::quantize_per_group(in_out(), kWeightGroup);
       const kernels::QuantizedI8 xq = quantize_x();
       return kernels::gemm_i8_per_group(xq.q, xq.scale, *group_);
     }
-    case Precision::kW4A16:
-      if (!q4_) q4_ = kernels::quantize_blocks(out_in(), kernels::BlockFormat::kQ4_0);
-      return to_float(kernels::gemm_w4a16(to_half(x), *q4_));
+    case Precision::kW4A16: return to_float(kernels::gemm_w4a16(to_half(x), *q4_));
   }
   throw std::logic_error("unknown precision");
 }
@@ -108,10 +119,12 @@ kernels::Tensor Linear::apply_block(const kernels::Tensor& x, runtime::Precision
   if (precision != runtime::Precision::kW4A16 || (!tile_groups && format == kernels::BlockFormat::kQ4_0)) return apply(x, precision);
   if (!tile_groups) {
     if (!q8_) q8_ = kernels::quantize_blocks(out_in(), kernels::BlockFormat::kQ8_0);
+    const kernels::ScopedKernelTime timed;
     return to_float(kernels::gemm_w4a16(to_half(x), *q8_));
   }
   auto& w = tile_groups_[format == kernels::BlockFormat::kQ4_0 ? 0 : 1];
   if (!w) w = kernels::tile_group_weights_to_half(kernels::quantize_tile_groups(in_out(), format));
+  const kernels::ScopedKernelTime timed;
   return to_float(kernels::gemm_f16(to_half(x), *w));
 }
 

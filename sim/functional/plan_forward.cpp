@@ -1,5 +1,6 @@
 #include "sim/functional/plan_forward.h"
 
+#include "kernels/tensor/kernel_time.h"
 #include "sim/runtime/executor.h"  // unit_name
 
 #include <algorithm>
@@ -27,11 +28,13 @@ using runtime::Precision;
 namespace {
 
 Tensor apply_norm(const model::ModelConfig& m, const Tensor& x, const NormWeights& w) {
+  const kernels::ScopedKernelTime timed;
   const auto eps = static_cast<float>(m.norm_eps);
   return m.norm == model::NormKind::kRmsNorm ? kernels::rms_norm(x, w.weight, eps) : kernels::layer_norm(x, w.weight, w.bias, eps);
 }
 
 Tensor activate(model::Activation a, const Tensor& x) {
+  const kernels::ScopedKernelTime timed;
   switch (a) {
     case model::Activation::kSilu: return kernels::silu(x);
     case model::Activation::kGelu: return kernels::gelu_erf(x);
@@ -218,6 +221,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
     attention_used_[label] = sparse == Sparse::kBlock ? "fp32-block-sparse" : "fp32-sparse";
   }
   const auto run_sparse = [&](const Tensor& qh, const Tensor& kt, const Tensor& vt, std::uint64_t sequence) {
+    const kernels::ScopedKernelTime timed;
     const Tensor full = kernels::attention_f32(qh, kt, vt, seg.p0);
     Tensor out;
     if (sparse == Sparse::kBlock) {
@@ -280,8 +284,11 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
     Tensor ks({static_cast<std::int64_t>(r), static_cast<std::int64_t>(kvh), static_cast<std::int64_t>(hd)}, ElemType::kF32);
     std::memcpy(qs.data<float>().data(), q.data<float>().data() + b * r * q_dim, r * q_dim * sizeof(float));
     std::memcpy(ks.data<float>().data(), k.data<float>().data() + b * r * kv_dim, r * kv_dim * sizeof(float));
-    kernels::apply_rope(qs, rope, seg.p0);
-    kernels::apply_rope(ks, rope, seg.p0);
+    {
+      const kernels::ScopedKernelTime timed;
+      kernels::apply_rope(qs, rope, seg.p0);
+      kernels::apply_rope(ks, rope, seg.p0);
+    }
     // Append this segment's keys and values to the cache, then attend over positions [0, n).
     float* kc = st.k_cache[b].data();
     float* vc = st.v_cache[b].data();
@@ -319,7 +326,10 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
     const auto gate_scale = offline_scale(seg, st.layer, "gate_proj", hn2);
     const Tensor g = activate(m.activation, matmul(seg, st.layer, "gate_proj", st.gate, st.weights.gate, hn2, false, gate_scale));
     const Tensor u = matmul(seg, st.layer, "up_proj", st.up, st.weights.up, hn2, false, gate_scale);
-    const Tensor gu = kernels::gate_mul(g, u);
+    const Tensor gu = [&] {
+      const kernels::ScopedKernelTime timed;
+      return kernels::gate_mul(g, u);
+    }();
     add_into(x, matmul(seg, st.layer, "down_proj", st.down, st.weights.down, gu, true, offline_scale(seg, st.layer, "down_proj", gu)));
   } else {
     const Tensor a = activate(m.activation, matmul(seg, st.layer, "fc1", st.up, st.weights.up, hn2, false, offline_scale(seg, st.layer, "fc1", hn2)));

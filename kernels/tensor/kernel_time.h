@@ -1,0 +1,26 @@
+#pragma once
+// Host time spent in the kernels' arithmetic (functional mode), so the cost of everything around
+// it (weight synthesis and quantization, tensor copies, the plan walk) can be told apart: `socsim
+// bench` reports functional mode's wall time against it (issues #19 and #21). A scope counts its
+// wall time on the calling thread into that thread's total, unless an enclosing scope already
+// does (a kernel calling a kernel counts once); work a kernel fans out to other threads is inside
+// its caller's wall time.
+#include <cstdint>
+
+namespace socsim::kernels {
+
+class ScopedKernelTime {
+ public:
+  ScopedKernelTime();
+  ~ScopedKernelTime();
+  ScopedKernelTime(const ScopedKernelTime&) = delete;
+  ScopedKernelTime& operator=(const ScopedKernelTime&) = delete;
+
+ private:
+  std::int64_t start_ns_ = -1;  // -1: nested, not counted
+};
+
+// Seconds counted on this thread so far.
+double kernel_seconds();
+
+}  // namespace socsim::kernels
