@@ -7,6 +7,8 @@
 #include <string>
 
 #include "kernels/gemm/bulk_convert.h"
+#include "kernels/gemm/gemm_dims.h"
+#include "kernels/gemm/packed_gemm.h"
 
 namespace socsim::kernels {
 
@@ -77,16 +79,22 @@ BlockQuantized quantize_blocks(const Tensor& x, BlockFormat format) {
   BlockQuantized w{format, x.dim(0), x.dim(1), {}};
   w.bytes = Tensor::matrix(w.rows, w.blocks_per_row() * block_bytes(format), ElemType::kI8);
   const auto in = x.data<float>();
-  float padded[kQuantBlock];
-  for (std::int64_t r = 0; r < w.rows; ++r) {
-    for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
-      const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
-      std::fill(padded, padded + kQuantBlock, 0.0f);
-      std::copy_n(in.data() + r * w.cols + c0, count, padded);
-      std::uint8_t* blk = w.block(r, b);
-      format == BlockFormat::kQ4_0 ? quantize_q4_0(padded, blk) : quantize_q8_0(padded, blk);
+  // Rows are independent: bands of rows on the GEMM threads (every weight of a functional run is
+  // quantized once per layer), the same bytes whatever the split.
+  const auto threads = static_cast<std::int64_t>(std::clamp<std::int64_t>(w.rows / 64, 1, default_gemm_threads()));
+  parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
+    float padded[kQuantBlock];
+    const std::int64_t first = w.rows * static_cast<std::int64_t>(part) / threads, last = w.rows * static_cast<std::int64_t>(part + 1) / threads;
+    for (std::int64_t r = first; r < last; ++r) {
+      for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
+        const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
+        std::fill(padded, padded + kQuantBlock, 0.0f);
+        std::copy_n(in.data() + r * w.cols + c0, count, padded);
+        std::uint8_t* blk = w.block(r, b);
+        format == BlockFormat::kQ4_0 ? quantize_q4_0(padded, blk) : quantize_q8_0(padded, blk);
+      }
     }
-  }
+  });
   return w;
 }
 

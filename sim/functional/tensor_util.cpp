@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "kernels/gemm/bulk_convert.h"
+#include "kernels/gemm/gemm_dims.h"
+#include "kernels/gemm/packed_gemm.h"
 
 namespace socsim::functional {
 
@@ -26,14 +28,24 @@ Tensor transpose(const Tensor& m) {
   Tensor t = Tensor::matrix(cols, rows, ElemType::kF32);
   const float* s = m.data<float>().data();
   float* d = t.data<float>().data();
-  constexpr std::int64_t kB = 64;  // blocked: both sides stay in cache
-  for (std::int64_t r0 = 0; r0 < rows; r0 += kB) {
-    for (std::int64_t c0 = 0; c0 < cols; c0 += kB) {
-      for (std::int64_t r = r0; r < std::min(rows, r0 + kB); ++r) {
-        for (std::int64_t c = c0; c < std::min(cols, c0 + kB); ++c) d[c * rows + r] = s[r * cols + c];
+  // Blocked (both sides stay in cache), bands of source rows on the GEMM threads: every weight of
+  // a functional run is transposed into the orientation its kernel reads, once per layer.
+  constexpr std::int64_t kB = 32;
+  const std::int64_t bands = (rows + kB - 1) / kB;
+  const auto threads = static_cast<std::int64_t>(std::min<std::uint64_t>(kernels::default_gemm_threads(), static_cast<std::uint64_t>(bands)));
+  kernels::parallel_for(static_cast<std::size_t>(std::max<std::int64_t>(threads, 1)), [&](std::size_t part) {
+    const std::int64_t first = bands * static_cast<std::int64_t>(part) / threads, last = bands * static_cast<std::int64_t>(part + 1) / threads;
+    for (std::int64_t r0 = first * kB; r0 < std::min(rows, last * kB); r0 += kB) {
+      const std::int64_t r1 = std::min(rows, r0 + kB);
+      for (std::int64_t c0 = 0; c0 < cols; c0 += kB) {
+        const std::int64_t c1 = std::min(cols, c0 + kB);
+        for (std::int64_t c = c0; c < c1; ++c) {
+          float* out = d + c * rows;
+          for (std::int64_t r = r0; r < r1; ++r) out[r] = s[r * cols + c];
+        }
       }
     }
-  }
+  });
   return t;
 }
 
