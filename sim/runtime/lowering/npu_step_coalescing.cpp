@@ -22,6 +22,12 @@ NpuStep as_cycles(NpuStep s, const hw::NpuSpec& npu) {
 
 bool fits_sum(std::uint64_t a, std::uint64_t b) { return a <= std::numeric_limits<std::uint64_t>::max() - b; }
 
+// Whether two steps are the same engine's work of a kind that adds up (same HVX threads).
+bool mergeable(const NpuStep& a, const NpuStep& b) {
+  if (a.kind != b.kind) return false;
+  return a.kind == Kind::kDma || a.kind == Kind::kHmxCycles || (a.kind == Kind::kHvx && a.threads == b.threads);
+}
+
 // Adds `next` into `into` when both are one engine's work that merges exactly; false otherwise.
 bool merge_into(NpuStep& into, const NpuStep& next) {
   if (into.kind != next.kind) return false;
@@ -52,7 +58,15 @@ kernels::NpuWork coalesce_sequential_steps(kernels::NpuWork work, const hw::NpuS
   out.reserve(work.steps.size());
   for (auto& step : work.steps) {
     NpuStep s = as_cycles(std::move(step), npu);
-    if (out.empty() || !merge_into(out.back(), s)) out.push_back(std::move(s));
+    // Into the first step of the same engine: the work's total per engine is what its time is.
+    bool merged = false;
+    for (auto& o : out) {
+      if (mergeable(o, s)) {
+        merged = merge_into(o, s);
+        break;
+      }
+    }
+    if (!merged) out.push_back(std::move(s));
   }
   work.steps = std::move(out);
   return work;
