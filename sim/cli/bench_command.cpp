@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
@@ -239,7 +240,7 @@ int bench_command(const std::vector<std::string>& args) {
   for (const auto& f : footnotes) std::cout << f << "\n";
   if (!json_file.empty()) {
     OutputFiles out;
-    out.add(json_file, nlohmann::ordered_json{{"cases", results}}.dump(2) + "\n");
+    out.add(json_file, report::json_text(nlohmann::ordered_json{{"cases", results}}, 2) + "\n");
     out.write_all();
   }
   return 0;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
@@ -88,7 +89,7 @@ int calibrate_command(const std::vector<std::string>& args) {
             << fmt::format("  head KL {:.3g} .. {:.3g} nats (base entropy {:.3f} nats); ratios at sparsity 0.2, clamp 4: {:.3f} .. {:.3f}\n",
                            *hmin, *hmax, off.calibration.base_entropy, *rmin, *rmax);
   OutputFiles files;
-  files.add(out, systems::shadowattn::importance_json(m, off).dump(1) + "\n");
+  files.add(out, report::json_text(systems::shadowattn::importance_json(m, off), 1) + "\n");
   files.write_all();
   std::cout << "wrote " << out << "\n";
   return 0;

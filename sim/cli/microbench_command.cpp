@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
@@ -166,13 +167,13 @@ int microbench_command(const std::vector<std::string>& args) {
   }
   const auto j = runtime::run_microbench(p.request);
   OutputFiles out;
-  if (!p.json_file.empty()) out.add(p.json_file, j.dump(2) + "\n");
+  if (!p.json_file.empty()) out.add(p.json_file, report::json_text(j, 2) + "\n");
   out.write_all();
   std::cout << "socsim microbench: " << p.request.op << " on " << p.request.unit << " (" << p.request.soc_id << ")\n";
   for (const char* key : {"latency_ms", "latency_us", "gflops", "gbps", "build_ms", "optimize_ms"}) {
     if (j.contains(key)) std::cout << "  " << key << ": " << j[key].get<double>() << "\n";
   }
-  if (j.contains("plan")) std::cout << "  plan: " << j["plan"].dump() << "\n";
+  if (j.contains("plan")) std::cout << "  plan: " << report::json_text(j["plan"]) << "\n";
   return 0;
 }
 

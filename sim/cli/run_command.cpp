@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
@@ -203,6 +204,15 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   if (auto w = root.optional_child("workload")) {
     if (w->has("gpu_background")) req.gpu_background_frame = w->time("gpu_background");
     if (w->has("fps")) req.gpu_background_fps = w->number("fps", 1, 1000);
+    // A frame as long as its period keeps the GPU busy for ever: frames queue faster than they run
+    // (no preemption), the request waits behind a backlog that grows without bound.
+    const double period_s = 1.0 / req.gpu_background_fps;
+    if (req.gpu_background_frame > 0 && to_seconds(req.gpu_background_frame) >= period_s) {
+      throw config::ConfigError(w->has("gpu_background") ? w->location_of("gpu_background") : w->location_of("fps"), "workload.gpu_background",
+                                fmt::format("a frame of {:.6g} ms every {:.6g} ms (1/fps) leaves the GPU no idle time and its frames "
+                                            "queue without end; must be shorter than 1/fps",
+                                            to_ms(req.gpu_background_frame), period_s * 1e3));
+    }
   }
   tree.check_all_consumed();
   req.soc.resolved_yaml = tree.dump_yaml();
@@ -319,7 +329,7 @@ RunResult simulate_prepared(RunSetup& setup) {
 }
 
 void add_report_files(const RunResult& result, const std::filesystem::path& dir, OutputFiles& out) {
-  out.add(dir / "report.json", report::to_json(result.report).dump(2) + "\n");
+  out.add(dir / "report.json", report::json_text(report::to_json(result.report), 2) + "\n");
   std::ostringstream trace_json, html;
   report::write_chrome_trace(result.trace, trace_json);
   report::write_html_report(result.report, result.trace, {result.soc_yaml, result.model_text}, html);
@@ -361,7 +371,7 @@ int run_command(const std::vector<std::string>& args) {
   const auto& report_dir = setup->report_dir;
   // Everything is computed; only now are files written.
   OutputFiles out;
-  if (!json_file.empty()) out.add(json_file, report::to_json(result).dump(2) + "\n");
+  if (!json_file.empty()) out.add(json_file, report::json_text(report::to_json(result), 2) + "\n");
   if (!report_dir.empty()) add_report_files(o, report_dir, out);
   out.write_all();
   std::cout << report::summary_text(result);

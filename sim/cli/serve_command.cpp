@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
@@ -207,7 +208,7 @@ int serve_command(const std::vector<std::string>& args) {
   const auto& json_file = inv.json_file;
   const auto report = systems::llms::serve_run(inv.rq);
   OutputFiles out;
-  if (!json_file.empty()) out.add(json_file, report.dump(2) + "\n");
+  if (!json_file.empty()) out.add(json_file, report::json_text(report, 2) + "\n");
   out.write_all();
   std::cout << systems::llms::serve_summary(report);
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";

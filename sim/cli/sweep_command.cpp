@@ -81,6 +81,10 @@ void print_table(const sweep::SweepResults& r, std::ostream& os) {
 }
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    throw config::ConfigError({file.string(), 0, 0}, "", "is a folder, not a sweep's results.json");
+  }
   std::ifstream in(file);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open" + config::errno_reason() + " (expected a sweep output folder holding results.json)");
   try {
@@ -88,6 +92,36 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
   } catch (const nlohmann::json::exception& e) {
     throw config::ConfigError({file.string(), 0, 0}, "", std::string("not valid JSON: ") + e.what());
   }
+}
+
+// Before anything is simulated: the sweep's outputs can land in --out (none of their names is a
+// folder), and --out holds no finished results of another sweep (its spec, inputs, shard or
+// metrics differ), which writing this sweep's would destroy. Finished results of this very sweep
+// are replaced (a rerun) or, with --resume, reused.
+void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepResults& mine) {
+  std::error_code ec;
+  for (const char* name : {"results.json", "results.csv", "report.html"}) {
+    if (std::filesystem::is_directory(out_dir / name, ec)) {
+      throw config::ConfigError(kCommandLine, "--out", (out_dir / name).string() + " is a folder: the sweep's " + name + " cannot be written there");
+    }
+  }
+  const auto file = out_dir / "results.json";
+  // A journal there: the sweep it belongs to owns the folder, and the journal's own check says
+  // whether that is this one.
+  if (!std::filesystem::exists(file, ec) || std::filesystem::exists(out_dir / sweep::SweepJournal::kFileName, ec)) return;
+  sweep::SweepResults done;
+  try {
+    done = sweep::results_from_json(read_json_file(file), file.string());
+  } catch (const config::ConfigError&) {
+    return;  // not a sweep's results (unreadable, another format): nothing of value to keep
+  }
+  if (done.fingerprint == mine.fingerprint && done.shard == mine.shard && done.metrics == mine.metrics && done.runs_total == mine.runs_total) {
+    return;
+  }
+  throw config::ConfigError(kCommandLine, "--out",
+                            out_dir.string() + " holds the finished results of another sweep ('" + done.name +
+                                "', or other inputs, shard or metrics): choose another --out, or remove " + file.string() +
+                                " to replace them");
 }
 
 void add_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out) {
@@ -128,6 +162,12 @@ int merge_command(const std::vector<std::string>& args) {
                                     : "holds no results.json: the shard did not run or did not finish; run it, then merge");
     }
     loaded.emplace_back(file, sweep::results_from_json(read_json_file(file), file));
+  }
+  for (const auto& d : shards) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(std::filesystem::path(d), std::filesystem::path(out_dir), ec)) {
+      throw config::ConfigError(kCommandLine, "--out", "is the shard folder " + d + ": the merged results would replace the shard's own; choose another --out");
+    }
   }
   const auto merged = sweep::merge_results(loaded);
   // The merged folder is a sweep's output: the same lock as `socsim sweep --out`.
@@ -220,6 +260,7 @@ int sweep_command(const std::vector<std::string>& args) {
   results.columns = plan.columns;
   results.metrics = spec.metrics;
   results.rows.resize(runs.size());
+  check_out_folder(out_dir, results);
   sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics}, resume, plan.runs.size());
   std::map<std::size_t, const sweep::JournalEntry*> journaled;
   for (const auto& e : journal.finished()) journaled[e.run] = &e;

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
@@ -75,7 +76,7 @@ int validate_command(const std::vector<std::string>& args) {
   // Written only once every claim has run, so the file always holds a complete run.
   if (!json_file.empty()) {
     OutputFiles out;
-    out.add(json_file, validation::results_json(results, summary).dump(2) + "\n");
+    out.add(json_file, report::json_text(validation::results_json(results, summary), 2) + "\n");
     out.write_all();
   }
   return validation::exit_status(summary);

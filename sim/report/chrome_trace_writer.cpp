@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/json_text.h"
 #include "sim/report/trace.h"
 
 namespace socsim::report {
@@ -52,10 +53,10 @@ void write_chrome_trace(const TraceRecorder& trace, std::ostream& out) {
   std::map<std::string, std::string> escaped_tracks;
   auto track_json = [&](const std::string& track) -> const std::string& {
     auto it = escaped_tracks.find(track);
-    if (it == escaped_tracks.end()) it = escaped_tracks.emplace(track, nlohmann::json(track).dump()).first;
+    if (it == escaped_tracks.end()) it = escaped_tracks.emplace(track, json_text(nlohmann::json(track))).first;
     return it->second;
   };
-  const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
+  const auto quoted = [](const std::string& text) { return json_text(nlohmann::json(text)); };
   bool first = true;
   auto line = [&](const std::string& event) {
     out << (first ? "\n" : ",\n") << event;

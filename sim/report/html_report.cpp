@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/report/json_text.h"
 #include "sim/report/html_breakdowns.h"
 #include "sim/report/html_timeline.h"
 #include "sim/report/html_util.h"
@@ -68,7 +69,7 @@ void write_html_report(const RunReport& r, const TraceRecorder& trace, const Htm
   out << "<h2>Inputs</h2>\n";
   out << "<details><summary>model</summary><pre>" << escape(inputs.model_text) << "</pre></details>\n";
   if (r.extra.contains("system_info")) {
-    out << "<details><summary>system decisions (system_info)</summary><pre>" << escape(r.extra["system_info"].dump(1)) << "</pre></details>\n";
+    out << "<details><summary>system decisions (system_info)</summary><pre>" << escape(json_text(r.extra["system_info"], 1)) << "</pre></details>\n";
   }
   out << "<details><summary>SoC description (resolved, with --set overrides)</summary><pre>" << escape(inputs.soc_yaml) << "</pre></details>\n";
   out << "<details><summary>summary as printed</summary><pre>" << escape(summary_text(r)) << "</pre></details>\n";

@@ -45,6 +45,7 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   std::filesystem::create_directories(out_dir, ec);
   const bool exists = std::filesystem::exists(path_, ec);
   std::uint64_t keep_bytes = 0;  // on resume: the journal up to its last complete line
+  if (exists && std::filesystem::is_directory(path_, ec)) bad(path_, 0, "", "is a folder, not a sweep journal");
   if (exists) {
     std::ifstream in(path_, std::ios::binary);
     if (!in) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());

@@ -37,7 +37,9 @@ std::uint64_t whole(const nlohmann::json& j, const fs::path& file, const std::st
 double importance_value(const nlohmann::json& v, const fs::path& file, const std::string& key) {
   if (!v.is_number()) bad(file, key, "expected a number, got " + v.dump());
   const double x = v.get<double>();
-  if (!std::isfinite(x) || x < 0) bad(file, key, "expected a finite importance >= 0, got " + v.dump());
+  // A loss rise in nats. Head and layer importances are multiplied and summed over every head
+  // (Eq. 3): beyond 1e150 the products and their sum leave double's range.
+  if (!std::isfinite(x) || x < 0 || x > 1e150) bad(file, key, "expected a finite importance from 0 to 1e150 (a loss rise in nats), got " + v.dump());
   return x;
 }
 
@@ -98,6 +100,10 @@ OfflineImportance parse_importance(std::string_view text, const fs::path& file, 
                             "' has " + std::to_string(m.layers) + " x " + std::to_string(m.heads));
   }
   o.options.layers = o.calibration.layers_calibrated = whole(j, file, "layers_calibrated");
+  if (o.calibration.layers_calibrated < 1 || o.calibration.layers_calibrated > layers) {
+    bad(file, "layers_calibrated", "expected 1 to " + std::to_string(layers) + " (the model's layers), got " +
+                                       std::to_string(o.calibration.layers_calibrated));
+  }
   o.calibration.layer_passes = whole(j, file, "layer_passes");
   const auto& entropy = member(j, file, "base_entropy_nats");
   if (!entropy.is_number()) bad(file, "base_entropy_nats", "expected a number");
