@@ -173,7 +173,7 @@ int bench_command(const std::vector<std::string>& args) {
       ("list", po::bool_switch(&list), "list the cases and exit")
       ("json", po::value(&json_file), "write the results as JSON to this file");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << "usage: socsim bench [--repeat N] [--case NAME]... [--quick | --systems] [--list] [--json FILE]\n\n"

@@ -42,7 +42,7 @@ int calibrate_command(const std::vector<std::string>& args) {
       ("scored", po::value(&scored)->default_value(scored), "last positions of each sequence whose prediction is scored")
       ("vocab-rows", po::value(&vocab_rows)->default_value(vocab_rows), "head rows in the softmax (0 = the whole vocabulary)");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << "usage: socsim calibrate --model M --out FILE [--system shadowattn] [--seed N] [--layers N] ...\n\n"

@@ -100,7 +100,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("set", po::value(&sets)->composing(), "override a SoC parameter (--set npu.tcm=16MiB) or a kernel switch (--set kernel.w4a16.format=q8_0, kernel.w4a16.layout=tile-group|ggml, kernel.flash.kv_tile=32|64, kernel.flash.q_block=N); repeatable")
       ("json", po::value(&p.json_file), "write the JSON result to this file");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::ostringstream h;

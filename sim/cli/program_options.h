@@ -42,3 +42,23 @@ inline void validate(boost::any& v, const std::vector<std::string>& values, unsi
 }
 
 }  // namespace boost
+
+namespace socsim::cli {
+
+// Parses a command's options into `vm`. A word that is no option and no option's value (`socsim
+// run ... extra`, or `--set x =y`, whose `=y` stands alone) is refused with boost's error, which
+// the commands report as bad input naming it; boost keeps such words aside and says nothing.
+inline void parse_options(const std::vector<std::string>& args, const boost::program_options::options_description& opts,
+                          boost::program_options::variables_map& vm) {
+  namespace po = boost::program_options;
+  const po::parsed_options parsed = po::command_line_parser(args).options(opts).run();
+  for (const auto& o : parsed.options) {
+    if (o.position_key >= 0) {
+      throw po::error("unexpected argument '" + (o.value.empty() ? std::string() : o.value.front()) +
+                      "' (every input is given by an option such as --prompt 8; a value with spaces needs quotes)");
+    }
+  }
+  po::store(parsed, vm);
+}
+
+}  // namespace socsim::cli

@@ -91,7 +91,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
       ("json", po::value(&json_file), "write the JSON report to this file")
       ("max-host-memory", po::value(&max_host_memory), "stop with exit 2 when the simulation holds more host memory than this (default: half the machine's memory; 0 = no limit), e.g. 4GiB");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::ostringstream h;
@@ -144,7 +144,9 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   Lengths lengths;
   runtime::Workload work;
   if (!workload.empty()) {
-    if (prompt >= 0 || decode >= 0 || batch >= 0) bad("--workload", "give either --workload or --prompt/--decode/--batch, not both");
+    if (vm.count("prompt") || vm.count("decode") || vm.count("batch")) {
+      bad("--workload", "give either --workload or --prompt/--decode/--batch, not both");
+    }
     // Every drawn request is simulated, back to back (simulate_run.h); the first one's lengths
     // stand for the run in the checks below, the workload's bounds are checked once the model is known.
     work = runtime::load_workload(resolve_input(InputKind::kWorkload, workload));
@@ -153,8 +155,11 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     const auto& first = req.workload.front();
     lengths = {first.prompt, first.decode, first.batch};
   } else {
-    if (prompt < 1) bad("--prompt", prompt < 0 ? "is required without --workload" : "must be >= 1");
-    if (decode < 0) bad("--decode", "is required without --workload (0 for prefill only)");
+    // Given or not is what vm says: -1 is also what a user can type.
+    if (!vm.count("prompt")) bad("--prompt", "is required without --workload");
+    if (prompt < 1) bad("--prompt", "must be >= 1, got " + std::to_string(prompt));
+    if (!vm.count("decode")) bad("--decode", "is required without --workload (0 for prefill only)");
+    if (decode < 0) bad("--decode", "must be >= 0 (0 for prefill only), got " + std::to_string(decode));
     if (vm.count("batch") && batch < 1) bad("--batch", "must be >= 1");
     lengths = {static_cast<std::uint64_t>(prompt), static_cast<std::uint64_t>(decode),
                static_cast<std::uint64_t>(batch < 1 ? 1 : batch)};

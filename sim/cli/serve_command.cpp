@@ -87,7 +87,7 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
       ("set", po::value(&sets)->composing(), "override a parameter: --set llms.chunk_tokens=32, --set storage.read_bandwidth=1GB/s")
       ("json", po::value(&json_file), "write the JSON report to this file");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << "usage: socsim serve --soc S --model M --policy llms|lmk|swap|vllm-s|vllm-sq --contexts N\n"
@@ -108,7 +108,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
   if (model.empty()) bad("--model", "is required (a config.json or id such as llama-2-7b)");
   if (policy.empty()) bad("--policy", "is required: llms, lmk, swap, vllm-s or vllm-sq");
-  if (contexts < 1 || contexts > 1024) bad("--contexts", contexts < 0 ? "is required (1..1024)" : "must be in 1..1024");
+  if (!vm.count("contexts")) bad("--contexts", "is required (1..1024)");
+  if (contexts < 1 || contexts > 1024) bad("--contexts", "must be in 1..1024, got " + std::to_string(contexts));
 
   try {
     rq.service.policy = systems::llms::parse_policy(policy);

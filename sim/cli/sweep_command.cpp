@@ -209,7 +209,7 @@ int sweep_command(const std::vector<std::string>& args) {
       ("resume", po::bool_switch(&resume), "continue the sweep whose journal is in --out: simulate only the runs it has not finished")
       ("dry-run", "list the runs (number, settings, socsim run arguments) without simulating");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports | --report-dir DIR] [--resume] --out DIR\n"

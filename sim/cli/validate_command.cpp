@@ -39,7 +39,7 @@ int validate_command(const std::vector<std::string>& args) {
       ("claims", po::value(&claims_file), "claims file (YAML, schema in calibration/README.md)")
       ("json", po::value(&json_file), "also write the results as JSON to this file");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << "usage: socsim validate --claims FILE.yaml [--json FILE]\n\n"

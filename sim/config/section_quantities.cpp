@@ -1,4 +1,5 @@
 // Section: readers for quantities with units (bandwidths, times, sizes, ...).
+#include <cstdint>
 #include <stdexcept>
 
 #include "sim/config/config_tree.h"
@@ -20,11 +21,23 @@ std::string expected_what(Quantity q) {
 // key are added here.
 double to_quantity(const Node& value, const std::string& key_path, Quantity q) {
   const std::string& text = detail::scalar_text(value, key_path, expected_what(q));
+  double v = 0;
   try {
-    return parse_quantity(text, q);
+    v = parse_quantity(text, q);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(value.location, key_path, e.what());
   }
+  if (q == Quantity::kSize) {
+    // Sizes become 64-bit byte counts: beyond 2^64 the conversion is undefined (it gave "a TCM
+    // of 0 B" for 1e30 GiB), and a fraction of a byte would be dropped without a word.
+    if (v >= 18446744073709551616.0) {
+      throw ConfigError(value.location, key_path, "must be less than 16 EiB (a 64-bit byte count), got " + text);
+    }
+    if (v != static_cast<double>(static_cast<std::uint64_t>(v < 0 ? -v : v)) * (v < 0 ? -1 : 1)) {
+      throw ConfigError(value.location, key_path, "expected a whole number of bytes, got " + text);
+    }
+  }
+  return v;
 }
 
 }  // namespace
