@@ -1,5 +1,8 @@
 // socsim: command-line front end. Dispatches to one subcommand; maps failures to the exit codes of
 // the contract (DESIGN.md 2): 0 success, 2 bad input (file:line: key: message), 1 internal error.
+#include <sys/resource.h>
+
+#include <new>
 #include <stdexcept>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -19,6 +22,17 @@
 
 namespace po = boost::program_options;
 using socsim::cli::commands;
+
+namespace {
+
+// The process's address-space limit, for a message: "ulimit -v 4000000 KiB" or "no ulimit -v".
+std::string memory_limits_text() {
+  struct rlimit rl {};
+  if (::getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return "no ulimit -v";
+  return "ulimit -v " + std::to_string(static_cast<unsigned long long>(rl.rlim_cur) / 1024) + " KiB";
+}
+
+}  // namespace
 
 namespace {
 
@@ -100,6 +114,12 @@ int main(int argc, char** argv) {
     // phone does), not from a bug: bad input. Other overflows are internal errors (below).
     std::cerr << "error: the inputs ask for a duration or size socsim cannot represent (64-bit picoseconds: 213 days; 64-bit bytes): "
               << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    // The host could not give the memory the inputs ask for: a process limit (ulimit -v) below
+    // what --max-host-memory's check allows, or a size no estimate caught. Bad input, said so.
+    std::cerr << "error: out of host memory: the inputs ask for more memory than this process can have (" << memory_limits_text()
+              << "); shorten the run (prompt, decode, batch, layers) or raise the process's limit\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

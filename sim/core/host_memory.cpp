@@ -1,5 +1,6 @@
 #include "sim/core/host_memory.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -92,8 +93,17 @@ std::uint64_t usable_memory_bytes() {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::uint64_t group = cgroup_memory_limit(text, "/sys/fs/cgroup");
   const std::uint64_t machine = physical_memory_bytes();
-  if (group == 0) return machine;
-  return machine == 0 ? group : std::min(group, machine);
+  std::uint64_t usable = group == 0 ? machine : machine == 0 ? group : std::min(group, machine);
+  // The process's own limits (ulimit -v, -d): beyond them an allocation fails outright, so the
+  // default limit must stop a run before they are reached.
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit rl {};
+    if (::getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > 0) {
+      const auto cap = static_cast<std::uint64_t>(rl.rlim_cur);
+      usable = usable == 0 ? cap : std::min(usable, cap);
+    }
+  }
+  return usable;
 }
 
 std::uint64_t thread_host_memory_limit() { return limit_bytes; }

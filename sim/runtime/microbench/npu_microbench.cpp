@@ -187,6 +187,12 @@ nlohmann::ordered_json npu_read(const MicrobenchRequest& r) {
 nlohmann::ordered_json npu_graph_build(const MicrobenchRequest& r) {
   if (!r.model) throw config::ConfigError(kCli, "--model", "graph-build needs --model");
   if (r.prompt == 0) throw config::ConfigError(kCli, "--prompt", "graph-build needs --prompt (the graph's sequence length)");
+  // Beyond the window no graph of the model exists, and the graph's sizes (tokens x widths) would
+  // leave 64 bits: 2^64-1 tokens wrapped to a build faster than one token's.
+  if (r.prompt > r.model->max_context) {
+    throw config::ConfigError(kCli, "--prompt", std::to_string(r.prompt) + " tokens exceed " + r.model->id + "'s context of " +
+                                                    std::to_string(r.model->max_context));
+  }
   const auto& m = *r.model;
   std::vector<model::OpDesc> ops;
   for (std::uint64_t l = 0; l < m.layers; ++l) {
