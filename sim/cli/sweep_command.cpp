@@ -224,7 +224,14 @@ int sweep_command(const std::vector<std::string>& args) {
   if (out_dir.empty() && !vm.count("dry-run")) throw config::ConfigError(kCommandLine, "--out", "is required");
   if (jobs < 1) throw config::ConfigError(kCommandLine, "--jobs", "must be >= 1");
   const std::uint64_t memory_limit = host_memory_limit(max_host_memory);
-  if (!report_dir.empty()) reports = true;
+  if (!report_dir.empty()) {
+    reports = true;
+    std::error_code ec;
+    if (std::filesystem::exists(report_dir, ec) && !std::filesystem::is_directory(report_dir, ec)) {
+      // Checked before anything is simulated: every run's reports would fail to be written.
+      throw config::ConfigError(kCommandLine, "--report-dir", report_dir + " is a file, not a folder");
+    }
+  }
   const std::filesystem::path reports_root = report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir);
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));

@@ -3,7 +3,7 @@
 // (exit 2, nothing run or written). So is a claim found faulty only when it runs (a metric the
 // command's JSON lacks, arguments the command rejects): every claim still runs and the table is
 // printed, then each such claim is named (file:line, key) and validate exits 2 writing no JSON.
-// A claim outside tolerance or whose command fails internally is a finding in its row (exit 1);
+// A claim outside tolerance or whose command fails internally is a finding in its row (exit 3);
 // 0 only when every non-informational claim passes.
 #include "sim/cli/program_options.h"
 #include <iostream>

@@ -33,6 +33,6 @@ std::string summary_line(const Summary& s) {
   return fmt::format("claims: {}, within tolerance: {}, median abs error: {}", s.claims, s.within_tolerance, median);
 }
 
-int exit_status(const Summary& s) { return s.passed ? 0 : 1; }
+int exit_status(const Summary& s) { return s.passed ? 0 : 3; }
 
 }  // namespace socsim::validation

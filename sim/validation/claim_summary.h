@@ -32,7 +32,8 @@ Summary summarize(const std::vector<ClaimResult>& results);
 std::string summary_line(const Summary& s);
 
 // 0 when every non-informational claim is within tolerance and every claim could be evaluated,
-// else 1. A claim outside tolerance is a finding, not bad input, so never 2.
+// else 3 (as a sweep with failed runs). A claim outside tolerance is a finding, not bad input, so
+// never 2, and not a crash of socsim, so never 1 (the contract's internal error).
 int exit_status(const Summary& s);
 
 }  // namespace socsim::validation

@@ -59,10 +59,10 @@ TEST(CliValidate, PassingClaimsExit0WithTableAndLastLine) {
   EXPECT_NEAR(j["summary"]["median_abs_error_pct"].get<double>(), 100.0 * 0.4 / 8.4 / 2, 1e-9);
 }
 
-TEST(CliValidate, ClaimOutsideToleranceExits1AndStillWritesJson) {
+TEST(CliValidate, ClaimOutsideToleranceExits3AndStillWritesJson) {
   const auto dir = scratch_dir("validate_fail");
   const auto r = run_socsim("validate --claims " + claims_file("failing.yaml") + " --json '" + dir.string() + "/v.json'");
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // a finding: neither bad input (2) nor a crash (1)
   EXPECT_TRUE(ends_with(row(r.out, "cli.ok"), "pass")) << r.out;
   EXPECT_TRUE(ends_with(row(r.out, "cli.off"), "FAIL")) << r.out;
   EXPECT_NE(row(r.out, "cli.off").find("20.0%"), std::string::npos) << r.out;

@@ -47,7 +47,13 @@ Importance resolve_importance(const Options& o, const model::ModelConfig& m, nlo
              off.calibration, off.options);
   } else if (o.importance == Source::kCalibrated) {
     CalibrationOptions co;
-    co.layers = o.calibration_layers == 0 ? m.layers : std::min<std::uint64_t>(o.calibration_layers, m.layers);
+    if (o.calibration_layers > m.layers) {
+      // Not clamped in silence: the user asked for layers the model does not have.
+      throw config::ConfigError({"--set", 0, 0}, "shadowattn.calibration_layers",
+                                "model '" + m.id + "' has " + std::to_string(m.layers) + " layers, got " + std::to_string(o.calibration_layers) +
+                                    " (0 = all)");
+    }
+    co.layers = o.calibration_layers == 0 ? m.layers : o.calibration_layers;
     const auto& cal = cached_calibration(m, o.seed, co);
     imp = cal.importance;
     describe("calibrated (functional mode, synthetic weights, FP32 reference, KL to the unablated model)", cal, co);

@@ -61,9 +61,9 @@ TEST(ClaimSummary, ExitStatus) {
   EXPECT_EQ(exit_status(summarize({result(Status::kPass, 0.1)})), 0);
   // Informational claims never fail the run, however far off.
   EXPECT_EQ(exit_status(summarize({result(Status::kPass, 0.1), result(Status::kInfo, 5.0, 0.2, true)})), 0);
-  EXPECT_EQ(exit_status(summarize({result(Status::kPass, 0.1), result(Status::kFail, 0.5)})), 1);
-  EXPECT_EQ(exit_status(summarize({result(Status::kPass, 0.1), result(Status::kError, std::nullopt)})), 1);
-  EXPECT_EQ(exit_status(summarize({result(Status::kError, std::nullopt, 0.2, true)})), 1);
+  EXPECT_EQ(exit_status(summarize({result(Status::kPass, 0.1), result(Status::kFail, 0.5)})), 3);
+  EXPECT_EQ(exit_status(summarize({result(Status::kPass, 0.1), result(Status::kError, std::nullopt)})), 3);
+  EXPECT_EQ(exit_status(summarize({result(Status::kError, std::nullopt, 0.2, true)})), 3);
 }
 
 }  // namespace
