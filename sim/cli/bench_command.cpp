@@ -187,7 +187,8 @@ int bench_command(const std::vector<std::string>& args) {
     return 0;
   }
   const config::SourceLocation cli{"command line", 0, 0};
-  if (repeat < 1) throw config::ConfigError(cli, "--repeat", "must be >= 1");
+  // Medians settle within a few runs; a thousand of the slowest case is already hours.
+  if (repeat < 1 || repeat > 1000) throw config::ConfigError(cli, "--repeat", "must be from 1 to 1000, got " + std::to_string(repeat));
   if (quick && systems_only) throw config::ConfigError(cli, "--systems", "and --quick exclude each other (--quick skips the per-system cases)");
   for (const auto& name : only) {
     if (std::none_of(cases.begin(), cases.end(), [&](const BenchCase& c) { return c.name == name; })) {

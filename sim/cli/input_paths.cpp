@@ -1,6 +1,10 @@
 #include "sim/cli/input_paths.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <set>
 
 #include "sim/config/config_error.h"
@@ -52,9 +56,18 @@ fs::path resolve_input(InputKind kind, const std::string& arg) {
   if (arg.empty()) throw config::ConfigError(where, k.option, "expected a file path or an id, got an empty value");
   std::error_code ec;
   if (fs::is_regular_file(arg, ec)) return fs::path(arg);
-  const bool looks_like_path = arg.find('/') != std::string::npos || fs::path(arg).extension() == k.extension;
+  // A path (or an existing folder such as `.`: no id is a folder's name) is opened as given, and
+  // the reason it cannot be is the system's (a name too long, a symlink loop, ...).
+  const bool looks_like_path = arg.find('/') != std::string::npos || fs::path(arg).extension() == k.extension || fs::is_directory(arg, ec);
   if (looks_like_path) {
-    const std::string why = fs::is_directory(arg, ec) ? " (a folder, not a file)" : fs::exists(arg, ec) ? " (not a regular file)" : " (no such file)";
+    std::string why = " (no such file)";
+    if (fs::is_directory(arg, ec)) {
+      why = " (a folder, not a file)";
+    } else if (fs::exists(arg, ec)) {
+      why = " (not a regular file)";
+    } else if (struct stat st {}; ::stat(arg.c_str(), &st) != 0 && errno != ENOENT) {
+      why = " (" + std::string(std::strerror(errno)) + ")";
+    }
     throw config::ConfigError(where, k.option, "cannot open file '" + arg + "'" + why);
   }
   for (const auto& root : search_roots()) {

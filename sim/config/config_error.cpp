@@ -23,7 +23,15 @@ std::string format_config_error(const SourceLocation& loc, const std::string& ke
   // An unnamed source (rare: load_string with an empty name) should not leave a dangling ": ".
   if (!out.empty()) out += ": ";
   if (!key.empty()) out += key + ": ";
-  out += message;
+  // A message quotes what was read (a value, a line): a one-line 1 MB file given as --soc, or a
+  // binary file, would be echoed whole. Keep the start, say how much was left out.
+  constexpr std::size_t kMaxMessage = 2000;
+  if (message.size() > kMaxMessage) {
+    out.append(message, 0, kMaxMessage);
+    out += " ... (" + std::to_string(message.size() - kMaxMessage) + " more bytes of the message left out)";
+  } else {
+    out += message;
+  }
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "sim/sweep/sweep_results.h"
+#include "sim/sweep/sweep_plan.h"
 
 #include <fmt/format.h>
 
@@ -59,6 +60,11 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
     r.fingerprint = std::stoull(j.at("fingerprint").get<std::string>(), nullptr, 16);
     if (!j.at("runs_total").is_number_unsigned()) bad_file(file, "runs_total", "expected a whole number, got " + j.at("runs_total").dump());
     r.runs_total = j.at("runs_total").get<std::size_t>();
+    // A sweep has at most the grid's cap of runs; more would have a merge walk (and report missing)
+    // billions of runs for minutes.
+    if (r.runs_total > kMaxSweepRuns) {
+      bad_file(file, "runs_total", "expected at most " + std::to_string(kMaxSweepRuns) + " runs (a sweep's limit), got " + std::to_string(r.runs_total));
+    }
     r.shard = j.at("shard").get<std::string>();
     r.columns = j.at("columns").get<std::vector<std::string>>();
     r.metrics = j.at("metrics").get<std::vector<std::string>>();
