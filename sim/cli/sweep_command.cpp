@@ -98,7 +98,7 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
 // folder), and --out holds no finished results of another sweep (its spec, inputs, shard or
 // metrics differ), which writing this sweep's would destroy. Finished results of this very sweep
 // are replaced (a rerun) or, with --resume, reused.
-void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepResults& mine) {
+void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepResults& mine, bool resume) {
   std::error_code ec;
   for (const char* name : {"results.json", "results.csv", "report.html"}) {
     if (std::filesystem::is_directory(out_dir / name, ec)) {
@@ -107,8 +107,10 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
   }
   const auto file = out_dir / "results.json";
   // A journal there: the sweep it belongs to owns the folder, and the journal's own check says
-  // whether that is this one.
-  if (!std::filesystem::exists(file, ec) || std::filesystem::exists(out_dir / sweep::SweepJournal::kFileName, ec)) return;
+  // whether that is this one. --resume: the user continues in this folder on purpose (a requeued
+  // shard, a study rerun after its spec was edited); results of other inputs are replaced, and
+  // the resume says so ("starting afresh").
+  if (resume || !std::filesystem::exists(file, ec) || std::filesystem::exists(out_dir / sweep::SweepJournal::kFileName, ec)) return;
   sweep::SweepResults done;
   try {
     done = sweep::results_from_json(read_json_file(file), file.string());
@@ -120,8 +122,8 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
   }
   throw config::ConfigError(kCommandLine, "--out",
                             out_dir.string() + " holds the finished results of another sweep ('" + done.name +
-                                "', or other inputs, shard or metrics): choose another --out, or remove " + file.string() +
-                                " to replace them");
+                                "', or other inputs, shard or metrics): choose another --out, add --resume to replace them "
+                                "with this sweep's, or remove " + file.string());
 }
 
 void add_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out) {
@@ -267,7 +269,7 @@ int sweep_command(const std::vector<std::string>& args) {
   results.columns = plan.columns;
   results.metrics = spec.metrics;
   results.rows.resize(runs.size());
-  check_out_folder(out_dir, results);
+  check_out_folder(out_dir, results, resume);
   sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics}, resume, plan.runs.size());
   std::map<std::size_t, const sweep::JournalEntry*> journaled;
   for (const auto& e : journal.finished()) journaled[e.run] = &e;

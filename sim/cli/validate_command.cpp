@@ -3,7 +3,8 @@
 // (exit 2, nothing run or written). So is a claim found faulty only when it runs (a metric the
 // command's JSON lacks, arguments the command rejects): every claim still runs and the table is
 // printed, then each such claim is named (file:line, key) and validate exits 2 writing no JSON.
-// A claim outside tolerance or whose command fails internally is a finding in its row (exit 3);
+// A claim outside tolerance is a finding in its row (exit 3); one whose command fails internally
+// is reported in its row too, and validate exits 1 (an internal error);
 // 0 only when every non-informational claim passes.
 #include "sim/cli/program_options.h"
 #include <iostream>
@@ -78,6 +79,10 @@ int validate_command(const std::vector<std::string>& args) {
     OutputFiles out;
     out.add(json_file, report::json_text(validation::results_json(results, summary), 2) + "\n");
     out.write_all();
+  }
+  // A claim whose command failed as a bug would: the contract's internal error, not a finding.
+  for (const auto& r : results) {
+    if (r.internal_error) return 1;
   }
   return validation::exit_status(summary);
 }

@@ -27,6 +27,11 @@ constexpr std::uint64_t kMaxTextBytes = 64ull << 20;
 // lets a quoted scalar run over lines, so yaml-cpp accepts it. socsim's files never need a quoted
 // value over several lines: one that does is taken for a quote left open.
 std::size_t quoted_scalar_extra_lines(std::string_view text, std::size_t pos) {
+  // The mark may sit on the scalar's properties (`&anchor`, `!!str`) before its quote.
+  while (pos < text.size() && (text[pos] == '&' || text[pos] == '!')) {
+    while (pos < text.size() && text[pos] != ' ' && text[pos] != '\t' && text[pos] != '\n') ++pos;
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+  }
   if (pos >= text.size() || (text[pos] != '"' && text[pos] != '\'')) return 0;
   const char quote = text[pos];
   std::size_t lines = 0;
@@ -234,6 +239,9 @@ class TreeBuilder : public YAML::EventHandler {
 }  // namespace
 
 std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& options) {
+  // A UTF-8 byte order mark: yaml-cpp skips it but does not count it in its marks' positions,
+  // which the quoted-scalar check reads the text at.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::istringstream in{std::string(text)};
   TreeBuilder builder(options, text);
   try {

@@ -30,6 +30,7 @@ Tensor transpose(const Tensor& m) {
   float* d = t.data<float>().data();
   // Blocked (both sides stay in cache), bands of source rows on the GEMM threads: every weight of
   // a functional run is transposed into the orientation its kernel reads, once per layer.
+  if (rows == 0 || cols == 0) return t;
   constexpr std::int64_t kB = 32;
   const std::int64_t bands = (rows + kB - 1) / kB;
   const auto threads = static_cast<std::int64_t>(std::min<std::uint64_t>(kernels::default_gemm_threads(), static_cast<std::uint64_t>(bands)));

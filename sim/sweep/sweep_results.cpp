@@ -57,7 +57,16 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
   try {
     r.name = j.at("sweep").get<std::string>();
     r.spec = j.at("spec").get<std::string>();
-    r.fingerprint = std::stoull(j.at("fingerprint").get<std::string>(), nullptr, 16);
+    {
+      // 16 hex digits as written by to_json; stoull's own exceptions would be internal errors.
+      const std::string hex = j.at("fingerprint").get<std::string>();
+      std::uint64_t fp = 0;
+      const auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), fp, 16);
+      if (hex.empty() || ec != std::errc() || end != hex.data() + hex.size()) {
+        bad_file(file, "fingerprint", "expected the sweep's fingerprint (hexadecimal digits), got \"" + hex + "\"");
+      }
+      r.fingerprint = fp;
+    }
     if (!j.at("runs_total").is_number_unsigned()) bad_file(file, "runs_total", "expected a whole number, got " + j.at("runs_total").dump());
     r.runs_total = j.at("runs_total").get<std::size_t>();
     // A sweep has at most the grid's cap of runs; more would have a merge walk (and report missing)

@@ -13,9 +13,10 @@ namespace {
 // claims file's location when the claim itself is at fault.
 class ClaimError : public std::runtime_error {
  public:
-  explicit ClaimError(const std::string& what, std::optional<config::ConfigError> input = std::nullopt)
-      : std::runtime_error(what), input(std::move(input)) {}
+  explicit ClaimError(const std::string& what, std::optional<config::ConfigError> input = std::nullopt, bool internal = false)
+      : std::runtime_error(what), input(std::move(input)), internal(internal) {}
   std::optional<config::ConfigError> input;
+  bool internal = false;  // the command failed as a bug would (what would be exit 1)
 };
 
 }  // namespace
@@ -47,7 +48,7 @@ double ClaimRunner::measure(const Measurement& m) {
   try {
     return lookup_metric(cache_.call(m.command, m.args), m.metric);
   } catch (const CommandFailure& e) {
-    if (!e.bad_input()) throw ClaimError(e.what());
+    if (!e.bad_input()) throw ClaimError(e.what(), std::nullopt, true);
     throw ClaimError(e.what(), config::ConfigError(m.command_location, m.command_key, e.what()));
   } catch (const MetricError& e) {
     const std::string what = std::string(e.what()) + " in the result of `" + command_line(m.command, m.args) + "`";
@@ -69,12 +70,12 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
       try {
         numerator = measure(claim.value);
       } catch (const ClaimError& e) {
-        throw ClaimError(std::string("numerator: ") + e.what(), e.input);
+        throw ClaimError(std::string("numerator: ") + e.what(), e.input, e.internal);
       }
       try {
         denominator = measure(*claim.denominator);
       } catch (const ClaimError& e) {
-        throw ClaimError(std::string("denominator: ") + e.what(), e.input);
+        throw ClaimError(std::string("denominator: ") + e.what(), e.input, e.internal);
       }
       if (denominator == 0) throw ClaimError("denominator: metric '" + claim.denominator->metric + "' is 0");
       value = numerator / denominator;
@@ -94,6 +95,7 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
     r.status = Status::kError;
     r.message = "claim " + claim.id + ": " + e.what();
     r.input_error = e.input;
+    r.internal_error = e.internal;
   }
   return r;
 }

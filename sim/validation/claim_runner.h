@@ -35,6 +35,8 @@ struct ClaimResult {
   // Set when the ERROR is the claims file's fault (a metric the command's JSON lacks, arguments
   // the command rejects): validate then exits 2, naming file:line and the claim's key.
   std::optional<config::ConfigError> input_error;
+  // Set when the ERROR is an internal error of the command (a bug): validate then exits 1.
+  bool internal_error = false;
 
   bool within_tolerance() const;
 };

@@ -79,8 +79,12 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
     while (i + r < blocks.size() && r < cap && step_work(blocks, i + r) == w) ++r;
     step.clear();
     step.push_back(npu.hmx(w.hmx_cycles * r, label(" block ", i, r)));
-    if (w.stages) step.push_back(npu.dma(w.stage_bytes * r, w.stage_transfers * r, label(" stage ", i + 1, r)));
-    if (w.writeback_bytes > 0) step.push_back(npu.dma(w.writeback_bytes * r, r, label(" writeback ", i - 1, r)));
+    // Transfers set up `channels` at a time, per request: r steps pay r times one step's rounds,
+    // so the merged request asks for whole rounds (a step of 17 transfers on 4 channels is 5).
+    const std::uint64_t ch = npu.spec().dma.channels;
+    const auto whole_rounds = [ch](std::uint64_t transfers) { return (transfers + ch - 1) / ch * ch; };
+    if (w.stages) step.push_back(npu.dma(w.stage_bytes * r, whole_rounds(w.stage_transfers) * r, label(" stage ", i + 1, r)));
+    if (w.writeback_bytes > 0) step.push_back(npu.dma(w.writeback_bytes * r, whole_rounds(1) * r, label(" writeback ", i - 1, r)));
     co_await when_all(sim, std::move(step));
     if (blocks_done) blocks_done->advance(r);
     i += r;

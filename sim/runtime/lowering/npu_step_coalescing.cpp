@@ -1,5 +1,6 @@
 #include "sim/runtime/lowering/npu_step_coalescing.h"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -29,18 +30,23 @@ bool mergeable(const NpuStep& a, const NpuStep& b) {
 }
 
 // Adds `next` into `into` when both are one engine's work that merges exactly; false otherwise.
-bool merge_into(NpuStep& into, const NpuStep& next) {
+// DMA transfers are set up `channels` at a time per request, so each request's count is taken in
+// whole rounds: the merged request pays the rounds the steps paid one by one.
+bool merge_into(NpuStep& into, const NpuStep& next, std::uint64_t channels) {
   if (into.kind != next.kind) return false;
   switch (into.kind) {
     case Kind::kHmxCycles:
       if (!fits_sum(into.hmx_cycles, next.hmx_cycles)) return false;
       into.hmx_cycles += next.hmx_cycles;
       return true;
-    case Kind::kDma:
-      if (!fits_sum(into.bytes, next.bytes) || !fits_sum(into.transfers, next.transfers)) return false;
+    case Kind::kDma: {
+      const auto whole = [channels](std::uint64_t t) { return t / channels * channels + (t % channels != 0 ? channels : 0); };
+      if (into.transfers > std::numeric_limits<std::uint64_t>::max() / 2 || next.transfers > std::numeric_limits<std::uint64_t>::max() / 2) return false;
+      if (!fits_sum(into.bytes, next.bytes) || !fits_sum(whole(into.transfers), whole(next.transfers))) return false;
       into.bytes += next.bytes;
-      into.transfers += next.transfers;
+      into.transfers = whole(into.transfers) + whole(next.transfers);
       return true;
+    }
     case Kind::kHvx:
       if (into.threads != next.threads) return false;
       into.packets += next.packets;
@@ -56,17 +62,24 @@ kernels::NpuWork coalesce_sequential_steps(kernels::NpuWork work, const hw::NpuS
   if (work.pipelined() || work.steps.size() < 2) return work;
   std::vector<NpuStep> out;
   out.reserve(work.steps.size());
+  // Steps that never merge (a GEMM staged from DRAM, a graph call) are barriers: work after one
+  // stays after it (a per-group INT8 matmul's requantization of group g follows group g's GEMM).
+  std::size_t barrier = 0;
   for (auto& step : work.steps) {
     NpuStep s = as_cycles(std::move(step), npu);
-    // Into the first step of the same engine: the work's total per engine is what its time is.
+    // Into the first step of the same engine since the last barrier: the work's total per engine
+    // is what its time is.
     bool merged = false;
-    for (auto& o : out) {
-      if (mergeable(o, s)) {
-        merged = merge_into(o, s);
+    for (std::size_t o = barrier; o < out.size(); ++o) {
+      if (mergeable(out[o], s)) {
+        merged = merge_into(out[o], s, std::max<std::uint64_t>(1, npu.dma.channels));
         break;
       }
     }
-    if (!merged) out.push_back(std::move(s));
+    if (merged) continue;
+    const bool never_merges = s.kind != Kind::kDma && s.kind != Kind::kHmxCycles && s.kind != Kind::kHvx;
+    out.push_back(std::move(s));
+    if (never_merges) barrier = out.size();
   }
   work.steps = std::move(out);
   return work;

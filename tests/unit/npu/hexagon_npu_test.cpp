@@ -131,6 +131,24 @@ TEST(HmxGemm, MergedSteadyStateKeepsThePipelinesTime) {
   EXPECT_LT(r.sim.events_fired(), 2 * plan.blocks.size());
 }
 
+// With several DMA channels a request's transfers are set up `channels` at a time: a merged step
+// pays the rounds its steps paid one by one (8 transfers on 3 channels: 3 rounds per step, not
+// 8/3 of one), still the block-by-block pipeline's time.
+TEST(HmxGemm, MergedStepsPayEachStepsDmaRounds) {
+  NpuSpec spec = test::small_npu();
+  spec.dma.channels = 3;
+  Simulator sim;
+  DramModel dram{sim, 10e9, {1.0}};
+  HexagonNpu npu{sim, spec, dram, nullptr};
+  const auto plan = plan_hmx_gemm(spec, {32, 256, 8192, DType::kFp16}, OperandHome::kDram);
+  sim.spawn(run_hmx_gemm(npu, plan, "g"), "g");
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  const double want = idle_plan_seconds(spec, plan);
+  EXPECT_NEAR(to_seconds(sim.now()), want, 1e-6 * want);
+  EXPECT_LT(sim.events_fired(), 2 * plan.blocks.size());  // merged
+  sim.kill_processes();
+}
+
 // Steps whose bound DRAM contention could flip (HMX and DMA within 4x of each other) are not
 // merged: with contention coming and going, the sum of the steps' maxima is not the maximum of
 // the sums.

@@ -64,6 +64,35 @@ TEST(NpuStepCoalescing, EachEnginesStepsMergeWithTheSameTime) {
   EXPECT_EQ(gemm_blocks(spec, after), 1u);
 }
 
+TEST(NpuStepCoalescing, DmaOnSeveralChannelsKeepsEachRequestsRounds) {
+  hw::NpuSpec spec = hw::test::small_npu();
+  spec.dma.channels = 4;
+  NpuWork w;
+  for (int i = 0; i < 6; ++i) w.steps.push_back(NpuStep::dma("kv", 1000, 5));  // 2 rounds each
+  const NpuWork merged = coalesce_sequential_steps(w, spec);
+  ASSERT_EQ(merged.steps.size(), 1u);
+  EXPECT_EQ((merged.steps[0].transfers + 3) / 4, 12u);  // 6 x 2 rounds, not ceil(30 / 4) = 8
+  EXPECT_EQ(idle_time(merged, spec), idle_time(w, spec));
+}
+
+TEST(NpuStepCoalescing, AStepThatNeverMergesIsABarrier) {
+  // A per-group INT8 matmul: each group's GEMM (staged from DRAM) then its requantization on HVX.
+  const hw::NpuSpec spec = hw::test::small_npu();
+  NpuWork w;
+  for (int g = 0; g < 3; ++g) {
+    w.steps.push_back(NpuStep::hmx_gemm("group gemm", {32, 256, 256, hw::DType::kInt8}));
+    w.steps.push_back(NpuStep::hvx("requantize", 100, 2));
+    w.steps.push_back(NpuStep::hvx("accumulate", 50, 2));
+  }
+  const NpuWork after = coalesce_sequential_steps(w, spec);
+  ASSERT_EQ(after.steps.size(), 6u);  // each group's HVX work merged, and kept after its GEMM
+  for (int g = 0; g < 3; ++g) {
+    EXPECT_EQ(after.steps[2 * g].kind, Kind::kHmxGemm);
+    EXPECT_EQ(after.steps[2 * g + 1].kind, Kind::kHvx);
+    EXPECT_DOUBLE_EQ(after.steps[2 * g + 1].packets, 150);
+  }
+}
+
 TEST(NpuStepCoalescing, LeavesWhatDoesNotMergeExactly) {
   const hw::NpuSpec spec = hw::test::small_npu();
   NpuWork w;
