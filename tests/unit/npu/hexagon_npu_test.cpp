@@ -131,22 +131,32 @@ TEST(HmxGemm, MergedSteadyStateKeepsThePipelinesTime) {
   EXPECT_LT(r.sim.events_fired(), 2 * plan.blocks.size());
 }
 
-// With several DMA channels a request's transfers are set up `channels` at a time: a merged step
-// pays the rounds its steps paid one by one (8 transfers on 3 channels: 3 rounds per step, not
-// 8/3 of one), still the block-by-block pipeline's time.
-TEST(HmxGemm, MergedStepsPayEachStepsDmaRounds) {
-  NpuSpec spec = test::small_npu();
-  spec.dma.channels = 3;
+// The 32x256x8192 FP16 GEMM from DRAM (256 one-column blocks) alone on an NPU of `spec`: its
+// simulated seconds against the block-by-block idle pipeline's, and the events it took.
+struct IdleGemm {
+  double seconds, pipeline_seconds;
+  std::uint64_t events, blocks;
+};
+IdleGemm idle_gemm(const NpuSpec& spec) {
   Simulator sim;
   DramModel dram{sim, 10e9, {1.0}};
   HexagonNpu npu{sim, spec, dram, nullptr};
   const auto plan = plan_hmx_gemm(spec, {32, 256, 8192, DType::kFp16}, OperandHome::kDram);
   sim.spawn(run_hmx_gemm(npu, plan, "g"), "g");
   EXPECT_EQ(sim.run(), RunResult::kIdle);
-  const double want = idle_plan_seconds(spec, plan);
-  EXPECT_NEAR(to_seconds(sim.now()), want, 1e-6 * want);
-  EXPECT_LT(sim.events_fired(), 2 * plan.blocks.size());  // merged
   sim.kill_processes();
+  return {to_seconds(sim.now()), idle_plan_seconds(spec, plan), sim.events_fired(), plan.blocks.size()};
+}
+
+// With several DMA channels a request's transfers are set up `channels` at a time: a merged step
+// pays the rounds its steps paid one by one (8 transfers on 3 channels: 3 rounds per step, not
+// 8/3 of one), still the block-by-block pipeline's time.
+TEST(HmxGemm, MergedStepsPayEachStepsDmaRounds) {
+  NpuSpec spec = test::small_npu();
+  spec.dma.channels = 3;
+  const IdleGemm g = idle_gemm(spec);
+  EXPECT_NEAR(g.seconds, g.pipeline_seconds, 1e-6 * g.pipeline_seconds);
+  EXPECT_LT(g.events, 2 * g.blocks);  // merged
 }
 
 // Steps whose bound DRAM contention could flip (HMX and DMA within 4x of each other) are not
@@ -155,15 +165,9 @@ TEST(HmxGemm, MergedStepsPayEachStepsDmaRounds) {
 TEST(HmxGemm, BalancedStepsAreNotMerged) {
   NpuSpec spec = test::small_npu();
   spec.hmx.fp16_tile_op_cycles = 1400;  // a step: ~11.2 us of HMX against ~10.1 us of DMA
-  Simulator sim;
-  DramModel dram{sim, 10e9, {1.0}};
-  HexagonNpu npu{sim, spec, dram, nullptr};
-  const auto plan = plan_hmx_gemm(spec, {32, 256, 8192, DType::kFp16}, OperandHome::kDram);
-  sim.spawn(run_hmx_gemm(npu, plan, "g"), "g");
-  EXPECT_EQ(sim.run(), RunResult::kIdle);
-  EXPECT_NEAR(to_seconds(sim.now()), idle_plan_seconds(spec, plan), 1e-9);
-  EXPECT_GT(sim.events_fired(), 8 * plan.blocks.size());  // block by block
-  sim.kill_processes();
+  const IdleGemm g = idle_gemm(spec);
+  EXPECT_NEAR(g.seconds, g.pipeline_seconds, 1e-9);
+  EXPECT_GT(g.events, 8 * g.blocks);  // block by block
 }
 
 Tick gemm_time_with_tcm(std::uint64_t tcm, const GemmShape& shape) {
