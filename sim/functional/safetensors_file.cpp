@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -89,6 +90,7 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
     std::uint64_t numel = 1;
     for (const auto& d : v["shape"]) {
       if (!d.is_number_unsigned()) fail(name, "shape entries must be non-negative integers");
+      if (d.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) fail(name, "shape too large");
       e.shape.push_back(d.get<std::int64_t>());
       if (__builtin_mul_overflow(numel, d.get<std::uint64_t>(), &numel)) fail(name, "shape too large");
     }
@@ -99,7 +101,10 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
     e.begin = off[0].get<std::uint64_t>();
     e.end = off[1].get<std::uint64_t>();
     if (e.end < e.begin) fail(name, "data_offsets end before they begin");
-    if (e.end - e.begin != numel * eb) {
+    // The byte count too: [4611686018427387904] F32 is 2^64 bytes, which wrapped to 0.
+    std::uint64_t nbytes = 0;
+    if (__builtin_mul_overflow(numel, eb, &nbytes)) fail(name, "shape too large: " + shape_string(e.shape) + " is more than 2^64 bytes");
+    if (e.end - e.begin != nbytes) {
       fail(name, "data_offsets span " + std::to_string(e.end - e.begin) + " bytes but " + e.dtype + " " +
                      shape_string(e.shape) + " needs " + std::to_string(numel * eb));
     }

@@ -148,6 +148,19 @@ TEST(FunctionalSafetensors, ErrorsNameTheFileAndTheTensor) {
   e = load(f.dir / "span.safetensors");
   EXPECT_NE(e.find("model.norm.weight: data_offsets span 252 bytes but F32 [64] needs 256"), std::string::npos) << e;
 
+  // A shape whose bytes pass 2^64 (4 x 2^62 elements of F32): the byte count wrapped to 0 and an
+  // empty data span passed for it.
+  test::write_safetensors(f.dir / "wrap.safetensors", f.tensors, [](nlohmann::json& h) {
+    h["model.norm.weight"]["shape"] = nlohmann::json::array({std::uint64_t{1} << 62});
+    h["model.norm.weight"]["data_offsets"][1] = h["model.norm.weight"]["data_offsets"][0];
+  });
+  e = load(f.dir / "wrap.safetensors");
+  EXPECT_NE(e.find("model.norm.weight: shape too large: [4611686018427387904] is more than 2^64 bytes"), std::string::npos) << e;
+  test::write_safetensors(f.dir / "int64.safetensors", f.tensors,
+                          [](nlohmann::json& h) { h["model.norm.weight"]["shape"] = nlohmann::json::array({std::uint64_t{1} << 63}); });
+  e = load(f.dir / "int64.safetensors");
+  EXPECT_NE(e.find("model.norm.weight: shape too large"), std::string::npos) << e;
+
   test::write_safetensors(f.dir / "unknown.safetensors", f.tensors, [](nlohmann::json& h) { h["model.norm.weight"]["dtype"] = "F12"; });
   e = load(f.dir / "unknown.safetensors");
   EXPECT_NE(e.find("model.norm.weight: unknown dtype 'F12'"), std::string::npos) << e;
