@@ -63,6 +63,14 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (sequences == 0 || scored == 0 || tokens < scored) {
     throw config::ConfigError(where, "--tokens", "need --sequences >= 1 and --tokens >= --scored >= 1");
   }
+  // The calibration runs the model on these sequences: no longer than its window, no more head
+  // rows than its vocabulary (both ran to GBs or were accepted in silence).
+  if (tokens > m.max_context) {
+    throw config::ConfigError(where, "--tokens", fmt::format("{} tokens exceed {}'s context of {}", tokens, m.id, m.max_context));
+  }
+  if (vocab_rows > m.vocab) {
+    throw config::ConfigError(where, "--vocab-rows", fmt::format("model '{}' has {} vocabulary rows, got {} (0 = all)", m.id, m.vocab, vocab_rows));
+  }
 
   systems::shadowattn::OfflineImportance off;
   off.model = m.id;

@@ -114,7 +114,7 @@ Parsed parse(const std::vector<std::string>& args) {
     return p;
   }
   if (soc.empty()) throw config::ConfigError(kCli, "--soc", "is required");
-  if (r.op.empty()) throw config::ConfigError(kCli, "--op", "is required (matmul | qk | read | copy | graph-build)");
+  if (r.op.empty()) throw config::ConfigError(kCli, "--op", "is required (matmul | qk | read | copy | graph-build | softmax | attention)");
   if (r.op != "matmul" && r.op != "qk" && r.op != "read" && r.op != "copy" && r.op != "graph-build" && r.op != "softmax" &&
       r.op != "attention") {
     throw config::ConfigError(kCli, "--op", "expected matmul | qk | read | copy | graph-build | softmax | attention, got '" + r.op + "'");

@@ -128,7 +128,10 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   }
   if (!(hours > 0) || hours > 24 * 365) bad("--hours", "must be in (0, 8760]");
   try {
-    rq.service.memory_budget = static_cast<std::uint64_t>(config::parse_quantity(budget, config::Quantity::kSize));
+    const double b = config::parse_quantity(budget, config::Quantity::kSize);
+    // 2^64 bytes and above would not convert (1e30GiB became 0 and "must be > 0").
+    if (b >= 18446744073709551616.0) bad("--memory-budget", "must be less than 16 EiB (a 64-bit byte count), got " + budget);
+    rq.service.memory_budget = static_cast<std::uint64_t>(b);
   } catch (const std::invalid_argument& e) {
     bad("--memory-budget", e.what());
   }
@@ -137,6 +140,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     bad("--latency-bound", e.what());
   }
+  // As every other time: 64-bit picoseconds (213 days) hold it.
+  if (!(rq.latency_bound_s > 0) || rq.latency_bound_s > 1.8e7) bad("--latency-bound", "must be > 0 and at most 213 days (64-bit picoseconds), got " + bound);
   if (rq.service.memory_budget == 0) bad("--memory-budget", "must be > 0");
   rq.trace.calls_per_s = parse_rate(rate);
   // The trace is held in memory, one entry per call: bound it (1000/1s over 72 h would be 259 M
@@ -146,6 +151,11 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
     bad("--rate", "with --hours " + std::to_string(hours) + " this is " +
                       std::to_string(static_cast<std::uint64_t>(rq.trace.calls_per_s * hours * 3600.0)) +
                       " calls on average, more than the 10000000 a trace may hold; lower --rate or --hours");
+  }
+  // A synthetic trace of less than one call on average has nothing to serve (a --trace without
+  // calls is refused as well).
+  if (trace_file.empty() && rq.trace.calls_per_s * hours * 3600.0 < 1) {
+    bad("--hours", "with --rate " + rate + " this is less than one call on average; raise --hours or --rate");
   }
   rq.trace.hours = hours;
   rq.trace.seed = seed;
