@@ -16,6 +16,7 @@
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
+#include "sim/core/run_progress.h"
 #include "sim/config/config_error.h"
 #include "sim/model/model_config.h"
 #include "sim/systems/shadowattn/calibration.h"
@@ -82,7 +83,13 @@ int calibrate_command(const std::vector<std::string>& args) {
   off.options.vocab_rows = vocab_rows;
   const std::uint64_t n = layers == 0 ? m.layers : layers;
   ProgressBar bar("layers", n);
-  off.options.on_layer = [&bar](std::uint64_t done, std::uint64_t) { bar.update(done); };
+  // A terminal has the bar; a log or a pipe gets a line after 10 s and every 30 s (it was silent
+  // for the minutes a default calibration takes).
+  const ScopedRunProgress logged(10.0, 30.0, stderr, false);
+  off.options.on_layer = [&bar](std::uint64_t done, std::uint64_t total) {
+    bar.update(done);
+    if (!bar.enabled()) progress_functional(static_cast<std::uint32_t>(done), static_cast<std::uint32_t>(total));
+  };
   const auto t0 = std::chrono::steady_clock::now();
   off.calibration = systems::shadowattn::cached_calibration(m, seed, off.options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
