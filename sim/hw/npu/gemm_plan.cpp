@@ -58,6 +58,16 @@ void add(GemmBlock& sum, const GemmBlock& b) {
   sum.hmx_cycles += b.hmx_cycles;
 }
 
+}  // namespace
+
+double idle_dma_seconds(const NpuSpec& npu, std::uint64_t bytes, std::uint64_t transfers) {
+  const double bw = std::min(npu.dma.bandwidth, npu.port_bandwidth);
+  const std::uint64_t rounds = ceil_div(transfers, npu.dma.channels);
+  return static_cast<double>(rounds) * static_cast<double>(npu.dma.descriptor_overhead) * 1e-12 + static_cast<double>(bytes) / bw;
+}
+
+namespace {
+
 // The time run_hmx_gemm takes for `blocks` on an otherwise idle NPU: block 0 staged alone, then
 // each block's HMX work beside the next block's staging and the previous block's write-back (one
 // DMA engine: those two queue), then the last write-back. Transfers pay their set-up, bytes go at
@@ -65,11 +75,7 @@ void add(GemmBlock& sum, const GemmBlock& b) {
 // `block(i)` gives block i of `n` (a stored plan, or a candidate computed block by block).
 template <class BlockAt>
 double idle_pipeline_seconds(const NpuSpec& npu, std::size_t n, BlockAt block) {
-  const double bw = std::min(npu.dma.bandwidth, npu.port_bandwidth);
-  const auto dma = [&](std::uint64_t bytes, std::uint64_t transfers) {
-    const std::uint64_t rounds = ceil_div(transfers, npu.dma.channels);
-    return static_cast<double>(rounds) * static_cast<double>(npu.dma.descriptor_overhead) * 1e-12 + static_cast<double>(bytes) / bw;
-  };
+  const auto dma = [&](std::uint64_t bytes, std::uint64_t transfers) { return idle_dma_seconds(npu, bytes, transfers); };
   // A window of three blocks: the previous one's write-back, this one's HMX work, the next one's
   // staging.
   GemmBlock prev{}, cur = block(0), next{};

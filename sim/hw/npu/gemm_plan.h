@@ -69,6 +69,10 @@ GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& shape, OperandHome h
 // The same without the memo (what the memo stores; tests compare the two).
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 
+// Seconds one DMA request of `bytes` in `transfers` takes on an otherwise idle NPU: set-up rounds
+// (`channels` transfers at a time), then the bytes at the DMA path's rate.
+double idle_dma_seconds(const NpuSpec& npu, std::uint64_t bytes, std::uint64_t transfers);
+
 // Seconds `plan` takes on an otherwise idle NPU: the software pipeline of run_hmx_gemm without
 // DRAM contention (how a kernel author or a runtime's offline profiler compares candidates).
 double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan);

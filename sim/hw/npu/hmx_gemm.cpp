@@ -39,12 +39,8 @@ StepWork step_work(const std::vector<GemmBlock>& blocks, std::size_t i) {
 // contention that comes and goes flips the bound from step to step, and the merged step (the max of
 // sums) would undercount the steps' sum of maxima.
 bool merges_exactly(const StepWork& w, const NpuSpec& npu) {
-  const double bw = std::min(npu.dma.bandwidth, npu.port_bandwidth);
-  const auto dma = [&](std::uint64_t bytes, std::uint64_t transfers) {
-    const std::uint64_t rounds = (transfers + npu.dma.channels - 1) / npu.dma.channels;
-    return static_cast<double>(rounds) * static_cast<double>(npu.dma.descriptor_overhead) * 1e-12 + static_cast<double>(bytes) / bw;
-  };
-  const double d = (w.stages ? dma(w.stage_bytes, w.stage_transfers) : 0.0) + (w.writeback_bytes > 0 ? dma(w.writeback_bytes, 1) : 0.0);
+  const double d = (w.stages ? idle_dma_seconds(npu, w.stage_bytes, w.stage_transfers) : 0.0) +
+                   (w.writeback_bytes > 0 ? idle_dma_seconds(npu, w.writeback_bytes, 1) : 0.0);
   const double h = static_cast<double>(w.hmx_cycles) / static_cast<double>(npu.clock_hz);
   return d >= h || h >= kComputeBoundMargin * d;
 }
