@@ -36,7 +36,9 @@ hw::CpuTask cpu_task(const std::string& name, const GemmDims& d, hw::DType dtype
 }
 
 hw::GpuKernel gpu_kernel(const std::string& name, const GemmDims& d, hw::DType dtype, const Traffic& t) {
-  return {name, d.flops(), dtype, t.total(), d.m == 1 ? 0 : static_cast<std::uint64_t>(d.m)};
+  hw::GpuKernel k{name, d.flops(), dtype, t.total(), d.m == 1 ? 0 : static_cast<std::uint64_t>(d.m)};
+  k.weight_bytes = static_cast<std::uint64_t>(t.weights);
+  return k;
 }
 
 // The per-group float reduction: a multiply and an add per output per group.

@@ -8,6 +8,7 @@
 #include "kernels/gemm/bulk_convert.h"
 #include "kernels/gemm/half_output_sink.h"
 #include "kernels/gemm/row_major_packers.h"
+#include "kernels/gemm/w4a16_fused.h"
 
 namespace socsim::kernels {
 
@@ -109,11 +110,20 @@ void BlockRight::pack(float* dst, std::int64_t k0, std::int64_t kc, std::int64_t
 }  // namespace
 
 Tensor gemm_w4a16(const Tensor& a, const BlockQuantized& w, unsigned threads) {
+  if (a.rank() == 2 && a.dim(0) <= kW4A16FusedMaxRows && w4a16_fused_available()) return gemm_w4a16_fused(a, w, threads);
+  return gemm_w4a16_packed(a, w, threads);
+}
+
+void require_w4a16_operands(const Tensor& a, const BlockQuantized& w) {
   require_matrix(a, ElemType::kF16, "W4A16 activations");
   if (a.dim(1) != w.cols) {
     throw std::invalid_argument("W4A16 inner extents differ: A has k = " + std::to_string(a.dim(1)) +
                                 ", the weights k = " + std::to_string(w.cols));
   }
+}
+
+Tensor gemm_w4a16_packed(const Tensor& a, const BlockQuantized& w, unsigned threads) {
+  require_w4a16_operands(a, w);
   const GemmDims d{a.dim(0), a.dim(1), w.rows};
   Tensor c = Tensor::matrix(d.m, d.n, ElemType::kF16);
   using Sink = HalfOutputSink<RowMajorHalfWriter>;

@@ -16,6 +16,15 @@ namespace socsim::kernels {
 
 // C[m x n] (FP16, row-major) = A[m x k] (FP16, row-major) * W, where `w` holds W transposed
 // (w.rows = n, w.cols = k, blocks along k: the ggml orientation). Q4_0 or Q8_0.
+// Up to kW4A16FusedMaxRows rows (decode) the product is computed straight from the blocks
+// (w4a16_fused.h) where the host allows; otherwise, and for more rows, by the packed engine.
 Tensor gemm_w4a16(const Tensor& a, const BlockQuantized& w, unsigned threads = default_gemm_threads());
+
+// std::invalid_argument unless A is an FP16 matrix with w.cols columns (both paths check it).
+void require_w4a16_operands(const Tensor& a, const BlockQuantized& w);
+
+// The packed-engine path alone (packed_gemm.h), whatever m: the definition the fused path is held
+// to, bit for bit, by the tests.
+Tensor gemm_w4a16_packed(const Tensor& a, const BlockQuantized& w, unsigned threads = default_gemm_threads());
 
 }  // namespace socsim::kernels

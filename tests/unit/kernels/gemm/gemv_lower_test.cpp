@@ -45,6 +45,9 @@ TEST(GemvLower, FormatDispatchIsTheGemmFaces) {
   EXPECT_EQ(lower_gemm_gpu(d, {GemmWeights::kF16}).kernels[0].dram_bytes, lower_gemm_f16_gpu(d).kernels[0].dram_bytes);
   EXPECT_EQ(lower_gemm_gpu(d, {GemmWeights::kBlock, 128, BlockFormat::kQ8_0}).kernels[0].dram_bytes,
             lower_gemm_w4a16_gpu(d, BlockFormat::kQ8_0).kernels[0].dram_bytes);
+  // The weights' own buffer, which gpu.max_allocation limits: k n bytes at INT8, 34 per Q8_0 block.
+  EXPECT_EQ(lower_gemm_gpu(d, {GemmWeights::kI8}).kernels[0].weight_bytes, 64u * 32u);
+  EXPECT_EQ(lower_matvec_gpu(d, {GemmWeights::kBlock, 128, BlockFormat::kQ8_0}).kernels[0].weight_bytes, 2u * 32u * 34u);
 }
 
 TEST(GemvLowerNpu, StreamsTheWeightsOnAllHvxThreads) {
