@@ -16,6 +16,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/log_level.h"
 #include "sim/config/config_error.h"
+#include "sim/config/longest_time.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 #include "sim/sweep/interrupt_guard.h"
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
     // A duration past 64 bits comes from the inputs (a parameter or a request far outside what a
     // phone does), not from a bug: bad input. Other overflows are internal errors (below).
     std::cerr << "error: the inputs ask for a duration or size socsim cannot represent (64-bit picoseconds: 213 days; 64-bit bytes): "
-              << e.what() << "\n";
+              << e.what() << socsim::config::longest_time_hint() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
     // The host could not give the memory the inputs ask for: a process limit (ulimit -v) below

@@ -18,6 +18,7 @@
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
 #include "sim/config/config_error.h"
+#include "sim/config/longest_time.h"
 #include "sim/config/config_tree.h"
 #include "sim/functional/functional_run.h"
 #include "sim/report/html_report.h"
@@ -62,6 +63,7 @@ struct RunSetup {
 void RunSetupDeleter::operator()(RunSetup* s) const { delete s; }
 
 RunSetupPtr prepare_run(const std::vector<std::string>& args) {
+  config::forget_times_read();  // an overflow names the longest duration of this run's inputs
   RunSetupPtr setup(new RunSetup);
   RunSetup& outcome = *setup;
   po::options_description opts("socsim run options");

@@ -2,6 +2,7 @@
 // and checked before anything runs; bad input exits 2 naming the option or key; nothing is written.
 #include "sim/cli/program_options.h"
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
+#include "sim/config/longest_time.h"
+#include "sim/core/run_progress.h"
 #include "sim/config/config_tree.h"
 #include "sim/config/units.h"
 #include "sim/model/model_config.h"
@@ -58,6 +61,7 @@ struct ServeInvocation {
 };
 
 ServeInvocation parse_serve(const std::vector<std::string>& args) {
+  config::forget_times_read();  // an overflow names the longest duration of these inputs
   ServeInvocation inv;
   auto& rq = inv.rq;
   auto& json_file = inv.json_file;
@@ -129,8 +133,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   if (!(hours > 0) || hours > 24 * 365) bad("--hours", "must be in (0, 8760]");
   try {
     const double b = config::parse_quantity(budget, config::Quantity::kSize);
-    // 2^64 bytes and above would not convert (1e30GiB became 0 and "must be > 0").
-    if (b >= 18446744073709551616.0) bad("--memory-budget", "must be less than 16 EiB (a 64-bit byte count), got " + budget);
+    config::check_byte_count(b, budget);  // 1e30GiB became 0 and "must be > 0"
+    if (b < 0) bad("--memory-budget", "must be > 0, got " + budget);
     rq.service.memory_budget = static_cast<std::uint64_t>(b);
   } catch (const std::invalid_argument& e) {
     bad("--memory-budget", e.what());
@@ -217,7 +221,14 @@ int serve_command(const std::vector<std::string>& args) {
   const auto inv = parse_serve(args);
   if (inv.help) return 0;
   const auto& json_file = inv.json_file;
-  const auto report = systems::llms::serve_run(inv.rq);
+  // A long service (functional mode, many contexts, a long trace) says how far it has got: after
+  // 10 s, then every second on a terminal or every 30 s in a log or a pipe.
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  nlohmann::ordered_json report;
+  {
+    const ScopedRunProgress progress(10.0, terminal ? 1.0 : 30.0, stderr, terminal);
+    report = systems::llms::serve_run(inv.rq);
+  }
   OutputFiles out;
   if (!json_file.empty()) out.add(json_file, report::json_text(report, 2) + "\n");
   out.write_all();

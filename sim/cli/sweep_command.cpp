@@ -24,6 +24,7 @@
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
 #include "sim/config/config_error.h"
+#include "sim/config/longest_time.h"
 #include "sim/sweep/interrupt_guard.h"
 #include "sim/sweep/out_lock.h"
 #include "sim/sweep/parallel_runs.h"
@@ -240,11 +241,18 @@ int sweep_command(const std::vector<std::string>& args) {
   const auto plan = sweep::expand_sweep(spec);
   const auto runs = sweep::shard_runs(plan, shard, shard.count > 1 ? sweep_run_costs(plan) : std::vector<double>(plan.runs.size(), 1.0));
 
-  for (const auto* run : runs) {
-    try {
-      if (is_help(*prepare_run(run->args))) throw config::ConfigError(kCommandLine, "help", "is not a sweep setting");
-    } catch (const config::ConfigError& e) {
-      blame(spec, *run, e);
+  {
+    // Every run's options are checked before any is simulated (about 2 ms each: a million-run
+    // grid takes most of an hour here, so it says how far it has got).
+    ProgressBar checked("runs' options checked", runs.size(), NotATerminal::kLogLines);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const auto* run = runs[i];
+      try {
+        if (is_help(*prepare_run(run->args))) throw config::ConfigError(kCommandLine, "help", "is not a sweep setting");
+      } catch (const config::ConfigError& e) {
+        blame(spec, *run, e);
+      }
+      checked.update(i + 1);
     }
   }
   if (vm.count("dry-run")) {
@@ -331,7 +339,7 @@ int sweep_command(const std::vector<std::string>& args) {
     // every run has finished, a signal during the writing of the results takes its default action
     // (the results are written whole or not at all, and the journal is removed only after).
     const sweep::InterruptGuard interrupt;
-    ProgressBar bar("runs", todo.size());
+    ProgressBar bar("runs", todo.size(), NotATerminal::kLogLines);
     ran = sweep::run_parallel(
         todo.size(), jobs,
         [&](std::size_t t) {
@@ -372,7 +380,7 @@ int sweep_command(const std::vector<std::string>& args) {
           } catch (const TimeOverflow& e) {
             // A grid point far outside what a phone does (a duration past 64-bit picoseconds).
             entry.metrics.assign(spec.metrics.size(), std::nullopt);
-            entry.error = std::string("the inputs ask for a duration socsim cannot represent: ") + e.what();
+            entry.error = std::string("the inputs ask for a duration socsim cannot represent: ") + e.what() + config::longest_time_hint();
           } catch (const std::exception& e) {
             // A run that cannot finish (watchdog), an internal error: recorded, the others go on.
             entry.metrics.assign(spec.metrics.size(), std::nullopt);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/config/config_tree.h"
+#include "sim/config/longest_time.h"
 #include "sim/config/quantity_format.h"
 #include "sim/config/section_access.h"
 #include "sim/config/unit_table.h"
@@ -28,13 +29,10 @@ double to_quantity(const Node& value, const std::string& key_path, Quantity q) {
     throw ConfigError(value.location, key_path, e.what());
   }
   if (q == Quantity::kSize) {
-    // Sizes become 64-bit byte counts: beyond 2^64 the conversion is undefined (it gave "a TCM
-    // of 0 B" for 1e30 GiB), and a fraction of a byte would be dropped without a word.
-    if (v >= 18446744073709551616.0) {
-      throw ConfigError(value.location, key_path, "must be less than 16 EiB (a 64-bit byte count), got " + text);
-    }
-    if (v != static_cast<double>(static_cast<std::uint64_t>(v < 0 ? -v : v)) * (v < 0 ? -1 : 1)) {
-      throw ConfigError(value.location, key_path, "expected a whole number of bytes, got " + text);
+    try {
+      check_byte_count(v, text);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(value.location, key_path, e.what());
     }
   }
   return v;
@@ -62,11 +60,14 @@ Tick Section::time(std::string_view key) const {
   const std::string key_path = detail::join_path(path_, key);
   const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
   const std::string& text = detail::scalar_text(value, key_path, expected_what(Quantity::kTime));
+  Tick t = 0;
   try {
-    return parse_time_ticks(text);
+    t = parse_time_ticks(text);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(value.location, key_path, e.what());
   }
+  note_time_read(key_path, text, value.location, t);  // named if the simulated clock overflows
+  return t;
 }
 
 double Section::positive_quantity(std::string_view key, Quantity q) const {

@@ -21,6 +21,12 @@ double parse_quantity(std::string_view text, Quantity q);
 // "1.5 ns" is exactly 1500. Rounds to the nearest ps; rejects negative values and overflow.
 Tick parse_time_ticks(std::string_view text);
 
+// Sizes become 64-bit byte counts: beyond 2^64 the conversion is undefined (it gave "a TCM of
+// 0 B" for 1e30 GiB), and a fraction of a byte would be dropped without a word. Throws
+// std::invalid_argument ("must be less than 16 EiB (a 64-bit byte count), got <text>" or
+// "expected a whole number of bytes, got <text>") for such a value of parse_quantity(text, kSize).
+void check_byte_count(double bytes, std::string_view text);
+
 // "time", "frequency", "bandwidth", "size", "power", "energy", "energy per byte", "number".
 std::string_view quantity_name(Quantity q);
 

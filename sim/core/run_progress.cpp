@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace socsim {
@@ -58,10 +59,25 @@ std::string duration_text(double s) {
 
 std::string progress_text(const ProgressSnapshot& s) {
   std::string t = fmt::format("{} for {}", s.phase, duration_text(s.elapsed_s));
+  if (s.phase == "serving") {
+    t += fmt::format(": call {} of {}", s.call, s.calls);
+    if (s.service_runs > 1) t += fmt::format(" of service run {} of {} (one per context count)", s.service_run, s.service_runs);
+    // The share done, counting each run as one (their traces are of about one length).
+    const double runs = static_cast<double>(std::max<std::uint32_t>(1, s.service_runs));
+    const double done = (static_cast<double>(std::max<std::uint32_t>(1, s.service_run)) - 1 +
+                         (s.calls > 0 ? static_cast<double>(s.call) / static_cast<double>(s.calls) : 0.0)) / runs;
+    if (done > 0.01 && done < 1) t += ", about " + duration_text(s.elapsed_s * (1 - done) / done) + " left";
+    return t;
+  }
   if (s.phase == "planning") {
     t += fmt::format(": {} jobs so far", s.jobs);
   } else if (s.layers > 0 && s.phase != "simulating") {
-    t += fmt::format(": layer {} of {}", s.layer, s.layers);
+    if (s.logits_blocks > 0) {
+      t += fmt::format(": logits, vocabulary block {} of {} (after {} layers)", s.logits_block, s.logits_blocks, s.layers);
+    } else {
+      t += fmt::format(": layer {} of {}", s.layer, s.layers);
+      if (s.steps > 1) t += fmt::format(", step {} of {}", s.step, s.steps);
+    }
   } else {
     t += fmt::format(": simulated {:.3f} s, {:.1f} M events", static_cast<double>(s.now_ps) / 1e12, static_cast<double>(s.events) / 1e6);
   }
@@ -108,13 +124,50 @@ void progress_requests(std::size_t done, std::size_t total) {
   r->s.requests_total = total;
 }
 
+// Functional mode draws its own bar on a terminal (run_command.cpp); logs get the lines.
+static void tick_functional(Reporter& r) {
+  if (!r.terminal) maybe_print(r, "computing kernels (functional mode)");
+}
+
 void progress_functional(std::uint32_t layer, std::uint32_t layers) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
   r->s.layer = layer;
   r->s.layers = layers;
-  if (r->terminal) return;  // functional mode draws its own bar on a terminal (run_command.cpp)
-  maybe_print(*r, "computing kernels (functional mode)");
+  r->s.step = r->s.steps = 0;
+  r->s.logits_block = r->s.logits_blocks = 0;
+  tick_functional(*r);
+}
+
+void progress_functional_logits(std::size_t block, std::size_t blocks) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.logits_block = block;
+  r->s.logits_blocks = blocks;
+  tick_functional(*r);
+}
+
+void progress_functional_step(std::size_t step, std::size_t steps) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.step = step;
+  r->s.steps = steps;
+  tick_functional(*r);
+}
+
+void progress_service_run(std::uint32_t run, std::uint32_t runs) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.service_run = run;
+  r->s.service_runs = runs;
+}
+
+void progress_service_call(std::size_t call, std::size_t calls) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.call = call;
+  r->s.calls = calls;
+  maybe_print(*r, "serving");
 }
 
 ScopedRunProgress::ScopedRunProgress(double after_s, double every_s, std::FILE* out, bool terminal) : previous_(t_reporter) {

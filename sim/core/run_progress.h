@@ -18,6 +18,13 @@ void progress_engine(std::uint64_t events, std::uint64_t now_ps);  // the simula
 void progress_planning(std::size_t jobs);                           // a plan grows
 void progress_requests(std::size_t done, std::size_t total);        // a workload's requests
 void progress_functional(std::uint32_t layer, std::uint32_t layers);  // functional mode's kernels
+// Within a functional layer: its prefill chunks and decode steps (a 5000-token decode is 5000).
+void progress_functional_step(std::size_t step, std::size_t steps);
+// After the layers: the logits of both runs, a block of vocabulary rows at a time.
+void progress_functional_logits(std::size_t block, std::size_t blocks);
+// `serve`: the service run (one per context count of the max-active-contexts search) and the call.
+void progress_service_run(std::uint32_t run, std::uint32_t runs);
+void progress_service_call(std::size_t call, std::size_t calls);
 
 class ScopedRunProgress {
  public:
@@ -37,7 +44,7 @@ class ScopedRunProgress {
 // The line a report prints (without the leading "socsim: "), for tests.
 struct ProgressSnapshot {
   double elapsed_s = 0;
-  std::string phase;  // "simulating", "planning", "computing kernels (functional mode)"
+  std::string phase;  // "simulating", "planning", "computing kernels (functional mode)", "serving"
   std::size_t requests_done = 0, requests_total = 0;
   // Wall time when the first request had finished: the rate for the time left is measured from
   // there, so one-off work before it (setup, functional mode's pass) is not multiplied.
@@ -45,6 +52,10 @@ struct ProgressSnapshot {
   std::uint64_t events = 0, now_ps = 0;
   std::size_t jobs = 0;
   std::uint32_t layer = 0, layers = 0;
+  std::size_t step = 0, steps = 0;  // within the layer (functional mode)
+  std::size_t logits_block = 0, logits_blocks = 0;  // after the layers (functional mode)
+  std::uint32_t service_run = 0, service_runs = 0;  // "serving" only
+  std::size_t call = 0, calls = 0;
 };
 std::string progress_text(const ProgressSnapshot& s);
 // `text` cut to fit a terminal line of `columns` (a redraw with \r returns only to the start of

@@ -139,6 +139,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     }
     logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);
     step();
+    progress_functional_logits(v0 / kHeadBlock + 1, (model.vocab + kHeadBlock - 1) / kHeadBlock);  // minutes at long decodes
   }
   out.metrics.hidden_rel_error = relative_error(out.system_hidden, out.reference_hidden);
   out.metrics.logits_rel_error = logits.rel_error();

@@ -1,6 +1,7 @@
 #include "sim/functional/plan_forward.h"
 
 #include "kernels/tensor/kernel_time.h"
+#include "sim/core/run_progress.h"
 #include "sim/runtime/executor.h"  // unit_name
 
 #include <algorithm>
@@ -171,7 +172,10 @@ std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_
 
 void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
   LayerState st(layer, w, model_, shape_);
-  for (const auto& s : segments_) run_segment(st, s);
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    run_segment(st, segments_[i]);
+    progress_functional_step(i + 1, segments_.size());  // a long decode is thousands of segments per layer
+  }
 }
 
 void PlanForward::run_segment(LayerState& st, const Segment& seg) {

@@ -10,6 +10,7 @@
 
 #include "kernels/tensor/half.h"
 #include "sim/config/config_error.h"
+#include "sim/config/unique_key_json.h"
 
 namespace socsim::functional {
 
@@ -71,7 +72,9 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
 
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(header);
+    j = config::parse_json_unique_keys(header);
+  } catch (const config::DuplicateJsonKey& e) {  // two tensors of one name: which bytes are the weight?
+    fail(e.key(), "header entry " + config::duplicate_key_message(e));
   } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers beyond double's range
     fail("", std::string("invalid JSON header: ") + e.what());
   }

@@ -10,6 +10,17 @@ SocSpec parse_soc_spec(config::ConfigTree& tree) {
   soc.name = root.string("name");
   // The NPU is optional (Jetson boards have none that the models use); its power entry goes with it.
   soc.has_npu = root.has("npu");
+  if (soc.has_npu) {
+    // `--set npu.tcm=...` on a SoC without an NPU creates the section it would change; it would
+    // then be read as an NPU missing every other parameter ("npu.impl: missing required key").
+    const auto npu = root.child("npu");
+    if (npu.location().file == "--set" && !npu.has("impl")) {
+      const auto keys = npu.keys();
+      throw config::ConfigError(npu.location(), "npu" + (keys.empty() ? std::string() : "." + keys.front()),
+                                "this SoC (" + soc.name + ") has no NPU (no `npu:` section in its file); --set changes a unit's "
+                                "parameters but cannot add the unit");
+    }
+  }
   if (soc.has_npu) soc.npu = parse_npu_spec(root.child("npu"));
   soc.gpu = parse_gpu_spec(root.child("gpu"));
   soc.cpu = parse_cpu_spec(root.child("cpu"));

@@ -1,11 +1,14 @@
 #include "sim/model/model_config.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "sim/config/config_error.h"
+#include "sim/config/unique_key_json.h"
 
 namespace socsim::model {
 
@@ -93,7 +96,9 @@ ModelConfig load_model_config(const std::filesystem::path& file) {
 ModelConfig parse_model_config(const std::string& text, const std::filesystem::path& file) {
   json j;
   try {
-    j = json::parse(text);
+    j = config::parse_json_unique_keys(text);
+  } catch (const config::DuplicateJsonKey& e) {
+    throw config::ConfigError({file.string(), e.line(), 0}, e.key(), config::duplicate_key_message(e));
   } catch (const json::parse_error& e) {
     throw config::ConfigError({file.string(), line_of_offset(text, e.byte), 0}, "", "invalid JSON: " + std::string(e.what()));
   } catch (const json::exception& e) {  // e.g. a number beyond double's range (found by fuzz_model_config)
@@ -159,6 +164,16 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   m.rope_theta = r.positive_number_or("rope_theta", 10000.0);
   m.rotary_fraction = r.positive_number_or("partial_rotary_factor", 1.0);
   if (m.rotary_fraction > 1.0) r.fail("partial_rotary_factor", "must be in (0, 1]");
+  if (m.model_type != "opt") {  // OPT learns its positions; the others rotate pairs of dimensions
+    const auto rotary = static_cast<std::uint64_t>(std::floor(static_cast<double>(m.head_dim) * m.rotary_fraction + 1e-9));
+    if (rotary % 2 != 0 || rotary == 0) {
+      const bool partial = m.rotary_fraction < 1.0;
+      r.fail(partial ? "partial_rotary_factor" : (r.has("head_dim") ? "head_dim" : "num_attention_heads"),
+             "RoPE rotates pairs of dimensions, but head_dim " + std::to_string(m.head_dim) +
+                 (partial ? " x partial_rotary_factor " + fmt::format("{}", m.rotary_fraction) : std::string()) + " gives " +
+                 std::to_string(rotary) + " rotary dimensions (it must be even and at least 2)");
+    }
+  }
   return m;
 }
 

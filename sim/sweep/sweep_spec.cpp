@@ -82,6 +82,12 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
     for (auto& m : root.scalar_list("metrics")) {
       // Checked now, not after the runs: a typo must not cost a sweep's hours.
       if (auto why = report::check_report_path(m.text)) throw config::ConfigError(m.location, "metrics", *why);
+      // Two columns of one name in results.json/csv: a reader keeps one, and which is not said.
+      const auto same = std::find(spec.metrics.begin(), spec.metrics.end(), m.text);
+      if (same != spec.metrics.end()) {
+        const auto& first = spec.metric_locations[static_cast<std::size_t>(same - spec.metrics.begin())];
+        throw config::ConfigError(m.location, "metrics", "'" + m.text + "' is listed twice (the first at line " + std::to_string(first.line) + ")");
+      }
       spec.metrics.push_back(std::move(m.text));
       spec.metric_locations.push_back(m.location);
     }
@@ -91,6 +97,19 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   tree.check_all_consumed();
   if (spec.grid.empty() && spec.cases.empty()) {
     throw config::ConfigError({spec.file, 1, 0}, "grid", "a sweep needs a `grid:` (key: [values...]) or a `runs:` list");
+  }
+  // A case repeating a base key: run options would be given twice (boost refused it without a
+  // file or line), parameters would depend on which --set came last. Said at the case's line.
+  for (std::size_t i = 0; i < spec.cases.size(); ++i) {
+    for (const auto& r : spec.cases[i]) {
+      for (const auto& b : spec.base) {
+        if (r.key == b.key) {
+          throw config::ConfigError(r.location, "runs[" + std::to_string(i) + "]." + r.key,
+                                    "is also set in base (line " + std::to_string(b.location.line) +
+                                        "); set it in every case instead, or only in base");
+        }
+      }
+    }
   }
   // A key both fixed and varied would make the column lie about what ran.
   for (const auto& axis : spec.grid) {

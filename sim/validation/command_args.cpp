@@ -37,6 +37,12 @@ std::vector<std::string> command_args(const config::Section& block) {
       }
       continue;
     }
+    if (key == "json" || key == "report-dir") {
+      // validate reads the command's report in memory: the option would be dropped in silence.
+      throw config::ConfigError(block.location_of(key), block.path().empty() ? key : block.path() + "." + key,
+                                "a claim's command writes no files (validate reads its report directly); run the command "
+                                "yourself for its outputs");
+    }
     args.push_back("--" + key);
     args.push_back(scalar(block, key));
   }

@@ -149,7 +149,7 @@ TEST(CliSemanticErrors, FunctionalModeChecksMemoryAndTinyModels) {
     return (dir / name).string();
   };
   // A model narrower than the 4 default outlier channels (internal error, exit 1): its every channel.
-  auto r = run_socsim("run --soc snapdragon-8gen3 --model " + model_with("h3.json", R"({"hidden_size": 3, "num_attention_heads": 1, "num_key_value_heads": 1})") +
+  auto r = run_socsim("run --soc snapdragon-8gen3 --model " + model_with("h2.json", R"({"hidden_size": 2, "num_attention_heads": 1, "num_key_value_heads": 1})") +
                       " --system cpu-only --prompt 8 --decode 2 --mode functional");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // Weights larger than the device, as timing mode refuses them (std::bad_alloc, exit 1).

@@ -2,6 +2,7 @@
 
 #include <coroutine>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -87,9 +88,43 @@ AdrenoGpu::~AdrenoGpu() {
   if (worker_) worker_->gpu = nullptr;
 }
 
-Tick AdrenoGpu::compute_time(const GpuKernel& k) const { return gpu_compute_time(spec_, k); }
+std::vector<GpuKernel> AdrenoGpu::allocation_parts(const GpuKernel& k) const {
+  const std::uint64_t limit = spec_.max_allocation_bytes;
+  if (limit == 0 || k.weight_bytes <= limit) return {k};
+  // Equal column slices, each of whose weights fit one buffer. Every part re-reads the whole
+  // activation; that is neglected (activations are far smaller than weights this large).
+  const std::uint64_t n = (k.weight_bytes + limit - 1) / limit;
+  const double share = 1.0 / static_cast<double>(n);
+  std::vector<GpuKernel> parts(n, k);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    GpuKernel& p = parts[i];
+    p.name = k.name + " part " + std::to_string(i + 1) + "/" + std::to_string(n);
+    p.flops = k.flops * share;
+    // Byte counts split exactly: the first (bytes mod n) parts take one byte more.
+    p.dram_bytes = k.dram_bytes / n + (i < k.dram_bytes % n ? 1 : 0);
+    p.weight_bytes = k.weight_bytes / n + (i < k.weight_bytes % n ? 1 : 0);
+  }
+  return parts;
+}
+
+Tick AdrenoGpu::compute_time(const GpuKernel& k) const {
+  if (spec_.max_allocation_bytes == 0 || k.weight_bytes <= spec_.max_allocation_bytes) return gpu_compute_time(spec_, k);
+  Tick sum = 0;
+  for (const GpuKernel& p : allocation_parts(k)) sum += gpu_compute_time(spec_, p);
+  return sum;
+}
 
 Task<> AdrenoGpu::enqueue(GpuKernel k) {
+  if (spec_.max_allocation_bytes != 0 && k.weight_bytes > spec_.max_allocation_bytes) {
+    std::vector<GpuKernel> parts = allocation_parts(k);
+    std::vector<Tick> compute;
+    for (const GpuKernel& p : parts) compute.push_back(gpu_compute_time(spec_, p));  // fail before time passes
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      co_await sim_.delay(spec_.submit);
+      push(std::move(parts[i]), compute[i]);
+    }
+    co_return;
+  }
   const Tick compute = compute_time(k);  // a bad kernel fails in the caller, before any time passes
   co_await sim_.delay(spec_.submit);
   push(std::move(k), compute);

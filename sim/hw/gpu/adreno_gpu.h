@@ -6,6 +6,9 @@
 //     on the GPU before it starts: the queue went cold and must be re-armed;
 //   - clEnqueueWriteBuffer of a buffer that is not shared costs `copy_fixed` (~400 us) plus the
 //     bytes at `copy_bandwidth`.
+// A kernel whose weights exceed `max_allocation` (one OpenCL buffer's limit) runs as one kernel
+// per buffer, split along the output columns: each part pays `submit`, is timed on its own
+// (smaller kernels reach a lower efficiency) and counts as a kernel in enqueued()/kernels().
 // A kernel runs for max(compute time, DRAM time): its arithmetic (gpu_compute_model.h) and its
 // DRAM traffic proceed concurrently, and the traffic is a flow in the shared DRAM model, so other
 // masters streaming at the same time slow a memory-bound kernel down.
@@ -65,8 +68,12 @@ class AdrenoGpu {
   // not wait behind queued kernels (call finish() first when the data depends on them).
   Task<> copy(std::uint64_t bytes);
 
-  // Compute-only time of a kernel on this GPU (no DRAM, no launch costs), for partition solvers.
+  // Compute-only time of a kernel on this GPU (no DRAM, no launch costs), for partition solvers;
+  // a kernel split by max_allocation is the sum of its parts.
   Tick compute_time(const GpuKernel& k) const;
+
+  // The kernels `k` runs as: itself, or one per max_allocation-sized share of its weights.
+  std::vector<GpuKernel> allocation_parts(const GpuKernel& k) const;
 
   // Statistics. busy() covers kernel execution only (not restart gaps or copies).
   const BusyTime& busy() const { return busy_; }

@@ -20,6 +20,10 @@ struct GpuKernel {
   // A streaming kernel (GEMV over the weights, elementwise ops) has no tile ramp: it runs at
   // peak_efficiency and is normally memory-bound. Tiled kernels (GEMM, attention) ramp up with size.
   bool streaming = false;
+  // Bytes of the kernel's largest operand buffer (a GEMM's weights); 0 when small or unknown. An
+  // OpenCL buffer may not exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE (gpu.max_allocation), so weights
+  // beyond it are held as several buffers and the GPU runs one kernel per buffer (adreno_gpu.h).
+  std::uint64_t weight_bytes = 0;
 };
 
 }  // namespace socsim::hw

@@ -21,7 +21,9 @@ GpuSpec parse_gpu_spec(const config::Section& s) {
   g.copy_fixed = s.time("copy_fixed");
   g.copy_bandwidth = s.positive_quantity("copy_bandwidth", Quantity::kBandwidth);
   g.port_bandwidth = s.positive_quantity("port_bandwidth", Quantity::kBandwidth);
-  g.max_allocation_bytes = static_cast<std::uint64_t>(s.positive_quantity("max_allocation", Quantity::kSize));
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE: the OpenCL specification's floor is 1 MiB (embedded profile).
+  // Below it a large GEMM would run as millions of kernels (one per buffer).
+  g.max_allocation_bytes = static_cast<std::uint64_t>(s.quantity("max_allocation", Quantity::kSize, 1048576.0, 1099511627776.0));
   return g;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "sim/core/run_progress.h"
 #include "sim/systems/llms/attention_density.h"
 #include "sim/systems/llms/load_planner.h"
 
@@ -52,6 +53,9 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
     return generate_trace(t, rq.datasets);
   };
   const auto calls = rq.replay ? *rq.replay : trace_for(rq.service.contexts);
+  // The max-active-contexts search below runs the service once per context count.
+  const std::uint32_t runs = rq.replay ? 1 : rq.service.contexts;
+  progress_service_run(1, runs);
   const auto r = run_with(rq.service.contexts, calls);
 
   nlohmann::ordered_json j;
@@ -91,6 +95,7 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
     std::uint32_t max_active = 0;
     bool within = true;
     for (std::uint32_t n = 1; n <= rq.service.contexts; ++n) {
+      if (n != rq.service.contexts) progress_service_run(n + 1, runs);
       const auto rn = n == rq.service.contexts ? r : run_with(n, trace_for(n));
       nlohmann::ordered_json e;
       e["contexts"] = n;

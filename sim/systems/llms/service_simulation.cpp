@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/run_progress.h"
 #include "sim/runtime/workload/portable_rng.h"
 #include "sim/systems/llms/attention_density.h"
 #include "sim/systems/llms/load_planner.h"
@@ -64,7 +65,10 @@ class Service {
   }
 
   ServiceResult run(const std::vector<Call>& trace) {
-    for (const auto& call : trace) result_.switch_s.push_back(serve(call));
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      progress_service_call(i + 1, trace.size());  // functional mode computes attention call by call
+      result_.switch_s.push_back(serve(trace[i]));
+    }
     double kept = 0, n = 0;
     for (const auto& ctx : store_.contexts()) {
       for (const auto& ch : ctx.chunks) {

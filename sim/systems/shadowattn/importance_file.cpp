@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/config/config_error.h"
+#include "sim/config/unique_key_json.h"
 
 namespace socsim::systems::shadowattn {
 
@@ -80,7 +81,9 @@ OfflineImportance read_importance_file(const fs::path& file, const model::ModelC
 OfflineImportance parse_importance(std::string_view text, const fs::path& file, const model::ModelConfig& m) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = config::parse_json_unique_keys(text);
+  } catch (const config::DuplicateJsonKey& e) {
+    throw config::ConfigError({file.string(), e.line(), 0}, e.key(), config::duplicate_key_message(e));
   } catch (const nlohmann::json::exception& e) {
     bad(file, "(file)", std::string("not valid JSON: ") + e.what());
   }
@@ -88,6 +91,12 @@ OfflineImportance parse_importance(std::string_view text, const fs::path& file, 
   const auto& model = member(j, file, "model");
   if (!model.is_string()) bad(file, "model", "expected the model id as a string");
   o.model = model.get<std::string>();
+  // Importance depends on everything in the model's config (norms, activation, RoPE), not only on
+  // the layer and head counts checked below: another model's file is refused even when they match.
+  if (o.model != m.id) {
+    bad(file, "model", "calibrated for model '" + o.model + "', but this run's model is '" + m.id +
+                           "' (calibrate it with `socsim calibrate --model " + m.id + " --out FILE`)");
+  }
   o.seed = whole(j, file, "seed");
   const auto& cal = member(j, file, "calibration");
   o.options.sequences = whole(cal, file, "sequences", "calibration.");

@@ -39,6 +39,33 @@ TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
   p.phase = "planning";
   p.jobs = 4096;
   EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far");
+  ProgressSnapshot f;
+  f.elapsed_s = 40;
+  f.phase = "computing kernels (functional mode)";
+  f.layer = 2, f.layers = 24, f.step = 1200, f.steps = 5001;
+  EXPECT_EQ(progress_text(f), "computing kernels (functional mode) for 40 s: layer 2 of 24, step 1200 of 5001");
+  f.logits_block = 3, f.logits_blocks = 149;
+  EXPECT_EQ(progress_text(f), "computing kernels (functional mode) for 40 s: logits, vocabulary block 3 of 149 (after 24 layers)");
+  ProgressSnapshot v;
+  v.elapsed_s = 90;
+  v.phase = "serving";
+  v.call = 120, v.calls = 400, v.service_run = 3, v.service_runs = 16;
+  // 2.3 of 16 runs in 90 s: about 8.9 min left.
+  EXPECT_EQ(progress_text(v), "serving for 90 s: call 120 of 400 of service run 3 of 16 (one per context count), about 8.9 min left");
+  v.service_runs = 1, v.service_run = 1;  // a replayed trace: one run, 30% in 90 s
+  EXPECT_EQ(progress_text(v), "serving for 90 s: call 120 of 400, about 3.5 min left");
+}
+
+TEST(RunProgress, ServiceCallsPrintInALog) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  {
+    const ScopedRunProgress now(0, 3600, f, false);
+    progress_service_run(2, 5);
+    progress_service_call(7, 50);
+  }
+  EXPECT_EQ(contents(f).rfind("socsim: serving for 0 s: call 7 of 50 of service run 2 of 5 (one per context count)", 0), 0u) << contents(f);
+  std::fclose(f);
 }
 
 TEST(RunProgress, ATerminalLineIsCutToTheWidth) {

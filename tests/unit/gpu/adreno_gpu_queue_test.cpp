@@ -215,5 +215,34 @@ TEST(AdrenoGpuQueue, ComputeTimeMatchesTheModel) {
   EXPECT_EQ(r.gpu.compute_time(kernel("b", 3e9)), 8 * ms);
 }
 
+// Weights beyond max_allocation (1 GiB here) live in several OpenCL buffers: one kernel per
+// buffer. 2.5 GiB of weights -> 3 parts of 1e9 FLOP each, 4 ms apiece instead of 8 ms for the
+// whole 3e9 FLOP (the efficiency curve punishes the smaller kernels), each submitted (15 us).
+TEST(AdrenoGpuQueue, WeightsBeyondMaxAllocationRunAsOneKernelPerBuffer) {
+  Rig r;
+  GpuKernel big = kernel("w", 3e9, 3'000'000);
+  big.weight_bytes = (5ull << 30) / 2;
+  EXPECT_EQ(r.gpu.compute_time(big), 12 * ms);
+  const auto parts = r.gpu.allocation_parts(big);
+  ASSERT_EQ(parts.size(), 3u);
+  std::uint64_t bytes = 0, weights = 0;
+  for (const auto& p : parts) bytes += p.dram_bytes, weights += p.weight_bytes;
+  EXPECT_EQ(bytes, 3'000'000u);  // nothing lost to rounding
+  EXPECT_EQ(weights, big.weight_bytes);
+  std::vector<Tick> host;
+  r.sim.spawn(enqueue_all(r.sim, r.gpu, {big}, host), "host");
+  r.sim.run();
+  EXPECT_EQ(host, std::vector<Tick>{45 * us});  // three submits
+  EXPECT_EQ(span_of(r.trace, "w part 1/3"), std::make_pair(15 * us, 4 * ms + 15 * us));
+  EXPECT_EQ(span_of(r.trace, "w part 3/3"), std::make_pair(8 * ms + 15 * us, 12 * ms + 15 * us));
+  EXPECT_EQ(r.gpu.enqueued(), 3u);
+  EXPECT_EQ(r.gpu.kernels(), 3u);
+  EXPECT_DOUBLE_EQ(r.gpu.flops_done(), 3e9);
+  // At the limit exactly: one kernel.
+  big.weight_bytes = 1ull << 30;
+  EXPECT_EQ(r.gpu.allocation_parts(big).size(), 1u);
+  EXPECT_EQ(r.gpu.compute_time(big), 8 * ms);
+}
+
 }  // namespace
 }  // namespace socsim::hw

@@ -67,6 +67,7 @@ TEST(ShadowAttnImportanceFile, BadInputNamesTheFileAndTheKey) {
       {"short_row", "head_importance[1]", [](auto& j) { j["head_importance"][1].erase(0); }},
       {"seed", "seed", [](auto& j) { j["seed"] = -1; }},
       {"nested", "calibration.tokens", [](auto& j) { j["calibration"].erase("tokens"); }},
+      {"same_shape_other_model", "model", [](auto& j) { j["model"] = "a-fine-tune-of-the-same-shape"; }},
   };
   for (const auto& c : cases) {
     auto j = good;
@@ -79,6 +80,16 @@ TEST(ShadowAttnImportanceFile, BadInputNamesTheFileAndTheKey) {
       EXPECT_EQ(e.key(), c.key) << c.name << ": " << e.what();
       EXPECT_EQ(e.location().file, file.string()) << c.name;
     }
+  }
+  // A hand-merged file with "seed" twice: refused at the repeat's line, not read as the last one.
+  std::string twice = good.dump(1);
+  twice.insert(twice.find("\"seed\""), "\"seed\": 99,\n");
+  try {
+    read_importance_file(write("duplicate", twice), m);
+    ADD_FAILURE() << "a repeated key was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key(), "seed") << e.what();
+    EXPECT_GT(e.location().line, 1) << e.what();
   }
   const auto broken = write("broken", "{\"model\": ");
   EXPECT_THROW(read_importance_file(broken, m), config::ConfigError);

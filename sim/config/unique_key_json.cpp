@@ -1,0 +1,74 @@
+#include "sim/config/unique_key_json.h"
+
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace socsim::config {
+
+namespace {
+
+// The line of the n-th (1-based) textual occurrence of "key" used as a key (followed by optional
+// whitespace and a colon). The parser reports keys in text order, so the n-th key event named k
+// is the n-th such occurrence. Keys written with escapes do not match textually: 0 (unknown).
+int line_of_key(std::string_view text, const std::string& key, int n) {
+  const std::string quoted = "\"" + key + "\"";
+  std::size_t pos = 0;
+  while ((pos = text.find(quoted, pos)) != std::string_view::npos) {
+    std::size_t after = pos + quoted.size();
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\n' || text[after] == '\r')) ++after;
+    const bool is_key = after < text.size() && text[after] == ':' && (pos == 0 || text[pos - 1] != '\\');
+    if (is_key && --n == 0) {
+      int line = 1;
+      for (std::size_t i = 0; i < pos; ++i) line += text[i] == '\n';
+      return line;
+    }
+    pos += quoted.size();
+  }
+  return 0;
+}
+
+}  // namespace
+
+DuplicateJsonKey::DuplicateJsonKey(std::string key, int line, int first_line)
+    : std::runtime_error("duplicate JSON key \"" + key + "\""), key_(std::move(key)), line_(line), first_line_(first_line) {}
+
+nlohmann::json parse_json_unique_keys(std::string_view text) {
+  using nlohmann::json;
+  // Per open object: its keys so far, each with its occurrence number among all keys of that name.
+  std::vector<std::map<std::string, int>> open;
+  std::map<std::string, int> occurrences;
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        open.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        if (!open.empty()) open.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        const std::string k = parsed.get<std::string>();
+        const int n = ++occurrences[k];
+        if (open.empty()) break;  // not reachable for valid JSON; the parser reports the error
+        const auto [it, fresh] = open.back().emplace(k, n);
+        if (!fresh) throw DuplicateJsonKey(k, line_of_key(text, k, n), line_of_key(text, k, it->second));
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
+  return json::parse(text, check);
+}
+
+std::string duplicate_key_message(const DuplicateJsonKey& e) {
+  std::string s = "given twice in one object";
+  if (e.line() > 0 && e.first_line() > 0) {
+    s += " (line " + std::to_string(e.line()) + "; the first at line " + std::to_string(e.first_line()) + ")";
+  }
+  return s + "; JSON readers disagree on which one counts, so socsim refuses the file";
+}
+
+}  // namespace socsim::config
