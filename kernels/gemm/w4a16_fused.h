@@ -16,9 +16,12 @@
 
 namespace socsim::kernels {
 
-// gemm_w4a16 takes the fused path up to this many rows of A, the packed path above (measured on
-// an AVX2 host: the fused path's cost grows with m, the packed path's hardly does below 6 rows).
-inline constexpr std::int64_t kW4A16FusedMaxRows = 4;
+// gemm_w4a16 takes the fused path up to this many rows of A, the packed path above. The fused
+// path's cost grows with m (one pass over the weights per kW4A16FusedPassRows rows), the packed
+// path's hardly does below its 6-row micro-kernel; on a 2-core AVX2 host (socsim_benchmarks
+// --benchmark_filter=W4A16Q4Decode, k = 4096, n = 4096 and 11008) the fused path is 3.5-5x faster
+// at m = 1-4, 1.2-1.4x at m = 16, and even with the packed one at m = 24.
+inline constexpr std::int64_t kW4A16FusedMaxRows = 16;
 
 // Rows of A one pass over the weights serves: 2 accumulators per row, 4 rows leave room in the 16
 // vector registers for the scales, the weights and the broadcast activation.

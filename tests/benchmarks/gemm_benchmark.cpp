@@ -18,6 +18,7 @@
 #include "kernels/gemm/gemm_group.h"
 #include "kernels/gemm/gemm_int8.h"
 #include "kernels/gemm/gemm_w4a16.h"
+#include "kernels/gemm/w4a16_fused.h"
 #include "kernels/quant/block_quant.h"
 #include "kernels/quant/group_quant.h"
 
@@ -108,6 +109,30 @@ void BM_GemmW4A16Q4(benchmark::State& state) {
   run_vs_blas(state, [&] { benchmark::DoNotOptimize(gemm_w4a16(a, w)); });
 }
 
+// Decode shapes (a few rows of activations), each path on its own: where the fused path stops
+// paying is where kW4A16FusedMaxRows belongs (w4a16_fused.h).
+//   socsim_benchmarks --benchmark_filter=W4A16Q4Decode
+void w4a16_decode(benchmark::State& state, bool fused) {
+  if (fused && !w4a16_fused_available()) {
+    state.SkipWithError("this host has no AVX2/FMA/F16C: the fused path does not run here");
+    return;
+  }
+  const Tensor a = f16(state.range(0), state.range(1), 1);
+  const BlockQuantized w = quantize_blocks(f32(state.range(2), state.range(1), 2), BlockFormat::kQ4_0);
+  for (auto _ : state) benchmark::DoNotOptimize(fused ? gemm_w4a16_fused(a, w) : gemm_w4a16_packed(a, w));
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * static_cast<double>(state.range(0) * state.range(1) * state.range(2)),
+                                                benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+void BM_GemmW4A16Q4DecodeFused(benchmark::State& state) { w4a16_decode(state, true); }
+void BM_GemmW4A16Q4DecodePacked(benchmark::State& state) { w4a16_decode(state, false); }
+
+void decode_shapes(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t n : {4096, 11008}) {
+    for (const std::int64_t m : {1, 4, 8, 12, 16, 24, 32}) b->Args({m, 4096, n});
+  }
+  b->ArgNames({"m", "k", "n"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
 void BM_GemmInt8PerGroup128(benchmark::State& state) {
   const Tensor a = i8(state.range(0), state.range(1), 1);
   const GroupQuantizedI8 w = quantize_per_group(f32(state.range(1), state.range(2), 2), 128);
@@ -139,6 +164,8 @@ BENCHMARK(BM_GemmF16HmxTiled)->Apply(shapes);
 BENCHMARK(BM_GemmF16RowMajor)->Apply(shapes);
 BENCHMARK(BM_GemmW4A16Q4)->Apply(shapes);
 BENCHMARK(BM_GemmInt8PerGroup128)->Apply(shapes);
+BENCHMARK(BM_GemmW4A16Q4DecodeFused)->Apply(decode_shapes);
+BENCHMARK(BM_GemmW4A16Q4DecodePacked)->Apply(decode_shapes);
 
 }  // namespace
 }  // namespace socsim::kernels
