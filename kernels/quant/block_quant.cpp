@@ -98,6 +98,38 @@ BlockQuantized quantize_blocks(const Tensor& x, BlockFormat format) {
   return w;
 }
 
+BlockQuantized quantize_blocks_of_transpose(const Tensor& x, BlockFormat format) {
+  if (x.rank() != 2 || x.type() != ElemType::kF32) throw std::invalid_argument("block quantization takes a float32 matrix");
+  BlockQuantized w{format, x.dim(1), x.dim(0), {}};
+  w.bytes = Tensor::matrix(w.rows, w.blocks_per_row() * block_bytes(format), ElemType::kI8);
+  const float* in = x.data<float>().data();
+  // A band of kBand output rows (columns of x) at a time: a block's 32 values sit in 32 rows of x,
+  // so each band reads, per block, 32 runs of kBand consecutive floats (whole cache lines) into a
+  // tile, then quantizes the tile's columns. Bands on the GEMM threads, as quantize_blocks.
+  constexpr std::int64_t kBand = 16;
+  const std::int64_t bands = (w.rows + kBand - 1) / kBand;
+  const auto threads = static_cast<std::int64_t>(std::clamp<std::int64_t>(w.rows / 64, 1, default_gemm_threads()));
+  parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
+    float tile[kQuantBlock][kBand];
+    float padded[kQuantBlock];
+    const std::int64_t first = bands * static_cast<std::int64_t>(part) / threads, last = bands * static_cast<std::int64_t>(part + 1) / threads;
+    for (std::int64_t band = first; band < last; ++band) {
+      const std::int64_t r0 = band * kBand, width = std::min(kBand, w.rows - r0);
+      for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
+        const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
+        for (std::int64_t i = 0; i < count; ++i) std::copy_n(in + (c0 + i) * w.rows + r0, width, tile[i]);
+        for (std::int64_t j = 0; j < width; ++j) {
+          std::fill(padded, padded + kQuantBlock, 0.0f);
+          for (std::int64_t i = 0; i < count; ++i) padded[i] = tile[i][j];
+          std::uint8_t* blk = w.block(r0 + j, b);
+          format == BlockFormat::kQ4_0 ? quantize_q4_0(padded, blk) : quantize_q8_0(padded, blk);
+        }
+      }
+    }
+  });
+  return w;
+}
+
 BlockQuantized blocks_from_bytes(BlockFormat format, std::int64_t rows, std::int64_t cols, Tensor bytes) {
   BlockQuantized w{format, rows, cols, std::move(bytes)};
   const auto want = static_cast<std::size_t>(rows * w.blocks_per_row() * block_bytes(format));

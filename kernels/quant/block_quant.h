@@ -45,6 +45,11 @@ struct BlockQuantized {
 // Quantizes a finite float32 matrix row by row.
 BlockQuantized quantize_blocks(const Tensor& x, BlockFormat format);
 
+// The blocks of x's transpose, the same bytes as quantize_blocks(transpose(x)): x is [k x n] (a
+// weight stored inputs by outputs), the result n rows of k. Reads x in tiles, so the transposed
+// float matrix (as large as the weight) is never made.
+BlockQuantized quantize_blocks_of_transpose(const Tensor& x, BlockFormat format);
+
 // Wraps existing ggml block bytes (e.g. read from a model file); checks the size.
 BlockQuantized blocks_from_bytes(BlockFormat format, std::int64_t rows, std::int64_t cols, Tensor bytes);
 

@@ -27,10 +27,10 @@ const Tensor& Linear::in_out() {
   return *other_orientation_;
 }
 
-const Tensor& Linear::out_in() {
-  if (orientation_ == Orientation::kOutIn) return w_;
-  if (!other_orientation_) other_orientation_ = transpose(w_);
-  return *other_orientation_;
+kernels::BlockQuantized Linear::out_in_blocks(kernels::BlockFormat format) const {
+  if (orientation_ == Orientation::kOutIn) return kernels::quantize_blocks(w_, format);
+  if (other_orientation_) return kernels::quantize_blocks(*other_orientation_, format);
+  return kernels::quantize_blocks_of_transpose(w_, format);
 }
 
 const kernels::QuantizedI8& Linear::weights_i8() {
@@ -91,7 +91,7 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
       if (!group_) group_ = kernels::quantize_per_group(in_out(), kWeightGroup);
       break;
     case Precision::kW4A16:
-      if (!q4_) q4_ = kernels::quantize_blocks(out_in(), kernels::BlockFormat::kQ4_0);
+      if (!q4_) q4_ = out_in_blocks(kernels::BlockFormat::kQ4_0);
       break;
   }
   const kernels::ScopedKernelTime timed;
@@ -118,7 +118,7 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
 kernels::Tensor Linear::apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups) {
   if (precision != runtime::Precision::kW4A16 || (!tile_groups && format == kernels::BlockFormat::kQ4_0)) return apply(x, precision);
   if (!tile_groups) {
-    if (!q8_) q8_ = kernels::quantize_blocks(out_in(), kernels::BlockFormat::kQ8_0);
+    if (!q8_) q8_ = out_in_blocks(kernels::BlockFormat::kQ8_0);
     const kernels::ScopedKernelTime timed;
     return to_float(kernels::gemm_w4a16(to_half(x), *q8_));
   }

@@ -62,7 +62,9 @@ class Linear {
 
  private:
   const kernels::Tensor& in_out();  // W[k x n] FP32
-  const kernels::Tensor& out_in();  // [n x k] FP32
+  // ggml blocks along k of the [n x k] orientation; an in-out weight is quantized through tiles of
+  // its transpose, never transposed whole (a second FP32 copy of the weight, written and read once).
+  kernels::BlockQuantized out_in_blocks(kernels::BlockFormat format) const;
   const kernels::QuantizedI8& weights_i8();
 
   const kernels::Tensor& w_;

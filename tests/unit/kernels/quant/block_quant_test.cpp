@@ -107,5 +107,26 @@ TEST(Q4_0Blocks, NibbleOrderAndPackingRoundTrip) {
   EXPECT_THROW(blocks_from_bytes(BlockFormat::kQ8_0, 1, 32, q.bytes), std::invalid_argument);
 }
 
+// The tiled quantization of a transpose gives the bytes of quantizing the transposed matrix:
+// partial blocks (k not a multiple of 32), partial bands (n not a multiple of 16), one column, and
+// enough rows for several threads.
+TEST(BlockQuant, OfTransposeIsQuantizeOfTheTranspose) {
+  for (const BlockFormat f : {BlockFormat::kQ4_0, BlockFormat::kQ8_0}) {
+    for (const auto& [k, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{32, 16}, {70, 1}, {64, 37}, {95, 300}, {1, 5}}) {
+      SCOPED_TRACE(testing::Message() << block_format_name(f) << " k " << k << " n " << n);
+      const Tensor x = test::random_f32(k, n, 41);
+      Tensor t = Tensor::matrix(n, k, ElemType::kF32);
+      for (std::int64_t r = 0; r < k; ++r) {
+        for (std::int64_t c = 0; c < n; ++c) t.data<float>()[c * k + r] = x.data<float>()[r * n + c];
+      }
+      const BlockQuantized want = quantize_blocks(t, f), got = quantize_blocks_of_transpose(x, f);
+      EXPECT_EQ(got.rows, n);
+      EXPECT_EQ(got.cols, k);
+      ASSERT_EQ(got.bytes.bytes(), want.bytes.bytes());
+      EXPECT_EQ(std::memcmp(got.bytes.raw().data(), want.bytes.raw().data(), want.bytes.bytes()), 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace socsim::kernels
