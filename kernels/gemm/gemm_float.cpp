@@ -1,6 +1,9 @@
 #include "kernels/gemm/gemm_float.h"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/gemm/half_output_sink.h"
@@ -23,7 +26,47 @@ struct FloatSink {
   }
 };
 
+// W[k x n] read from its transpose Wt[n x k] (row-major, leading dimension ld): each output
+// column is a contiguous run of Wt, written down its panel's column.
+class OutInRight final : public RightPacker {
+ public:
+  OutInRight(const float* data, std::int64_t ld) : data_(data), ld_(ld) {}
+  void pack(float* dst, std::int64_t k0, std::int64_t kc, std::int64_t j0, std::int64_t nc) const override {
+    for (std::int64_t c0 = 0; c0 < nc; c0 += kGemmNr) {
+      float* panel = dst + (c0 / kGemmNr) * kc * kGemmNr;
+      const std::int64_t count = std::min<std::int64_t>(kGemmNr, nc - c0);
+      for (std::int64_t c = 0; c < kGemmNr; ++c) {
+        if (c >= count) {
+          for (std::int64_t kk = 0; kk < kc; ++kk) panel[kk * kGemmNr + c] = 0.0f;
+          continue;
+        }
+        const float* src = data_ + (j0 + c0 + c) * ld_ + k0;
+        for (std::int64_t kk = 0; kk < kc; ++kk) panel[kk * kGemmNr + c] = src[kk];
+      }
+    }
+  }
+
+ private:
+  const float* data_;
+  std::int64_t ld_;
+};
+
 }  // namespace
+
+Tensor gemm_f32_out_in(const Tensor& a, const Tensor& w_out_in, unsigned threads) {
+  require_matrix(a, ElemType::kF32, "GEMM activations");
+  require_matrix(w_out_in, ElemType::kF32, "GEMM weights");
+  if (a.dim(1) != w_out_in.dim(1)) {
+    throw std::invalid_argument("GEMM inner extents differ: A has k = " + std::to_string(a.dim(1)) +
+                                ", the weights (outputs by inputs) k = " + std::to_string(w_out_in.dim(1)));
+  }
+  const GemmDims d{a.dim(0), a.dim(1), w_out_in.dim(0)};
+  Tensor c = Tensor::matrix(d.m, d.n, ElemType::kF32);
+  const RowMajorLeft<float> left(a.data<float>().data(), d.k);
+  const OutInRight right(w_out_in.data<float>().data(), d.k);
+  run_packed_gemm(d, left, right, FloatSink{c.data<float>().data(), d.n}, kGemmKc, threads);
+  return c;
+}
 
 Tensor gemm_f32(const Tensor& a, const Tensor& w, unsigned threads) {
   const GemmDims d = gemm_dims(a, ElemType::kF32, w, ElemType::kF32);

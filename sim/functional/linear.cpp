@@ -82,7 +82,7 @@ Tensor Linear::apply(const Tensor& x, Precision precision, runtime::OutlierHandl
 Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> activation_scale) {
   // The weights in the precision's form first (made once, cached): not the kernels' arithmetic.
   switch (precision) {
-    case Precision::kFp32: in_out(); break;
+    case Precision::kFp32: break;  // read in its stored orientation (gemm_f32_out_in): nothing to make
     case Precision::kFp16:
       if (!f16_) f16_ = to_half(in_out());
       break;
@@ -99,7 +99,8 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
     return activation_scale ? kernels::quantize_per_tensor(x, *activation_scale) : kernels::quantize_per_tensor(x);
   };
   switch (precision) {
-    case Precision::kFp32: return kernels::gemm_f32(x, in_out());
+    case Precision::kFp32:
+      return orientation_ == Orientation::kOutIn ? kernels::gemm_f32_out_in(x, w_) : kernels::gemm_f32(x, w_);
     case Precision::kFp16: return to_float(kernels::gemm_f16(to_half(x), *f16_));
     case Precision::kW8A8: {
       const auto& w = weights_i8();

@@ -21,6 +21,7 @@
 #include "kernels/gemm/w4a16_fused.h"
 #include "kernels/quant/block_quant.h"
 #include "kernels/quant/group_quant.h"
+#include "sim/functional/tensor_util.h"
 
 namespace socsim::kernels {
 namespace {
@@ -133,6 +134,22 @@ void decode_shapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"m", "k", "n"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
+// A weight stored outputs by inputs (the lm_head, as checkpoints store it): read in place
+// (gemm_f32_out_in) against transposed first (functional mode's blocked, threaded transpose)
+// and then multiplied, the transpose timed too.
+//   socsim_benchmarks --benchmark_filter=F32OutIn
+void BM_GemmF32OutIn(benchmark::State& state) {
+  const Tensor a = f32(state.range(0), state.range(1), 1), wt = f32(state.range(2), state.range(1), 2);
+  for (auto _ : state) benchmark::DoNotOptimize(gemm_f32_out_in(a, wt));
+}
+void BM_GemmF32TransposeFirst(benchmark::State& state) {
+  const Tensor a = f32(state.range(0), state.range(1), 1), wt = f32(state.range(2), state.range(1), 2);
+  for (auto _ : state) benchmark::DoNotOptimize(gemm_f32(a, functional::transpose(wt)));
+}
+void head_shapes(benchmark::internal::Benchmark* b) {
+  b->Args({8, 896, 4096})->Args({264, 896, 4096})->ArgNames({"m", "k", "n"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
 void BM_GemmInt8PerGroup128(benchmark::State& state) {
   const Tensor a = i8(state.range(0), state.range(1), 1);
   const GroupQuantizedI8 w = quantize_per_group(f32(state.range(1), state.range(2), 2), 128);
@@ -165,6 +182,8 @@ BENCHMARK(BM_GemmF16RowMajor)->Apply(shapes);
 BENCHMARK(BM_GemmW4A16Q4)->Apply(shapes);
 BENCHMARK(BM_GemmInt8PerGroup128)->Apply(shapes);
 BENCHMARK(BM_GemmW4A16Q4DecodeFused)->Apply(decode_shapes);
+BENCHMARK(BM_GemmF32OutIn)->Apply(head_shapes);
+BENCHMARK(BM_GemmF32TransposeFirst)->Apply(head_shapes);
 BENCHMARK(BM_GemmW4A16Q4DecodePacked)->Apply(decode_shapes);
 
 }  // namespace

@@ -27,6 +27,25 @@ TEST(GemmFloat, F32WithinTheDotProductBound) {
   }
 }
 
+// The weight read from its outputs-by-inputs layout gives gemm_f32's bits on the transposed copy
+// (partial panels, depth past one block, one and several threads); mismatched k is refused.
+TEST(GemmFloat, F32OutInIsGemmF32OfTheTranspose) {
+  for (const Shape s : kShapes) {
+    for (unsigned threads : {1u, 3u}) {
+      SCOPED_TRACE(testing::Message() << s.m << "x" << s.k << "x" << s.n << " threads " << threads);
+      const Tensor a = test::random_f32(s.m, s.k, 7), wt = test::random_f32(s.n, s.k, 8);
+      Tensor w = Tensor::matrix(s.k, s.n, ElemType::kF32);
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        for (std::int64_t k = 0; k < s.k; ++k) w.data<float>()[k * s.n + j] = wt.data<float>()[j * s.k + k];
+      }
+      const Tensor got = gemm_f32_out_in(a, wt, threads), want = gemm_f32(a, w, threads);
+      ASSERT_EQ(got.numel(), want.numel());
+      EXPECT_EQ(std::memcmp(got.raw().data(), want.raw().data(), want.bytes()), 0);
+    }
+  }
+  EXPECT_THROW(gemm_f32_out_in(test::random_f32(2, 3, 1), test::random_f32(4, 2, 1)), std::invalid_argument);
+}
+
 TEST(GemmFloat, F16IsTheFp32SumRoundedOnce) {
   for (const Shape s : kShapes) {
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.k << "x" << s.n);
