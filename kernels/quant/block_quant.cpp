@@ -44,6 +44,37 @@ void quantize_q8_0(const float* x, std::uint8_t* block) {
   }
 }
 
+// Q4_0 blocks of the kTileLanes columns of a tile at once (column j: tile[0..31][j], zeros past a
+// short block), each column's bytes exactly quantize_q4_0's: the same comparisons, divisions and
+// conversions, written lane by lane so the compiler runs them across the columns in vectors.
+constexpr std::int64_t kTileLanes = 16;
+void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint8_t* const (&blocks)[kTileLanes]) {
+  float amax[kTileLanes] = {}, max[kTileLanes] = {};
+  for (int i = 0; i < kQuantBlock; ++i) {
+    for (int j = 0; j < kTileLanes; ++j) {
+      const float a = std::fabs(tile[i][j]);
+      const bool above = amax[j] < a;
+      amax[j] = above ? a : amax[j];
+      max[j] = above ? tile[i][j] : max[j];
+    }
+  }
+  float id[kTileLanes];
+  for (int j = 0; j < kTileLanes; ++j) {
+    const float d = max[j] / -8.0f;
+    id[j] = d != 0 ? 1.0f / d : 0.0f;
+    put_scale(blocks[j], d);
+  }
+  for (int i = 0; i < kQuantBlock / 2; ++i) {
+    std::uint8_t packed[kTileLanes];
+    for (int j = 0; j < kTileLanes; ++j) {
+      const auto lo = std::min(15, static_cast<int>(tile[i][j] * id[j] + 8.5f));
+      const auto hi = std::min(15, static_cast<int>(tile[i + kQuantBlock / 2][j] * id[j] + 8.5f));
+      packed[j] = static_cast<std::uint8_t>(lo | (hi << 4));
+    }
+    for (int j = 0; j < kTileLanes; ++j) blocks[j][2 + i] = packed[j];
+  }
+}
+
 // Element (r, c) of the dequantized matrix for each c of row r, through `emit(c, d, value)`.
 template <class Emit>
 void for_each_value(const BlockQuantized& w, Emit emit) {
@@ -103,24 +134,39 @@ BlockQuantized quantize_blocks_of_transpose(const Tensor& x, BlockFormat format)
   BlockQuantized w{format, x.dim(1), x.dim(0), {}};
   w.bytes = Tensor::matrix(w.rows, w.blocks_per_row() * block_bytes(format), ElemType::kI8);
   const float* in = x.data<float>().data();
-  // A band of kBand output rows (columns of x) at a time: a block's 32 values sit in 32 rows of x,
-  // so each band reads, per block, 32 runs of kBand consecutive floats (whole cache lines) into a
-  // tile, then quantizes the tile's columns. Bands on the GEMM threads, as quantize_blocks.
-  constexpr std::int64_t kBand = 16;
-  const std::int64_t bands = (w.rows + kBand - 1) / kBand;
+  // A band of kTileLanes output rows (columns of x) at a time: a block's 32 values sit in 32 rows
+  // of x, so a band's block is 32 runs of kTileLanes consecutive floats, gathered into a tile whose
+  // columns are then quantized (Q4_0 of a whole band in vectors). Blocks outside, bands inside:
+  // the 32 rows are read front to back, each run beside the last. Bands on the GEMM threads.
+  const std::int64_t bands = (w.rows + kTileLanes - 1) / kTileLanes;
   const auto threads = static_cast<std::int64_t>(std::clamp<std::int64_t>(w.rows / 64, 1, default_gemm_threads()));
   parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
-    float tile[kQuantBlock][kBand];
+    float tile[kQuantBlock][kTileLanes];
     float padded[kQuantBlock];
+    std::uint8_t* blocks[kTileLanes];
     const std::int64_t first = bands * static_cast<std::int64_t>(part) / threads, last = bands * static_cast<std::int64_t>(part + 1) / threads;
-    for (std::int64_t band = first; band < last; ++band) {
-      const std::int64_t r0 = band * kBand, width = std::min(kBand, w.rows - r0);
-      for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
-        const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
-        for (std::int64_t i = 0; i < count; ++i) std::copy_n(in + (c0 + i) * w.rows + r0, width, tile[i]);
+    for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
+      const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
+      for (std::int64_t band = first; band < last; ++band) {
+        const std::int64_t r0 = band * kTileLanes, width = std::min(kTileLanes, w.rows - r0);
+        for (std::int64_t i = 0; i < kQuantBlock; ++i) {
+          float* t = tile[i];
+          if (i >= count) {
+            std::fill(t, t + kTileLanes, 0.0f);
+          } else if (width == kTileLanes) {
+            std::memcpy(t, in + (c0 + i) * w.rows + r0, sizeof tile[i]);
+          } else {
+            std::fill(t, t + kTileLanes, 0.0f);
+            std::memcpy(t, in + (c0 + i) * w.rows + r0, static_cast<std::size_t>(width) * sizeof(float));
+          }
+        }
+        if (format == BlockFormat::kQ4_0 && width == kTileLanes) {
+          for (std::int64_t j = 0; j < kTileLanes; ++j) blocks[j] = w.block(r0 + j, b);
+          quantize_q4_0_lanes(tile, blocks);
+          continue;
+        }
         for (std::int64_t j = 0; j < width; ++j) {
-          std::fill(padded, padded + kQuantBlock, 0.0f);
-          for (std::int64_t i = 0; i < count; ++i) padded[i] = tile[i][j];
+          for (std::int64_t i = 0; i < kQuantBlock; ++i) padded[i] = tile[i][j];
           std::uint8_t* blk = w.block(r0 + j, b);
           format == BlockFormat::kQ4_0 ? quantize_q4_0(padded, blk) : quantize_q8_0(padded, blk);
         }

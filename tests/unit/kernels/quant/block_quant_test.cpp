@@ -112,9 +112,16 @@ TEST(Q4_0Blocks, NibbleOrderAndPackingRoundTrip) {
 // enough rows for several threads.
 TEST(BlockQuant, OfTransposeIsQuantizeOfTheTranspose) {
   for (const BlockFormat f : {BlockFormat::kQ4_0, BlockFormat::kQ8_0}) {
-    for (const auto& [k, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{32, 16}, {70, 1}, {64, 37}, {95, 300}, {1, 5}}) {
+    for (const auto& [k, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{32, 16}, {70, 1}, {64, 37}, {95, 300}, {1, 5}, {256, 64}}) {
       SCOPED_TRACE(testing::Message() << block_format_name(f) << " k " << k << " n " << n);
-      const Tensor x = test::random_f32(k, n, 41);
+      Tensor x = test::random_f32(k, n, 41);
+      // Column 0 all zeros (scale 0), column 1's largest magnitude twice with opposite signs (the
+      // first wins, as in ggml), column 2 one value far above the rest.
+      for (std::int64_t r = 0; r < k; ++r) x.data<float>()[r * n] = 0.0f;
+      if (n > 2 && k > 5) {
+        x.data<float>()[2 * n + 1] = 3.0f, x.data<float>()[5 * n + 1] = -3.0f;
+        x.data<float>()[4 * n + 2] = -1000.0f;
+      }
       Tensor t = Tensor::matrix(n, k, ElemType::kF32);
       for (std::int64_t r = 0; r < k; ++r) {
         for (std::int64_t c = 0; c < n; ++c) t.data<float>()[c * k + r] = x.data<float>()[r * n + c];
