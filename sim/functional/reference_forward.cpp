@@ -4,8 +4,10 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <vector>
 
 #include "kernels/gemm/gemm_float.h"
+#include "kernels/gemm/packed_gemm.h"
 #include "sim/functional/tensor_util.h"
 
 namespace socsim::functional {
@@ -101,15 +103,19 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   rope(k, kvh, hd, T, m);
   if (qk_observer_) qk_observer_(q, k);
 
-  // Causal softmax attention, each query over keys 0..itself of its sequence, in double.
+  // Causal softmax attention, each query over keys 0..itself of its sequence, in double. The
+  // (sequence, head) pairs are independent and write disjoint outputs: bands of them on the GEMM
+  // threads, the same numbers whatever the split.
   Tensor attn = f32_matrix(B * T, q_dim);
   const float *qd = q.data<float>().data(), *kd = k.data<float>().data(), *vd = v.data<float>().data();
   float* ad = attn.data<float>().data();
   const double scale = 1.0 / std::sqrt(static_cast<double>(hd));
-  std::vector<double> p(T), o(hd);
-  for (std::uint64_t b = 0; b < B; ++b) {
-    for (std::uint64_t hh = 0; hh < heads; ++hh) {
-      const std::uint64_t g = hh / group;
+  const std::uint64_t pairs = B * heads;
+  const auto threads = static_cast<std::uint64_t>(std::clamp<std::uint64_t>(pairs, 1, kernels::default_gemm_threads()));
+  kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
+    std::vector<double> p(T), o(hd);
+    for (std::uint64_t pair = pairs * part / threads; pair < pairs * (part + 1) / threads; ++pair) {
+      const std::uint64_t b = pair / heads, hh = pair % heads, g = hh / group;
       for (std::uint64_t i = 0; i < T; ++i) {
         const float* qi = qd + (b * T + i) * q_dim + hh * hd;
         double mx = -INFINITY, sum = 0;
@@ -129,7 +135,7 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
         for (std::uint64_t c = 0; c < hd; ++c) ad[(b * T + i) * q_dim + hh * hd + c] = static_cast<float>(o[c] / sum);
       }
     }
-  }
+  });
 
   const auto add = [](Tensor& x, const Tensor& y) {
     auto a = x.data<float>();
