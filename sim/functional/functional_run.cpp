@@ -1,5 +1,7 @@
 #include "sim/functional/functional_run.h"
 
+#include "kernels/tensor/kernel_time.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -7,6 +9,7 @@
 #include <stdexcept>
 
 #include "kernels/quant/int8_quant.h"
+#include "kernels/tensor/kernel_time.h"
 #include "sim/core/host_memory.h"
 #include "sim/core/run_progress.h"
 #include "sim/functional/linear.h"
@@ -99,7 +102,10 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
     check_host_memory();
     system.run_layer(l, w);
-    reference.run_layer(w);
+    {
+      const kernels::ScopedKernelTime timed(kernels::KernelClock::kReference);  // the accuracy baseline's arithmetic
+      reference.run_layer(w);
+    }
     step();
   }
 
@@ -131,7 +137,10 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     const std::uint64_t cols = std::min(kHeadBlock, model.vocab - v0);
     const Tensor w = weights.lm_head_rows(v0, cols);
     Linear head(w, Linear::Orientation::kOutIn, w_scale);
-    const Tensor ref = head.apply(out.reference_hidden, Precision::kFp32);
+    const Tensor ref = [&] {
+      const kernels::ScopedKernelTime timed(kernels::KernelClock::kReference);
+      return head.apply(out.reference_hidden, Precision::kFp32);
+    }();
     Tensor sys = f32_matrix(positions, cols);
     for (std::size_t g = 0; g < groups.size(); ++g) {
       const Tensor part = head.apply(groups[g].hidden, groups[g].precision, groups[g].activation_scale);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "functional_test_helpers.h"
+#include "kernels/tensor/kernel_time.h"
 #include "sim/config/config_tree.h"
 #include "sim/functional/functional_run.h"
 #include "sim/hw/soc_spec.h"
@@ -47,6 +48,15 @@ TEST(FunctionalSystems, EveryBaselineRunsWithItsKernels) {
   // W4A16 numerics do not depend on the chunking: pipe and padding give the same rows (FP16
   // flash attention's tiles differ, so not bit-identical, but close).
   EXPECT_NEAR(pipe["hidden_rel_error"].get<double>(), npu["hidden_rel_error"].get<double>(), 0.02);
+}
+
+// The bench's split of functional mode's time: the system's kernels and the FP32 reference forward
+// each count on their own clock, and both run in every functional run.
+TEST(FunctionalSystems, TheSystemAndTheReferenceCountOnTheirOwnClocks) {
+  const double system_before = kernels::kernel_seconds(), reference_before = kernels::kernel_seconds(kernels::KernelClock::kReference);
+  run_system("npu-only");
+  EXPECT_GT(kernels::kernel_seconds() - system_before, 0.0);
+  EXPECT_GT(kernels::kernel_seconds(kernels::KernelClock::kReference) - reference_before, 0.0);
 }
 
 }  // namespace

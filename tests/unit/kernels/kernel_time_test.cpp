@@ -41,5 +41,24 @@ TEST(KernelTime, NestedScopesCountOnceAndOnlyOnTheirThread) {
   EXPECT_DOUBLE_EQ(kernel_seconds() - before, counted);
 }
 
+// The reference forward's clock is its own; a system kernel called inside a reference scope (the
+// reference logits through the same Linear) counts on the reference clock, the outermost scope's.
+TEST(KernelTime, TheReferenceClockIsSeparateAndTheOutermostScopeDecides) {
+  const double system_before = kernel_seconds(), reference_before = kernel_seconds(KernelClock::kReference);
+  {
+    const ScopedKernelTime reference(KernelClock::kReference);
+    busy_for(std::chrono::milliseconds(10));
+    const ScopedKernelTime inner;  // system clock, but nested
+    busy_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_DOUBLE_EQ(kernel_seconds() - system_before, 0.0);
+  EXPECT_GE(kernel_seconds(KernelClock::kReference) - reference_before, 0.019);
+  {
+    const ScopedKernelTime system;
+    busy_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_GE(kernel_seconds() - system_before, 0.0049);
+}
+
 }  // namespace
 }  // namespace socsim::kernels
