@@ -88,9 +88,13 @@ AdrenoGpu::~AdrenoGpu() {
   if (worker_) worker_->gpu = nullptr;
 }
 
+bool AdrenoGpu::exceeds_max_allocation(const GpuKernel& k) const {
+  return spec_.max_allocation_bytes != 0 && k.weight_bytes > spec_.max_allocation_bytes;
+}
+
 std::vector<GpuKernel> AdrenoGpu::allocation_parts(const GpuKernel& k) const {
+  if (!exceeds_max_allocation(k)) return {k};
   const std::uint64_t limit = spec_.max_allocation_bytes;
-  if (limit == 0 || k.weight_bytes <= limit) return {k};
   // Equal column slices, each of whose weights fit one buffer. Every part re-reads the whole
   // activation; that is neglected (activations are far smaller than weights this large).
   const std::uint64_t n = (k.weight_bytes + limit - 1) / limit;
@@ -108,14 +112,14 @@ std::vector<GpuKernel> AdrenoGpu::allocation_parts(const GpuKernel& k) const {
 }
 
 Tick AdrenoGpu::compute_time(const GpuKernel& k) const {
-  if (spec_.max_allocation_bytes == 0 || k.weight_bytes <= spec_.max_allocation_bytes) return gpu_compute_time(spec_, k);
+  if (!exceeds_max_allocation(k)) return gpu_compute_time(spec_, k);  // the common case builds no parts
   Tick sum = 0;
   for (const GpuKernel& p : allocation_parts(k)) sum += gpu_compute_time(spec_, p);
   return sum;
 }
 
 Task<> AdrenoGpu::enqueue(GpuKernel k) {
-  if (spec_.max_allocation_bytes != 0 && k.weight_bytes > spec_.max_allocation_bytes) {
+  if (exceeds_max_allocation(k)) {
     std::vector<GpuKernel> parts = allocation_parts(k);
     std::vector<Tick> compute;
     for (const GpuKernel& p : parts) compute.push_back(gpu_compute_time(spec_, p));  // fail before time passes

@@ -74,6 +74,8 @@ class AdrenoGpu {
 
   // The kernels `k` runs as: itself, or one per max_allocation-sized share of its weights.
   std::vector<GpuKernel> allocation_parts(const GpuKernel& k) const;
+  // Whether `k`'s weights need more than one buffer (gpu.max_allocation; 0 = no limit).
+  bool exceeds_max_allocation(const GpuKernel& k) const;
 
   // Statistics. busy() covers kernel execution only (not restart gaps or copies).
   const BusyTime& busy() const { return busy_; }
