@@ -6,6 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "kernels/gemm/bulk_convert.h"
 #include "kernels/gemm/gemm_dims.h"
 #include "kernels/gemm/packed_gemm.h"
@@ -49,7 +53,27 @@ void quantize_q8_0(const float* x, std::uint8_t* block) {
 // conversions, written lane by lane so the compiler runs them across the columns in vectors.
 constexpr std::int64_t kTileLanes = 16;
 void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint8_t* const (&blocks)[kTileLanes]) {
-  float amax[kTileLanes] = {}, max[kTileLanes] = {};
+  float max[kTileLanes], id[kTileLanes];
+  std::int32_t lo[kQuantBlock / 2][kTileLanes], hi[kQuantBlock / 2][kTileLanes];
+#if defined(__SSE2__)
+  // SSE2 (every x86-64): the scalar code's operations lane for lane. fabs clears the sign bit; a
+  // strict less-than is false for NaN, as `<` is; mul then add, never fused (no FMA in SSE2);
+  // truncation as static_cast<int>, including its 0x80000000 for values out of range.
+  const __m128 sign = _mm_set1_ps(-0.0f);
+  for (int q = 0; q < kTileLanes; q += 4) {
+    __m128 amax = _mm_setzero_ps(), mx = _mm_setzero_ps();
+    for (int i = 0; i < kQuantBlock; ++i) {
+      const __m128 x = _mm_loadu_ps(&tile[i][q]);
+      const __m128 a = _mm_andnot_ps(sign, x);
+      const __m128 above = _mm_cmplt_ps(amax, a);
+      amax = _mm_or_ps(_mm_and_ps(above, a), _mm_andnot_ps(above, amax));
+      mx = _mm_or_ps(_mm_and_ps(above, x), _mm_andnot_ps(above, mx));
+    }
+    _mm_storeu_ps(max + q, mx);
+  }
+#else
+  float amax[kTileLanes] = {};
+  std::fill(max, max + kTileLanes, 0.0f);
   for (int i = 0; i < kQuantBlock; ++i) {
     for (int j = 0; j < kTileLanes; ++j) {
       const float a = std::fabs(tile[i][j]);
@@ -58,20 +82,37 @@ void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint
       max[j] = above ? tile[i][j] : max[j];
     }
   }
-  float id[kTileLanes];
+#endif
   for (int j = 0; j < kTileLanes; ++j) {
     const float d = max[j] / -8.0f;
     id[j] = d != 0 ? 1.0f / d : 0.0f;
     put_scale(blocks[j], d);
   }
-  for (int i = 0; i < kQuantBlock / 2; ++i) {
-    std::uint8_t packed[kTileLanes];
-    for (int j = 0; j < kTileLanes; ++j) {
-      const auto lo = std::min(15, static_cast<int>(tile[i][j] * id[j] + 8.5f));
-      const auto hi = std::min(15, static_cast<int>(tile[i + kQuantBlock / 2][j] * id[j] + 8.5f));
-      packed[j] = static_cast<std::uint8_t>(lo | (hi << 4));
+#if defined(__SSE2__)
+  const __m128 half8 = _mm_set1_ps(8.5f);
+  const __m128i fifteen = _mm_set1_epi32(15);
+  for (int q = 0; q < kTileLanes; q += 4) {
+    const __m128 scale = _mm_loadu_ps(id + q);
+    const auto quantize = [&](const float* x, std::int32_t* out) {
+      const __m128i v = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(x), scale), half8));
+      const __m128i over = _mm_cmpgt_epi32(v, fifteen);  // std::min(15, v)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_or_si128(_mm_and_si128(over, fifteen), _mm_andnot_si128(over, v)));
+    };
+    for (int i = 0; i < kQuantBlock / 2; ++i) {
+      quantize(&tile[i][q], lo[i] + q);
+      quantize(&tile[i + kQuantBlock / 2][q], hi[i] + q);
     }
-    for (int j = 0; j < kTileLanes; ++j) blocks[j][2 + i] = packed[j];
+  }
+#else
+  for (int i = 0; i < kQuantBlock / 2; ++i) {
+    for (int j = 0; j < kTileLanes; ++j) {
+      lo[i][j] = std::min(15, static_cast<int>(tile[i][j] * id[j] + 8.5f));
+      hi[i][j] = std::min(15, static_cast<int>(tile[i + kQuantBlock / 2][j] * id[j] + 8.5f));
+    }
+  }
+#endif
+  for (int j = 0; j < kTileLanes; ++j) {
+    for (int i = 0; i < kQuantBlock / 2; ++i) blocks[j][2 + i] = static_cast<std::uint8_t>(lo[i][j] | (hi[i][j] << 4));
   }
 }
 
