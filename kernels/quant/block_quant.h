@@ -42,7 +42,9 @@ struct BlockQuantized {
   }
 };
 
-// Quantizes a finite float32 matrix row by row.
+// Quantizes a finite float32 matrix row by row. As in ggml, a block whose largest magnitude is
+// below about 2.4e-38 has an infinite inverse scale and its values convert NaN to int (what x86
+// gives for that is kept: the bytes are ggml's on that host); real weights never come near.
 BlockQuantized quantize_blocks(const Tensor& x, BlockFormat format);
 
 // The blocks of x's transpose, the same bytes as quantize_blocks(transpose(x)): x is [k x n] (a

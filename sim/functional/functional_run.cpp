@@ -1,7 +1,5 @@
 #include "sim/functional/functional_run.h"
 
-#include "kernels/tensor/kernel_time.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>

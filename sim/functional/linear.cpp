@@ -29,7 +29,6 @@ const Tensor& Linear::in_out() {
 
 kernels::BlockQuantized Linear::out_in_blocks(kernels::BlockFormat format) const {
   if (orientation_ == Orientation::kOutIn) return kernels::quantize_blocks(w_, format);
-  if (other_orientation_) return kernels::quantize_blocks(*other_orientation_, format);
   return kernels::quantize_blocks_of_transpose(w_, format);
 }
 

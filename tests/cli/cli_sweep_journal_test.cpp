@@ -66,10 +66,17 @@ int signal_sweep_after(const std::string& spec, const std::filesystem::path& out
     while (std::chrono::steady_clock::now() < until && read_file(err).find("interrupted: finishing") == std::string::npos) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    ::kill(pid, again);
-    // A run is journaled before the sweep stops waiting for it, so an unchanged journal means the
-    // run was still in flight when `again` went.
-    if (again_in_flight) *again_in_flight = lines_of(out / "journal.jsonl") == lines_at_first;
+    // Positive evidence that a run is in flight: with none, the sweep ends at once after the first
+    // signal; still alive 200 ms after its message, with the journal unchanged, it is finishing a
+    // run (a run is journaled before the sweep stops waiting for it).
+    const bool seen = read_file(err).find("interrupted: finishing") != std::string::npos;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    int early = 0;
+    const bool alive = ::waitpid(pid, &early, WNOHANG) == 0;
+    if (alive) ::kill(pid, again);
+    const bool unchanged = lines_of(out / "journal.jsonl") == lines_at_first;
+    if (again_in_flight) *again_in_flight = seen && alive && unchanged;
+    if (!alive) return early;  // already reaped
   }
   int status = 0;
   ::waitpid(pid, &status, 0);

@@ -122,6 +122,11 @@ TEST(BlockQuant, OfTransposeIsQuantizeOfTheTranspose) {
         x.data<float>()[2 * n + 1] = 3.0f, x.data<float>()[5 * n + 1] = -3.0f;
         x.data<float>()[4 * n + 2] = -1000.0f;
       }
+      // Column 3 all -0.0 (a scale of -0), column 4 magnitudes from 1e-30 to 1e30.
+      for (std::int64_t r = 0; n > 4 && r < k; ++r) {
+        x.data<float>()[r * n + 3] = -0.0f;
+        x.data<float>()[r * n + 4] = (r % 3 == 0 ? 1e30f : 1e-30f) * (r % 2 == 0 ? 1.0f : -1.0f);
+      }
       Tensor t = Tensor::matrix(n, k, ElemType::kF32);
       for (std::int64_t r = 0; r < k; ++r) {
         for (std::int64_t c = 0; c < n; ++c) t.data<float>()[c * k + r] = x.data<float>()[r * n + c];
