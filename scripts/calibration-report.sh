@@ -41,7 +41,7 @@ mechanism() {
     llmnpu.t5.prefill.llama-2-7b) echo "7B placement within the NPU address space (sessions / FFN-first fallback)" ;;
     llmnpu.t5.*) echo "chunked NPU prefill with CPU float attention overlapped out of order" ;;
     shadowattn.8gen2.*) echo "the 8 Gen 2's own NPU generation (V73)" ;;
-    shadowattn.energy.*) echo "power following activity (HMX/HVX/DMA, CPU class and frequency, DRAM energy per byte), as a battery reading less the idle draw sees it: the module's own traffic, above idle" ;;
+    shadowattn.energy.*) echo "the dense baseline's mat-muls computing the masked scores (the whole chunk x keys rectangle) against top-k and sparse attention over visible keys only; power following activity (HMX/HVX/DMA, CPU class and frequency, DRAM energy per byte), as a battery reading less the idle draw sees it: the module's own traffic, above idle" ;;
     tts.softmax.*) echo "HVX exp cost: VLIW slots, qfloat chaining, vgather" ;;
     llms.*) echo "LLMS context loading: storage read path, recompute, lifecycle over 72 h" ;;
     *) echo "-" ;;

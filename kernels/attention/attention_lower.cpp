@@ -25,6 +25,8 @@ std::vector<Phase> full_phases(const AttentionShape& s) {
   s.validate();
   const auto heads = static_cast<double>(s.heads), d = static_cast<double>(s.head_dim);
   const auto vt = static_cast<double>(s.visible_total());
+  // The GEMMs cover the whole rectangle (a mat-mul does not know the mask; attention_lower.h).
+  const auto rect = static_cast<double>(s.q_len * s.keys_used());
   // Q and O move as FP32; K and V come from the FP16 KV cache (the engines' default, and what
   // memory_fit.cpp sizes), read once per query head: these are mat-mul kernels per head, and the
   // engines that run them do not share a GQA group's keys between its heads (llama.cpp's mul_mat
@@ -32,9 +34,9 @@ std::vector<Phase> full_phases(const AttentionShape& s) {
   // the group's copies outright), so a long or batched context, larger than the caches, streams
   // the keys once per query head.
   const std::uint64_t q_bytes = s.heads * s.q_len * s.head_dim * 4, kv_bytes = s.heads * s.keys_used() * s.head_dim * 2;
-  return {{"attention.qk", heads * 2 * d * vt, q_bytes + kv_bytes, true},
+  return {{"attention.qk", heads * 2 * d * rect, q_bytes + kv_bytes, true},
           {"attention.softmax", heads * (vt * kSoftmaxOpsPerScore + static_cast<double>(s.q_len)), 0, false},
-          {"attention.pv", heads * 2 * d * vt, kv_bytes + q_bytes, true}};
+          {"attention.pv", heads * 2 * d * rect, kv_bytes + q_bytes, true}};
 }
 
 std::vector<Phase> sparse_phases(const AttentionShape& s, std::uint64_t kept) {

@@ -2,11 +2,17 @@
 // `lower` of the FP32 attention kernels on the CPU and the GPU (shadowAttn's C/G-Full,
 // C/G-Sparse and C/G-Block-Sparse). The NPU paths are in int8_attention.h and flash_lower.h.
 //
-// Full causal attention (attention_f32), with VT = visible_total() = m p0 + m (m + 1) / 2 scores
-// per head (causal positions are skipped, not computed):
-//   attention.qk       2 d VT flops per head; reads Q and the head's K (keys_used rows)
-//   attention.softmax  (4 + 16 exp) per score + 1 per row; scores stay in cache
-//   attention.pv       2 d VT flops per head; reads V, writes O
+// Full causal attention (attention_f32), with R = m keys_used() = m (p0 + m) scores in the
+// rectangle and VT = visible_total() = m p0 + m (m + 1) / 2 of them visible, per head. The two
+// GEMMs are mat-mul kernels over the whole rectangle: they compute the future keys' scores, which
+// are then masked (mllm's CPUMatmul -> CPUCausalMask/CPUSoftMax -> CPUMatmul under llm.npu,
+// llama.cpp's mul_mat -> soft_max_ext -> mul_mat, the GPU engines' mat-muls alike); the softmax
+// skips them:
+//   attention.qk       2 d R flops per head; reads Q and the head's K (keys_used rows)
+//   attention.softmax  (4 + 16 exp) per visible score + 1 per row; scores stay in cache
+//   attention.pv       2 d R flops per head; reads V, writes O
+// (a chunk of m queries after p0 keys wastes m (m - 1) / 2 of its R: half of a whole prompt
+// computed at once, 1/16 of a 3840-token prompt in 256-token chunks).
 // K and V are read once per query head from the FP16 cache (the engines' mul_mat kernels do not
 // share a GQA group's keys); Q and O move as FP32. GEMM rows: m per head on the CPU (micro-kernel padding), heads x m on
 // the GPU (one launch). The CPU face takes the arithmetic of the two GEMMs (qk, pv): FP32, or

@@ -7,8 +7,9 @@
 // so the three ops' work is exactly the kernel's, attributed by phase (an NPU flash kernel's
 // interleaved qk/softmax/pv chunks run grouped by phase: steps run in order without overlap,
 // so the total is the same). Kernels per unit and precision:
-//   CPU, GPU   the FP32 full causal kernel (kernels/attention/attention_lower.h): dynamic kernels
-//              skip the causally masked half (visible_total scores); K and V are read per query
+//   CPU, GPU   the FP32 full causal kernel (kernels/attention/attention_lower.h): its mat-muls
+//              compute the whole m x (p0 + m) rectangle, the softmax only the visible scores
+//              (visible_total); K and V are read per query
 //              head in FP32 as that kernel does. One query row per head (decode): the same kernel
 //              as mat-vec kernels (attention_decode_lower.h).
 //   NPU        kW8A8 / kW8A8Group: lower_attention_int8_npu (int8_attention.h): a static graph
