@@ -31,6 +31,14 @@ std::string_view label_stem(std::string_view name) {
 }
 
 Tick JobProfiler::duration(const Job& job) {
+  // No signature string, no cache lookup: shadowAttn's plans annotate a top-k and a sparse job
+  // per head, layer and chunk, thousands of distinct shapes (per-head ratios, growing contexts),
+  // and simulating each one alone dominated planning (#21).
+  if (has_closed_form(job)) return closed_form(job, true);
+  return simulated_duration(job);
+}
+
+Tick JobProfiler::simulated_duration(const Job& job) {
   const std::string key = job_signature(job);
   if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
   Simulator sim;
@@ -48,28 +56,37 @@ Tick JobProfiler::duration(const Job& job) {
   return sim.now();
 }
 
-Tick JobProfiler::warm_duration(const Job& job) {
+bool JobProfiler::has_closed_form(const Job& job) {
   // One thread only: several split the bytes unevenly (the first bytes % threads one byte more)
   // and the fair shares change as their streams end, which the closed form does not follow.
-  const bool closed_form = job.unit == kernels::Unit::kCpu && !job.cpu_cluster.empty() && job.storage_read_bytes == 0 &&
-                           job.cpu_threads == 1 &&
-                           std::all_of(job.ops.begin(), job.ops.end(),
-                                       [](const model::GraphOp& g) { return lowering::is_sparse_attention_op(g.op.kind); });
-  if (closed_form) {
-    if (!idle_soc_) {
-      idle_sim_ = std::make_unique<Simulator>();
-      idle_soc_ = std::make_unique<hw::Soc>(*idle_sim_, soc_, nullptr);
-    }
-    Tick t = 0;
-    for (const auto& g : job.ops) {
-      const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, nullptr, job.cpu_engine);
-      for (const auto& task : work.tasks) t += idle_soc_->cpu().compute_time(task, job.cpu_cluster, work.threads);
-    }
-    return t;
+  return job.unit == kernels::Unit::kCpu && !job.cpu_cluster.empty() && job.storage_read_bytes == 0 && job.cpu_threads == 1 &&
+         std::all_of(job.ops.begin(), job.ops.end(), [](const model::GraphOp& g) { return lowering::is_sparse_attention_op(g.op.kind); });
+}
+
+Tick JobProfiler::closed_form(const Job& job, bool cold) {
+  if (!idle_soc_) {
+    idle_sim_ = std::make_unique<Simulator>();
+    idle_soc_ = std::make_unique<hw::Soc>(*idle_sim_, soc_, nullptr);
   }
+  Tick t = 0;
+  std::uint64_t tasks = 0;
+  for (const auto& g : job.ops) {
+    const kernels::CpuWork& work = lowering_.cpu(g.op, job.precision, job.cpu_threads, nullptr, job.cpu_engine);
+    for (const auto& task : work.tasks) t += idle_soc_->cpu().compute_time(task, job.cpu_cluster, work.threads);
+    tasks += work.tasks.size();
+  }
+  // The idle SoC's cluster has never been busy: its first task is cold. Between two tasks of the
+  // job the cores are released and claimed again at the same instant, idle for 0, which is cold
+  // only when idle_threshold is 0 (CpuCluster::idle_for_at_least).
+  if (cold && tasks > 0) t += soc_.cpu.idle_wakeup * (soc_.cpu.idle_threshold == 0 ? tasks : 1);
+  return t;
+}
+
+Tick JobProfiler::warm_duration(const Job& job) {
+  if (has_closed_form(job)) return closed_form(job, false);
   Job twice = job;
   twice.ops.insert(twice.ops.end(), job.ops.begin(), job.ops.end());
-  return duration(twice) - duration(job);
+  return simulated_duration(twice) - simulated_duration(job);
 }
 
 void JobProfiler::annotate(Plan& plan) {

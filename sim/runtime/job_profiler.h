@@ -21,7 +21,14 @@ namespace socsim::runtime {
 class JobProfiler {
  public:
   JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model), lowering_(model, soc.npu) {}
+  // For the jobs warm_duration computes in closed form, the closed form plus the cluster's wake-up
+  // (idle_wakeup before the first task, which finds the idle SoC's cluster cold; before every
+  // task when idle_threshold is 0), which is what the simulation of the job gives; other jobs are
+  // simulated.
   Tick duration(const Job& job);
+  // Always the simulation of the job alone on an idle SoC (cached by signature): what the closed
+  // forms are checked against.
+  Tick simulated_duration(const Job& job);
   // The job's time on a warm core (no cluster wake-up): for a one-thread CPU job of shadowAttn's
   // sparse kinds (top-k, sparse attention, block-sparse attention, the planner) on a named
   // cluster, in closed form, each task the dispatch and then the later of its compute and its
@@ -34,6 +41,12 @@ class JobProfiler {
   std::size_t profiled() const { return cache_.size(); }
 
  private:
+  // shadowAttn's sparse kinds (top-k, sparse and block-sparse attention, the planner) as a
+  // one-thread CPU job on a named cluster without storage reads.
+  static bool has_closed_form(const Job& job);
+  // Its time: each task the dispatch and then the later of its compute and its DRAM stream, plus
+  // the wake-up(s) when the cluster starts cold.
+  Tick closed_form(const Job& job, bool cold);
   const hw::SocSpec& soc_;
   const model::ModelConfig& model_;
   std::map<std::string, Tick> cache_;

@@ -38,7 +38,7 @@ Job sparse_job(model::OpKind kind, std::uint64_t q, std::uint64_t kv, std::uint6
 Tick simulated_warm(JobProfiler& p, const Job& j) {
   Job twice = j;
   twice.ops.insert(twice.ops.end(), j.ops.begin(), j.ops.end());
-  return p.duration(twice) - p.duration(j);
+  return p.simulated_duration(twice) - p.simulated_duration(j);
 }
 
 TEST(JobProfilerWarm, ClosedFormEqualsTheSimulatedWarmRun) {
@@ -66,6 +66,37 @@ TEST(JobProfilerWarm, ClosedFormEqualsTheSimulatedWarmRun) {
     }
   }
   EXPECT_GT(checked, 100);
+}
+
+// duration() (the job on an idle SoC: its cluster starts cold) in closed form too: the warm
+// closed form plus the wake-up, equal to the simulation to the tick, also when idle_threshold is 0
+// (every task of the job then finds its cluster cold) and for jobs of several ops.
+TEST(JobProfilerWarm, ColdClosedFormEqualsTheSimulatedRun) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  int checked = 0;
+  for (const char* soc_id : {"snapdragon-8gen3", "snapdragon-8gen2"}) {
+    for (bool zero_threshold : {false, true}) {
+      auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/" + soc_id + ".yaml");
+      hw::SocSpec spec = hw::parse_soc_spec(tree);
+      if (zero_threshold) spec.cpu.idle_threshold = 0;
+      ASSERT_GT(spec.cpu.idle_wakeup, 0u);
+      JobProfiler p(spec, m);
+      for (auto kind : {model::OpKind::kTopK, model::OpKind::kSparseAttn, model::OpKind::kBlockSparseAttn}) {
+        for (const char* cluster : {"prime", "mid", "little"}) {
+          for (std::uint64_t kv : {256u, 3840u}) {
+            for (double ratio : {0.05, 0.93}) {
+              Job j = sparse_job(kind, 256, kv, 3, ratio, cluster, 1, m);
+              EXPECT_EQ(p.duration(j), p.simulated_duration(j)) << soc_id << " " << model::op_kind_name(kind) << " " << cluster;
+              j.ops.push_back(sparse_job(model::OpKind::kTopK, 128, kv, 2, ratio, cluster, 1, m).ops.front());
+              EXPECT_EQ(p.duration(j), p.simulated_duration(j)) << soc_id << " two ops " << model::op_kind_name(kind) << " " << cluster;
+              checked += 2;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 2 * 2 * 3 * 3 * 2 * 2 * 2);
 }
 
 // The planner's own job (scalar work on one core, no DRAM) in closed form as well.
