@@ -45,7 +45,9 @@ inline constexpr std::uint32_t kInt8GraphNodesPerHead = 8;
 double int8_attention_row_packets(const hw::HvxSpec& hvx, std::uint64_t keys);
 NpuWork lower_attention_int8_npu(const hw::NpuSpec& npu, const AttentionShape& s, std::uint32_t threads);
 // shadowAttn's estimation alone: one graph of `heads` fused QK^T (4 nodes per head: slice Q,
-// slice K, transpose K, matmul) and its INT8 HMX GEMMs.
+// slice K, transpose K, matmul) and its INT8 HMX GEMMs, which write their INT32 scores raw
+// (kQkScoreBytes each; what functional mode hands the top-k, and what its timing reads).
+inline constexpr std::uint32_t kQkScoreBytes = 4;
 inline constexpr std::uint32_t kQkGraphNodesPerHead = 4;
 NpuWork lower_qk_estimate_npu(const AttentionShape& s);
 

@@ -37,7 +37,9 @@ NpuWork lower_qk_estimate_npu(const AttentionShape& s) {
   NpuWork w;
   w.steps.push_back(NpuStep::graph_call("qk_estimate", static_cast<std::uint32_t>(s.heads) * kQkGraphNodesPerHead));
   for (std::uint64_t h = 0; h < s.heads; ++h) {
-    w.steps.push_back(NpuStep::hmx_gemm("qk_estimate head " + std::to_string(h), {s.q_len, s.head_dim, s.keys_used(), hw::DType::kInt8}));
+    // The raw INT32 scores go out (4 bytes each): the CPU's top-k ranks them as they are.
+    w.steps.push_back(NpuStep::hmx_gemm("qk_estimate head " + std::to_string(h),
+                                        {s.q_len, s.head_dim, s.keys_used(), hw::DType::kInt8, 0, kQkScoreBytes}));
   }
   return w;
 }

@@ -36,7 +36,8 @@ Geometry geometry(const NpuSpec& npu, const GemmShape& s) {
   const std::uint64_t elem = int8 ? 1 : 2;
   const std::uint64_t op = int8 ? h.int8_tile_op_cycles : h.fp16_tile_op_cycles;
   const std::uint64_t rows = h.tile_rows;
-  return {ceil_div(stored_rows(npu, s), rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * elem, op};
+  const std::uint64_t out_elem = s.out_bytes ? s.out_bytes : elem;
+  return {ceil_div(stored_rows(npu, s), rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * out_elem, op};
 }
 
 // Cycles HMX spends on a block: every weight tile loaded once into the array, then multiplied by
@@ -258,6 +259,7 @@ struct PlanKey {
   std::uint32_t crouton_h, crouton_w8, crouton_w16;
   std::uint64_t m, k, n, width;
   int dtype, home;
+  std::uint32_t out_bytes;
   auto operator<=>(const PlanKey&) const = default;
 };
 
@@ -267,7 +269,7 @@ PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
           h.weight_load_cycles, h.output_tile_cycles, npu.tcm_bytes, npu.clock_hz, npu.dma.bandwidth,
           npu.port_bandwidth, npu.dma.descriptor_overhead, npu.dma.channels, npu.layout.crouton_height,
           npu.layout.crouton_width_int8, npu.layout.crouton_width_fp16, s.m, s.k, s.n, s.width,
-          static_cast<int>(s.dtype), static_cast<int>(home)};
+          static_cast<int>(s.dtype), static_cast<int>(home), s.out_bytes};
 }
 
 // Plans memoized per thread: lowering, the block count of each lowered op and the NPU model each

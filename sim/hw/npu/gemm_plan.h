@@ -32,6 +32,10 @@ struct GemmShape {
   // (NpuLayoutSpec), height and width each padded to whole croutons; the padding positions are
   // staged, multiplied and written back like real ones. m must be a multiple of w.
   std::uint64_t width = 0;
+  // Bytes of each output element written back: 0 = the operands' type (INT8 requantized to 1, FP16
+  // 2), 4 = the INT32 accumulators raw (shadowAttn's Q·Kᵀ estimation: its top-k ranks the raw
+  // scores, which a requantization to 8 bits would tie).
+  std::uint32_t out_bytes = 0;
 };
 
 // Activation rows the GEMM moves and multiplies: m, or m's crouton-padded positions (width >= 1).

@@ -90,6 +90,20 @@ TEST(GemmPlan, SmallActivationsStayResidentAndWeightsStreamTileByTile) {
   EXPECT_EQ(p.total.writeback_bytes, 8u * 2048u);
 }
 
+// INT32 outputs written raw (shadowAttn's scores): 4 bytes per output element in TCM and on the
+// way back, against the requantized INT8's 1; the tiles multiplied are the same.
+TEST(GemmPlan, RawInt32OutputsWriteFourBytesPerElement) {
+  const auto npu = test::small_npu();
+  const auto q8 = plan_hmx_gemm(npu, {32, 64, 128, DType::kInt8}, OperandHome::kDram);
+  const auto q32 = plan_hmx_gemm(npu, {32, 64, 128, DType::kInt8, 0, 4}, OperandHome::kDram);
+  EXPECT_EQ(q32.output_tile_bytes, 4 * q8.output_tile_bytes);
+  EXPECT_EQ(q8.total.writeback_bytes, 32u * 128u);
+  EXPECT_EQ(q32.total.writeback_bytes, 4u * 32u * 128u);
+  EXPECT_EQ(q32.total.tile_ops, q8.total.tile_ops);
+  // The memo keys on the output width: the INT8 plan asked again is still the INT8 one.
+  EXPECT_EQ(plan_hmx_gemm(npu, {32, 64, 128, DType::kInt8}, OperandHome::kDram).total.writeback_bytes, 32u * 128u);
+}
+
 TEST(GemmPlan, SmallWeightsStayResidentAndActivationsStreamInRowBlocks) {
   const auto npu = test::small_npu();
   // 512x64x32 FP16: mt=16, kt=2, nt=1. A = 32 tiles = 64 KiB > 32 KiB; W = 2 tiles = 4 KiB.

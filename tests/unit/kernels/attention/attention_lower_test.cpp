@@ -124,6 +124,11 @@ TEST(AttentionLower, Int8Npu) {
   ASSERT_EQ(e.steps.size(), 3u);
   EXPECT_EQ(e.steps[0].graph_ops, 8u);
   EXPECT_EQ(e.steps[2].gemm.n, 128u);
+  // Its scores leave raw, INT32 (the top-k ranks them unrequantized); the full attention's
+  // requantize (the operands' byte).
+  EXPECT_EQ(e.steps[1].gemm.out_bytes, 4u);
+  EXPECT_EQ(e.steps[2].gemm.out_bytes, 4u);
+  EXPECT_EQ(w.steps[1].gemm.out_bytes, 0u);
 }
 
 TEST(AttentionLower, FlashNpuTcm) {
