@@ -46,6 +46,7 @@ Tick JobProfiler::simulated_duration(const Job& job) {
   Plan one;
   Job j = job;
   j.deps.clear();
+  j.start_deps.clear();
   j.lane.clear();
   if (!j.npu_graph.empty()) one.prepared_graphs.push_back(j.npu_graph);
   one.add(std::move(j));

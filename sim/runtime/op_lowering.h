@@ -4,8 +4,8 @@
 // HVX packets); the runtime only picks the face and its shape for the op:
 //   matmul                              lowering/matmul_lowering.h (GEMM; GEMV for one row)
 //   attn_scores, softmax, attn_context  lowering/attention_lowering.h (the parts of one
-//                                       attention kernel; dynamic kernels skip the causally
-//                                       masked half, NPU kernels see the note there)
+//                                       attention kernel; the CPU/GPU mat-muls compute the
+//                                       masked scores too, NPU kernels see the note there)
 //   norm, activation, elementwise, bias_add, rope, quantize, dequantize, the host's sample
 //                                       lowering/elementwise_lowering.h
 // Each task/kernel/step is named "<op name>/<kernel's name>".

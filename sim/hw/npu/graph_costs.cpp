@@ -11,9 +11,11 @@ GraphSize graph_size(const std::vector<model::OpDesc>& ops, double weight_bits, 
     s.tensor_bytes += static_cast<std::uint64_t>(static_cast<double>(op.weight_params) * weight_bits / 8.0);
     const bool gemm_like = op.kind == model::OpKind::kMatMul || op.kind == model::OpKind::kAttnScores ||
                            op.kind == model::OpKind::kAttnContext;
-    const std::uint64_t out_elems = gemm_like ? op.batch * op.m * op.n : op.elements;
+    const bool qk_estimate = op.kind == model::OpKind::kQkEstimate;  // raw INT32 scores (int8_attention.h)
+    const std::uint64_t out_elems = gemm_like || qk_estimate ? op.batch * op.m * op.n : op.elements;
     const bool int8_out = op.kind == model::OpKind::kMatMul || op.kind == model::OpKind::kQuantize;
-    s.tensor_bytes += static_cast<std::uint64_t>(static_cast<double>(out_elems) * (int8_out ? matmul_output_bytes : 2.0));
+    const double out_bytes = qk_estimate ? 4.0 : int8_out ? matmul_output_bytes : 2.0;
+    s.tensor_bytes += static_cast<std::uint64_t>(static_cast<double>(out_elems) * out_bytes);
   }
   return s;
 }

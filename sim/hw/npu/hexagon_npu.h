@@ -107,7 +107,10 @@ class HexagonNpu {
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;
   Counter dma_bytes_, hmx_cycles_;
-  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int>, std::shared_ptr<const GemmPlan>> gemm_plans_;
+  // Keyed on every GemmShape field (and the operands' home): a plan of INT32 outputs is not one
+  // of INT8 outputs at the same m, k, n.
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int, std::uint32_t>, std::shared_ptr<const GemmPlan>>
+      gemm_plans_;
 };
 
 }  // namespace socsim::hw

@@ -9,8 +9,8 @@
 // so the total is the same). Kernels per unit and precision:
 //   CPU, GPU   the FP32 full causal kernel (kernels/attention/attention_lower.h): its mat-muls
 //              compute the whole m x (p0 + m) rectangle, the softmax only the visible scores
-//              (visible_total); K and V are read per query
-//              head in FP32 as that kernel does. One query row per head (decode): the same kernel
+//              (visible_total); K and V are read per query head from the FP16 cache, as that
+//              kernel does. One query row per head (decode): the same kernel
 //              as mat-vec kernels (attention_decode_lower.h).
 //   NPU        kW8A8 / kW8A8Group: lower_attention_int8_npu (int8_attention.h): a static graph
 //              computing the dense rectangle (m x (p0 + m) per head), exact FP32 softmax. Its

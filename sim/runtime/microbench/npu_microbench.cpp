@@ -5,6 +5,7 @@
 #include <limits>
 #include <string_view>
 
+#include "kernels/attention/int8_attention.h"
 #include "sim/config/config_error.h"
 #include "sim/hw/npu/graph_costs.h"
 #include "sim/hw/npu/hmx_gemm.h"
@@ -145,7 +146,9 @@ nlohmann::ordered_json npu_qk(const MicrobenchRequest& r) {
   Simulator sim;
   hw::Soc soc(sim, r.soc, nullptr);
   auto& npu = soc.npu();
-  const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype}, hw::OperandHome::kDram);
+  // INT8 scores leave raw as INT32, as the system's estimation writes them (int8_attention.h).
+  const std::uint32_t out_bytes = r.dtype == hw::DType::kInt8 ? kernels::kQkScoreBytes : 0;
+  const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype, 0, out_bytes}, hw::OperandHome::kDram);
   constexpr std::uint32_t kNodesPerHead = 4;
   auto body = [](hw::HexagonNpu& n, hw::GemmPlan p, std::uint64_t heads, std::uint32_t nodes) -> Task<> {
     co_await n.graph_call(static_cast<std::uint32_t>(heads) * nodes, "graph_execute");

@@ -19,6 +19,16 @@ struct Rig {
   }
 };
 
+// The NPU's plan cache keys on the output width too: INT32 outputs (shadowAttn's raw scores) after
+// INT8 ones of the same m, k, n get their own plan, and the INT8 one is still INT8 after them.
+TEST(HexagonNpu, GemmPlanCacheKeysOnTheOutputWidth) {
+  Rig r;
+  const GemmShape q8{32, 64, 128, DType::kInt8}, q32{32, 64, 128, DType::kInt8, 0, 4};
+  EXPECT_EQ(r.npu.gemm_plan(q8, OperandHome::kDram)->total.writeback_bytes, 32u * 128u);
+  EXPECT_EQ(r.npu.gemm_plan(q32, OperandHome::kDram)->total.writeback_bytes, 4u * 32u * 128u);
+  EXPECT_EQ(r.npu.gemm_plan(q8, OperandHome::kDram)->total.writeback_bytes, 32u * 128u);
+}
+
 TEST(HexagonNpu, DmaPaysSetUpPerTransferThenBytes) {
   Rig r;
   // 10 transfers x 100 ns + 20,000 B at 2 GB/s (the DMA cap) = 1 us + 10 us = 11 us
