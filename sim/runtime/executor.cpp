@@ -287,7 +287,11 @@ Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size
       j += take;
     }
   } else {
-    co_await run_npu_work(soc_.npu(), work.work, g.produced[node].get());
+    // Block by block progress only for a consumer: without one a GEMM merges its last steps too.
+    // (Chosen in its own statement: GCC miscompiles a conditional's temporaries inside co_await.)
+    Progress* outputs = nullptr;
+    if (self.streamed) outputs = g.produced[node].get();
+    co_await run_npu_work(soc_.npu(), work.work, outputs);
   }
   account("npu", model::op_kind_name(job.ops[node].op.kind), start);
   g.done[node]->fire();
@@ -319,6 +323,7 @@ Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWo
     if (!matrix && n.input >= 0) {
       const auto in = static_cast<std::size_t>(n.input);
       n.streams = g.nodes[in].blocks > 0 && streams_behind(ops[in], *lowered[in], ops[i], lowered[i]->work);
+      g.nodes[in].streamed = g.nodes[in].streamed || n.streams;
     }
     g.nodes.push_back(n);
   }

@@ -100,6 +100,7 @@ class Executor {
     std::int32_t after = -1;   // previous node of its queue (matrix or vector)
     std::uint64_t blocks = 0;  // HMX GEMM blocks it computes (0: a vector node)
     bool streams = false;      // consumes its input's blocks as they are computed
+    bool streamed = false;     // a node streams this one's blocks (it reports them as computed)
   };
   struct GraphNodes {
     std::vector<GraphNode> nodes;

@@ -32,18 +32,38 @@ StepWork step_work(const std::vector<GemmBlock>& blocks, std::size_t i) {
   return w;
 }
 
-// Whether r such steps as one take r times one step's time whatever DRAM does meanwhile. A step
-// takes max(HMX, DMA); DRAM contention only lengthens the DMA side. DMA-bound on an idle NPU: it
-// stays DMA-bound, and summed DMA under any rate is the sum of the steps' DMA. Compute-bound with a
-// wide margin: contention would have to slow DMA that much to change which side binds. In between,
-// contention that comes and goes flips the bound from step to step, and the merged step (the max of
-// sums) would undercount the steps' sum of maxima.
-bool merges_exactly(const StepWork& w, const NpuSpec& npu) {
+// How a step's time is bound, and whether DRAM contention could change that. A step takes
+// max(HMX, DMA); contention only lengthens the DMA side. DMA-bound on an idle NPU: it stays
+// DMA-bound. Compute-bound with a wide margin: contention would have to slow DMA that much to
+// change which side binds. In between (kFlippable), contention that comes and goes flips the
+// bound from step to step.
+enum class StepBound { kDma, kCompute, kFlippable };
+
+StepBound step_bound(const StepWork& w, const NpuSpec& npu) {
   const double d = (w.stages ? idle_dma_seconds(npu, w.stage_bytes, w.stage_transfers) : 0.0) +
                    (w.writeback_bytes > 0 ? idle_dma_seconds(npu, w.writeback_bytes, 1) : 0.0);
   const double h = static_cast<double>(w.hmx_cycles) / static_cast<double>(npu.clock_hz);
-  return d >= h || h >= kComputeBoundMargin * d;
+  if (d >= h) return StepBound::kDma;
+  return h >= kComputeBoundMargin * d ? StepBound::kCompute : StepBound::kFlippable;
 }
+
+// Consecutive steps bound alike (not kFlippable) run as one step of their summed work: DMA-bound
+// ones take the sum of their transfers' times whatever DRAM's rate does meanwhile (a transfer's
+// set-up rounds and bytes add up; HMX's sum stays below), compute-bound ones the sum of their HMX
+// cycles. So the pipeline's time is unchanged while the events fall. Identical steps (the steady
+// state) are the common case; the steps at a row block's edges differ from it and from each
+// other but are usually bound alike too.
+struct MergedStep {
+  std::uint64_t hmx_cycles = 0;
+  std::uint64_t stage_bytes = 0, stage_transfers = 0;  // transfers: whole rounds per step
+  std::uint64_t writeback_bytes = 0, writeback_transfers = 0;
+  void add(const StepWork& w, std::uint64_t channels) {
+    const auto whole_rounds = [channels](std::uint64_t transfers) { return (transfers + channels - 1) / channels * channels; };
+    hmx_cycles += w.hmx_cycles;
+    if (w.stages) stage_bytes += w.stage_bytes, stage_transfers += whole_rounds(w.stage_transfers);
+    if (w.writeback_bytes > 0) writeback_bytes += w.writeback_bytes, writeback_transfers += whole_rounds(1);
+  }
+};
 
 }  // namespace
 
@@ -60,27 +80,34 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
   // Prologue: stage block 0.
   co_await npu.dma(blocks[0].stage_bytes, blocks[0].stage_transfers, label(" stage ", 0, 1));
   TaskList step;
+  const std::uint64_t channels = npu.spec().dma.channels;
   for (std::size_t i = 0; i < blocks.size();) {
-    // A run of identical steps (the steady state: equal blocks of weight columns or row blocks)
-    // goes as one step of r times the work: with the DMA and HMX rates constant over it, its time
-    // is r times one step's, max(HMX, DMA) each, so the pipeline's time is unchanged while the
-    // events fall r-fold. Only steps whose bound DRAM contention cannot flip (merges_exactly).
-    // Capped, so DRAM contention that changes within a run is still followed closely, and tapered towards the end (at most an eighth of the steps left), so that a
-    // consumer streaming the outputs (a Dequantize behind the matmul) still gets the last blocks
-    // one by one and its tail after the GEMM stays one block's work.
-    const StepWork w = step_work(blocks, i);
-    const std::size_t cap =
-        merges_exactly(w, npu.spec()) ? std::clamp<std::size_t>((blocks.size() - i) / 8, 1, kMaxMergedGemmSteps) : 1;
+    // Steps bound alike merge (MergedStep). Capped, so DRAM contention that changes within a run
+    // is still followed closely. With a consumer streaming the outputs (blocks_done: a Dequantize
+    // behind the matmul) also tapered towards the end (at most an eighth of the steps left): it
+    // gets the last blocks one by one and its tail after the GEMM stays one block's work.
+    StepWork w = step_work(blocks, i);
+    const StepBound bound = step_bound(w, npu.spec());
+    const std::size_t left = blocks.size() - i;
+    const std::size_t cap = bound == StepBound::kFlippable ? 1
+                            : blocks_done                  ? std::clamp<std::size_t>(left / 8, 1, kMaxMergedGemmSteps)
+                                                           : kMaxMergedGemmSteps;
+    MergedStep m;
+    m.add(w, channels);
     std::size_t r = 1;
-    while (i + r < blocks.size() && r < cap && step_work(blocks, i + r) == w) ++r;
+    while (i + r < blocks.size() && r < cap) {
+      const StepWork next = step_work(blocks, i + r);
+      if (!(next == w) && step_bound(next, npu.spec()) != bound) break;  // (an identical step is bound alike)
+      w = next;
+      m.add(w, channels);
+      ++r;
+    }
     step.clear();
-    step.push_back(npu.hmx(w.hmx_cycles * r, label(" block ", i, r)));
-    // Transfers set up `channels` at a time, per request: r steps pay r times one step's rounds,
-    // so the merged request asks for whole rounds (a step of 17 transfers on 4 channels is 5).
-    const std::uint64_t ch = npu.spec().dma.channels;
-    const auto whole_rounds = [ch](std::uint64_t transfers) { return (transfers + ch - 1) / ch * ch; };
-    if (w.stages) step.push_back(npu.dma(w.stage_bytes * r, whole_rounds(w.stage_transfers) * r, label(" stage ", i + 1, r)));
-    if (w.writeback_bytes > 0) step.push_back(npu.dma(w.writeback_bytes * r, whole_rounds(1) * r, label(" writeback ", i - 1, r)));
+    step.push_back(npu.hmx(m.hmx_cycles, label(" block ", i, r)));
+    // Transfers set up `channels` at a time, per request: merged steps pay each step's rounds
+    // (a step of 17 transfers on 4 channels is 5), as MergedStep counts them.
+    if (m.stage_bytes > 0 || m.stage_transfers > 0) step.push_back(npu.dma(m.stage_bytes, m.stage_transfers, label(" stage ", i + 1, r)));
+    if (m.writeback_bytes > 0) step.push_back(npu.dma(m.writeback_bytes, m.writeback_transfers, label(" writeback ", i - 1, r)));
     co_await when_all(sim, std::move(step));
     if (blocks_done) blocks_done->advance(r);
     i += r;

@@ -5,8 +5,9 @@
 // `blocks_done`, when given, advances as each block's outputs are computed (a consumer that
 // streams them, sim/runtime/executor.cpp, follows it).
 //
-// Consecutive identical steps (the steady state) run as one step of up to kMaxMergedGemmSteps
-// times the work: the same time while DRAM's rate holds, far fewer events.
+// Consecutive steps bound alike (all DMA-bound, or all compute-bound by a wide margin; the steady
+// state's identical steps are the common case) run as one step of up to kMaxMergedGemmSteps
+// steps' work: the same time whatever DRAM's rate does, far fewer events.
 #include "sim/core/sync.h"
 #include "sim/core/task.h"
 #include "sim/hw/npu/gemm_plan.h"

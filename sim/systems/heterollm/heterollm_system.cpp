@@ -119,17 +119,27 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
     return t;
   };
-  const auto best = heterollm::solve(rows, k, n, p, cost, &all);
+  // The real profiler's candidates are simulations: the solver runs only those whose parts, each
+  // timed alone, could still beat the best (the same choice as running all of them).
+  const heterollm::CostFn bound = [&](const heterollm::Partition& c) {
+    heterollm::PartTimes t = profiler_->alone(c);
+    if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
+    return t;
+  };
+  const auto best = heterollm::solve(rows, k, n, p, cost, &all, predictor_ ? nullptr : &bound);
   if (options_.explain) {
+    // (Single-unit candidates' bounds are their times: the parts alone are what they run.)
     Tick gpu_only = 0, npu_only = 0;
+    std::size_t costed = 0;
     for (const auto& c : all) {
+      costed += c.bounded_only ? 0 : 1;
       if (c.kind == heterollm::CutKind::kGpuOnly) gpu_only = c.t_total;
       if (c.kind == heterollm::CutKind::kNpuOnly && (npu_only == 0 || c.t_total < npu_only)) npu_only = c.t_total;
     }
     std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us; gpu-only {:.1f} us, "
-                             "npu-only {:.1f} us; {} candidates)\n",
+                             "npu-only {:.1f} us; {} candidates, {} costed)\n",
                              id(), decode ? "decode" : "prefill", "matmul", rows, k, n, best.describe(), to_us(best.t_gpu),
-                             to_us(best.t_npu), to_us(best.t_total), to_us(gpu_only), to_us(npu_only), all.size());
+                             to_us(best.t_npu), to_us(best.t_total), to_us(gpu_only), to_us(npu_only), all.size(), costed);
   }
   return decisions_.emplace(key, best).first->second;
 }

@@ -104,4 +104,25 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   return t;
 }
 
+PartTimes PartitionProfiler::alone(const Partition& p) {
+  PartTimes t;
+  if (p.uses_gpu()) {
+    Partition g;
+    g.kind = CutKind::kGpuOnly;
+    g.m = p.gpu_rows, g.k = p.k, g.n = p.gpu_cols;
+    g.gpu_rows = p.gpu_rows, g.gpu_cols = p.gpu_cols;
+    t.gpu = time(g).gpu;
+  }
+  if (p.uses_npu()) {
+    for (const auto piece : p.npu_pieces) {
+      Partition q;
+      q.kind = CutKind::kNpuOnly;
+      q.m = piece, q.k = p.k, q.n = p.npu_cols;
+      q.npu_pieces = {piece}, q.npu_rows = piece, q.npu_cols = p.npu_cols;
+      t.npu += time(q).npu;
+    }
+  }
+  return t;
+}
+
 }  // namespace socsim::systems::heterollm

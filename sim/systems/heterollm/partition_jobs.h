@@ -33,6 +33,10 @@ class PartitionProfiler {
   PartitionProfiler(const PartitionProfiler&) = delete;
   PartitionProfiler& operator=(const PartitionProfiler&) = delete;
   PartTimes time(const Partition& p);
+  // Lower bounds of time(p)'s parts: the GPU part alone and the NPU pieces each alone, summed (a
+  // part sharing DRAM with the other only slows; the pieces run back to back on an NPU that
+  // carries nothing from one graph call to the next). Each distinct part is simulated once.
+  PartTimes alone(const Partition& p);
   std::size_t runs() const { return cache_.size(); }
 
  private:

@@ -119,19 +119,45 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
 }
 
 Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
-                std::vector<Partition>* evaluated) {
+                std::vector<Partition>* evaluated, const CostFn* lower_bound) {
   auto all = candidates(m, k, n, p);
-  const Partition* best = nullptr;
-  for (auto& c : all) {
-    const PartTimes t = cost(c);
+  const auto fill = [&](Partition& c, const PartTimes& t) {
     c.t_gpu = c.uses_gpu() ? t.gpu : 0;
     c.t_npu = c.uses_npu() ? t.npu : 0;
     const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
     c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
-    const bool eligible = !p.force_split || all.size() <= 2 || (c.uses_gpu() && c.uses_npu());
-    if (eligible && (!best || c.t_total < best->t_total)) best = &c;
+  };
+  // force_split: only splits, when there are any.
+  const auto split = [](const Partition& c) { return c.uses_gpu() && c.uses_npu(); };
+  const bool any_split = std::any_of(all.begin(), all.end(), split);
+  const auto eligible = [&](const Partition& c) { return !p.force_split || !any_split || split(c); };
+  // Visit order: enumeration order, or by bounded T_total (then enumeration order).
+  std::vector<std::size_t> order(all.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (lower_bound) {
+    for (auto& c : all) {
+      fill(c, (*lower_bound)(c));
+      c.bounded_only = true;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a].t_total < all[b].t_total; });
   }
-  const Partition chosen = *best;
+  std::size_t best = all.size();
+  for (const std::size_t i : order) {
+    Partition& c = all[i];
+    if (!eligible(c)) {
+      if (lower_bound) continue;  // never chosen: its bound is all --explain shows
+    } else if (lower_bound && best < all.size()) {
+      // Its T_total is at least the bound: it cannot win against the best unless strictly less,
+      // or equal and earlier. Every later one in `order` has a bound at least as large.
+      const Tick b = c.t_total, t = all[best].t_total;
+      if (b > t || (b == t && i > best)) continue;
+    }
+    fill(c, cost(c));
+    c.bounded_only = false;
+    if (eligible(c) && (best == all.size() || c.t_total < all[best].t_total || (c.t_total == all[best].t_total && i < best)))
+      best = i;
+  }
+  const Partition chosen = all[best];
   if (evaluated) *evaluated = std::move(all);
   return chosen;
 }

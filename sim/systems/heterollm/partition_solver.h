@@ -44,6 +44,9 @@ struct Partition {
   // GPU: rows [gpu_row_begin, m) over `gpu_cols` columns (the last gpu_cols of n for row cuts).
   std::uint64_t gpu_row_begin = 0, gpu_rows = 0, gpu_cols = 0;
   Tick t_gpu = 0, t_npu = 0, t_total = 0;
+  // solve() with lower bounds skipped running this candidate: its times are the bounds, which
+  // already could not beat the chosen one.
+  bool bounded_only = false;
 
   bool uses_gpu() const { return gpu_rows > 0 && gpu_cols > 0; }
   bool uses_npu() const { return !npu_pieces.empty() && npu_cols > 0; }
@@ -73,8 +76,15 @@ using CostFn = std::function<PartTimes(const Partition&)>;
 std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p);
 // The candidate minimizing T_total; ties keep the earliest (gpu-only, npu-only, then cuts).
 // `evaluated`, if given, receives every candidate with its times.
+//
+// `lower_bound`, if given, returns for a candidate times no larger than `cost` would (each part
+// run alone, without the other's DRAM traffic: sharing only slows a part). Candidates are then
+// taken in order of their bounded T_total, and one whose bound cannot beat the best so far (ties
+// to the earlier candidate) is not costed: the choice is the exhaustive search's, and `cost` runs
+// for the few candidates near the optimum only (HeteroLLM's real-execution profiler at batch 16
+// has ~600 candidates per matmul, each a simulation). Such candidates come back bounded_only.
 Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
-                std::vector<Partition>* evaluated = nullptr);
+                std::vector<Partition>* evaluated = nullptr, const CostFn* lower_bound = nullptr);
 
 // Standard pieces covering `rows` (largest standard <= what is left, the remainder padded to the
 // smallest standard holding it): the NPU-only / hybrid cover.

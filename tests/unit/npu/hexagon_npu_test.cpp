@@ -180,6 +180,44 @@ TEST(HmxGemm, BalancedStepsAreNotMerged) {
   EXPECT_GT(g.events, 8 * g.blocks);  // block by block
 }
 
+// A row-blocked GEMM (its operands fill the TCM several times over): each row block restages its
+// activations, so its first and last steps differ from the steady state and from each other, but
+// they are DMA-bound like it and merge with it. The time is the block-by-block pipeline's; with no
+// consumer of the outputs (no Progress) the run does not taper, and takes fewer steps still.
+TEST(HmxGemm, StepsBoundAlikeMergeAcrossRowBlocks) {
+  const NpuSpec spec = test::small_npu();
+  const GemmShape shape{512, 512, 2048, DType::kFp16};
+  const auto plan = plan_hmx_gemm(spec, shape, OperandHome::kDram);
+  ASSERT_EQ(plan.strategy, GemmStrategy::kRowBlocked);
+  std::size_t distinct = 1;
+  for (std::size_t i = 1; i < plan.blocks.size(); ++i) {
+    const auto& a = plan.blocks[i - 1];
+    const auto& b = plan.blocks[i];
+    distinct += a.stage_bytes != b.stage_bytes || a.stage_transfers != b.stage_transfers || a.hmx_cycles != b.hmx_cycles;
+  }
+  ASSERT_GE(distinct, 4u) << "the shape should change blocks at row-block edges";
+  const auto run = [&](bool streamed) {
+    Simulator sim;
+    DramModel dram{sim, 10e9, {1.0}};
+    HexagonNpu npu{sim, spec, dram, nullptr};
+    Progress done(sim);
+    sim.spawn(run_hmx_gemm(npu, plan, "g", streamed ? &done : nullptr), "g");
+    EXPECT_EQ(sim.run(), RunResult::kIdle);
+    if (streamed) {
+      EXPECT_EQ(done.value(), plan.blocks.size());
+    }
+    sim.kill_processes();
+    return std::pair{to_seconds(sim.now()), sim.events_fired()};
+  };
+  const double want = idle_plan_seconds(spec, plan);
+  const auto [streamed_s, streamed_events] = run(true);
+  const auto [alone_s, alone_events] = run(false);
+  EXPECT_NEAR(streamed_s, want, 1e-6 * want);
+  EXPECT_NEAR(alone_s, want, 1e-6 * want);
+  EXPECT_LT(streamed_events, 2 * plan.blocks.size());
+  EXPECT_LT(alone_events, streamed_events);
+}
+
 Tick gemm_time_with_tcm(std::uint64_t tcm, const GemmShape& shape) {
   NpuSpec spec = test::small_npu();
   spec.tcm_bytes = tcm;

@@ -143,6 +143,83 @@ TEST(HeteroSolver, PicksTheMinimumOfRandomCostTables) {
   }
 }
 
+// With lower bounds the solver costs only the candidates that could still win, and chooses what
+// the exhaustive search chooses (ties included): random tables whose bounds are each candidate's
+// times scaled down by a random factor (or equal, which makes ties with the best likely).
+TEST(HeteroSolver, LowerBoundsSkipCandidatesButNotTheChoice) {
+  std::mt19937 gen(11);
+  std::size_t costed = 0, total = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::uniform_int_distribution<std::uint64_t> rows(1, 3000), cols(1, 24);
+    const std::uint64_t m = rows(gen), n = 256 * cols(gen);
+    const double npu = std::uniform_real_distribution<double>(0.5, 4)(gen), gpu = std::uniform_real_distribution<double>(0.5, 4)(gen);
+    const heterollm::CostFn cost = linear(npu, gpu);
+    const double slack = trial % 3 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.5, 1.0)(gen);
+    const heterollm::CostFn bound = [&](const Partition& c) {
+      const PartTimes t = cost(c);
+      return PartTimes{static_cast<Tick>(static_cast<double>(t.gpu) * slack), static_cast<Tick>(static_cast<double>(t.npu) * slack)};
+    };
+    SolverParams p = params();
+    p.sync = 20'000, p.copy = 5'000;
+    p.decode = trial % 5 == 0;
+    p.npu_home = trial % 2 == 0;
+    p.force_split = trial % 7 == 0;
+    std::size_t calls = 0;
+    const heterollm::CostFn counted = [&](const Partition& c) {
+      ++calls;
+      return cost(c);
+    };
+    std::vector<Partition> all, bounded;
+    const auto want = heterollm::solve(m, 4096, n, p, cost, &all);
+    const auto got = heterollm::solve(m, 4096, n, p, counted, &bounded, &bound);
+    EXPECT_EQ(got.describe(), want.describe()) << m << "x" << n;
+    EXPECT_EQ(got.t_total, want.t_total);
+    ASSERT_EQ(bounded.size(), all.size());
+    std::size_t not_bounded = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (bounded[i].bounded_only) {
+        EXPECT_LE(bounded[i].t_total, all[i].t_total);  // a bound, never more than the time
+      } else {
+        ++not_bounded;
+        EXPECT_EQ(bounded[i].t_total, all[i].t_total);
+      }
+    }
+    EXPECT_EQ(not_bounded, calls);
+    costed += calls, total += all.size();
+  }
+  // With these tables the bounds prune most of the work (they are tight for a third of the trials).
+  EXPECT_LT(costed * 3, total);
+}
+
+// The real-execution profiler's bounds are the parts run alone: never above a candidate's time,
+// and equal to it for a single-unit candidate (what it runs is the part alone). Every candidate
+// of a prefill and a decode matmul of qwen2-0.5b is checked; the solver's choice with the bounds
+// is the exhaustive one.
+TEST(HeteroProfiler, PartsAloneBoundTheCandidates) {
+  const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {});
+  const auto model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+  heterollm::PartitionProfiler prof(spec, model);
+  for (const bool decode : {false, true}) {
+    SolverParams p = params();
+    p.decode = decode;
+    p.sync = 20'000;
+    const std::uint64_t m = decode ? 1 : 300, k = 896, n = 4864;
+    const heterollm::CostFn cost = [&](const Partition& c) { return prof.time(c); };
+    const heterollm::CostFn bound = [&](const Partition& c) { return prof.alone(c); };
+    std::vector<Partition> all;
+    const auto want = heterollm::solve(m, k, n, p, cost, &all);
+    const auto got = heterollm::solve(m, k, n, p, cost, nullptr, &bound);
+    EXPECT_EQ(got.describe(), want.describe());
+    for (const auto& c : all) {
+      const PartTimes t = prof.time(c), b = prof.alone(c);
+      if (c.uses_gpu()) { EXPECT_LE(b.gpu, t.gpu) << c.describe(); }
+      if (c.uses_npu()) { EXPECT_LE(b.npu, t.npu) << c.describe(); }
+      if (!c.uses_npu()) { EXPECT_EQ(b.gpu, t.gpu) << c.describe(); }
+      if (!c.uses_gpu()) { EXPECT_EQ(b.npu, t.npu) << c.describe(); }  // pieces back to back add up
+    }
+  }
+}
+
 // The parts of a partition of a sibling group (two matmuls sharing their input), computed with
 // the W4A16 kernel on their own rows and columns and assembled, equal the unsplit matmuls bit for
 // bit, every output element written exactly once.
