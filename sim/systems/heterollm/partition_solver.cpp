@@ -152,7 +152,10 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
       const Tick b = c.t_total, t = all[best].t_total;
       if (b > t || (b == t && i > best)) continue;
     }
+    const Tick bounded = c.t_total;
     fill(c, cost(c));
+    // A bound above the time is no bound: the skipped candidates are in doubt, so cost them all.
+    if (lower_bound && c.t_total < bounded) return solve(m, k, n, p, cost, evaluated, nullptr);
     c.bounded_only = false;
     if (eligible(c) && (best == all.size() || c.t_total < all[best].t_total || (c.t_total == all[best].t_total && i < best)))
       best = i;

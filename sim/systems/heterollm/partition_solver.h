@@ -82,7 +82,8 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
 // taken in order of their bounded T_total, and one whose bound cannot beat the best so far (ties
 // to the earlier candidate) is not costed: the choice is the exhaustive search's, and `cost` runs
 // for the few candidates near the optimum only (HeteroLLM's real-execution profiler at batch 16
-// has ~600 candidates per matmul, each a simulation). Such candidates come back bounded_only.
+// has ~600 candidates per matmul, each a simulation). Such candidates come back bounded_only. A
+// costed candidate faster than its bound shows the bounds wrong: the search is then exhaustive.
 Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
                 std::vector<Partition>* evaluated = nullptr, const CostFn* lower_bound = nullptr);
 

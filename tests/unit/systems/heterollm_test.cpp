@@ -191,6 +191,23 @@ TEST(HeteroSolver, LowerBoundsSkipCandidatesButNotTheChoice) {
   EXPECT_LT(costed * 3, total);
 }
 
+// Bounds that overshoot (a what-if where sharing speeds a part up) must not change the choice:
+// the first costed candidate faster than its bound turns the search exhaustive.
+TEST(HeteroSolver, OvershootingBoundsFallBackToTheExhaustiveSearch) {
+  const heterollm::CostFn cost = linear(1.0, 3.0);
+  const heterollm::CostFn bound = [&](const Partition& c) {
+    const PartTimes t = cost(c);
+    return PartTimes{t.gpu * 2, t.npu * 2};
+  };
+  SolverParams p = params();
+  std::vector<Partition> all;
+  const auto want = heterollm::solve(600, 4096, 4096, p, cost);
+  const auto got = heterollm::solve(600, 4096, 4096, p, cost, &all, &bound);
+  EXPECT_EQ(got.describe(), want.describe());
+  EXPECT_EQ(got.t_total, want.t_total);
+  for (const auto& c : all) EXPECT_FALSE(c.bounded_only) << c.describe();
+}
+
 // The real-execution profiler's bounds are the parts run alone: never above a candidate's time,
 // and equal to it for a single-unit candidate (what it runs is the part alone). Every candidate
 // of a prefill and a decode matmul of qwen2-0.5b is checked; the solver's choice with the bounds
