@@ -112,6 +112,24 @@ GemmBlock weight_column_block(const NpuSpec& npu, const Geometry& g, std::uint64
   return b;
 }
 
+// The idle pipeline time of streaming `cols` weight columns a block (weight_column_block).
+// Blocks 1 .. n-2 are the same (`cols` full columns; block 0 carries the prologue, the last may be
+// partial), so every step from 2 to n-3 sees the same three blocks and takes the same time: the
+// pipeline of n blocks is that of five ([0, 1, 1, 1, n-1], one such step) plus n-5 more of that
+// step. Planning a wide matmul (an LM head's 4000 column tiles) walked them all, per candidate.
+double weight_columns_seconds(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t cols,
+                              const GemmBlock& prologue, bool walk_every_block) {
+  const std::size_t n = ceil_div(g.nt, cols);
+  const auto block = [&](std::size_t i) { return weight_column_block(npu, g, rows, cols, prologue, i); };
+  if (walk_every_block || n <= 5) return idle_pipeline_seconds(npu, n, block);
+  const GemmBlock full = block(1), first = block(0), last = block(n - 1);
+  double t = idle_pipeline_seconds(npu, 5, [&](std::size_t i) { return i == 0 ? first : i == 4 ? last : full; });
+  const double dma = idle_dma_seconds(npu, full.stage_bytes, full.stage_transfers) +
+                     (full.writeback_bytes > 0 ? idle_dma_seconds(npu, full.writeback_bytes, 1) : 0.0);
+  t += static_cast<double>(n - 5) * std::max(static_cast<double>(full.hmx_cycles) / static_cast<double>(npu.clock_hz), dma);
+  return t;
+}
+
 // Streams the weights column by column (kt tiles per output column) through a TCM budget, against
 // `rows` resident activation tiles. Appends one block per group of columns. The group size is the
 // one (of 1, 2, 4, ... up to what the budget holds) whose pipeline is fastest on an idle NPU:
@@ -126,8 +144,7 @@ void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g
   std::uint64_t best_cols = 0;
   double best_t = 0;
   for (std::uint64_t cols = 1;; cols = std::min(max_cols, cols * 2)) {
-    const double t = idle_pipeline_seconds(npu, ceil_div(g.nt, cols),
-                                           [&](std::size_t i) { return weight_column_block(npu, g, rows, cols, prologue, i); });
+    const double t = weight_columns_seconds(npu, g, rows, cols, prologue, false);
     if (best_cols == 0 || t < best_t) best_cols = cols, best_t = t;
     if (cols == max_cols) break;
   }
@@ -156,6 +173,15 @@ std::uint64_t stored_rows(const NpuSpec& npu, const GemmShape& s) {
   const std::uint64_t h = padded(s.m / s.width, l.crouton_height), w = padded(s.width, width_block);
   if (h > std::numeric_limits<std::uint64_t>::max() / w) throw TimeOverflow("crouton-padded GEMM rows past 64 bits");
   return h * w;
+}
+
+double weight_stream_seconds(const NpuSpec& npu, const GemmShape& s, std::uint64_t cols, bool walk_every_block) {
+  const Geometry g = geometry(npu, s);
+  if (cols == 0 || cols > g.nt) throw std::invalid_argument("weight_stream_seconds: columns per block out of range");
+  GemmBlock prologue;
+  prologue.stage_bytes = g.mt * g.kt * g.tile_bytes;
+  prologue.stage_transfers = 1;
+  return weight_columns_seconds(npu, g, g.mt, cols, prologue, walk_every_block);
 }
 
 double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan) {
@@ -228,8 +254,17 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     // Neither fits: row blocks of a quarter of the TCM, all weights streamed again for each.
     plan.strategy = GemmStrategy::kRowBlocked;
     const std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 4 / (g.kt * g.tile_bytes)));
+    std::size_t full_begin = 0, full_end = 0;  // the blocks of the first full row block
     for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
       const std::uint64_t r = std::min(rows, g.mt - r0);
+      if (r == rows && full_end > full_begin) {
+        // Every full row block streams the weights the same way: its blocks are the first's.
+        for (std::size_t i = full_begin; i < full_end; ++i) {
+          const GemmBlock b = plan.blocks[i];  // a copy: push_back may reallocate
+          plan.blocks.push_back(b);
+        }
+        continue;
+      }
       GemmBlock prologue;
       prologue.stage_bytes = r * g.kt * g.tile_bytes;
       prologue.stage_transfers = 1;
@@ -238,7 +273,9 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
         throw HardwareLimitError("npu.tcm", "one row tile of activations (" + std::to_string(a_block) + " B for k = " +
                                     std::to_string(s.k) + ") does not fit the TCM of " + std::to_string(tcm) + " B");
       }
+      const std::size_t before = plan.blocks.size();
       stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);
+      if (r == rows && full_end == full_begin) full_begin = before, full_end = plan.blocks.size();
     }
   }
   for (const auto& b : plan.blocks) add(plan.total, b);

@@ -77,6 +77,12 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& shape, Opera
 // (`channels` transfers at a time), then the bytes at the DMA path's rate.
 double idle_dma_seconds(const NpuSpec& npu, std::uint64_t bytes, std::uint64_t transfers);
 
+// The idle pipeline seconds of streaming the weights `cols` column tiles a block past all of the
+// activations resident in TCM (the activations-resident strategy's candidates): as the planner
+// computes it (the steady steps counted, not walked) or walking every block. Tests hold the two
+// together.
+double weight_stream_seconds(const NpuSpec& npu, const GemmShape& shape, std::uint64_t cols, bool walk_every_block);
+
 // Seconds `plan` takes on an otherwise idle NPU: the software pipeline of run_hmx_gemm without
 // DRAM contention (how a kernel author or a runtime's offline profiler compares candidates).
 double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan);

@@ -21,6 +21,24 @@ TEST(GemmPlan, AllInTcmIsComputeOnly) {
   EXPECT_EQ(p.total.hmx_cycles, 80u);
 }
 
+// The planner times its weight-streaming candidates by counting the identical steady steps instead
+// of walking them: the same seconds as the walk, for short and long streams, partial last blocks,
+// INT8 and FP16, and any number of columns a block.
+TEST(GemmPlan, CountedSteadyStepsEqualTheWalk) {
+  auto npu = test::small_npu();
+  npu.tcm_bytes = 1 << 20;
+  for (const GemmShape shape : {GemmShape{32, 256, 8192, DType::kFp16}, GemmShape{64, 512, 4000, DType::kInt8},
+                                GemmShape{16, 4096, 128256, DType::kFp16}, GemmShape{96, 128, 200, DType::kFp16},
+                                GemmShape{32, 64, 32 * 7, DType::kFp16, 0, 4}}) {
+    const std::uint64_t nt = (shape.n + 31) / 32;
+    for (std::uint64_t cols = 1; cols <= nt; cols = cols * 3 + 1) {
+      const double walk = weight_stream_seconds(npu, shape, cols, true), counted = weight_stream_seconds(npu, shape, cols, false);
+      EXPECT_NEAR(counted, walk, 1e-12 * walk) << shape.m << "x" << shape.k << "x" << shape.n << " cols " << cols;
+    }
+  }
+  EXPECT_THROW(weight_stream_seconds(npu, {32, 64, 64, DType::kFp16}, 3, false), std::invalid_argument);
+}
+
 TEST(GemmPlan, OperandsThatDoNotFitTcmAreAnError) {
   const auto npu = test::small_npu();
   EXPECT_THROW(plan_hmx_gemm(npu, {256, 256, 256, DType::kFp16}, OperandHome::kTcm), std::invalid_argument);
