@@ -137,12 +137,15 @@ class Executor {
   std::vector<std::uint64_t> own_dram_bytes_;  // job_own_dram_bytes
   std::uint32_t npu_in_flight_ = 0;
   bool npu_overlapped_ = false;
-  std::vector<std::unique_ptr<Trigger>> began_;  // fired after the job's hand-overs
+  // Fired after the job's hand-overs; a trigger only for a job another waits to begin (a
+  // start_deps target), the flag for every job.
+  std::vector<std::unique_ptr<Trigger>> began_;
+  std::vector<bool> began_flags_;
   // Fast sync (SyncPolicy::fast): per GPU job, its last kernel's number in the queue, its
   // predicted completion and the flag fired when its kernels have run.
   std::vector<std::uint64_t> gpu_mark_;
   std::vector<Tick> gpu_predicted_end_;
-  std::vector<std::unique_ptr<Trigger>> gpu_flag_;
+  std::vector<std::unique_ptr<Trigger>> gpu_flag_;  // fast sync: GPU jobs only (else null)
   Tick gpu_tail_predicted_ = 0;
   Task<> set_gpu_flag(std::uint64_t mark, Trigger& flag);
   // Lanes (job.h): one gate per lane name; the pick policy sees which jobs are done or started.

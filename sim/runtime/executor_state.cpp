@@ -18,7 +18,7 @@ std::string Executor::describe_state(std::size_t max_jobs_per_unit) const {
     for (std::uint32_t i = 0; i < plan.jobs.size(); ++i) {
       const Job& job = plan.jobs[i];
       if (job.unit != u || done_flags_[i]) continue;
-      if (began_[i]->fired()) {
+      if (began_flags_[i]) {
         running.push_back(fmt::format("'{}' (ops since {} ps)", job.name, ready_[i]));
       } else if (started_[i]) {
         lane_wait.push_back(job.lane.empty() ? fmt::format("'{}' (in its hand-over)", job.name)
@@ -32,7 +32,7 @@ std::string Executor::describe_state(std::size_t max_jobs_per_unit) const {
           }
         }
         for (auto d : job.start_deps) {
-          if (unmet.empty() && !began_[d]->fired()) unmet = fmt::format("'{}' to begin", plan.jobs[d].name);
+          if (unmet.empty() && !began_flags_[d]) unmet = fmt::format("'{}' to begin", plan.jobs[d].name);
         }
         dep_wait.push_back(fmt::format("'{}' (for {})", job.name, unmet.empty() ? "its turn" : unmet));
       }
