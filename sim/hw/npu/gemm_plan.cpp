@@ -40,6 +40,10 @@ Geometry geometry(const NpuSpec& npu, const GemmShape& s) {
   return {ceil_div(stored_rows(npu, s), rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * out_elem, op};
 }
 
+// TCM bytes of one streamed weight column: its kt weight tiles and the output tiles it makes
+// against `rows` activation row tiles.
+std::uint64_t column_bytes(const Geometry& g, std::uint64_t rows) { return g.kt * g.tile_bytes + rows * g.out_tile_bytes; }
+
 // Cycles HMX spends on a block: every weight tile loaded once into the array, then multiplied by
 // each resident activation tile; each finished output tile drained once. Several HMX units split
 // the work evenly (they share nothing but TCM).
@@ -138,6 +142,7 @@ double weight_columns_seconds(const NpuSpec& npu, const Geometry& g, std::uint64
 // slower (on an idle NPU).
 void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows,
                            std::uint64_t budget, GemmBlock prologue) {
+  // The caller checked that one column (its weight tiles and its output tiles) fits the budget.
   const std::uint64_t per_column = g.kt * g.tile_bytes + rows * g.out_tile_bytes;
   const std::uint64_t max_cols = std::max<std::uint64_t>(1, std::min(g.nt, budget / per_column));
   // Candidates are timed block by block, without storing them; only the chosen one is stored.
@@ -223,14 +228,14 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     b.output_tiles = g.mt * g.nt;
     finish_block(b, npu, g);
     plan.blocks.push_back(b);
-  } else if (a_bytes <= tcm / 2) {
+  } else if (a_bytes <= tcm / 2 && column_bytes(g, g.mt) <= (tcm - a_bytes) / 2) {
     // Activations resident; the rest of the TCM double-buffers weight columns.
     plan.strategy = GemmStrategy::kActivationsResident;
     GemmBlock prologue;
     prologue.stage_bytes = a_bytes;
     prologue.stage_transfers = 1;
     stream_weight_columns(plan, npu, g, g.mt, (tcm - a_bytes) / 2, prologue);
-  } else if (w_bytes <= tcm / 2) {
+  } else if (w_bytes <= tcm / 2 && g.kt * g.tile_bytes + g.nt * g.out_tile_bytes <= (tcm - w_bytes) / 2) {
     // Weights resident; the rest double-buffers activation row blocks with their outputs.
     plan.strategy = GemmStrategy::kWeightsResident;
     const std::uint64_t per_row = g.kt * g.tile_bytes + g.nt * g.out_tile_bytes;
@@ -253,7 +258,20 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
   } else {
     // Neither fits: row blocks of a quarter of the TCM, all weights streamed again for each.
     plan.strategy = GemmStrategy::kRowBlocked;
-    const std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 4 / (g.kt * g.tile_bytes)));
+    // (A row tile's activations, and one weight column with the block's output tiles double
+    // buffered beside them, must fit: fewer rows when the outputs would not.)
+    std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 4 / (g.kt * g.tile_bytes)));
+    const auto fits = [&](std::uint64_t r) {
+      const std::uint64_t a_block = r * g.kt * g.tile_bytes;
+      return a_block <= tcm && column_bytes(g, r) <= (tcm - a_block) / 2;
+    };
+    while (rows > 1 && !fits(rows)) --rows;
+    if (!fits(rows)) {
+      throw HardwareLimitError("npu.tcm", "a " + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n) +
+                                  " GEMM needs one row tile of activations (" + std::to_string(g.kt * g.tile_bytes) +
+                                  " B) beside two weight columns with their output tiles (" + std::to_string(2 * column_bytes(g, 1)) +
+                                  " B), which does not fit the TCM of " + std::to_string(tcm) + " B");
+    }
     std::size_t full_begin = 0, full_end = 0;  // the blocks of the first full row block
     for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
       const std::uint64_t r = std::min(rows, g.mt - r0);
@@ -269,10 +287,6 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
       prologue.stage_bytes = r * g.kt * g.tile_bytes;
       prologue.stage_transfers = 1;
       const std::uint64_t a_block = r * g.kt * g.tile_bytes;
-      if (a_block > tcm) {
-        throw HardwareLimitError("npu.tcm", "one row tile of activations (" + std::to_string(a_block) + " B for k = " +
-                                    std::to_string(s.k) + ") does not fit the TCM of " + std::to_string(tcm) + " B");
-      }
       const std::size_t before = plan.blocks.size();
       stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);
       if (r == rows && full_end == full_begin) full_begin = before, full_end = plan.blocks.size();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "npu_test_spec.h"
+#include "sim/hw/hardware_limit_error.h"
 
 namespace socsim::hw {
 namespace {
@@ -37,6 +38,36 @@ TEST(GemmPlan, CountedSteadyStepsEqualTheWalk) {
     }
   }
   EXPECT_THROW(weight_stream_seconds(npu, {32, 64, 64, DType::kFp16}, 3, false), std::invalid_argument);
+}
+
+// Streaming from DRAM needs, at the least, one row tile of activations and two weight columns
+// (double buffered) with their output tiles in TCM: 4-byte outputs (shadowAttn's raw INT32
+// scores) make a column's output tiles twice FP16's. Short of that the planner reports npu.tcm
+// (it streams whole weight columns; it does not split K) instead of timing a block that cannot
+// be held; a row-blocked GEMM takes fewer rows a block where that makes its outputs fit.
+TEST(GemmPlan, AColumnWithItsOutputsMustFitBesideARowTile) {
+  auto npu = test::small_npu();  // 64 KiB of TCM, 32x32 tiles
+  // FP16, k = 512: a row tile is 16 x 2 KiB = 32 KiB; a column 32 KiB + 2 KiB of output per row
+  // tile: 32 + 2 x 34 = 100 KiB.
+  try {
+    plan_hmx_gemm(npu, {512, 512, 2048, DType::kFp16}, OperandHome::kDram);
+    FAIL() << "planned a GEMM whose row tile and columns exceed the TCM";
+  } catch (const HardwareLimitError& e) {
+    EXPECT_EQ(e.key(), "npu.tcm");
+    EXPECT_NE(std::string(e.what()).find("does not fit the TCM of 65536 B"), std::string::npos) << e.what();
+  }
+  // k = 256 fits one row (16 + 2 x 18 = 52 KiB) but not two (32 + 2 x 20 = 72 KiB): one row a
+  // block, though a quarter of the TCM holds one row tile's activations either way.
+  const auto p = plan_hmx_gemm(npu, {512, 256, 2048, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(p.strategy, GemmStrategy::kRowBlocked);
+  // With INT32 outputs (4 KiB a tile) one row takes 16 + 2 x 20 = 56 KiB: still one.
+  GemmShape wide{512, 256, 2048, DType::kFp16};
+  wide.out_bytes = 4;
+  EXPECT_EQ(plan_hmx_gemm(npu, wide, OperandHome::kDram).strategy, GemmStrategy::kRowBlocked);
+  wide.k = 384;  // 24 + 2 x (24 + 4) = 80 KiB: no longer
+  EXPECT_THROW(plan_hmx_gemm(npu, wide, OperandHome::kDram), HardwareLimitError);
+  wide.out_bytes = 0;  // FP16 outputs: 24 + 2 x 26 = 76 KiB: neither
+  EXPECT_THROW(plan_hmx_gemm(npu, wide, OperandHome::kDram), HardwareLimitError);
 }
 
 TEST(GemmPlan, OperandsThatDoNotFitTcmAreAnError) {
