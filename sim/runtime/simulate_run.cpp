@@ -138,6 +138,14 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
         // Every system that reports its attention module runs its NPU jobs on one lane.
         throw std::logic_error("attention energy: two NPU jobs ran at once, so their own DRAM traffic is not told apart");
       }
+      if (plan.report_attention) {
+        // Reserved whole: grown by doubling, a plan of 141k attention jobs left 16 MB spare.
+        std::size_t attention = 0;
+        for (const auto& job : plan.jobs) attention += job.attention_module ? 1 : 0;
+        // (Later windows of a long decode still grow it geometrically: no copy per window.)
+        const std::size_t need = t.attention.size() + attention;
+        if (need > t.attention.capacity()) t.attention.reserve(std::max(need, 2 * t.attention.capacity()));
+      }
       for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
         const auto& job = plan.jobs[j];
         if (job.unit == kernels::Unit::kNpu && !job.ops.empty() && job.ops.front().phase == model::Phase::kPrefill) {
