@@ -42,7 +42,14 @@ std::uint64_t Simulator::spawn(Task<> task, std::string name) {
   return start_process(std::move(task), std::move(info));
 }
 
-std::uint64_t Simulator::start_process(Task<> task, ProcessInfo info) {
+std::uint64_t Simulator::spawn_now(Task<> task, std::string name) {
+  if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + name + "'");
+  ProcessInfo info;
+  info.name = std::move(name);
+  return start_process(std::move(task), std::move(info), true);
+}
+
+std::uint64_t Simulator::start_process(Task<> task, ProcessInfo info, bool now) {
   std::uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -61,8 +68,13 @@ std::uint64_t Simulator::start_process(Task<> task, ProcessInfo info) {
   handle.promise().process_id = slot;
   slots_[slot] = std::move(info);
   ++live_processes_;
-  resume_at(now_, handle);
-  return slots_[slot].id;
+  const std::uint64_t id = slots_[slot].id;  // the slot is freed if the process ends at once
+  if (now) {
+    handle.resume();
+  } else {
+    resume_at(now_, handle);
+  }
+  return id;
 }
 
 void Simulator::process_finished(std::uint64_t slot, std::coroutine_handle<> h, std::exception_ptr error) noexcept {

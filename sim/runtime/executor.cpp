@@ -50,7 +50,6 @@ Task<> Executor::run(const Plan& plan) {
     }
   }
   plan_ = &plan;
-  done_.clear();
   began_.clear();
   gpu_flag_.clear();
   start_.assign(plan.jobs.size(), 0);
@@ -73,8 +72,12 @@ Task<> Executor::run(const Plan& plan) {
   // held three per job.
   began_flags_.assign(plan.jobs.size(), false);
   began_.resize(plan.jobs.size());
+  waiting_.assign(plan.jobs.size(), {});
+  dep_cursor_.assign(plan.jobs.size(), 0);
+  wake_.clear();
+  wake_.reserve(plan.jobs.size());
+  for (std::uint32_t i = 0; i < plan.jobs.size(); ++i) wake_.push_back({this, i});
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
-    done_.push_back(std::make_unique<Trigger>(sim));
     const bool gpu = plan.jobs[i].unit == kernels::Unit::kGpu;
     gpu_flag_.push_back(sync_.fast && gpu ? std::make_unique<Trigger>(sim) : nullptr);
     for (auto d : plan.jobs[i].start_deps) {
@@ -83,15 +86,7 @@ Task<> Executor::run(const Plan& plan) {
   }
   WaitGroup all(sim);
   all.add(plan.jobs.size());
-  // A job's dependencies are awaited in this small frame; run_job's larger one is made only once
-  // the job can begin, so a plan of 100k jobs does not hold a full frame per waiting job (the
-  // same waits in the same order: the events are unchanged).
-  auto job_process = [](Executor& ex, const Plan& p, std::uint32_t i, WaitGroup& wg) -> Task<> {
-    for (auto d : p.jobs[i].deps) co_await ex.done_[d]->wait();
-    for (auto d : p.jobs[i].start_deps) co_await ex.began_[d]->wait();
-    co_await ex.run_job(p, i);
-    wg.done();
-  };
+  all_ = &all;
   for (std::uint32_t i = 0; i < plan.jobs.size(); ++i) {
     for (auto d : plan.jobs[i].deps) {
       if (d >= i) throw std::logic_error("job '" + plan.jobs[i].name + "' depends on a later job");
@@ -99,9 +94,43 @@ Task<> Executor::run(const Plan& plan) {
     for (auto d : plan.jobs[i].start_deps) {
       if (d >= i) throw std::logic_error("job '" + plan.jobs[i].name + "' waits for a later job to begin");
     }
-    sim.spawn(job_process(*this, plan, i, all), plan.jobs[i].name);
   }
+  // Each job looks at its dependencies at the current instant, in plan order (see waiting_).
+  sim.reserve_events(plan.jobs.size());
+  for (auto& w : wake_) sim.schedule_at(sim.now(), &Executor::wake, &w);
   co_await all.wait();
+  all_ = nullptr;
+}
+
+void Executor::wake(void* ctx) {
+  const auto* w = static_cast<const Wake*>(ctx);
+  w->ex->advance(w->job);
+}
+
+void Executor::advance(std::uint32_t i) {
+  const Job& job = plan_->jobs[i];
+  for (std::uint32_t& c = dep_cursor_[i]; c < job.deps.size(); ++c) {
+    const std::uint32_t d = job.deps[c];
+    if (!done_flags_[d]) {
+      waiting_[d].push_back(i);
+      return;
+    }
+  }
+  // Its dependencies have finished: the job starts, in this event. (A job waiting for another to
+  // begin, HeteroLLM's standard path, waits as a process: few jobs do.)
+  auto job_process = [](Executor& ex, const Plan& p, std::uint32_t j, WaitGroup& wg) -> Task<> {
+    for (auto d : p.jobs[j].start_deps) co_await ex.began_[d]->wait();
+    co_await ex.run_job(p, j);
+    wg.done();
+  };
+  soc_.sim().spawn_now(job_process(*this, *plan_, i, *all_), job.name);
+}
+
+void Executor::finished(std::uint32_t job) {
+  // Wakes the jobs waiting for this one, in the order they began waiting, at the current instant.
+  std::vector<std::uint32_t> woken;
+  woken.swap(waiting_[job]);  // its memory goes with it
+  for (auto i : woken) soc_.sim().schedule_at(soc_.sim().now(), &Executor::wake, &wake_[i]);
 }
 
 LaneGate& Executor::lane(const Plan& plan, const std::string& name) {
@@ -162,7 +191,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   dram_bytes_at_end_[index] = soc_.dram().total_bytes();
   done_flags_[index] = true;
   if (gate) gate->release();
-  done_[index]->fire();
+  finished(index);
 }
 
 Task<> Executor::hand_overs(const Plan& plan, const Job& job) {

@@ -129,7 +129,22 @@ class Executor {
   report::TraceRecorder* trace_;
   std::optional<Job> carry_;  // continue_after
   static constexpr std::size_t kLoweringCacheLimit = 4096;
-  std::vector<std::unique_ptr<Trigger>> done_;
+  // A job waiting for its dependencies is not a process (a plan of 166k jobs held a frame per
+  // job): it waits in the list of the first unfinished one, and that job's end wakes its list in
+  // order, each at the current instant, as a trigger resumes its waiters. The woken job checks
+  // its next dependencies then; with all done it starts as a process inside that same event (so
+  // events and their order are a coroutine-per-job executor's exactly).
+  std::vector<std::vector<std::uint32_t>> waiting_;  // per job: jobs waiting for it to finish
+  std::vector<std::uint32_t> dep_cursor_;             // per job: its next dependency to check
+  struct Wake {
+    Executor* ex;
+    std::uint32_t job;
+  };
+  std::vector<Wake> wake_;    // one per job (event contexts: never resized during a run)
+  WaitGroup* all_ = nullptr;  // the running plan's jobs left
+  static void wake(void* ctx);
+  void advance(std::uint32_t job);
+  void finished(std::uint32_t job);
   std::vector<Tick> start_, end_, ready_;
   std::vector<Tick> npu_engine_busy_;  // per NPU job: NPU engine-busy time between its start and end
   std::vector<Tick> cpu_stalled_;      // per CPU job: core-time stalled on DRAM
