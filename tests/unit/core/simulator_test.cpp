@@ -42,6 +42,41 @@ TEST(Simulator, EventScheduledForNowRunsAfterThoseAlreadyQueued) {
   EXPECT_EQ(order, (std::vector<std::string>{"a", "b", "c"}));
 }
 
+// spawn_now runs the process inside the current event, up to its first suspension: before
+// events already queued for this instant (spawn would run it after them). A process that ends
+// at once frees its slot, and its error still reaches run().
+TEST(Simulator, SpawnNowRunsInsideTheCurrentEvent) {
+  Simulator sim;
+  std::vector<std::string> order;
+  auto proc = [&](std::string name) -> Task<> {
+    order.push_back(name + " starts");
+    co_await sim.delay(0);
+    order.push_back(name + " resumes");
+  };
+  sim.call_at(5, [&] {
+    sim.spawn(proc("queued"), "queued");
+    EXPECT_GT(sim.spawn_now(proc("now"), "now"), 0u);
+    order.push_back("event ends");
+  });
+  sim.call_at(5, [&] { order.push_back("next event"); });
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  EXPECT_EQ(order, (std::vector<std::string>{"now starts", "event ends", "next event", "queued starts", "now resumes", "queued resumes"}));
+  EXPECT_EQ(sim.live_processes(), 0u);
+
+  Simulator failing;
+  auto quick = []() -> Task<> { co_return; };
+  auto thrower = []() -> Task<> {
+    throw std::runtime_error("boom");
+    co_return;
+  };
+  failing.call_at(1, [&] {
+    failing.spawn_now(quick(), "quick");
+    failing.spawn_now(thrower(), "thrower");
+  });
+  EXPECT_THROW(failing.run(), std::runtime_error);
+  EXPECT_EQ(failing.live_processes(), 0u);
+}
+
 TEST(Simulator, PastEventIsAnError) {
   Simulator sim;
   sim.call_at(10, [&] { EXPECT_THROW(sim.call_at(9, [] {}), std::logic_error); });
