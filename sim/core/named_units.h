@@ -64,6 +64,9 @@ class NamedUnits {
   }
 
   const Resource& resource() const { return resource_; }
+  bool idle() const { return resource_.idle(); }
+  Resource::Stats stats() const { return resource_.stats(); }
+  void absorb(const Resource::Stats& recorded, Tick offset) { resource_.absorb(recorded, offset); }
   std::uint32_t capacity() const { return resource_.capacity(); }
 
   // Calls f(id) for each unit in a grant's id set, lowest first.

@@ -22,6 +22,13 @@ Resource::Resource(Simulator& sim, std::string name, std::uint32_t capacity)
   if (capacity_ == 0) throw std::invalid_argument("resource '" + name_ + "': capacity must be > 0");
 }
 
+void Resource::absorb(const Stats& recorded, Tick offset) {
+  if (!idle()) throw std::logic_error("resource '" + name_ + "': absorbs a stretch only while idle");
+  in_use_.absorb(recorded.in_use, offset);
+  busy_.absorb(recorded.busy);
+  grants_ += recorded.grants;
+}
+
 void Resource::check_request(std::uint32_t units) const {
   if (units == 0 || units > capacity_) {
     throw std::invalid_argument("resource '" + name_ + "': request of " + std::to_string(units) +

@@ -47,6 +47,17 @@ class Resource {
   const TimeWeighted& in_use() const { return in_use_; }
   const BusyTime& busy() const { return busy_; }
   std::uint64_t grants() const { return grants_; }
+  // No unit held and nobody waiting.
+  bool idle() const { return available_ == capacity_ && waiters_.empty(); }
+  // The statistics of an idle-to-idle stretch, taken from a resource that ran it from time 0
+  // elsewhere and added to this one as if it had run here from `offset` (both idle).
+  struct Stats {
+    TimeWeighted in_use;
+    BusyTime busy;
+    std::uint64_t grants = 0;
+  };
+  Stats stats() const { return {in_use_, busy_, grants_}; }
+  void absorb(const Stats& recorded, Tick offset);
 
   auto acquire(std::uint32_t units = 1) {
     struct Awaiter {

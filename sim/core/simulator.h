@@ -37,6 +37,8 @@ class Simulator {
   Tick now() const { return now_; }
   std::uint64_t events_fired() const { return events_fired_; }
   std::size_t pending_events() const { return queue_.size(); }
+  // When the earliest pending event fires (events at now() included); kTickMax with none.
+  Tick next_event_time() const { return queue_.empty() ? kTickMax : queue_.next_time(); }
 
   // Schedules fn(ctx) at absolute time t (t >= now(), else std::logic_error: time never runs back).
   void schedule_at(Tick t, EventFn fn, void* ctx);

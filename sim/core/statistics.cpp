@@ -22,6 +22,19 @@ void TimeWeighted::set(Tick now, double value) {
   max_ = std::max(max_, value);
 }
 
+void BusyTime::absorb(const BusyTime& recorded) {
+  if (depth_ != 0 || recorded.depth_ != 0) throw std::logic_error("BusyTime::absorb: both must be idle");
+  total_ += recorded.total_;
+}
+
+void TimeWeighted::absorb(const TimeWeighted& recorded, Tick offset) {
+  if (value_ != 0.0 || recorded.value_ != 0.0) throw std::logic_error("TimeWeighted::absorb: both must be at 0");
+  if (offset < last_) throw std::logic_error("TimeWeighted::absorb: time went backwards");
+  integral_ += recorded.integral_;
+  max_ = std::max(max_, recorded.max_);
+  last_ = offset + recorded.last_;
+}
+
 void StatRegistry::add_stat(std::string name, Stat s) {
   if (!stats_.emplace(name, s).second) throw std::logic_error("statistic registered twice: " + name);
 }

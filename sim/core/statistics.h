@@ -30,6 +30,9 @@ class BusyTime {
   bool active() const { return depth_ > 0; }
   // Busy ticks up to `now` (includes an interval still open).
   Tick busy(Tick now) const { return depth_ > 0 ? total_ + (now - since_) : total_; }
+  // Adds the busy time of `recorded`, a copy of this statistic that ran an idle-to-idle stretch
+  // elsewhere (an NPU run replayed: sim/runtime/npu_alone_replay.h). Both must be idle.
+  void absorb(const BusyTime& recorded);
 
  private:
   Tick total_ = 0;
@@ -46,6 +49,9 @@ class TimeWeighted {
   // Integral of value dt in value·ps up to `now`.
   double integral(Tick now) const { return integral_ + value_ * static_cast<double>(now - last_); }
   double average(Tick now) const { return now == 0 ? 0.0 : integral(now) / static_cast<double>(now); }
+  // Adds `recorded`, a copy that started at time 0 at value 0 and ended at value 0, as if it had
+  // run from `offset` here. This one must be at value 0 (its integral gains nothing meanwhile).
+  void absorb(const TimeWeighted& recorded, Tick offset);
 
  private:
   double value_ = 0.0;

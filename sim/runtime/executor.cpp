@@ -328,7 +328,7 @@ Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size
     // (Chosen in its own statement: GCC miscompiles a conditional's temporaries inside co_await.)
     Progress* outputs = nullptr;
     if (self.streamed) outputs = g.produced[node].get();
-    co_await run_npu_work(soc_.npu(), work.work, outputs);
+    co_await run_npu_work(soc_.npu(), work.work, outputs, &work.signature);
   }
   account("npu", model::op_kind_name(job.ops[node].op.kind), start);
   g.done[node]->fire();
@@ -385,7 +385,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
         // A custom kernel per op, each handing over to the next (TTS's polled shared memory).
         for (std::size_t i = 0; i < job.ops.size(); ++i) {
           const Tick start = sim.now();
-          co_await run_npu_work(soc_.npu(), lowered[i]->work);
+          co_await run_npu_work(soc_.npu(), lowered[i]->work, nullptr, &lowered[i]->signature);
           account("npu", model::op_kind_name(job.ops[i].op.kind), start);
         }
       } else {

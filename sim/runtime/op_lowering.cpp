@@ -1,5 +1,7 @@
 #include "sim/runtime/op_lowering.h"
 
+#include "sim/runtime/npu_alone_replay.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -105,6 +107,7 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
   for (auto& s : out.work.steps) s.name = qualified(op, s.name);
   out.work = lowering::coalesce_sequential_steps(std::move(out.work), npu);
   out.gemm_blocks = gemm_blocks(npu, out.work);
+  out.signature = npu_work_signature(out.work);
   return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include "kernels/attention/attention_shape.h"
 #include "kernels/lowering/work.h"
+#include "sim/hw/npu/npu_run_memo.h"
 #include "sim/hw/npu/npu_spec.h"
 #include "sim/model/layer_ops.h"
 #include "sim/model/model_config.h"
@@ -44,6 +45,7 @@ struct NpuOpWork {
   kernels::NpuWork work;
   std::uint32_t graph_nodes = 1;
   std::uint64_t gemm_blocks = 0;
+  hw::NpuRunMemo::Key signature;  // npu_work_signature(work), taken once per lowering
 };
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
                        const kernels::AttentionShape* attention = nullptr, const NpuKernelChoice& choice = {});

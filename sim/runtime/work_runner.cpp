@@ -8,6 +8,7 @@
 
 #include "sim/core/sync.h"
 #include "sim/hw/npu/hmx_gemm.h"
+#include "sim/runtime/npu_alone_replay.h"
 
 namespace socsim::runtime {
 
@@ -94,7 +95,17 @@ std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) 
   return blocks;
 }
 
-Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress* outputs) {
+Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress* outputs, const hw::NpuRunMemo::Key* signature) {
+  if (!outputs) {
+    if (const hw::NpuRunRecord* rec = alone_replay(npu, work, signature)) {
+      const hw::NpuRunRecord replay = *rec;  // the memo may start over before the delay ends
+      const Tick start = npu.sim().now();
+      co_await npu.sim().delay(replay.duration);
+      npu.absorb(replay, start);
+      npu.run_memo().count_replay();
+      co_return;
+    }
+  }
   if (!work.pipelined()) {
     for (const auto& step : work.steps) co_await run_npu_step(npu, step, outputs);
     co_return;

@@ -73,7 +73,27 @@ class DramModel {
   const BusyTime& busy() const { return busy_; }  // time with >= 1 active flow
   const BusyTime& port_busy(PortId p) const;      // ... under that port
   double peak_bytes_per_s() const { return peak_; }
+  const std::vector<double>& concurrency_efficiency() const { return efficiency_; }
   std::size_t active_flows() const { return flows_.size(); }
+  bool recording_timeline() const { return record_timeline_; }
+
+  // What an idle-to-idle stretch of traffic left in the statistics, taken from a model that ran
+  // it alone from time 0 (an NPU run replayed: sim/runtime/npu_alone_replay.h) and added to this
+  // one as if it had run here from `offset`. Both models must be idle (no flow) and neither may
+  // record a timeline. Ports are matched by the caller (the same unit's ports on both).
+  struct PortStats {
+    BusyTime busy;
+    std::uint64_t completed_bytes = 0;
+  };
+  struct Stats {
+    BusyTime busy;
+    std::uint64_t completed_bytes = 0;
+    TimeWeighted bandwidth;
+  };
+  Stats stats() const;
+  PortStats port_stats(PortId p) const;
+  void absorb(const Stats& recorded, Tick offset);
+  void absorb(PortId p, const PortStats& recorded);
 
   // Bandwidth timeline for plots: one sample per recomputation (time, aggregate bytes/s, bytes/s
   // under each port). Several recomputations at one tick keep only the last sample (the others

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace socsim::hw {
 
@@ -88,6 +89,30 @@ const TimeWeighted& DramModel::bandwidth() const {
     bandwidth_pending_ = false;
   }
   return bandwidth_;
+}
+
+DramModel::Stats DramModel::stats() const {
+  if (!flows_.empty() || record_timeline_) throw std::logic_error("dram: stats of a stretch need an idle model without a timeline");
+  return {busy_, completed_bytes_, bandwidth()};
+}
+
+DramModel::PortStats DramModel::port_stats(PortId p) const {
+  check_port(p, "port_stats");
+  return {ports_[p].busy, ports_[p].completed_bytes};
+}
+
+void DramModel::absorb(const Stats& recorded, Tick offset) {
+  if (!flows_.empty() || record_timeline_) throw std::logic_error("dram: absorbs a stretch only while idle, without a timeline");
+  busy_.absorb(recorded.busy);
+  completed_bytes_ += recorded.completed_bytes;
+  bandwidth();  // publishes the pending value (0: no flow since it was set)
+  bandwidth_.absorb(recorded.bandwidth, offset);
+}
+
+void DramModel::absorb(PortId p, const PortStats& recorded) {
+  check_port(p, "absorb");
+  ports_[p].busy.absorb(recorded.busy);
+  ports_[p].completed_bytes += recorded.completed_bytes;
 }
 
 void DramModel::note_rates(const std::vector<double>& rate_by_port) {

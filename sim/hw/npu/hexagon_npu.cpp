@@ -111,6 +111,44 @@ Task<> HexagonNpu::graph_call(std::uint32_t ops, std::string name) {
   span("npu.rpc", name, start);
 }
 
+bool HexagonNpu::alone() const {
+  return scalar_.idle() && hvx_.idle() && hmx_.idle() && dma_.idle() && rpc_.idle() && !busy_.active() &&
+         dram_.active_flows() == 0;
+}
+
+NpuRunRecord HexagonNpu::record(Tick duration) const {
+  if (!alone()) throw std::logic_error("npu: a run is recorded once it has ended");
+  NpuRunRecord r;
+  r.duration = duration;
+  r.units = {scalar_.stats(), hvx_.stats(), hmx_.stats(), dma_.stats(), rpc_.stats()};
+  r.busy = busy_;
+  r.dma_bytes = dma_bytes_.value();
+  r.hmx_cycles = hmx_cycles_.value();
+  r.dram = dram_.stats();
+  r.ports = {dram_.port_stats(port_), dram_.port_stats(dma_port_), dram_.port_stats(core_port_)};
+  for (PortId p : hvx_ports_) r.ports.push_back(dram_.port_stats(p));
+  return r;
+}
+
+void HexagonNpu::absorb(const NpuRunRecord& r, Tick offset) {
+  if (!alone() || r.units.size() != 5 || r.ports.size() != 3 + hvx_ports_.size()) {
+    throw std::logic_error("npu: a record is replayed only alone, on an NPU of the same shape");
+  }
+  scalar_.absorb(r.units[0], offset);
+  hvx_.absorb(r.units[1], offset);
+  hmx_.absorb(r.units[2], offset);
+  dma_.absorb(r.units[3], offset);
+  rpc_.absorb(r.units[4], offset);
+  busy_.absorb(r.busy);
+  dma_bytes_.add(r.dma_bytes);
+  hmx_cycles_.add(r.hmx_cycles);
+  dram_.absorb(r.dram, offset);
+  dram_.absorb(port_, r.ports[0]);
+  dram_.absorb(dma_port_, r.ports[1]);
+  dram_.absorb(core_port_, r.ports[2]);
+  for (std::size_t i = 0; i < hvx_ports_.size(); ++i) dram_.absorb(hvx_ports_[i], r.ports[3 + i]);
+}
+
 void HexagonNpu::check_mappable(std::uint64_t bytes, std::string_view what) const {
   if (bytes > spec_.session_limit_bytes) {
     throw HardwareLimitError("npu.session_limit", std::string(what) + " needs " + std::to_string(bytes) +
@@ -120,6 +158,7 @@ void HexagonNpu::check_mappable(std::uint64_t bytes, std::string_view what) cons
 }
 
 std::shared_ptr<const GemmPlan> HexagonNpu::gemm_plan(const GemmShape& shape, OperandHome home) {
+  if (plan_source_) return plan_source_->gemm_plan(shape, home);
   const auto key = std::tuple{shape.m, shape.k, shape.n, shape.width, static_cast<int>(shape.dtype), static_cast<int>(home), shape.out_bytes};
   if (auto it = gemm_plans_.find(key); it != gemm_plans_.end()) return it->second;
   if (gemm_plans_.size() >= kGemmPlanCacheLimit) gemm_plans_.clear();  // e.g. attention shapes growing with a long decode

@@ -31,6 +31,7 @@
 #include "sim/core/statistics.h"
 #include "sim/hw/memory/dram_model.h"
 #include "sim/hw/npu/gemm_plan.h"
+#include "sim/hw/npu/npu_run_memo.h"
 #include "sim/hw/npu/npu_spec.h"
 #include "sim/report/trace.h"
 
@@ -45,6 +46,23 @@ class HexagonNpu {
   const NpuSpec& spec() const { return spec_; }
   const ClockDomain& clock() const { return clock_; }
   Simulator& sim() { return sim_; }
+  DramModel& dram() { return dram_; }
+
+  // Nothing running or waiting on any engine, and no DRAM flow anywhere: work started now runs as
+  // it would on a fresh NPU until something else starts.
+  bool alone() const;
+  // This NPU's statistics as a record of a run that started at time 0 and lasted `duration`
+  // (precondition: alone()), and the addition of such a record as if it had run here from
+  // `offset` (precondition: alone() at the end of the replayed stretch).
+  NpuRunRecord record(Tick duration) const;
+  void absorb(const NpuRunRecord& r, Tick offset);
+  // GEMM plans come from `other`'s cache (a scratch NPU recording a run plans nothing twice).
+  void share_plans_with(HexagonNpu& other) { plan_source_ = &other; }
+  // Runs of the same work alone, remembered for replay (sim/runtime/npu_alone_replay.h); off,
+  // every run is simulated event by event (tests compare the two).
+  NpuRunMemo& run_memo() { return run_memo_; }
+  bool replay_alone_runs() const { return replay_alone_runs_; }
+  void set_replay_alone_runs(bool on) { replay_alone_runs_ = on; }
 
   // DMA between DRAM and TCM: `transfers` transfers moving `bytes` in total. Requests are served in
   // FIFO order; each transfer pays the set-up cost (channels overlap theirs), then the bytes flow
@@ -107,6 +125,9 @@ class HexagonNpu {
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;
   Counter dma_bytes_, hmx_cycles_;
+  HexagonNpu* plan_source_ = nullptr;
+  NpuRunMemo run_memo_;
+  bool replay_alone_runs_ = true;
   // Keyed on every GemmShape field (and the operands' home): a plan of INT32 outputs is not one
   // of INT8 outputs at the same m, k, n.
   std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int, std::uint32_t>, std::shared_ptr<const GemmPlan>>
