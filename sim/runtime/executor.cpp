@@ -299,74 +299,14 @@ const kernels::AttentionShape* Executor::attention_of(const model::GraphOp& g) c
   return it == layer_attention_.end() ? nullptr : &it->second;
 }
 
-Task<> Executor::run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g) {
-  const GraphNode& self = g.nodes[node];
-  if (self.after >= 0) co_await g.done[static_cast<std::size_t>(self.after)]->wait();
-  if (self.input >= 0 && !self.streams) co_await g.done[static_cast<std::size_t>(self.input)]->wait();
-  const Tick start = soc_.sim().now();
-  if (self.streams) {
-    // Block j of the producer's output is consumed once the producer has computed it: the work
-    // split evenly over its blocks, each part waiting for its block. The blocks already computed
-    // when a part starts go together (one step for all of them: the same work, fewer events).
-    const auto input = static_cast<std::size_t>(self.input);
-    const std::uint64_t blocks = g.nodes[input].blocks;
-    for (std::uint64_t j = 0; j < blocks;) {
-      co_await g.produced[input]->reach(j + 1);
-      const std::uint64_t take = std::min(blocks, g.produced[input]->value()) - j;
-      for (kernels::NpuStep part : work.work.steps) {
-        // Blocks j .. j+take-1: each has bytes/blocks, the first bytes%blocks one more.
-        const std::uint64_t rem = part.bytes % blocks;
-        const std::uint64_t extra = j >= rem ? 0 : std::min(j + take, rem) - j;
-        part.packets = part.packets / static_cast<double>(blocks) * static_cast<double>(take);
-        part.bytes = part.bytes / blocks * take + extra;
-        co_await run_npu_step(soc_.npu(), part);
-      }
-      j += take;
-    }
-  } else {
-    // Block by block progress only for a consumer: without one a GEMM merges its last steps too.
-    // (Chosen in its own statement: GCC miscompiles a conditional's temporaries inside co_await.)
-    Progress* outputs = nullptr;
-    if (self.streamed) outputs = g.produced[node].get();
-    co_await run_npu_work(soc_.npu(), work.work, outputs, &work.signature);
-  }
-  account("npu", model::op_kind_name(job.ops[node].op.kind), start);
-  g.done[node]->fire();
-}
-
 Task<> Executor::run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered) {
-  // The vendor runtime runs a static graph's nodes as a dataflow over two in-order queues, matrix
-  // nodes (those with HMX work) and vector nodes (HVX only): a node starts when its queue's
-  // previous node is done and the node it consumes is done, or, for a matmul's elementwise
-  // epilogue (its Dequantize: runtime::streams_behind), block by block as the matmul's output
-  // blocks are computed. So HVX dequantizes block i while HMX computes block i + 1, and a group's Dequantize
-  // runs beside the next sibling matmul; threads and engines decide how far they overlap.
   std::vector<model::OpDesc> ops;
   ops.reserve(job.ops.size());
   for (const auto& op : job.ops) ops.push_back(op.op);
-  const auto inputs = model::op_inputs(ops);
-  GraphNodes g;
-  std::int32_t last_matrix = -1, last_vector = -1;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    g.done.push_back(std::make_unique<Trigger>(soc_.sim()));
-    g.produced.push_back(std::make_unique<Progress>(soc_.sim()));
-    GraphNode n;
-    n.blocks = lowered[i]->gemm_blocks;
-    const bool matrix = n.blocks > 0;
-    n.input = inputs[i];
-    std::int32_t& queue = matrix ? last_matrix : last_vector;
-    n.after = queue;
-    queue = static_cast<std::int32_t>(i);
-    if (!matrix && n.input >= 0) {
-      const auto in = static_cast<std::size_t>(n.input);
-      n.streams = g.nodes[in].blocks > 0 && streams_behind(ops[in], *lowered[in], ops[i], lowered[i]->work);
-      g.nodes[in].streamed = g.nodes[in].streamed || n.streams;
-    }
-    g.nodes.push_back(n);
-  }
-  TaskList nodes;
-  for (std::size_t i = 0; i < ops.size(); ++i) nodes.push_back(run_graph_node(job, *lowered[i], i, g));
-  co_await when_all(soc_.sim(), std::move(nodes));
+  const auto nodes = graph_nodes(ops, lowered);
+  std::vector<Tick> node_time;
+  co_await run_graph_dataflow(soc_.npu(), nodes, lowered, node_time);
+  for (std::size_t i = 0; i < nodes.size(); ++i) op_time_[{"npu", model::op_kind_name(job.ops[i].op.kind)}] += node_time[i];
 }
 
 Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {

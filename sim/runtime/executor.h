@@ -94,21 +94,8 @@ class Executor {
   Task<> npu_call(const Job& job, std::uint32_t nodes);
   // The graph nodes of an NPU job's lowered ops.
   std::uint32_t npu_graph_nodes(const Job& job);
-  // A static graph's nodes as a dataflow (model::op_inputs; run_graph_nodes says how).
-  struct GraphNode {
-    std::int32_t input = -1;   // node it consumes (-1: the graph's input)
-    std::int32_t after = -1;   // previous node of its queue (matrix or vector)
-    std::uint64_t blocks = 0;  // HMX GEMM blocks it computes (0: a vector node)
-    bool streams = false;      // consumes its input's blocks as they are computed
-    bool streamed = false;     // a node streams this one's blocks (it reports them as computed)
-  };
-  struct GraphNodes {
-    std::vector<GraphNode> nodes;
-    std::vector<std::unique_ptr<Trigger>> done;
-    std::vector<std::unique_ptr<Progress>> produced;  // output blocks computed, per node
-  };
+  // A static graph's nodes as a dataflow (graph_dataflow.h), each node's time accounted to its op.
   Task<> run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered);
-  Task<> run_graph_node(const Job& job, const NpuOpWork& work, std::size_t node, GraphNodes& g);
   // `from_index` is kNoJob for a job of an earlier plan (continue_after): it has finished.
   static constexpr std::uint32_t kNoJob = 0xFFFFFFFF;
   Task<> hand_over(const Job& from, std::uint32_t from_index, const Job& to);

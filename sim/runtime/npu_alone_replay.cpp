@@ -11,38 +11,25 @@ namespace socsim::runtime {
 
 namespace {
 
-// Two independent 64-bit lanes (splitmix64 finalizer over the running state): 128 bits make an
-// accidental match of two different works vanishingly unlikely (about 2^-128 per pair).
-struct Signature {
-  std::uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
-  static std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  void add(std::uint64_t v) {
-    a = mix(a ^ v) + 0x9e3779b97f4a7c15ull;
-    b = mix(b + v * 0xff51afd7ed558ccdull) ^ 0xc4ceb9fe1a85ec53ull;
-  }
-  void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
-};
-
 // The run alone, event by event, on a scratch NPU and DRAM of the same description.
-hw::NpuRunRecord record_alone(hw::HexagonNpu& npu, const kernels::NpuWork& work) {
+hw::NpuRunRecord record_alone(hw::HexagonNpu& npu, const RecordRun& run) {
   Simulator sim;
   hw::DramModel dram(sim, npu.dram().peak_bytes_per_s(), npu.dram().concurrency_efficiency());
   hw::HexagonNpu scratch(sim, npu.spec(), dram, nullptr);
   scratch.set_replay_alone_runs(false);
   scratch.share_plans_with(npu);
-  sim.spawn(run_npu_work(scratch, work), "npu.record");
+  std::vector<Tick> node_time;
+  sim.spawn(run(scratch, node_time), "npu.record");
   sim.run();
-  return scratch.record(sim.now());
+  hw::NpuRunRecord r = scratch.record(sim.now());
+  r.node_time = std::move(node_time);
+  return r;
 }
 
 }  // namespace
 
 hw::NpuRunMemo::Key npu_work_signature(const kernels::NpuWork& work) {
-  Signature s;
+  SignatureBuilder s;
   s.add(static_cast<std::uint64_t>(work.steps.size()));
   for (const auto& st : work.steps) {
     s.add(static_cast<std::uint64_t>(st.kind));
@@ -58,24 +45,39 @@ hw::NpuRunMemo::Key npu_work_signature(const kernels::NpuWork& work) {
   }
   s.add(static_cast<std::uint64_t>(work.stages.size()));
   for (const auto& stage : work.stages) s.add(static_cast<std::uint64_t>(stage.buffers));
-  return {s.a, s.b};
+  return s.key();
 }
 
-const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work, const hw::NpuRunMemo::Key* signature) {
-  if (!npu.replay_alone_runs() || npu.tracing() || npu.dram().recording_timeline() || !npu.alone()) return nullptr;
+bool may_replay(hw::HexagonNpu& npu) {
+  if (!npu.replay_alone_runs() || npu.tracing() || npu.dram().recording_timeline() || !npu.alone()) return false;
+  // Something due now may start beside the work.
+  return npu.sim().next_event_time() != npu.sim().now();
+}
+
+const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record) {
   Simulator& sim = npu.sim();
-  // Something due now or soon may start beside the work; checked before the signature is taken.
-  if (sim.next_event_time() == sim.now()) return nullptr;
   auto& memo = npu.run_memo();
-  const auto key = signature ? *signature : npu_work_signature(work);
   const hw::NpuRunRecord* rec = memo.find(key);
   if (!rec) {
     if (!memo.seen_before(key)) return nullptr;
-    rec = &memo.store(key, record_alone(npu, work));
+    rec = &memo.store(key, record_alone(npu, record));
   }
   const Tick next = sim.next_event_time();
   if (next != kTickMax && next <= sim.checked_add(sim.now(), rec->duration)) return nullptr;
   return rec;
+}
+
+const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work, const hw::NpuRunMemo::Key* signature) {
+  if (!may_replay(npu)) return nullptr;
+  const auto key = signature ? *signature : npu_work_signature(work);
+  return alone_replay(npu, key, [&work](hw::HexagonNpu& scratch, std::vector<Tick>&) { return run_npu_work(scratch, work); });
+}
+
+Task<> replay(hw::HexagonNpu& npu, hw::NpuRunRecord rec) {
+  const Tick start = npu.sim().now();
+  co_await npu.sim().delay(rec.duration);
+  npu.absorb(rec, start);
+  npu.run_memo().count_replay();
 }
 
 }  // namespace socsim::runtime

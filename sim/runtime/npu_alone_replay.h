@@ -17,18 +17,54 @@
 // A replay fires one event instead of the run's thousands: results equal the event-by-event run's
 // (tests/unit/runtime/npu_alone_replay_test.cpp compares whole runs) up to the rounding of
 // time-weighted sums added in another order (below 1e-12 relative).
+// A static graph's nodes run as a dataflow (graph_dataflow.h) are replayed the same way, as a whole.
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
 #include "kernels/lowering/work.h"
 #include "sim/hw/npu/hexagon_npu.h"
 
 namespace socsim::runtime {
 
+// A 128-bit signature built field by field: two independent 64-bit lanes (splitmix64's finalizer
+// over the running state), so an accidental match of two different works is vanishingly unlikely
+// (about 2^-128 per pair).
+class SignatureBuilder {
+ public:
+  void add(std::uint64_t v) {
+    a_ = mix(a_ ^ v) + 0x9e3779b97f4a7c15ull;
+    b_ = mix(b_ + v * 0xff51afd7ed558ccdull) ^ 0xc4ceb9fe1a85ec53ull;
+  }
+  void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
+  void add(const hw::NpuRunMemo::Key& k) { add(k.first), add(k.second); }
+  hw::NpuRunMemo::Key key() const { return {a_, b_}; }
+
+ private:
+  static std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t a_ = 0x243f6a8885a308d3ull, b_ = 0x13198a2e03707344ull;
+};
+
 // The work's signature: every field that its timing depends on (step names are left out: they
 // only label trace spans, and a traced run is never replayed).
 hw::NpuRunMemo::Key npu_work_signature(const kernels::NpuWork& work);
 
-// The record to replay `work` from now, or nullptr when it must run event by event (above).
-// `signature`: the work's, if already taken (else it is taken here when needed).
+// Whether a run starting now on `npu` could be replayed at all (the checks that need no record).
+bool may_replay(hw::HexagonNpu& npu);
+// Runs the work of `key` on a scratch NPU, writing per-node times into the vector (graphs).
+using RecordRun = std::function<Task<>(hw::HexagonNpu& scratch, std::vector<Tick>& node_time)>;
+// The record to replay the run of `key` from now, or nullptr when it must run event by event
+// (above); `record` runs it on a scratch NPU when a recording is needed. Call after may_replay().
+const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record);
+// The same for one NpuWork. `signature`: the work's, if already taken (else taken here if needed).
 const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work,
                                      const hw::NpuRunMemo::Key* signature = nullptr);
+// Replays `rec` from now: its duration, then its statistics.
+Task<> replay(hw::HexagonNpu& npu, hw::NpuRunRecord rec);
 
 }  // namespace socsim::runtime

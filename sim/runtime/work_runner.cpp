@@ -98,11 +98,7 @@ std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) 
 Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress* outputs, const hw::NpuRunMemo::Key* signature) {
   if (!outputs) {
     if (const hw::NpuRunRecord* rec = alone_replay(npu, work, signature)) {
-      const hw::NpuRunRecord replay = *rec;  // the memo may start over before the delay ends
-      const Tick start = npu.sim().now();
-      co_await npu.sim().delay(replay.duration);
-      npu.absorb(replay, start);
-      npu.run_memo().count_replay();
+      co_await replay(npu, *rec);  // a copy: the memo may start over before it ends
       co_return;
     }
   }

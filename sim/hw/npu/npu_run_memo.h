@@ -26,6 +26,7 @@ struct NpuRunRecord {
   std::uint64_t dma_bytes = 0, hmx_cycles = 0;
   DramModel::Stats dram;
   std::vector<DramModel::PortStats> ports;  // npu, npu.dma, npu.core, npu.core.hvxN
+  std::vector<Tick> node_time;              // a graph's: each node's time from start to done
 };
 
 class NpuRunMemo {

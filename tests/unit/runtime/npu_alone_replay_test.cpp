@@ -163,7 +163,7 @@ void expect_reports_match(const nlohmann::ordered_json& a, const nlohmann::order
 }
 
 nlohmann::ordered_json run_system(const std::string& system, bool replay, std::uint64_t batch) {
-  test::ConfiguredSystem c(system == "shadowattn" ? "snapdragon-8gen2" : "snapdragon-8gen3", {});
+  test::ConfiguredSystem c(system == "shadowattn" || system == "npu-full" ? "snapdragon-8gen2" : "snapdragon-8gen3", {});
   c.req.model = model::load_model_config(std::string(SOCSIM_SOURCE_DIR) + "/models/qwen2-0.5b.json");
   c.req.prompt_tokens = 64;
   c.req.decode_tokens = 12;
@@ -175,16 +175,16 @@ nlohmann::ordered_json run_system(const std::string& system, bool replay, std::u
 }
 
 TEST(NpuAloneReplay, WholeRunsMatchTheEventByEventRun) {
-  // Systems whose NPU runs alone (TTS, NPU-only) replay most of their decode; those that keep
-  // the NPU beside the CPU or GPU (llm.npu, shadowAttn, HeteroLLM) replay little or nothing; all
-  // give the event-by-event run's report.
-  for (const char* system : {"tts-npu", "npu-only", "npu-naive", "llm-npu", "shadowattn", "hetero-tensor"}) {
+  // Systems whose NPU runs alone (TTS's custom kernels, NPU-only's static graphs, replayed as
+  // whole graphs) replay most of their NPU work; those that keep the NPU beside the CPU or GPU
+  // (llm.npu, shadowAttn, HeteroLLM) replay less; all give the event-by-event run's report.
+  for (const char* system : {"tts-npu", "npu-only", "npu-naive", "npu-full", "llm-npu", "shadowattn", "hetero-tensor"}) {
     for (std::uint64_t batch : {1u, 4u}) {
       const auto replayed = run_system(system, true, batch);
       const auto simulated = run_system(system, false, batch);
       expect_reports_match(replayed, simulated, std::string(system) + " b" + std::to_string(batch));
       EXPECT_LE(replayed.at("events").get<std::uint64_t>(), simulated.at("events").get<std::uint64_t>()) << system;
-      if (std::string(system) == "tts-npu") {
+      if (std::string(system) == "tts-npu" || std::string(system) == "npu-only") {
         EXPECT_LT(replayed.at("events").get<std::uint64_t>() * 3, simulated.at("events").get<std::uint64_t>()) << batch;
       }
     }
