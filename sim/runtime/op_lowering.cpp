@@ -78,14 +78,16 @@ kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig&
 }
 
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
-                       const kernels::AttentionShape* attention, const NpuKernelChoice& choice) {
+                       const kernels::AttentionShape* attention, const NpuKernelChoice& choice, lowering::NpuAttentionParts* attention_parts) {
   NpuOpWork out;
   if (lowering::is_sparse_attention_op(op.kind)) {
     auto part = lowering::lower_sparse_op_npu(op, m);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
   } else if (lowering::is_attention_op(op.kind)) {
-    auto part = lowering::lower_attention_part_npu(attention_for(op, m, attention), lowering::attention_part(op.kind), p, npu, choice.exp);
+    const auto shape = attention_for(op, m, attention);
+    const auto which = lowering::attention_part(op.kind);
+    auto part = attention_parts ? attention_parts->get(shape, which, p, choice.exp) : lowering::lower_attention_part_npu(shape, which, p, npu, choice.exp);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
   } else {
@@ -104,8 +106,10 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
     }
     out.graph_nodes = graph ? graph_nodes : 1;
   }
-  for (auto& s : out.work.steps) s.name = qualified(op, s.name);
+  // Coalesced first: merging keeps the first name of each merged run, so naming after it gives the
+  // same names for far fewer steps (a decode attention at batch 16 lists thousands).
   out.work = lowering::coalesce_sequential_steps(std::move(out.work), npu);
+  for (auto& s : out.work.steps) s.name = qualified(op, s.name);
   out.gemm_blocks = gemm_blocks(npu, out.work);
   out.signature = npu_work_signature(out.work);
   return out;

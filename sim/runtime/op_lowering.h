@@ -47,8 +47,14 @@ struct NpuOpWork {
   std::uint64_t gemm_blocks = 0;
   hw::NpuRunMemo::Key signature;  // npu_work_signature(work), taken once per lowering
 };
+namespace lowering {
+class NpuAttentionParts;  // attention_lowering.h
+}  // namespace lowering
+
+// `attention_parts`, when given, memoizes attention kernels' lowering for this NPU.
 NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Precision p, const hw::NpuSpec& npu,
-                       const kernels::AttentionShape* attention = nullptr, const NpuKernelChoice& choice = {});
+                       const kernels::AttentionShape* attention = nullptr, const NpuKernelChoice& choice = {},
+                       lowering::NpuAttentionParts* attention_parts = nullptr);
 
 // The kernel shape of a layer's attention from its attn_scores or attn_context op.
 kernels::AttentionShape attention_shape_of(const model::OpDesc& op, const model::ModelConfig& m);

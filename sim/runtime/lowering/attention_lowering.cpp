@@ -96,22 +96,39 @@ kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, Atte
   return w;
 }
 
-NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu,
-                                          kernels::ExpVariant exp) {
+std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu,
+                                                          kernels::ExpVariant exp) {
   kernels::NpuWork all = attention_kernel_npu(s, p, npu, exp);
-  NpuAttentionPart out;
+  std::array<NpuAttentionPart, 3> out;
   bool graph = false;
   for (auto& step : all.steps) {
     if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
       graph = true;
-      if (part == AttentionPart::kScores) out.graph_nodes += step.graph_ops;
-    } else if (part_of_step(step.name) == part) {
-      out.work.steps.push_back(std::move(step));
+      out[static_cast<std::size_t>(AttentionPart::kScores)].graph_nodes += step.graph_ops;
+    } else {
+      out[static_cast<std::size_t>(part_of_step(step.name))].work.steps.push_back(std::move(step));
     }
   }
   // A custom kernel without a graph of its own is one node of the job's graph per op.
-  if (!graph) out.graph_nodes = 1;
+  if (!graph) {
+    for (auto& part : out) part.graph_nodes = 1;
+  }
   return out;
+}
+
+NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, AttentionPart part, Precision p, const hw::NpuSpec& npu,
+                                          kernels::ExpVariant exp) {
+  return std::move(lower_attention_parts_npu(s, p, npu, exp)[static_cast<std::size_t>(part)]);
+}
+
+const NpuAttentionPart& NpuAttentionParts::get(const kernels::AttentionShape& s, AttentionPart part, Precision p, kernels::ExpVariant exp) {
+  const Key key{s.heads, s.kv_heads, s.head_dim, s.q_len, s.q_pos0, s.kv_len, static_cast<int>(p), static_cast<int>(exp)};
+  auto it = parts_.find(key);
+  if (it == parts_.end()) {
+    if (parts_.size() >= kLimit) parts_.clear();
+    it = parts_.emplace(key, lower_attention_parts_npu(s, p, npu_, exp)).first;
+  }
+  return it->second[static_cast<std::size_t>(part)];
 }
 
 }  // namespace socsim::runtime::lowering

@@ -24,7 +24,10 @@
 //              as for any other op.
 // Batched sequences are independent attentions: they fold into the kernel's heads (op.batch =
 // heads x sequences query heads, each sequence with its own kv heads).
+#include <array>
 #include <cstdint>
+#include <map>
+#include <tuple>
 
 #include "kernels/attention/attention_shape.h"
 #include "kernels/lowering/work.h"
@@ -61,6 +64,23 @@ kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precisio
 struct NpuAttentionPart {
   kernels::NpuWork work;        // no graph_call steps
   std::uint32_t graph_nodes = 0;
+};
+// The three parts of one NPU attention kernel (indexed by AttentionPart) from one lowering.
+std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu,
+                                                          kernels::ExpVariant exp);
+// lower_attention_parts_npu memoized for one NPU: a layer's three attention ops lower the same
+// kernel for the same shape one after another (a decode step's KV length is new each step), and
+// lowering the whole kernel once per part tripled the cost. Bounded: starts over past kLimit.
+class NpuAttentionParts {
+ public:
+  explicit NpuAttentionParts(const hw::NpuSpec& npu) : npu_(npu) {}
+  static constexpr std::size_t kLimit = 16;
+  const NpuAttentionPart& get(const kernels::AttentionShape& s, AttentionPart part, Precision p, kernels::ExpVariant exp);
+
+ private:
+  using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int>;
+  const hw::NpuSpec& npu_;
+  std::map<Key, std::array<NpuAttentionPart, 3>> parts_;
 };
 kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads,
                                           Precision p = Precision::kFp32);

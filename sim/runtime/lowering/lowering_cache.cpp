@@ -55,7 +55,7 @@ const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const 
   Key key = key_of(op, p, 0, attention);
   key.npu_kernels = choice;
   auto it = npu_work_.find(key);
-  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(stemmed(op), model_, p, npu_, attention, choice)).first;
+  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(stemmed(op), model_, p, npu_, attention, choice, &attention_parts_)).first;
   return it->second;
 }
 

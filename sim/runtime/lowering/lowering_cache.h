@@ -9,13 +9,14 @@
 #include <map>
 #include <string>
 
+#include "sim/runtime/lowering/attention_lowering.h"
 #include "sim/runtime/op_lowering.h"
 
 namespace socsim::runtime::lowering {
 
 class LoweringCache {
  public:
-  LoweringCache(const model::ModelConfig& m, const hw::NpuSpec& npu) : model_(m), npu_(npu) {}
+  LoweringCache(const model::ModelConfig& m, const hw::NpuSpec& npu) : model_(m), npu_(npu), attention_parts_(npu) {}
 
   // References stay valid for the cache's lifetime.
   const kernels::CpuWork& cpu(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention,
@@ -51,6 +52,7 @@ class LoweringCache {
   std::map<Key, kernels::CpuWork> cpu_;
   std::map<Key, kernels::GpuWork> gpu_;
   std::map<Key, NpuOpWork> npu_work_;
+  NpuAttentionParts attention_parts_;
 };
 
 }  // namespace socsim::runtime::lowering

@@ -433,3 +433,31 @@ TEST(OpLowering, AttentionPartsSumToTheKernel) {
 
 }  // namespace
 }  // namespace socsim::runtime
+
+namespace socsim::runtime {
+namespace {
+
+TEST(OpLowering, MemoizedAttentionPartsEqualThePartsLoweredAlone) {
+  // The lowering cache lowers an attention kernel once for its three ops (NpuAttentionParts):
+  // each op's work, names included, is the one lowered on its own.
+  Qwen q;
+  const auto& npu = q.soc.npu;
+  lowering::NpuAttentionParts parts(npu);
+  for (const auto* ops : {&q.prefill, &q.decode}) {
+    const auto scores = find_op(*ops, "attn_scores"), softmax = find_op(*ops, "softmax"), context = find_op(*ops, "attn_context");
+    const auto s = attention_shape_of(scores, q.m);
+    for (auto p : {Precision::kW4A16, Precision::kW8A8}) {
+      for (const auto* op : {&scores, &softmax, &context}) {
+        const auto alone = lower_op_npu(*op, q.m, p, npu, &s);
+        const auto memo = lower_op_npu(*op, q.m, p, npu, &s, {}, &parts);
+        EXPECT_EQ(memo.signature, alone.signature) << op->name;
+        EXPECT_EQ(memo.graph_nodes, alone.graph_nodes) << op->name;
+        ASSERT_EQ(memo.work.steps.size(), alone.work.steps.size()) << op->name;
+        for (std::size_t i = 0; i < memo.work.steps.size(); ++i) EXPECT_EQ(memo.work.steps[i].name, alone.work.steps[i].name);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace socsim::runtime
