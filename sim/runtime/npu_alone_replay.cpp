@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <stdexcept>
 
 #include "sim/core/simulator.h"
 #include "sim/hw/memory/dram_model.h"
@@ -20,7 +21,8 @@ hw::NpuRunRecord record_alone(hw::HexagonNpu& npu, const RecordRun& run) {
   scratch.share_plans_with(npu);
   std::vector<Tick> node_time;
   sim.spawn(run(scratch, node_time), "npu.record");
-  sim.run();
+  // The work ran to its end once already (it is recorded the second time it is met), so it ends here.
+  if (sim.run() != RunResult::kIdle || sim.live_processes() != 0) throw std::logic_error("npu: a recorded run did not end");
   hw::NpuRunRecord r = scratch.record(sim.now());
   r.node_time = std::move(node_time);
   return r;
