@@ -45,13 +45,12 @@ kernels::CpuWork lower_sparse_op_cpu(const model::OpDesc& op, const model::Model
   const auto s = sparse_op_shape(op, m);
   switch (op.kind) {
     case OpKind::kTopK: {
+      // Every head selects over the same rows: one head's tasks, repeated (a task per head).
+      const auto one = kernels::lower_topk_cpu_ratio({s.q_len, s.kv_len, s.q_pos0, 4}, op_ratio(op), threads);
       kernels::CpuWork w;
-      w.threads = threads;
-      for (std::uint64_t h = 0; h < s.heads; ++h) {
-        auto one = kernels::lower_topk_cpu_ratio({s.q_len, s.kv_len, s.q_pos0, 4}, op_ratio(op), threads);
-        w.threads = one.threads;
-        for (auto& t : one.tasks) w.tasks.push_back(std::move(t));
-      }
+      w.threads = one.threads;
+      w.tasks.reserve(one.tasks.size() * s.heads);
+      for (std::uint64_t h = 0; h < s.heads; ++h) w.tasks.insert(w.tasks.end(), one.tasks.begin(), one.tasks.end());
       return w;
     }
     case OpKind::kSparseAttn: return kernels::lower_sparse_attention_cpu(s, op.elements, threads);

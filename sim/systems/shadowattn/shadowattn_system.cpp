@@ -168,19 +168,38 @@ class AttentionBuilder {
 
   std::vector<std::uint32_t> shadow(Plan& plan, const std::vector<std::uint32_t>& pre, const model::GraphOp& scores, std::uint32_t layer,
                                     std::uint64_t chunk, const std::string& base) {
-    const std::uint64_t heads = scores.op.batch;
-    const std::uint64_t per_layer = m_.heads;
+    // A batch's sequences go through the pipeline together, head by head: a head's estimation
+    // launch, top-k and sparse attention each cover that head of every sequence (one kernel call
+    // with the batch as its outer dimension), as the batch's matmuls cover every sequence's rows.
+    // The pipeline's units are the model's heads at any batch; a unit's work grows with the batch
+    // (issue #21: per (sequence, head) units made 166k jobs at batch 16).
+    const std::uint64_t heads = m_.heads;
+    if (heads == 0 || scores.op.batch % heads != 0) {
+      throw std::logic_error("shadowattn: attention of " + std::to_string(scores.op.batch) + " heads is not whole sequences of " +
+                             std::to_string(heads));
+    }
+    const std::uint64_t sequences = scores.op.batch / heads;
     // Buckets of each head's scales (drawn around the calibrated mean, which centres the grid:
-    // timing mode computes no tensors) and its ratio.
+    // timing mode computes no tensors) and its ratio. A head's INT8 scales over a batch are the
+    // largest of its sequences' (a max-abs scale of the batch's slice), so the launch takes the
+    // bucket of the per-dimension maximum.
     const auto grid = shadowattn::bucket_grid({1.0, 1.0}, o_.buckets, o_.step);
     std::vector<std::size_t> bucket(heads);
     std::vector<double> ratio(heads);
-    // Functional mode measured them on the real Q and K: those, where it did.
+    // Functional mode measured them on the real Q and K: those, where it did (each sequence's
+    // bucket stands for its scales).
     const runtime::DataDriven* measured = scores.phase == model::Phase::kPrefill ? data_ : nullptr;
     for (std::uint64_t h = 0; h < heads; ++h) {
-      const std::size_t* b = measured ? measured->head_bucket(chunk, layer, h) : nullptr;
-      bucket[h] = b ? *b : shadowattn::nearest_bucket(grid, shadowattn::synthetic_scales(o_.seed, layer, h, chunk, o_.scale_spread));
-      ratio[h] = o_.per_head_ratio ? ratios_.at(layer * per_layer + h % per_layer) : o_.sparsity;
+      shadowattn::ScalePair batch_scale{0.0, 0.0};
+      for (std::uint64_t s = 0; s < sequences; ++s) {
+        const std::uint64_t unit = s * heads + h;  // the attention op's (sequence, head) index
+        const std::size_t* b = measured ? measured->head_bucket(chunk, layer, unit) : nullptr;
+        const shadowattn::ScalePair sc = b ? grid.at(*b) : shadowattn::synthetic_scales(o_.seed, layer, unit, chunk, o_.scale_spread);
+        batch_scale.q = std::max(batch_scale.q, sc.q);
+        batch_scale.k = std::max(batch_scale.k, sc.k);
+      }
+      bucket[h] = shadowattn::nearest_bucket(grid, batch_scale);
+      ratio[h] = o_.per_head_ratio ? ratios_.at(layer * heads + h) : o_.sparsity;
     }
     // Fused groups: heads sharing a bucket, at most max_fuse per launch.
     std::vector<std::vector<std::uint32_t>> groups;
@@ -211,7 +230,7 @@ class AttentionBuilder {
     for (std::size_t g = 0; g < groups.size(); ++g) {
       Job j = npu_job(base + ".estimate.g" + std::to_string(g));
       model::OpDesc op = est;
-      op.batch = groups[g].size();
+      op.batch = groups[g].size() * sequences;
       j.ops = {{op, scores.phase, layer, chunk}};
       const std::size_t b = bucket[groups[g].front()];
       j.npu_graph = o_.buckets_enabled ? "shadowattn/b" + std::to_string(b) + "/d" + std::to_string(op.k) + "/h" + std::to_string(op.batch) +
@@ -226,10 +245,10 @@ class AttentionBuilder {
     for (std::uint32_t h = 0; h < heads; ++h) {
       Job t = topk_job(base + ".topk.h" + std::to_string(h), 1);
       if (own_topk_core) t.lane = "attn.topk";
-      t.ops = {{topk_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
+      t.ops = {{topk_op(scores.op, sequences, ratio[h]), scores.phase, layer, chunk}};
       t.ops.front().op.name = "topk.h" + std::to_string(h);  // per head (functional mode reads its ratio)
       Job q = float_job(base + ".sparse.h" + std::to_string(h), own_topk_core ? o_.cpu_cores - 1 : 0);
-      q.ops = {{sparse_op(scores.op, 1, ratio[h]), scores.phase, layer, chunk}};
+      q.ops = {{sparse_op(scores.op, sequences, ratio[h]), scores.phase, layer, chunk}};
       q.ops.front().op.name = "sparse_attention.h" + std::to_string(h);
       in.heads.push_back({warm_ms(t), warm_ms(q)});
       topk_jobs.push_back(std::move(t));

@@ -344,6 +344,78 @@ TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {
   }
 }
 
+// A batch goes through the head-wise pipeline head by head: each (chunk, layer) has one top-k and
+// one sparse-attention job per model head, each covering that head of every sequence (its work is
+// the batch's times one sequence's), and the estimation launches cover every sequence of the heads
+// they fuse. A head's launch takes the bucket of the per-dimension largest of its sequences'
+// scales (a max-abs INT8 scale of the batch's slice). Per (sequence, head) jobs made shadowAttn's
+// plan at batch 16 166k jobs (issue #21).
+TEST(ShadowAttnSystem, ABatchGoesThroughThePipelineHeadByHead) {
+  const auto plan_at = [](std::uint64_t batch) {
+    SaRun r("shadowattn", 96, {"llm_npu.chunk=32"}, true);  // tiny: 3 chunks x 2 layers x 4 heads
+    return r.system->plan(r.req.soc, r.req.model, {96, 1, batch});
+  };
+  const std::uint64_t heads = 4, batch = 4;
+  const runtime::Plan one = plan_at(1), four = plan_at(batch);
+  const auto is_prefill = [](const runtime::Job& j) { return !j.ops.empty() && j.ops.front().phase == model::Phase::kPrefill; };
+  const auto kind_of = [](const runtime::Job& j) { return j.ops.empty() ? model::OpKind::kNorm : j.ops.front().op.kind; };
+  std::map<std::string, const runtime::Job*> by_name_one;
+  for (const auto& j : one.jobs) by_name_one[j.name] = &j;
+  const auto grid = bucket_grid({1.0, 1.0}, 9, 0.5);
+  std::size_t topk = 0, sparse = 0, checked_buckets = 0;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> estimated;  // (chunk, layer) -> heads x sequences
+  for (const auto& j : four.jobs) {
+    if (!is_prefill(j)) continue;
+    const auto& g = j.ops.front();
+    if (kind_of(j) == model::OpKind::kQkEstimate) estimated[{g.step, g.layer}] += g.op.batch;
+    if (kind_of(j) != model::OpKind::kTopK && kind_of(j) != model::OpKind::kSparseAttn) continue;
+    EXPECT_EQ(g.op.batch, batch) << j.name;
+    ASSERT_TRUE(by_name_one.count(j.name)) << j.name << " has no counterpart at batch 1";
+    const auto& single = by_name_one[j.name]->ops.front().op;
+    EXPECT_EQ(single.batch, 1u) << j.name;
+    EXPECT_EQ(g.op.weight_params, single.weight_params) << j.name;  // the head's ratio
+    if (kind_of(j) == model::OpKind::kSparseAttn) {
+      EXPECT_EQ(g.op.elements, batch * single.elements) << j.name;  // kept scores: the batch's
+      ++sparse;
+      continue;
+    }
+    ++topk;
+    // The head's launch: its first dependency; the bucket in its graph's name.
+    ASSERT_FALSE(j.deps.empty());
+    const auto& launch = four.jobs[j.deps.front()];
+    ASSERT_EQ(kind_of(launch), model::OpKind::kQkEstimate) << j.name;
+    const std::string h_text = j.name.substr(j.name.rfind(".h") + 2);
+    const std::uint64_t h = std::stoull(h_text);
+    ScalePair most{0, 0};
+    for (std::uint64_t s = 0; s < batch; ++s) {
+      const auto sc = synthetic_scales(1, g.layer, s * heads + h, g.step, 0.5);
+      most.q = std::max(most.q, sc.q), most.k = std::max(most.k, sc.k);
+    }
+    EXPECT_EQ(launch.npu_graph.rfind("shadowattn/b" + std::to_string(nearest_bucket(grid, most)) + "/", 0), 0u)
+        << j.name << " in " << launch.npu_graph;
+    ++checked_buckets;
+  }
+  EXPECT_EQ(topk, 3u * 2u * heads);  // chunks x layers x heads, as at batch 1
+  EXPECT_EQ(sparse, 3u * 2u * heads);
+  EXPECT_EQ(checked_buckets, topk);
+  ASSERT_EQ(estimated.size(), 6u);
+  for (const auto& [key, n] : estimated) EXPECT_EQ(n, heads * batch);
+  // Besides its launches (as many as the heads' buckets fuse into: at most one per head), the
+  // attention at batch 4 holds as many jobs as at batch 1.
+  const auto count = [&](const runtime::Plan& p, bool launches) {
+    std::size_t n = 0;
+    for (const auto& j : p.jobs) n += j.attention_module && (kind_of(j) == model::OpKind::kQkEstimate) == launches ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(count(four, false), count(one, false));
+  EXPECT_GE(count(four, true), 6u);
+  EXPECT_LE(count(four, true), 6u * heads);
+  // And runs: its attention takes longer than one sequence's.
+  SaRun b1("shadowattn", 96, {"llm_npu.chunk=32"}, true), b4("shadowattn", 96, {"llm_npu.chunk=32"}, true);
+  b4.req.batch = batch;
+  EXPECT_GT(b4.run().extra["attention_ms"].get<double>(), b1.run().extra["attention_ms"].get<double>());
+}
+
 TEST(ShadowAttnSystem, FunctionalRecallAndOutputError) {
   functional::FunctionalOptions opt;
   opt.layers = 1;
