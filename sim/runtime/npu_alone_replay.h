@@ -24,31 +24,10 @@
 #include <vector>
 
 #include "kernels/lowering/work.h"
+#include "sim/core/signature.h"
 #include "sim/hw/npu/hexagon_npu.h"
 
 namespace socsim::runtime {
-
-// A 128-bit signature built field by field: two independent 64-bit lanes (splitmix64's finalizer
-// over the running state), so an accidental match of two different works is vanishingly unlikely
-// (about 2^-128 per pair).
-class SignatureBuilder {
- public:
-  void add(std::uint64_t v) {
-    a_ = mix(a_ ^ v) + 0x9e3779b97f4a7c15ull;
-    b_ = mix(b_ + v * 0xff51afd7ed558ccdull) ^ 0xc4ceb9fe1a85ec53ull;
-  }
-  void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
-  void add(const hw::NpuRunMemo::Key& k) { add(k.first), add(k.second); }
-  hw::NpuRunMemo::Key key() const { return {a_, b_}; }
-
- private:
-  static std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t a_ = 0x243f6a8885a308d3ull, b_ = 0x13198a2e03707344ull;
-};
 
 // The work's signature: every field that its timing depends on (step names are left out: they
 // only label trace spans, and a traced run is never replayed).

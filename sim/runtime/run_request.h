@@ -42,9 +42,10 @@ struct RunRequest {
   // (systems::System::decode_windows): a long decode holds one window's plan, not the whole
   // request's, so its host memory is bounded. 0 = the whole request at once (tests compare).
   std::uint64_t decode_window = 256;
-  // NPU work that runs alone and was seen before is replayed from a recording instead of simulated
-  // event by event (npu_alone_replay.h): same results, fewer events. false: never (tests compare).
-  bool replay_alone_npu_runs = true;
+  // NPU work and CPU tasks that run alone and were seen before are replayed from a recording
+  // instead of simulated event by event (npu_alone_replay.h, hw/cpu/cpu_complex.h): same results,
+  // fewer events. false: never (tests compare).
+  bool replay_alone_runs = true;
 };
 
 inline const char* mode_name(Mode m) { return m == Mode::kTiming ? "timing" : "functional"; }

@@ -208,7 +208,8 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   hw::Soc soc(sim, req.soc, &trace);
   // The bandwidth timeline is for the trace only (the report's figures come from byte counters).
   soc.dram().record_timeline(trace.on());
-  if (req.soc.has_npu) soc.npu().set_replay_alone_runs(req.replay_alone_npu_runs);
+  if (req.soc.has_npu) soc.npu().set_replay_alone_runs(req.replay_alone_runs);
+  soc.cpu().set_replay_alone_runs(req.replay_alone_runs);
   Executor ex(soc, req.model, system.sync_policy(), &trace);
   std::vector<RequestTimes> times;
   std::size_t jobs = 0;

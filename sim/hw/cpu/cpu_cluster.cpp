@@ -47,6 +47,18 @@ void CpuCluster::unclaim(const CoreIds& cores) {
   }
 }
 
+void CpuCluster::absorb(const CpuRunRecord::Cluster& r, Tick offset) {
+  if (claimed_count_ != 0 || !cores_.idle() || r.core_busy.size() > spec_.cores) {
+    throw std::logic_error("cpu cluster '" + spec_.name + "': a run is replayed only on idle cores of a cluster as large");
+  }
+  cores_.absorb(r.cores, offset);
+  for (std::size_t i = 0; i < r.core_busy.size(); ++i) busy_[i].absorb(r.core_busy[i]);
+  wall_.absorb(r.wall);
+  stalled_ += r.stalled;
+  ever_busy_ = true;
+  idle_since_ = offset + r.idle_since;
+}
+
 Tick CpuCluster::core_busy() const {
   Tick sum = 0;
   for (const auto& b : busy_) sum += b.busy(sim_.now());

@@ -13,6 +13,7 @@
 #include "sim/core/resource.h"
 #include "sim/core/simulator.h"
 #include "sim/core/statistics.h"
+#include "sim/hw/cpu/cpu_run_record.h"
 #include "sim/hw/cpu/cpu_spec.h"
 #include "sim/hw/memory/dram_model.h"
 
@@ -31,6 +32,7 @@ class CpuCluster {
   const std::string& name() const { return spec_.name; }
   const ClockDomain& clock() const { return clock_; }
   Resource& cores() { return cores_; }
+  const Resource& cores() const { return cores_; }
   PortId core_port(std::uint32_t core) const { return ports_.at(core); }
 
   // After a Lease of n cores was granted: the n lowest-numbered idle cores, now marked busy.
@@ -51,6 +53,14 @@ class CpuCluster {
   bool idle_for_at_least(Tick t) const {
     return claimed_count_ == 0 && (!ever_busy_ || sim_.now() - idle_since_ >= t);
   }
+
+  // A task run alone, replayed (CpuComplex): adds the record's core statistics as if its task had
+  // run here from `offset` to now, the cluster idle since its part ended. Throws
+  // std::logic_error unless every core is free and the record fits the cluster.
+  void absorb(const CpuRunRecord::Cluster& r, Tick offset);
+
+  // When the last core was given back (valid once a core was claimed and given back).
+  Tick idle_since() const { return idle_since_; }
 
   double ops_done() const { return ops_done_; }
   void add_ops(double ops) { ops_done_ += ops; }

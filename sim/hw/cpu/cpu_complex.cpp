@@ -7,11 +7,13 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "sim/core/signature.h"
+
 namespace socsim::hw {
 
 CpuComplex::CpuComplex(Simulator& sim, const CpuSpec& spec, DramModel& dram, PortId cpu_port,
                        report::TraceRecorder* trace)
-    : sim_(sim), spec_(spec), dram_(dram), trace_(trace) {
+    : sim_(sim), spec_(spec), dram_(dram), trace_(trace), cpu_port_(cpu_port) {
   for (const auto& c : spec_.clusters) clusters_.push_back(std::make_shared<CpuCluster>(sim, c, dram, cpu_port));
 }
 
@@ -35,31 +37,73 @@ Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t
                                 " threads requested on cluster '" + c->name() + "', which has " +
                                 std::to_string(c->spec().cores) + " cores");
   }
+  check_ops(t);
+  if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
+  PartList parts;
+  parts.push_back(part_of(t, std::move(c), threads));
+  return run_parts(std::move(parts), t.name, stalled);
+}
+
+void CpuComplex::check_ops(const CpuTask& t) {
   if (!(t.ops >= 0) || !std::isfinite(t.ops)) {
     throw std::invalid_argument("CPU task '" + t.name + "': ops must be finite and >= 0");
   }
-  if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
-  return run_on(t, std::move(c), threads, stalled);
 }
 
-Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads, Tick* stalled) {
-  Lease lease = co_await c->cores().acquire(threads);
-  const bool cold = c->idle_for_at_least(spec_.idle_threshold);
-  CoreGrant grant(c, std::move(lease), threads);
-  const Tick start = sim_.now();
-  const Tick wakeup = cold ? spec_.idle_wakeup : 0;  // not inside co_await (lint-coawait-ternary)
-  co_await sim_.delay(wakeup + spec_.task_dispatch);
+CpuComplex::Part CpuComplex::part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) const {
   const std::uint64_t cycles =
       compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads);
   const Tick compute = c->clock().cycles_to_ticks(cycles);
+  return Part{std::move(c), threads, compute, t.dram_bytes, t.ops};
+}
+
+Task<> CpuComplex::run_parts(PartList parts, std::string name, Tick* stalled) {
+  if (may_replay(parts)) {
+    if (const CpuRunRecord* found = alone_record(parts)) {
+      const CpuRunRecord rec = *found;  // a copy: the memo may start over before the delay ends
+      const Tick start = sim_.now();
+      co_await sim_.delay(rec.duration);
+      for (std::size_t i = 0; i < parts.size(); ++i) {
+        CpuCluster& c = *parts[i].cluster;
+        const auto& r = rec.clusters.at(i);
+        c.absorb(r, start);
+        for (std::uint32_t k = 0; k < r.core_ports.size(); ++k) dram_.absorb(c.core_port(k), r.core_ports[k]);
+      }
+      dram_.absorb(rec.dram, start);
+      dram_.absorb(cpu_port_, rec.cpu_port);
+      if (stalled) *stalled += rec.stalled;
+      memo_.count_replay();
+      for (const auto& p : parts) p.cluster->add_ops(p.ops);
+      co_return;
+    }
+  }
+  if (parts.size() == 1) {
+    co_await run_timed(parts[0].cluster, parts[0].threads, parts[0].compute, parts[0].bytes, name, stalled, std::nullopt);
+  } else {
+    // The parts start together, each on its own cluster's cores.
+    TaskList timed;
+    for (const auto& p : parts) timed.push_back(run_timed(p.cluster, p.threads, p.compute, p.bytes, name, stalled, std::nullopt));
+    co_await when_all(sim_, std::move(timed));
+  }
+  for (const auto& p : parts) p.cluster->add_ops(p.ops);
+}
+
+Task<> CpuComplex::run_timed(std::shared_ptr<CpuCluster> c, std::uint32_t threads, Tick compute, std::uint64_t bytes,
+                             std::string_view name, Tick* stalled, std::optional<bool> cold) {
+  Lease lease = co_await c->cores().acquire(threads);
+  const bool wakes = cold.has_value() ? *cold : c->idle_for_at_least(spec_.idle_threshold);
+  CoreGrant grant(c, std::move(lease), threads);
+  const Tick start = sim_.now();
+  const Tick wakeup = wakes ? spec_.idle_wakeup : 0;  // not inside co_await (lint-coawait-ternary)
+  co_await sim_.delay(wakeup + spec_.task_dispatch);
   // Even split of the bytes; the first (bytes % threads) threads move one byte more.
-  const std::uint64_t base = t.dram_bytes / threads, extra = t.dram_bytes % threads;
+  const std::uint64_t base = bytes / threads, extra = bytes % threads;
   if (threads == 1) {
-    co_await core_part(*c, grant.cores()[0], compute, t.dram_bytes, t.name, stalled);
+    co_await core_part(*c, grant.cores()[0], compute, bytes, name, stalled);
   } else {
     TaskList parts;
     for (std::uint32_t i = 0; i < threads; ++i) {
-      parts.push_back(core_part(*c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), t.name, stalled));
+      parts.push_back(core_part(*c, grant.cores()[i], compute, base + (i < extra ? 1 : 0), name, stalled));
     }
     co_await when_all(sim_, std::move(parts));
   }
@@ -69,7 +113,82 @@ Task<> CpuComplex::run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_
       trace_->hardware_span(track(*c, grant.cores()[0]), "dispatch", start, start + spec_.task_dispatch);
     }
   }
-  c->add_ops(t.ops);
+}
+
+bool CpuComplex::may_replay(const PartList& parts) const {
+  if (!replay_alone_runs_ || report::tracing_hardware(trace_) || dram_.recording_timeline()) return false;
+  // The scratch CPU of a recording hangs its port at the top of its DRAM, as a SoC does.
+  if (dram_.port_parent(cpu_port_)) return false;
+  if (dram_.active_flows() != 0) return false;
+  for (const auto& p : parts) {
+    if (!p.cluster->cores().idle()) return false;
+  }
+  // Something due now may start beside the task.
+  return sim_.next_event_time() != sim_.now();
+}
+
+std::size_t CpuComplex::index_of(const CpuCluster& c) const {
+  for (std::size_t i = 0; i < clusters_.size(); ++i) {
+    if (clusters_[i].get() == &c) return i;
+  }
+  throw std::logic_error("cpu: a cluster of another complex");
+}
+
+const CpuRunRecord* CpuComplex::alone_record(const PartList& parts) {
+  // Each part's timing is a function of these and of the cluster's description (fixed per run).
+  std::vector<RecordedPart> what;
+  SignatureBuilder sig;
+  sig.add(static_cast<std::uint64_t>(parts.size()));
+  for (const auto& p : parts) {
+    what.push_back({index_of(*p.cluster), p.threads, p.cluster->idle_for_at_least(spec_.idle_threshold), p.compute, p.bytes});
+    const auto& w = what.back();
+    sig.add(static_cast<std::uint64_t>(w.cluster));
+    sig.add(static_cast<std::uint64_t>(w.threads));
+    sig.add(static_cast<std::uint64_t>(w.cold));
+    sig.add(static_cast<std::uint64_t>(w.compute));
+    sig.add(w.bytes);
+  }
+  const auto key = sig.key();
+  const CpuRunRecord* rec = memo_.find(key);
+  if (!rec) {
+    if (!memo_.seen_before(key)) return nullptr;
+    rec = &memo_.store(key, record_alone(what));
+  }
+  const Tick next = sim_.next_event_time();
+  if (next != kTickMax && next <= sim_.checked_add(sim_.now(), rec->duration)) return nullptr;
+  return rec;
+}
+
+CpuRunRecord CpuComplex::record_alone(const std::vector<RecordedPart>& what) const {
+  Simulator sim;
+  DramModel dram(sim, dram_.peak_bytes_per_s(), dram_.concurrency_efficiency());
+  CpuComplex scratch(sim, spec_, dram, dram.add_port("cpu", dram_.port_cap(cpu_port_)), nullptr);
+  scratch.set_replay_alone_runs(false);
+  CpuRunRecord r;
+  TaskList timed;
+  for (const auto& w : what) {
+    timed.push_back(scratch.run_timed(scratch.clusters_.at(w.cluster), w.threads, w.compute, w.bytes, "", &r.stalled, w.cold));
+  }
+  sim.spawn(when_all(sim, std::move(timed)), "cpu.record");
+  // The task ran to its end once already (it is recorded the second time it is met), so it ends here.
+  if (sim.run() != RunResult::kIdle || sim.live_processes() != 0) throw std::logic_error("cpu: a recorded run did not end");
+  r.duration = sim.now();
+  for (const auto& w : what) {
+    const auto& c = *scratch.clusters_.at(w.cluster);
+    CpuRunRecord::Cluster k;
+    k.cores = c.cores().stats();
+    for (std::uint32_t i = 0; i < w.threads; ++i) {
+      k.core_busy.push_back(c.core_busy_time(i));
+      k.core_ports.push_back(dram.port_stats(c.core_port(i)));
+    }
+    k.wall = c.wall_busy_time();
+    k.stalled = c.core_stalled();
+    k.idle_since = c.idle_since();
+    r.clusters.push_back(std::move(k));
+  }
+  r.dram = dram.stats();
+  r.cpu_port = dram.port_stats(scratch.cpu_port_);
+  return r;
 }
 
 Task<> CpuComplex::core_part(CpuCluster& c, std::uint32_t core, Tick compute, std::uint64_t bytes,
@@ -94,6 +213,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
     throw std::invalid_argument("CPU task '" + t.name + "': " + std::to_string(threads) +
                                 " threads requested, the CPU has " + std::to_string(total) + " cores");
   }
+  check_ops(t);
   if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
   // Clusters fastest first for this task, ties in their order (a stable insertion sort: a few
   // clusters, and this runs per CPU task, so nothing is allocated).
@@ -121,22 +241,21 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
     total_weight += picks.back().weight;
     left -= n;
   }
-  if (picks.size() == 1) return run(t, picks[0].cluster->name(), threads, stalled);
-  TaskList parts;
+  PartList parts;
   std::uint64_t bytes_left = t.dram_bytes;
   for (std::size_t i = 0; i < picks.size(); ++i) {
     const double share = picks[i].weight / total_weight;
     CpuTask part = t;
-    part.ops = t.ops * share;
+    part.ops = picks.size() == 1 ? t.ops : t.ops * share;
     // Bytes follow the same share; the last part takes the rounding remainder.
     const bool last = i + 1 == picks.size();
     const auto rounded = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.dram_bytes) * share));
     const std::uint64_t bytes = last ? bytes_left : std::min(bytes_left, rounded);
     part.dram_bytes = bytes;
     bytes_left -= bytes;
-    parts.push_back(run(part, picks[i].cluster->name(), picks[i].threads, stalled));
+    parts.push_back(part_of(part, find(picks[i].cluster->name()), picks[i].threads));
   }
-  return when_all(sim_, std::move(parts));
+  return run_parts(std::move(parts), t.name, stalled);
 }
 
 Tick CpuComplex::compute_time(const CpuTask& t, std::string_view cluster, std::uint32_t threads) const {

@@ -10,20 +10,38 @@
 // every thread is done (early threads spin in the barrier, as ggml's threads do), plus the
 // dispatch cost paid once per call before the threads start.
 //
+// A task run alone is replayed. Much of a CPU decode is the same task again and again (a layer's
+// matmuls at one shape, every layer and step; attention at one KV length, every layer of a step)
+// on a CPU with nothing beside it. Such a run is a pure function of the cluster, the thread
+// count, whether the cluster wakes up (idle_threshold), the compute time and the bytes: it starts
+// with the cluster's cores free and no DRAM flow anywhere, and nothing else can start before it
+// ends (every wake-up in the engine goes through the event queue, so no event is pending at or
+// before its end and none is due now), so it takes the time and leaves the statistics it left the
+// last time. The second time such a task is met it is recorded on a scratch CPU and DRAM of the
+// same description (from time 0: timing is invariant under a shift in time); from then on it is
+// one delay plus the recorded statistics. Never replayed: a traced run or a recorded DRAM
+// timeline (they want every span), one part of a task spread over several clusters
+// (run_on_fastest: its parts start together). Results equal the event-by-event run's up to the
+// rounding of time-weighted sums added in another order (tests/unit/cpu/cpu_alone_replay_test.cpp).
+//
 //   CpuComplex cpu(sim, soc.cpu, dram, dram.add_port("cpu", soc.cpu.port_bandwidth), &trace);
 //   co_await cpu.run({"ffn_up", 2.0 * m * k * n, DType::kInt8, k * n, m}, "mid", 4);
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "sim/core/simulator.h"
 #include "sim/core/statistics.h"
 #include "sim/core/sync.h"
 #include "sim/core/task.h"
 #include "sim/hw/cpu/cpu_cluster.h"
+#include "sim/hw/cpu/cpu_run_record.h"
 #include "sim/hw/cpu/cpu_spec.h"
 #include "sim/hw/cpu/cpu_task.h"
 #include "sim/hw/memory/dram_model.h"
@@ -77,10 +95,48 @@ class CpuComplex {
   void register_stats(StatRegistry& reg) const;
   const CpuSpec& spec() const { return spec_; }
 
+  // Tasks run alone replayed (above); off, every task runs event by event (tests compare the two).
+  bool replay_alone_runs() const { return replay_alone_runs_; }
+  void set_replay_alone_runs(bool on) { replay_alone_runs_ = on; }
+  std::uint64_t replays() const { return memo_.replays(); }
+
  private:
   std::shared_ptr<CpuCluster> find(std::string_view cluster) const;  // throws std::invalid_argument
-  Task<> run_on(CpuTask t, std::shared_ptr<CpuCluster> c, std::uint32_t threads, Tick* stalled);
-  // `name` views the task's name in run_on's frame, which outlives the part, as `c` (a cluster of
+  // One cluster's part of a task: its cores, compute time per thread, bytes and useful ops.
+  struct Part {
+    std::shared_ptr<CpuCluster> cluster;
+    std::uint32_t threads = 0;
+    Tick compute = 0;
+    std::uint64_t bytes = 0;
+    double ops = 0;
+  };
+  using PartList = boost::container::small_vector<Part, 2>;
+  // What a recording runs for one part (the cluster by index: the scratch CPU has its own).
+  struct RecordedPart {
+    std::size_t cluster = 0;
+    std::uint32_t threads = 0;
+    bool cold = false;
+    Tick compute = 0;
+    std::uint64_t bytes = 0;
+  };
+  static void check_ops(const CpuTask& t);  // throws std::invalid_argument
+  Part part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) const;
+  // A task's parts, started together (each waits FIFO for its cluster's cores); replayed when
+  // they run alone (above).
+  Task<> run_parts(PartList parts, std::string name, Tick* stalled);
+  // The timed part of one cluster's share: its cores, wake-up and dispatch, the threads' compute
+  // and DRAM streams. `cold`: whether the cluster wakes up; decided at the grant when not given.
+  Task<> run_timed(std::shared_ptr<CpuCluster> c, std::uint32_t threads, Tick compute, std::uint64_t bytes, std::string_view name,
+                   Tick* stalled, std::optional<bool> cold);
+  // The replay's checks that need no record: on, untraced, the parts' cores free, no DRAM flow,
+  // nothing due now.
+  bool may_replay(const PartList& parts) const;
+  // The record to replay these parts from now, or nullptr (above); recorded on a scratch CPU the
+  // second time they are met.
+  const CpuRunRecord* alone_record(const PartList& parts);
+  CpuRunRecord record_alone(const std::vector<RecordedPart>& what) const;
+  std::size_t index_of(const CpuCluster& c) const;
+  // `name` views the task's name in run_parts's frame, which outlives the part, as `c` (a cluster of
   // this complex) does.
   // A core that finishes its compute before its DRAM stream waits stalled for the rest.
   Task<> core_part(CpuCluster& c, std::uint32_t core, Tick compute, std::uint64_t bytes,
@@ -96,6 +152,9 @@ class CpuComplex {
   // shared_ptr: a coroutine frame destroyed at teardown still returns its cores to a live
   // cluster even when the complex itself was destroyed first (usual declaration order).
   std::vector<std::shared_ptr<CpuCluster>> clusters_;
+  PortId cpu_port_;
+  bool replay_alone_runs_ = true;
+  CpuRunMemo memo_;
 };
 
 }  // namespace socsim::hw

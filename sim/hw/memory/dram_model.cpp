@@ -108,6 +108,16 @@ PortId DramModel::add_port(std::string name, double cap_bytes_per_s, std::option
   return id;
 }
 
+double DramModel::port_cap(PortId p) const {
+  check_port(p, "port_cap");
+  return tree_.caps[p];
+}
+
+std::optional<PortId> DramModel::port_parent(PortId p) const {
+  check_port(p, "port_parent");
+  return ports_[p].parent;
+}
+
 PortId DramModel::port(std::string_view name) const {
   // A linear search: ports are few, looked up by name only while units are wired, and a map
   // of names was most of what building a SoC cost (the profilers build one per profiled job).

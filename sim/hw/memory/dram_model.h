@@ -113,6 +113,8 @@ class DramModel {
   const std::vector<Sample>& timeline() const { return timeline_; }
   std::vector<std::string> port_names() const;  // indexed by PortId
   const std::string& port_name(PortId p) const;
+  double port_cap(PortId p) const;                   // bytes/s, as added
+  std::optional<PortId> port_parent(PortId p) const;
 
  private:
   struct FlowWaiter;

@@ -168,7 +168,7 @@ nlohmann::ordered_json run_system(const std::string& system, bool replay, std::u
   c.req.prompt_tokens = 64;
   c.req.decode_tokens = 12;
   c.req.batch = batch;
-  c.req.replay_alone_npu_runs = replay;
+  c.req.replay_alone_runs = replay;
   c.configure(system);
   report::TraceRecorder off(report::TraceDetail::kOff);  // a trace would turn replays off
   return report::to_json(simulate_run(c.req, *c.system, off));

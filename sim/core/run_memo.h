@@ -1,0 +1,51 @@
+#pragma once
+// Runs of a unit's work alone, remembered so that the next run of the same work alone can be
+// replayed instead of simulated event by event (the NPU's: sim/runtime/npu_alone_replay.h; the
+// CPU's: sim/hw/cpu/cpu_complex.h say when that is exact). A run is keyed by a 128-bit signature
+// of what its timing depends on; an entry is recorded only once its work has been seen before
+// (one-off work, e.g. attention at a KV length met once, is never recorded).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+
+#include "sim/core/signature.h"
+
+namespace socsim {
+
+template <class Record>
+class RunMemo {
+ public:
+  using Key = Signature;
+  // Bounds host memory (a record is at most about a kilobyte): past it the memo starts over.
+  static constexpr std::size_t kLimit = 4096;
+
+  // The record of `key`; nullptr if there is none yet (then the key counts as seen).
+  const Record* find(const Key& key) {
+    if (entries_.size() >= kLimit && !entries_.contains(key)) entries_.clear();
+    Entry& e = entries_[key];
+    ++e.seen;
+    return e.record ? &*e.record : nullptr;
+  }
+  // Whether `key` was seen before the find() that just missed: worth recording.
+  bool seen_before(const Key& key) const {
+    auto it = entries_.find(key);
+    return it != entries_.end() && it->second.seen > 1;
+  }
+  const Record& store(const Key& key, Record r) { return *(entries_[key].record = std::move(r)); }
+  std::uint64_t replays() const { return replays_; }
+  void count_replay() { ++replays_; }
+
+ private:
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ull)); }
+  };
+  struct Entry {
+    std::uint32_t seen = 0;
+    std::optional<Record> record;
+  };
+  std::unordered_map<Key, Entry, KeyHash> entries_;
+  std::uint64_t replays_ = 0;
+};
+
+}  // namespace socsim

@@ -1,0 +1,32 @@
+#pragma once
+// A 128-bit signature built field by field: two independent 64-bit lanes (splitmix64's finalizer
+// over the running state), so an accidental match of two different inputs is vanishingly unlikely
+// (about 2^-128 per pair). Keys of the run memos (run_memo.h).
+#include <bit>
+#include <cstdint>
+#include <utility>
+
+namespace socsim {
+
+using Signature = std::pair<std::uint64_t, std::uint64_t>;
+
+class SignatureBuilder {
+ public:
+  void add(std::uint64_t v) {
+    a_ = mix(a_ ^ v) + 0x9e3779b97f4a7c15ull;
+    b_ = mix(b_ + v * 0xff51afd7ed558ccdull) ^ 0xc4ceb9fe1a85ec53ull;
+  }
+  void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
+  void add(const Signature& k) { add(k.first), add(k.second); }
+  Signature key() const { return {a_, b_}; }
+
+ private:
+  static std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t a_ = 0x243f6a8885a308d3ull, b_ = 0x13198a2e03707344ull;
+};
+
+}  // namespace socsim
