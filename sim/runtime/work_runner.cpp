@@ -84,6 +84,22 @@ Task<> run_stage(hw::HexagonNpu& npu, Pipeline& p, std::uint32_t s) {
   }
 }
 
+// How many steps from `i` on are the same HMX GEMM (shape and operand home); 0 unless step i is one.
+std::size_t identical_gemms_from(const std::vector<kernels::NpuStep>& steps, std::size_t i) {
+  const auto& a = steps[i];
+  if (a.kind != kernels::NpuStep::Kind::kHmxGemm) return 0;
+  std::size_t n = 1;
+  while (i + n < steps.size()) {
+    const auto& b = steps[i + n];
+    if (b.kind != a.kind || b.home != a.home || b.gemm.m != a.gemm.m || b.gemm.k != a.gemm.k || b.gemm.n != a.gemm.n ||
+        b.gemm.dtype != a.gemm.dtype || b.gemm.width != a.gemm.width || b.gemm.out_bytes != a.gemm.out_bytes) {
+      break;
+    }
+    ++n;
+  }
+  return n;
+}
+
 }  // namespace
 
 std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
@@ -103,7 +119,21 @@ Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress*
     }
   }
   if (!work.pipelined()) {
-    for (const auto& step : work.steps) co_await run_npu_step(npu, step, outputs);
+    for (std::size_t i = 0; i < work.steps.size();) {
+      // Identical GEMMs staged from DRAM back to back (a head's Q x K^T for each head and
+      // sequence) run as one sequence of merged steps (run_hmx_gemm's copies); a consumer that
+      // streams the outputs follows each GEMM's blocks instead.
+      const std::size_t n = outputs ? 1 : identical_gemms_from(work.steps, i);
+      if (n > 1) {
+        std::string name;
+        if (npu.tracing()) name = work.steps[i].name;
+        const auto plan = npu.gemm_plan(work.steps[i].gemm, work.steps[i].home);  // held while they run
+        co_await hw::run_hmx_gemm(npu, *plan, std::move(name), nullptr, n);
+      } else {
+        co_await run_npu_step(npu, work.steps[i], outputs);
+      }
+      i += std::max<std::size_t>(n, 1);
+    }
     co_return;
   }
   Pipeline p(npu.sim(), work, outputs);

@@ -41,7 +41,12 @@ Task<> CpuComplex::run(const CpuTask& t, std::string_view cluster, std::uint32_t
   if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
   PartList parts;
   parts.push_back(part_of(t, std::move(c), threads));
-  return run_parts(std::move(parts), t.name, stalled);
+  return run_parts(std::move(parts), traced_name(t), stalled);
+}
+
+std::string CpuComplex::traced_name(const CpuTask& t) const {
+  // The name only labels trace spans: copying it per task was a share of untraced runs.
+  return report::tracing_hardware(trace_) ? t.name : std::string();
 }
 
 void CpuComplex::check_ops(const CpuTask& t) {
@@ -136,12 +141,13 @@ std::size_t CpuComplex::index_of(const CpuCluster& c) const {
 
 const CpuRunRecord* CpuComplex::alone_record(const PartList& parts) {
   // Each part's timing is a function of these and of the cluster's description (fixed per run).
-  std::vector<RecordedPart> what;
+  const auto recorded = [this](const Part& p) {
+    return RecordedPart{index_of(*p.cluster), p.threads, p.cluster->idle_for_at_least(spec_.idle_threshold), p.compute, p.bytes};
+  };
   SignatureBuilder sig;
   sig.add(static_cast<std::uint64_t>(parts.size()));
   for (const auto& p : parts) {
-    what.push_back({index_of(*p.cluster), p.threads, p.cluster->idle_for_at_least(spec_.idle_threshold), p.compute, p.bytes});
-    const auto& w = what.back();
+    const RecordedPart w = recorded(p);
     sig.add(static_cast<std::uint64_t>(w.cluster));
     sig.add(static_cast<std::uint64_t>(w.threads));
     sig.add(static_cast<std::uint64_t>(w.cold));
@@ -152,6 +158,8 @@ const CpuRunRecord* CpuComplex::alone_record(const PartList& parts) {
   const CpuRunRecord* rec = memo_.find(key);
   if (!rec) {
     if (!memo_.seen_before(key)) return nullptr;
+    std::vector<RecordedPart> what;
+    for (const auto& p : parts) what.push_back(recorded(p));
     rec = &memo_.store(key, record_alone(what));
   }
   const Tick next = sim_.next_event_time();
@@ -255,7 +263,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
     bytes_left -= bytes;
     parts.push_back(part_of(part, find(picks[i].cluster->name()), picks[i].threads));
   }
-  return run_parts(std::move(parts), t.name, stalled);
+  return run_parts(std::move(parts), traced_name(t), stalled);
 }
 
 Tick CpuComplex::compute_time(const CpuTask& t, std::string_view cluster, std::uint32_t threads) const {

@@ -120,6 +120,7 @@ class CpuComplex {
     std::uint64_t bytes = 0;
   };
   static void check_ops(const CpuTask& t);  // throws std::invalid_argument
+  std::string traced_name(const CpuTask& t) const;  // empty unless a trace records hardware spans
   Part part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) const;
   // A task's parts, started together (each waits FIFO for its cluster's cores); replayed when
   // they run alone (above).

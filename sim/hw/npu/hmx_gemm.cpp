@@ -1,6 +1,7 @@
 #include "sim/hw/npu/hmx_gemm.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/core/sync.h"
@@ -19,6 +20,8 @@ struct StepWork {
 };
 
 constexpr double kComputeBoundMargin = 4;
+
+Task<> run_nothing() { co_return; }
 
 StepWork step_work(const std::vector<GemmBlock>& blocks, std::size_t i) {
   StepWork w;
@@ -67,7 +70,11 @@ struct MergedStep {
 
 }  // namespace
 
-Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done) {
+namespace {
+
+// One GEMM at a time, prologue and epilogue on their own (what a consumer streaming the outputs
+// follows block by block).
+Task<> run_one(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done) {
   const auto& blocks = plan.blocks;
   if (blocks.empty()) co_return;
   Simulator& sim = npu.sim();
@@ -107,7 +114,7 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
     // Transfers set up `channels` at a time, per request: merged steps pay each step's rounds
     // (a step of 17 transfers on 4 channels is 5), as MergedStep counts them.
     if (m.stage_bytes > 0 || m.stage_transfers > 0) step.push_back(npu.dma(m.stage_bytes, m.stage_transfers, label(" stage ", i + 1, r)));
-    if (m.writeback_bytes > 0) step.push_back(npu.dma(m.writeback_bytes, m.writeback_transfers, label(" writeback ", i - 1, r)));
+    if (m.writeback_bytes > 0) step.push_back(npu.dma(m.writeback_bytes, m.writeback_transfers, label(" writeback ", i == 0 ? 0 : i - 1, r)));
     co_await when_all(sim, std::move(step));
     if (blocks_done) blocks_done->advance(r);
     i += r;
@@ -119,6 +126,70 @@ Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Pro
     std::string last_name = named ? name + " writeback last" : std::string();
     co_await npu.dma(last.writeback_bytes, 1, std::move(last_name));
   }
+}
+
+
+// `copies` runs back to back as one sequence of steps: each run's prologue (staging block 0) and
+// epilogue (writing back the last block) are DMA-only steps, bound by DMA like the steps around
+// them when those are DMA-bound, so they merge with them (MergedStep): a batch of small GEMMs (a
+// head's Q x K^T per head and sequence) that each took a prologue, one step and an epilogue runs
+// as a few merged steps. The runs stay sequential: a DMA-only step adds its transfers to the DMA
+// side, which binds the merged step's time.
+Task<> run_copies(HexagonNpu& npu, const GemmPlan& plan, std::string name, std::size_t copies) {
+  const auto& blocks = plan.blocks;
+  Simulator& sim = npu.sim();
+  const bool named = npu.tracing();
+  const std::size_t per = blocks.size() + 2, total = per * copies;
+  const auto step_at = [&blocks, per](std::size_t v) {
+    const std::size_t p = v % per;
+    StepWork w;
+    if (p == 0) {  // prologue: stage block 0
+      w.stages = true;
+      w.stage_bytes = blocks.front().stage_bytes;
+      w.stage_transfers = blocks.front().stage_transfers;
+    } else if (p + 1 == per) {  // epilogue: write back the last block (one transfer)
+      w.writeback_bytes = blocks.back().writeback_bytes;
+    } else {
+      w = step_work(blocks, p - 1);
+    }
+    return w;
+  };
+  auto label = [&](const char* what, std::size_t v, std::size_t r) {
+    if (!named) return std::string();
+    return name + what + std::to_string(v) + "-" + std::to_string(v + r - 1);
+  };
+  TaskList step;
+  const std::uint64_t channels = npu.spec().dma.channels;
+  for (std::size_t v = 0; v < total;) {
+    StepWork w = step_at(v);
+    const StepBound bound = step_bound(w, npu.spec());
+    const std::size_t cap = bound == StepBound::kFlippable ? 1 : kMaxMergedGemmSteps;
+    MergedStep m;
+    m.add(w, channels);
+    std::size_t r = 1;
+    while (v + r < total && r < cap) {
+      const StepWork next = step_at(v + r);
+      if (!(next == w) && step_bound(next, npu.spec()) != bound) break;
+      w = next;
+      m.add(w, channels);
+      ++r;
+    }
+    step.clear();
+    if (m.hmx_cycles > 0) step.push_back(npu.hmx(m.hmx_cycles, label(" steps ", v, r)));
+    if (m.stage_bytes > 0 || m.stage_transfers > 0) step.push_back(npu.dma(m.stage_bytes, m.stage_transfers, label(" stage ", v, r)));
+    if (m.writeback_bytes > 0) step.push_back(npu.dma(m.writeback_bytes, m.writeback_transfers, label(" writeback ", v, r)));
+    if (!step.empty()) co_await when_all(sim, std::move(step));
+    v += r;
+  }
+}
+
+}  // namespace
+
+Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done, std::size_t copies) {
+  if (copies == 0 || plan.blocks.empty()) return run_nothing();
+  if (copies > 1 && blocks_done) throw std::invalid_argument("run_hmx_gemm: a consumer streams the outputs of one GEMM, not of copies");
+  if (copies == 1) return run_one(npu, plan, std::move(name), blocks_done);
+  return run_copies(npu, plan, std::move(name), copies);
 }
 
 }  // namespace socsim::hw

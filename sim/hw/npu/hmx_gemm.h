@@ -8,6 +8,8 @@
 // Consecutive steps bound alike (all DMA-bound, or all compute-bound by a wide margin; the steady
 // state's identical steps are the common case) run as one step of up to kMaxMergedGemmSteps
 // steps' work: the same time whatever DRAM's rate does, far fewer events.
+#include <cstddef>
+
 #include "sim/core/sync.h"
 #include "sim/core/task.h"
 #include "sim/hw/npu/gemm_plan.h"
@@ -17,6 +19,10 @@ namespace socsim::hw {
 
 inline constexpr std::size_t kMaxMergedGemmSteps = 32;
 
-Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done = nullptr);
+// `copies` > 1: that many runs of the plan back to back (a batch of identical GEMMs, each staged
+// from DRAM: one head's Q x K^T per head and sequence), their prologues and epilogues merged with
+// the steps around them where bound alike (run_hmx_gemm's merging, across the runs); no
+// `blocks_done` then (std::invalid_argument).
+Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done = nullptr, std::size_t copies = 1);
 
 }  // namespace socsim::hw

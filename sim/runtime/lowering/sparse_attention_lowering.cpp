@@ -45,12 +45,13 @@ kernels::CpuWork lower_sparse_op_cpu(const model::OpDesc& op, const model::Model
   const auto s = sparse_op_shape(op, m);
   switch (op.kind) {
     case OpKind::kTopK: {
-      // Every head selects over the same rows: one head's tasks, repeated (a task per head).
-      const auto one = kernels::lower_topk_cpu_ratio({s.q_len, s.kv_len, s.q_pos0, 4}, op_ratio(op), threads);
-      kernels::CpuWork w;
-      w.threads = one.threads;
-      w.tasks.reserve(one.tasks.size() * s.heads);
-      for (std::uint64_t h = 0; h < s.heads; ++h) w.tasks.insert(w.tasks.end(), one.tasks.begin(), one.tasks.end());
+      // One kernel call over every head (and sequence) of the op: each selects over the same
+      // rows, so one head's work times the heads, dispatched once.
+      kernels::CpuWork w = kernels::lower_topk_cpu_ratio({s.q_len, s.kv_len, s.q_pos0, 4}, op_ratio(op), threads);
+      for (auto& t : w.tasks) {
+        t.ops *= static_cast<double>(s.heads);
+        t.dram_bytes *= s.heads;
+      }
       return w;
     }
     case OpKind::kSparseAttn: return kernels::lower_sparse_attention_cpu(s, op.elements, threads);

@@ -180,6 +180,40 @@ TEST(HmxGemm, BalancedStepsAreNotMerged) {
   EXPECT_GT(g.events, 8 * g.blocks);  // block by block
 }
 
+// A batch of identical GEMMs staged from DRAM (shadowAttn's Q x K^T per head and sequence) runs
+// as copies of one plan: each copy's prologue and epilogue (DMA only) merge with the DMA-bound
+// steps around them. On an idle NPU that is the copies run one after another: 16 times the
+// 32x256x256 GEMM of GemmThatDoesNotFitTcmIsBoundByWeightStaging (89.22 us each, by hand), to a
+// tick per merged DMA request (each flow's end rounds up to a tick), with the same HMX cycles and
+// DMA bytes, in far fewer events; a consumer streaming the outputs is refused.
+TEST(HmxGemm, CopiesRunBackToBackInMergedSteps) {
+  const auto run = [](std::size_t copies, bool one_call) {
+    Rig r;
+    const auto plan = plan_hmx_gemm(r.npu.spec(), {32, 256, 256, DType::kFp16}, OperandHome::kDram);
+    if (one_call) {
+      r.sim.spawn(run_hmx_gemm(r.npu, plan, "g", nullptr, copies), "g");
+    } else {
+      for (std::size_t i = 0; i < copies; ++i) {
+        r.sim.spawn(run_hmx_gemm(r.npu, plan, "g"), "g");
+        r.run();
+      }
+    }
+    const Tick end = r.run();
+    return std::tuple{end, r.npu.hmx_cycles(), r.npu.dma_bytes(), r.sim.events_fired()};
+  };
+  const auto [one_end, one_hmx, one_bytes, one_events] = run(16, true);
+  const auto [seq_end, seq_hmx, seq_bytes, seq_events] = run(16, false);
+  EXPECT_EQ(seq_end, 16 * Tick{89'220'000});
+  EXPECT_NEAR(static_cast<double>(one_end), static_cast<double>(seq_end), 16.0 * 10);
+  EXPECT_EQ(one_hmx, seq_hmx);
+  EXPECT_EQ(one_bytes, seq_bytes);
+  EXPECT_LT(4 * one_events, seq_events);
+  Rig r;
+  const auto plan = plan_hmx_gemm(r.npu.spec(), {32, 256, 256, DType::kFp16}, OperandHome::kDram);
+  Progress done(r.sim);
+  EXPECT_THROW(run_hmx_gemm(r.npu, plan, "g", &done, 2), std::invalid_argument);
+}
+
 // A row-blocked GEMM (its operands fill the TCM several times over): each row block restages its
 // activations, so its first and last steps differ from the steady state and from each other, but
 // they are DMA-bound like it and merge with it. The time is the block-by-block pipeline's; with no
