@@ -73,6 +73,11 @@ struct DestroyInReverse {
 // (that was a sixth of a run's instructions). The order of events is what it was when each child
 // ran as a process and signalled a WaitGroup: one resume per child at the start, one resume of
 // the join through the queue after the last child; a child that throws never resumes the join.
+Task<> run_and_note_end(Simulator& sim, Task<> task, Tick& end) {
+  co_await task;
+  end = sim.now();
+}
+
 Task<> when_all(Simulator& sim, TaskList tasks) {
   if (tasks.empty()) co_return;
   DestroyInReverse owner{tasks};

@@ -89,11 +89,15 @@ class Progress {
   std::vector<Waiter> waiters_;
 };
 
+// The tasks of a join: up to 8 without a heap allocation (most joins are a few parts).
+using TaskList = boost::container::small_vector<Task<>, 8>;
 // Runs all tasks concurrently (each starts through the event queue at now(), in order) and
 // completes when every one has finished. An exception in a child is rethrown from Simulator::run.
 // The children run inside the awaiting process: a deadlock report names that process.
-// The tasks of a join: up to 8 without a heap allocation (most joins are a few parts).
-using TaskList = boost::container::small_vector<Task<>, 8>;
 Task<> when_all(Simulator& sim, TaskList tasks);
+
+// Runs `task` and writes when it ended to `end`: a recording's end is its last step's, not the
+// time of the last event in the queue (a superseded wake-up may still fire after it).
+Task<> run_and_note_end(Simulator& sim, Task<> task, Tick& end);
 
 }  // namespace socsim

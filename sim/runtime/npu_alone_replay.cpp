@@ -20,10 +20,11 @@ hw::NpuRunRecord record_alone(hw::HexagonNpu& npu, const RecordRun& run) {
   scratch.set_replay_alone_runs(false);
   scratch.share_plans_with(npu);
   std::vector<Tick> node_time;
-  sim.spawn(run(scratch, node_time), "npu.record");
+  Tick end = 0;
+  sim.spawn(run_and_note_end(sim, run(scratch, node_time), end), "npu.record");
   // The work ran to its end once already (it is recorded the second time it is met), so it ends here.
   if (sim.run() != RunResult::kIdle || sim.live_processes() != 0) throw std::logic_error("npu: a recorded run did not end");
-  hw::NpuRunRecord r = scratch.record(sim.now());
+  hw::NpuRunRecord r = scratch.record(end);
   r.node_time = std::move(node_time);
   return r;
 }

@@ -84,7 +84,8 @@ Task<> run_stage(hw::HexagonNpu& npu, Pipeline& p, std::uint32_t s) {
   }
 }
 
-// How many steps from `i` on are the same HMX GEMM (shape and operand home); 0 unless step i is one.
+// How many steps from `i` on are the same HMX GEMM (shape and operand home, wherever that is); 0
+// unless step i is one.
 std::size_t identical_gemms_from(const std::vector<kernels::NpuStep>& steps, std::size_t i) {
   const auto& a = steps[i];
   if (a.kind != kernels::NpuStep::Kind::kHmxGemm) return 0;
@@ -120,9 +121,10 @@ Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress*
   }
   if (!work.pipelined()) {
     for (std::size_t i = 0; i < work.steps.size();) {
-      // Identical GEMMs staged from DRAM back to back (a head's Q x K^T for each head and
-      // sequence) run as one sequence of merged steps (run_hmx_gemm's copies); a consumer that
-      // streams the outputs follows each GEMM's blocks instead.
+      // Identical GEMMs back to back (a head's Q x K^T for each head and sequence, staged from
+      // DRAM; operands already in TCM have no prologue or epilogue to merge and time the same)
+      // run as one sequence of merged steps (run_hmx_gemm's copies); a consumer that streams the
+      // outputs follows each GEMM's blocks instead.
       const std::size_t n = outputs ? 1 : identical_gemms_from(work.steps, i);
       if (n > 1) {
         std::string name;

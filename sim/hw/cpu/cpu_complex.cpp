@@ -177,10 +177,9 @@ CpuRunRecord CpuComplex::record_alone(const std::vector<RecordedPart>& what) con
   for (const auto& w : what) {
     timed.push_back(scratch.run_timed(scratch.clusters_.at(w.cluster), w.threads, w.compute, w.bytes, "", &r.stalled, w.cold));
   }
-  sim.spawn(when_all(sim, std::move(timed)), "cpu.record");
+  sim.spawn(run_and_note_end(sim, when_all(sim, std::move(timed)), r.duration), "cpu.record");
   // The task ran to its end once already (it is recorded the second time it is met), so it ends here.
   if (sim.run() != RunResult::kIdle || sim.live_processes() != 0) throw std::logic_error("cpu: a recorded run did not end");
-  r.duration = sim.now();
   for (const auto& w : what) {
     const auto& c = *scratch.clusters_.at(w.cluster);
     CpuRunRecord::Cluster k;

@@ -66,7 +66,7 @@ class CpuComplex {
   // order of per-core ops/s (prime, then mid, ...), and each cluster's part gets a share of the
   // ops and bytes proportional to its throughput (ggml hands out mul_mat chunks dynamically, so
   // faster cores take more of them), or to its thread count for a task with even_split (a static
-  // partition: the slowest cores finish last). Each part is one run() call; all start together.
+  // partition: the slowest cores finish last). Each part runs as run() would; all start together.
   // A task's max_threads caps `threads`.
   Task<> run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick* stalled = nullptr);
   // usleep(): wakes after the smallest multiple of sleep_granularity >= duration (10 us with a

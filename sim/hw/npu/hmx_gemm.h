@@ -21,8 +21,9 @@ inline constexpr std::size_t kMaxMergedGemmSteps = 32;
 
 // `copies` > 1: that many runs of the plan back to back (a batch of identical GEMMs, each staged
 // from DRAM: one head's Q x K^T per head and sequence), their prologues and epilogues merged with
-// the steps around them where bound alike (run_hmx_gemm's merging, across the runs); no
-// `blocks_done` then (std::invalid_argument).
+// the steps around them where bound alike (the merging above, across the runs: exact on an idle
+// DRAM, approximate under contention that changes within a merged step, as the steady state's
+// merging); no `blocks_done` then (std::invalid_argument).
 Task<> run_hmx_gemm(HexagonNpu& npu, const GemmPlan& plan, std::string name, Progress* blocks_done = nullptr, std::size_t copies = 1);
 
 }  // namespace socsim::hw
