@@ -1,6 +1,8 @@
 // `socsim bench`: runs its cases and reports wall times and event rates (never asserts on speed).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_test_util.h"
@@ -31,6 +33,15 @@ TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
   EXPECT_GT(c["peak_rss_mb"].get<double>(), 1.0);
   EXPECT_LT(c["peak_rss_mb"].get<double>(), 4096.0);
   EXPECT_GT(c["events"].get<double>(), 0.0);
+  // Whether the per-system cases met issue #21's bar is said (not asserted: speed is the host's),
+  // and the host's load beside the times where the system has a load average.
+  EXPECT_NE(r.out.find("per-system cases: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("within the bar (0.2 s median wall, 100 MB peak)"), std::string::npos) << r.out;
+  if (std::filesystem::exists("/proc/loadavg")) {
+    EXPECT_NE(r.out.find("host load (1-minute average): "), std::string::npos) << r.out;
+    EXPECT_GE(j["load_1min"]["before"].get<double>(), 0.0);
+    EXPECT_GE(j["load_1min"]["after"].get<double>(), 0.0);
+  }
 }
 
 TEST(CliBench, ListsCasesAndRejectsUnknownOnes) {
