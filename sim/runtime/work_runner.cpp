@@ -90,14 +90,7 @@ std::size_t identical_gemms_from(const std::vector<kernels::NpuStep>& steps, std
   const auto& a = steps[i];
   if (a.kind != kernels::NpuStep::Kind::kHmxGemm) return 0;
   std::size_t n = 1;
-  while (i + n < steps.size()) {
-    const auto& b = steps[i + n];
-    if (b.kind != a.kind || b.home != a.home || b.gemm.m != a.gemm.m || b.gemm.k != a.gemm.k || b.gemm.n != a.gemm.n ||
-        b.gemm.dtype != a.gemm.dtype || b.gemm.width != a.gemm.width || b.gemm.out_bytes != a.gemm.out_bytes) {
-      break;
-    }
-    ++n;
-  }
+  while (i + n < steps.size() && steps[i + n].kind == a.kind && steps[i + n].home == a.home && steps[i + n].gemm == a.gemm) ++n;
   return n;
 }
 

@@ -36,6 +36,7 @@ struct GemmShape {
   // 2), 4 = the INT32 accumulators raw (shadowAttn's Q·Kᵀ estimation: its top-k ranks the raw
   // scores, which a requantization to 8 bits would tie).
   std::uint32_t out_bytes = 0;
+  bool operator==(const GemmShape&) const = default;  // every field: a new one is compared too
 };
 
 // Activation rows the GEMM moves and multiplies: m, or m's crouton-padded positions (width >= 1).
