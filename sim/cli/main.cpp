@@ -17,6 +17,7 @@
 #include "sim/cli/log_level.h"
 #include "sim/config/config_error.h"
 #include "sim/config/longest_time.h"
+#include "sim/core/host_allocator.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 #include "sim/sweep/interrupt_guard.h"
@@ -91,6 +92,7 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  socsim::keep_freed_memory_for_reuse();
   // Logs go to stderr: stdout carries the command's output (summaries, tables) only.
   spdlog::set_default_logger(spdlog::stderr_color_mt("socsim"));
   spdlog::set_level(spdlog::level::warn);
