@@ -23,14 +23,20 @@ std::size_t storage_bytes(ElemType t, std::size_t count) {
   return 0;
 }
 
-Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout)
+Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout) : Tensor(std::move(shape), type, layout, true) {}
+
+Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout, bool zero)
     : shape_(std::move(shape)), type_(type), layout_(layout) {
   numel_ = 1;
   for (auto d : shape_) {
     if (d < 0) throw std::invalid_argument("tensor dimension must be >= 0");
     numel_ *= static_cast<std::size_t>(d);
   }
-  storage_.assign(storage_bytes(type_, numel_), 0);
+  if (zero) {
+    storage_.assign(storage_bytes(type_, numel_), 0);
+  } else {
+    storage_.resize(storage_bytes(type_, numel_));
+  }
 }
 
 }  // namespace socsim::kernels

@@ -39,15 +39,26 @@ inline float irwin_hall(std::uint64_t bits, float scale) {
   return static_cast<float>(s - 2 * 65535) * scale;
 }
 
+// Making a model's weights was a tenth of a functional run (qwen2-0.5b: half a billion values).
+// The loop is integer multiplies and shifts on independent elements: compiled also for x86-64-v4,
+// whose 64-bit vector multiply (AVX-512DQ) lets GCC vectorize it, and v3; the loader picks the
+// copy the host runs. Same values on every copy (integer arithmetic, one exact float product).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SOCSIM_FILL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define SOCSIM_FILL_CLONES
+#endif
+SOCSIM_FILL_CLONES void fill_range(float* out, std::uint64_t key, std::uint64_t first, std::uint64_t b, std::uint64_t e,
+                                   float scale) {
+  for (std::uint64_t i = b; i < e; ++i) out[i] = irwin_hall(mix64(key + (first + i + 1) * kGamma), scale);
+}
+
 // Elements [first, first + count) of tensor `key`'s stream, std `stddev`, on `threads` threads
 // (each a contiguous range; the values do not depend on the split).
 void fill(float* out, std::uint64_t key, std::uint64_t first, std::uint64_t count, double stddev, unsigned threads) {
   const auto scale = static_cast<float>(stddev / kSumStd);
   const unsigned t = static_cast<unsigned>(std::clamp<std::uint64_t>(count / 65536, 1, threads));
-  kernels::parallel_for(t, [&](std::size_t part) {
-    const std::uint64_t b = count * part / t, e = count * (part + 1) / t;
-    for (std::uint64_t i = b; i < e; ++i) out[i] = irwin_hall(mix64(key + (first + i + 1) * kGamma), scale);
-  });
+  kernels::parallel_for(t, [&](std::size_t part) { fill_range(out, key, first, count * part / t, count * (part + 1) / t, scale); });
 }
 
 }  // namespace
@@ -75,7 +86,7 @@ SyntheticWeights::SyntheticWeights(const model::ModelConfig& model, std::uint64_
 std::string SyntheticWeights::describe() const { return "synthetic:seed=" + std::to_string(seed_); }
 
 Tensor SyntheticWeights::matrix(std::uint64_t tensor_id, std::int64_t rows, std::int64_t cols, double stddev) const {
-  Tensor t = Tensor::matrix(rows, cols, ElemType::kF32);
+  Tensor t = Tensor::uninitialized_matrix(rows, cols, ElemType::kF32);  // fill() writes every element
   fill(t.data<float>().data(), mix64(seed_ ^ mix64(tensor_id)), 0, t.numel(), stddev, options_.threads);
   return t;
 }
@@ -142,7 +153,7 @@ Tensor SyntheticWeights::lm_head_rows(std::uint64_t first, std::uint64_t count) 
   const std::uint64_t h = model_.hidden;
   // Tied: the embedding's own rows (same stream, same std); untied: a stream of its own.
   const std::uint64_t key = mix64(seed_ ^ mix64(model_.tied_embeddings ? kEmbedding : kLmHead));
-  Tensor t = Tensor::matrix(static_cast<std::int64_t>(count), static_cast<std::int64_t>(h), ElemType::kF32);
+  Tensor t = Tensor::uninitialized_matrix(static_cast<std::int64_t>(count), static_cast<std::int64_t>(h), ElemType::kF32);  // filled whole
   // The head's input is the final norm's output: std 1/sqrt(hidden) over its gain RMS.
   fill(t.data<float>().data(), key, first * h, count * h, 1.0 / std::sqrt(static_cast<double>(h)) / normed_input_gain(),
        options_.threads);

@@ -26,6 +26,29 @@ TEST(FunctionalWeights, IndependentOfThreadCount) {
   EXPECT_TRUE(same_bits(one.lm_head_rows(10, 50), many.lm_head_rows(10, 50)));
 }
 
+// Generation runs in vector lanes on hosts that have them (synthetic_weights.cpp's fill_range):
+// an element's value must not depend on where a request starts, i.e. on which lane or on the
+// loop's scalar tail it falls.
+TEST(FunctionalWeights, AValueDoesNotDependOnWhereTheRequestStarts) {
+  auto m = test::tiny_model();
+  m.hidden = 37;  // rows of 37 values: every offset modulo a vector's lanes
+  const SyntheticWeights w(m, 5, {4, 30.0, 2});
+  const auto all = w.lm_head_rows(0, 40);
+  const auto a = all.data<float>();
+  for (std::uint64_t first : {1u, 3u, 7u, 16u}) {
+    const auto part = w.lm_head_rows(first, 11);
+    const auto p = part.data<float>();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      ASSERT_EQ(p[i], a[first * m.hidden + i]) << "rows from " << first << ", element " << i;
+    }
+  }
+  std::vector<float> row(m.hidden);
+  for (std::int32_t id : {0, 13, 39}) {
+    w.embedding_rows(std::span<const std::int32_t>(&id, 1), row.data());
+    for (std::size_t i = 0; i < row.size(); ++i) ASSERT_EQ(row[i], a[static_cast<std::size_t>(id) * m.hidden + i]) << id;
+  }
+}
+
 TEST(FunctionalWeights, SeedsAndTensorsDiffer) {
   const auto m = test::tiny_model();
   const SyntheticWeights a(m, 1), b(m, 2);
