@@ -1,0 +1,24 @@
+#pragma once
+// The host's FP32 GEMM rate measured with its BLAS (cblas_sgemm of OpenBLAS, Debian's
+// libopenblas0), for `socsim bench`'s bound on functional mode (issue #21: a functional run within
+// 2x of its FLOPs at this rate). The library is opened at run time (dlopen), so the simulator
+// itself neither links nor starts a BLAS thread pool; without it the bench says so.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace socsim::cli {
+
+struct SgemmRate {
+  double gflops = 0;       // 2 m k n per call over the mean call's wall time
+  std::string library;     // the file dlopen found
+  unsigned threads = 0;    // BLAS threads (the host's cores, as the functional kernels use)
+  std::uint64_t m = 0, k = 0, n = 0;
+};
+
+// Times C = A B (m x k times k x n, row-major, FP32) after one warm-up call, repeated until at
+// least `min_seconds` have passed. Nothing when no BLAS library can be opened; `why` says what
+// was tried.
+std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why);
+
+}  // namespace socsim::cli

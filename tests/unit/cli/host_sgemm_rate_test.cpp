@@ -1,0 +1,30 @@
+// socsim bench's functional-mode bound: the host's cblas_sgemm rate (sim/cli/host_sgemm_rate.h).
+#include "sim/cli/host_sgemm_rate.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace socsim::cli {
+namespace {
+
+TEST(HostSgemmRate, MeasuresTheBlasTheHostHas) {
+  std::string why;
+  const auto r = measure_sgemm_rate(48, 40, 72, 0.01, why);
+  // CI installs libopenblas-dev (scripts/install-deps.sh): there the rate must come out.
+  if (!r) {
+    EXPECT_FALSE(std::filesystem::exists("/usr/lib/x86_64-linux-gnu/libopenblas.so.0")) << why;
+    EXPECT_NE(why.find("BLAS"), std::string::npos) << why;
+    return;
+  }
+  EXPECT_GT(r->gflops, 0.0);
+  EXPECT_FALSE(r->library.empty());
+  EXPECT_GE(r->threads, 1u);
+  EXPECT_EQ(r->m, 48u);
+  EXPECT_EQ(r->k, 40u);
+  EXPECT_EQ(r->n, 72u);
+}
+
+}  // namespace
+}  // namespace socsim::cli
