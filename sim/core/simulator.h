@@ -36,6 +36,12 @@ class Simulator {
 
   Tick now() const { return now_; }
   std::uint64_t events_fired() const { return events_fired_; }
+  // Events that replays of recorded runs saved (run_memo.h): a replay fires one event, a delay,
+  // where the run it replays fired `events` on the simulator that recorded it (its process's start
+  // left out); events_fired() + events_saved_by_replays() is what the run would have fired event
+  // by event. A measure of the simulator's work, never of the simulated system.
+  void note_replay(std::uint64_t events) { events_saved_by_replays_ += events > 0 ? events - 1 : 0; }
+  std::uint64_t events_saved_by_replays() const { return events_saved_by_replays_; }
   std::size_t pending_events() const { return queue_.size(); }
   // When the earliest pending event fires (events at now() included); kTickMax with none.
   Tick next_event_time() const { return queue_.empty() ? kTickMax : queue_.next_time(); }
@@ -141,6 +147,7 @@ class Simulator {
   EventQueue queue_;
   Tick now_ = 0;
   std::uint64_t events_fired_ = 0;
+  std::uint64_t events_saved_by_replays_ = 0;
   std::uint64_t no_progress_limit_ = kDefaultNoProgressLimit;
   std::uint64_t next_process_id_ = 0;
   // Process table: a slot per live process, reused once it ends (the promise holds its slot), so

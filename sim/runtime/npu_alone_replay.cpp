@@ -26,6 +26,7 @@ hw::NpuRunRecord record_alone(hw::HexagonNpu& npu, const RecordRun& run) {
   if (sim.run() != RunResult::kIdle || sim.live_processes() != 0) throw std::logic_error("npu: a recorded run did not end");
   hw::NpuRunRecord r = scratch.record(end);
   r.node_time = std::move(node_time);
+  r.events = sim.events_fired() - 1;
   return r;
 }
 
@@ -81,6 +82,7 @@ Task<> replay(hw::HexagonNpu& npu, hw::NpuRunRecord rec) {
   co_await npu.sim().delay(rec.duration);
   npu.absorb(rec, start);
   npu.run_memo().count_replay();
+  npu.sim().note_replay(rec.events);
 }
 
 }  // namespace socsim::runtime

@@ -322,6 +322,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   r.extra["npu_graphs_built"] = ex.graphs_built();
   r.extra["jobs"] = jobs;
   r.extra["events"] = sim.events_fired();
+  r.extra["events_saved_by_replays"] = sim.events_saved_by_replays();
   if (prefill_npu > 0) {
     // NPU bubbles: prefill time the NPU had nothing to run (llm.npu's out-of-order execution
     // exists to shrink this).

@@ -33,6 +33,11 @@ TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
   EXPECT_GT(c["peak_rss_mb"].get<double>(), 1.0);
   EXPECT_LT(c["peak_rss_mb"].get<double>(), 4096.0);
   EXPECT_GT(c["events"].get<double>(), 0.0);
+  // The events that replays saved are counted beside those fired (gpu-only replays its CPU
+  // sampling tasks): the event-by-event run's events over the same time.
+  EXPECT_GT(c["events_saved_by_replays"].get<double>(), 0.0);
+  EXPECT_GT(c["events_with_replays_per_s"].get<double>(), c["events_per_s"].get<double>());
+  EXPECT_NE(r.out.find("+replays/s"), std::string::npos) << r.out;
   // Whether the per-system cases met issue #21's bar is said (not asserted: speed is the host's),
   // and the host's load beside the times where the system has a load average.
   EXPECT_NE(r.out.find("per-system cases: "), std::string::npos) << r.out;

@@ -70,14 +70,17 @@ TEST(CliSweep, ReportsPerRun) {
   EXPECT_TRUE(std::filesystem::exists(dir / "r" / "0" / "report.html"));
   EXPECT_EQ(read_file(dir / "r" / "0" / "trace.json"), read_file(dir / "o" / "runs" / "0" / "trace.json"));
   // The run's report is the one `socsim run` writes for the same options.
-  // Except "events", the engine's own count: a run with a trace simulates every NPU run event by
-  // event, one without replays those that ran alone before (sim/runtime/npu_alone_replay.h).
+  // Except the engine's own counts: a run with a trace simulates every NPU run event by event, one
+  // without replays those that ran alone before (sim/runtime/npu_alone_replay.h), and the events
+  // the replays saved make up the difference exactly.
   auto direct = run_socsim_json("run --soc snapdragon-8gen3 --model qwen2-0.5b --system npu-only --prompt 32 --decode 0 --set npu.clock=1GHz",
                                 "sweep_reports_direct");
   auto swept = nlohmann::json::parse(read_file(dir / "o" / "runs" / "0" / "report.json"));
   EXPECT_GT(swept.at("events").get<std::uint64_t>(), direct.at("events").get<std::uint64_t>());
-  swept.erase("events");
-  direct.erase("events");
+  EXPECT_EQ(swept.at("events_saved_by_replays").get<std::uint64_t>(), 0u);
+  EXPECT_EQ(swept.at("events").get<std::uint64_t>(),
+            direct.at("events").get<std::uint64_t>() + direct.at("events_saved_by_replays").get<std::uint64_t>());
+  for (auto* j : {&swept, &direct}) j->erase("events"), j->erase("events_saved_by_replays");
   EXPECT_EQ(swept, direct);
 }
 

@@ -73,15 +73,17 @@ TEST(CliTrace, SummaryDetailKeepsJobsAndTheReportDoesNotDependOnIt) {
   for (const auto& t : summary_tracks) EXPECT_NE(t.find(".jobs"), std::string::npos) << t;
   // The figures are the same whether a trace was kept, in any detail, or not at all (the
   // report's DRAM traffic comes from byte counters, not from the bandwidth timeline). "events" is
-  // the engine's own count: without a trace, NPU runs alone are replayed in one event each
-  // (sim/runtime/npu_alone_replay.h).
+  // the engine's own count: without a trace, NPU and CPU runs alone are replayed in one event each
+  // (sim/runtime/npu_alone_replay.h), and the events they saved make up the difference exactly.
   const auto a = nlohmann::json::parse(read_file(dir / "full" / "report.json"));
   EXPECT_EQ(a, nlohmann::json::parse(read_file(dir / "summary" / "report.json")));
   auto untraced = nlohmann::json::parse(read_file(dir / "plain.json"));
   EXPECT_LT(untraced.at("events").get<std::uint64_t>(), a.at("events").get<std::uint64_t>());
+  EXPECT_EQ(a.at("events_saved_by_replays").get<std::uint64_t>(), 0u);
+  EXPECT_EQ(a.at("events").get<std::uint64_t>(),
+            untraced.at("events").get<std::uint64_t>() + untraced.at("events_saved_by_replays").get<std::uint64_t>());
   auto traced = a;
-  untraced.erase("events");
-  traced.erase("events");
+  for (auto* j : {&traced, &untraced}) j->erase("events"), j->erase("events_saved_by_replays");
   EXPECT_EQ(traced, untraced);
 }
 

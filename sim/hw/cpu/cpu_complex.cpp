@@ -78,6 +78,7 @@ Task<> CpuComplex::run_parts(PartList parts, std::string name, Tick* stalled) {
       dram_.absorb(cpu_port_, rec.cpu_port);
       if (stalled) *stalled += rec.stalled;
       memo_.count_replay();
+      sim_.note_replay(rec.events);
       for (const auto& p : parts) p.cluster->add_ops(p.ops);
       co_return;
     }
@@ -177,7 +178,10 @@ CpuRunRecord CpuComplex::record_alone(const std::vector<RecordedPart>& what) con
   for (const auto& w : what) {
     timed.push_back(scratch.run_timed(scratch.clusters_.at(w.cluster), w.threads, w.compute, w.bytes, "", &r.stalled, w.cold));
   }
-  sim.spawn(run_and_note_end(sim, when_all(sim, std::move(timed)), r.duration), "cpu.record");
+  // As run_parts runs them (one part directly, several under when_all), so the recording fires the
+  // events the run would have (the report's events_saved_by_replays).
+  Task<> run = timed.size() == 1 ? std::move(timed.front()) : when_all(sim, std::move(timed));
+  sim.spawn(run_and_note_end(sim, std::move(run), r.duration), "cpu.record");
   // The task ran to its end once already (it is recorded the second time it is met), so it ends here.
   if (sim.run() != RunResult::kIdle || sim.live_processes() != 0) throw std::logic_error("cpu: a recorded run did not end");
   for (const auto& w : what) {
@@ -195,6 +199,7 @@ CpuRunRecord CpuComplex::record_alone(const std::vector<RecordedPart>& what) con
   }
   r.dram = dram.stats();
   r.cpu_port = dram.port_stats(scratch.cpu_port_);
+  r.events = sim.events_fired() - 1;
   return r;
 }
 

@@ -28,6 +28,7 @@ struct CpuRunRecord {
   Tick stalled = 0;  // over every part (what the caller's counter gets)
   DramModel::Stats dram;
   DramModel::PortStats cpu_port;  // the CPU's port
+  std::uint64_t events = 0;       // the recording simulator's, its process's start excluded
 };
 
 using CpuRunMemo = RunMemo<CpuRunRecord>;

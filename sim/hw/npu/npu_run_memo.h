@@ -22,6 +22,7 @@ struct NpuRunRecord {
   DramModel::Stats dram;
   std::vector<DramModel::PortStats> ports;  // npu, npu.dma, npu.core, npu.core.hvxN
   std::vector<Tick> node_time;              // a graph's: each node's time from start to done
+  std::uint64_t events = 0;                 // the recording simulator's, its process's start excluded
 };
 
 // Runs of NPU work alone, by the work's signature (npu_alone_replay.h: npu_work_signature).

@@ -148,7 +148,7 @@ void expect_reports_match(const nlohmann::ordered_json& a, const nlohmann::order
   if (a.is_object()) {
     ASSERT_EQ(a.size(), b.size()) << where;
     for (auto it = a.begin(); it != a.end(); ++it) {
-      if (it.key() == "events") continue;
+      if (it.key() == "events" || it.key() == "events_saved_by_replays") continue;
       ASSERT_TRUE(b.contains(it.key())) << where << "." << it.key();
       expect_reports_match(it.value(), b.at(it.key()), where + "." + it.key());
     }
@@ -178,12 +178,20 @@ TEST(NpuAloneReplay, WholeRunsMatchTheEventByEventRun) {
   // Systems whose NPU runs alone (TTS's custom kernels, NPU-only's static graphs, replayed as
   // whole graphs) replay most of their NPU work; those that keep the NPU beside the CPU or GPU
   // (llm.npu, shadowAttn, HeteroLLM) replay less; all give the event-by-event run's report.
-  for (const char* system : {"tts-npu", "npu-only", "npu-naive", "npu-full", "llm-npu", "shadowattn", "hetero-tensor"}) {
+  // CPU tasks run alone are replayed too (cpu-only, cg-full's CPU attention and decode).
+  for (const char* system : {"tts-npu", "npu-only", "npu-naive", "npu-full", "llm-npu", "shadowattn", "hetero-tensor", "cpu-only", "cg-full"}) {
     for (std::uint64_t batch : {1u, 4u}) {
       const auto replayed = run_system(system, true, batch);
       const auto simulated = run_system(system, false, batch);
       expect_reports_match(replayed, simulated, std::string(system) + " b" + std::to_string(batch));
       EXPECT_LE(replayed.at("events").get<std::uint64_t>(), simulated.at("events").get<std::uint64_t>()) << system;
+      // Each replay fires one event where its recording fired the run's: the events it saved
+      // plus those fired are exactly the event-by-event run's.
+      EXPECT_EQ(simulated.at("events_saved_by_replays").get<std::uint64_t>(), 0u) << system;
+      EXPECT_GT(replayed.at("events_saved_by_replays").get<std::uint64_t>(), 0u) << system << " b" << batch;
+      EXPECT_EQ(replayed.at("events").get<std::uint64_t>() + replayed.at("events_saved_by_replays").get<std::uint64_t>(),
+                simulated.at("events").get<std::uint64_t>())
+          << system << " b" << batch;
       if (std::string(system) == "tts-npu" || std::string(system) == "npu-only") {
         EXPECT_LT(replayed.at("events").get<std::uint64_t>() * 3, simulated.at("events").get<std::uint64_t>()) << batch;
       }
