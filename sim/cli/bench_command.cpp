@@ -163,17 +163,27 @@ nlohmann::ordered_json in_child(const std::function<nlohmann::ordered_json()>& w
   if (::pipe(fds) != 0) throw std::runtime_error("bench: cannot create a pipe");
   std::fflush(stdout);
   const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("bench: cannot fork");
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error("bench: cannot fork");
+  }
   if (pid == 0) {
+    // The child never returns into the bench's loop, whatever `work` throws.
     ::close(fds[0]);
     nlohmann::ordered_json j;
     try {
       j = work();
     } catch (const std::exception& e) {
       j = {{"error", e.what()}};
+    } catch (...) {
+      j = {{"error", "an exception of unknown type"}};
     }
-    const std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-    [[maybe_unused]] const ssize_t w = ::write(fds[1], line.data(), line.size());
+    try {
+      const std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+      [[maybe_unused]] const ssize_t w = ::write(fds[1], line.data(), line.size());
+    } catch (...) {
+    }
     ::_exit(0);
   }
   ::close(fds[1]);
@@ -187,11 +197,20 @@ nlohmann::ordered_json in_child(const std::function<nlohmann::ordered_json()>& w
   ::close(fds[0]);
   int status = 0;
   struct rusage ru {};
-  while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
+  pid_t waited = 0;
+  while ((waited = ::wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR) {
   }
+  if (waited != pid) return {{"error", "the bench lost its child process (wait4 failed)"}};
   peak_rss_kb = static_cast<std::uint64_t>(ru.ru_maxrss);
-  if (!WIFEXITED(status) || text.empty()) return {{"error", "the case's process ended abnormally"}};
-  return nlohmann::ordered_json::parse(text);
+  if (!WIFEXITED(status) || text.empty()) {
+    return {{"error", WIFSIGNALED(status) ? "the measuring process ended by signal " + std::to_string(WTERMSIG(status))
+                                          : std::string("the measuring process ended without a result")}};
+  }
+  try {
+    return nlohmann::ordered_json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    return {{"error", "the measuring process sent an unreadable result"}};
+  }
 }
 
 // FLOPs of one forward of the request functional mode computes (prompt + decode tokens, batch 1):
@@ -319,28 +338,29 @@ int bench_command(const std::vector<std::string>& args) {
       const double flops = forward_flops(c.run_args, hidden, intermediate);
       const std::uint64_t prompt = std::stoull(*(std::find(c.run_args.begin(), c.run_args.end(), "--prompt") + 1));
       std::uint64_t blas_kb = 0;
-      const auto rate = in_child(
+      const auto sgemm = in_child(
           [&] {
             std::string why;
             const auto r = measure_sgemm_rate(prompt, hidden, intermediate, 0.5, why);
             if (!r) return nlohmann::ordered_json{{"error", why}};
-            return nlohmann::ordered_json{{"gflops", r->gflops}, {"library", r->library}, {"threads", r->threads},
+            return nlohmann::ordered_json{{"gflops", r->gflops}, {"library", r->library},
+                                          {"threads", r->threads > 0 ? std::to_string(r->threads) : std::string("its own number of")},
                                           {"shape", fmt::format("{}x{}x{}", r->m, r->k, r->n)}};
           },
           blas_kb);
       j["forward_gflop"] = flops / 1e9;
-      if (rate.contains("error")) {
-        footnotes.push_back(fmt::format("{}: no sgemm bound: {}", c.name, rate["error"].get<std::string>()));
-        j["sgemm"] = rate;
+      if (sgemm.contains("error")) {
+        footnotes.push_back(fmt::format("{}: no sgemm bound: {}", c.name, sgemm["error"].get<std::string>()));
+        j["sgemm"] = sgemm;
       } else {
-        const double gflops = rate["gflops"].get<double>(), bound = flops / (gflops * 1e9);
+        const double gflops = sgemm["gflops"].get<double>(), bound = flops / (gflops * 1e9);
         footnotes.push_back(fmt::format(
             "{}: one forward is {:.1f} GFLOP; the host's cblas_sgemm ({}, {} threads, {}) ran at {:.1f} GFLOP/s, so {:.2f} s "
             "of arithmetic: the run took {:.2f}x that (issue #21 asks for 2x), {:.2f}x of the two forwards functional mode "
             "computes (the system's and the FP32 reference's)",
-            c.name, flops / 1e9, rate["library"].get<std::string>(), rate["threads"].get<unsigned>(), rate["shape"].get<std::string>(), gflops,
+            c.name, flops / 1e9, sgemm["library"].get<std::string>(), sgemm["threads"].get<std::string>(), sgemm["shape"].get<std::string>(), gflops,
             bound, mid.wall_s / bound, mid.wall_s / (2 * bound)));
-        j["sgemm"] = rate;
+        j["sgemm"] = sgemm;
         j["sgemm_bound_s"] = bound;
         j["wall_over_sgemm_bound"] = mid.wall_s / bound;
       }

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -20,6 +21,11 @@ using SetThreadsFn = void (*)(int);
 }  // namespace
 
 std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why) {
+  constexpr auto kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+  if (m == 0 || k == 0 || n == 0 || m > kMaxInt || k > kMaxInt || n > kMaxInt || m * k > kMaxInt || k * n > kMaxInt || m * n > kMaxInt) {
+    why = "sgemm shape " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " is empty or beyond a CBLAS int";
+    return std::nullopt;
+  }
   void* lib = nullptr;
   const char* found = nullptr;
   for (const char* name : {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3"}) {
@@ -40,8 +46,10 @@ std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, st
   }
   SgemmRate r;
   r.library = found;
-  r.threads = static_cast<unsigned>(kernels::default_gemm_threads());
-  if (const auto set_threads = reinterpret_cast<SetThreadsFn>(::dlsym(lib, "openblas_set_num_threads"))) set_threads(static_cast<int>(r.threads));
+  if (const auto set_threads = reinterpret_cast<SetThreadsFn>(::dlsym(lib, "openblas_set_num_threads"))) {
+    r.threads = static_cast<unsigned>(kernels::default_gemm_threads());
+    set_threads(static_cast<int>(r.threads));
+  }
   r.m = m, r.k = k, r.n = n;
   // Small integers, so every product and sum is exact: A[i][p] = i mod 3, B[p][j] = j mod 5, hence
   // C[i][j] = k (i mod 3)(j mod 5). The values do not change the rate.

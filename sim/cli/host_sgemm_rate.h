@@ -12,13 +12,15 @@ namespace socsim::cli {
 struct SgemmRate {
   double gflops = 0;       // 2 m k n per call over the mean call's wall time
   std::string library;     // the file dlopen found
-  unsigned threads = 0;    // BLAS threads (the host's cores, as the functional kernels use)
+  unsigned threads = 0;    // BLAS threads set (the host's cores, as the functional kernels use);
+                           // 0: the library cannot be told (its own number)
   std::uint64_t m = 0, k = 0, n = 0;
 };
 
-// Times C = A B (m x k times k x n, row-major, FP32) after one warm-up call, repeated until at
-// least `min_seconds` have passed. Nothing when no BLAS library can be opened; `why` says what
-// was tried.
+// Times C = A B (m x k times k x n, row-major, FP32) after one warm-up call whose products are
+// checked exactly, repeated until at least `min_seconds` have passed. Nothing, with `why` saying
+// what failed, when no BLAS library can be opened, it has no cblas_sgemm, its products are wrong,
+// or a dimension is beyond a CBLAS int.
 std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why);
 
 }  // namespace socsim::cli

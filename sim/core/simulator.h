@@ -40,7 +40,11 @@ class Simulator {
   // where the run it replays fired `events` on the simulator that recorded it (its process's start
   // left out); events_fired() + events_saved_by_replays() is what the run would have fired event
   // by event. A measure of the simulator's work, never of the simulated system.
-  void note_replay(std::uint64_t events) { events_saved_by_replays_ += events > 0 ? events - 1 : 0; }
+  // Replays are taken only for runs of more than one event (npu_alone_replay.cpp, cpu_complex.cpp).
+  void note_replay(std::uint64_t events) {
+    if (events <= 1) throw std::logic_error("a replay of a run of " + std::to_string(events) + " events saves none");
+    events_saved_by_replays_ += events - 1;
+  }
   std::uint64_t events_saved_by_replays() const { return events_saved_by_replays_; }
   std::size_t pending_events() const { return queue_.size(); }
   // When the earliest pending event fires (events at now() included); kTickMax with none.

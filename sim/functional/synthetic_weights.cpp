@@ -41,10 +41,11 @@ inline float irwin_hall(std::uint64_t bits, float scale) {
 
 // Making a model's weights was a tenth of a functional run (qwen2-0.5b: half a billion values).
 // The loop is integer multiplies and shifts on independent elements: compiled also for x86-64-v4,
-// whose 64-bit vector multiply (AVX-512DQ) lets GCC vectorize it, and v3; the loader picks the
-// copy the host runs. Same values on every copy (integer arithmetic, one exact float product).
+// whose 64-bit vector multiply (AVX-512DQ) lets GCC vectorize it (x86-64-v3 has none: its copy
+// would be the baseline's scalar loop); the loader picks the copy the host runs. Same values on
+// every copy: integer arithmetic, an exact int-to-float conversion, one correctly rounded product.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SOCSIM_FILL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define SOCSIM_FILL_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else
 #define SOCSIM_FILL_CLONES
 #endif

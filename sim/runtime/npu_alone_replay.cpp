@@ -66,6 +66,9 @@ const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::
     if (!memo.seen_before(key)) return nullptr;
     rec = &memo.store(key, record_alone(npu, record));
   }
+  // A replay fires one event: a run of one event or none (an empty work) saves nothing, and the
+  // count of saved events (Simulator::note_replay) stays exact.
+  if (rec->events <= 1) return nullptr;
   const Tick next = sim.next_event_time();
   if (next != kTickMax && next <= sim.checked_add(sim.now(), rec->duration)) return nullptr;
   return rec;

@@ -163,6 +163,9 @@ const CpuRunRecord* CpuComplex::alone_record(const PartList& parts) {
     for (const auto& p : parts) what.push_back(recorded(p));
     rec = &memo_.store(key, record_alone(what));
   }
+  // A replay fires one event: a run of one event or none saves nothing (and the count of saved
+  // events, Simulator::note_replay, stays exact).
+  if (rec->events <= 1) return nullptr;
   const Tick next = sim_.next_event_time();
   if (next != kTickMax && next <= sim_.checked_add(sim_.now(), rec->duration)) return nullptr;
   return rec;

@@ -26,5 +26,14 @@ TEST(HostSgemmRate, MeasuresTheBlasTheHostHas) {
   EXPECT_EQ(r->n, 72u);
 }
 
+TEST(HostSgemmRate, RefusesShapesBeyondACblasInt) {
+  std::string why;
+  EXPECT_FALSE(measure_sgemm_rate(1u << 20, 1u << 12, 8, 0.01, why));  // m k = 2^32
+  EXPECT_NE(why.find("beyond a CBLAS int"), std::string::npos) << why;
+  why.clear();
+  EXPECT_FALSE(measure_sgemm_rate(0, 4, 4, 0.01, why));
+  EXPECT_NE(why.find("empty"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace socsim::cli

@@ -35,6 +35,7 @@ TEST(TensorStorage, UninitializedMatrixHasTheShapeAndBytesOfAZeroedOne) {
   EXPECT_EQ(u.type(), ElemType::kF16);
   EXPECT_EQ(u.layout(), Layout::kRowMajor);
   EXPECT_THROW(Tensor::uninitialized_matrix(-1, 2, ElemType::kF32), std::invalid_argument);
+  EXPECT_THROW(Tensor::uninitialized_matrix(3, 3, ElemType::kI4Packed), std::invalid_argument);
 }
 
 }  // namespace
