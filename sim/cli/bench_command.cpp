@@ -213,10 +213,15 @@ nlohmann::ordered_json in_child(const std::function<nlohmann::ordered_json()>& w
   }
 }
 
-// FLOPs of one forward of the request functional mode computes (prompt + decode tokens, batch 1):
-// every op of the prefill and of each decode step (model::op_flops: the matmuls, attention,
-// norms, activations). Functional mode computes it twice, the system's and the FP32 reference.
-double forward_flops(const std::vector<std::string>& run_args, std::uint64_t& hidden, std::uint64_t& intermediate) {
+// What issue #21's bound needs of a functional case: the FLOPs of one forward of the request it
+// computes (prompt + decode tokens, batch 1: every op of the prefill and of each decode step,
+// model::op_flops; functional mode computes it twice, the system's and the FP32 reference), and
+// the prefill's widest matmul (prompt x hidden x intermediate), whose sgemm rate is measured.
+struct ForwardWork {
+  double flops = 0;
+  std::uint64_t prompt = 0, hidden = 0, intermediate = 0;
+};
+ForwardWork forward_work(const std::vector<std::string>& run_args) {
   const auto arg = [&](const std::string& key) {
     const auto it = std::find(run_args.begin(), run_args.end(), key);
     if (it == run_args.end() || it + 1 == run_args.end()) throw std::logic_error("bench case without " + key);
@@ -224,13 +229,12 @@ double forward_flops(const std::vector<std::string>& run_args, std::uint64_t& hi
   };
   const model::ModelConfig m = model::load_model_config(resolve_input(InputKind::kModel, arg("--model")));
   const std::uint64_t prompt = std::stoull(arg("--prompt")), decode = std::stoull(arg("--decode"));
-  double flops = 0;
-  for (const auto& g : model::prefill_graph(m, {prompt, 0, 1, false, false}, false)) flops += model::op_flops(g.op);
+  ForwardWork w{0, prompt, m.hidden, m.intermediate};
+  for (const auto& g : model::prefill_graph(m, {prompt, 0, 1, false, false}, false)) w.flops += model::op_flops(g.op);
   for (std::uint64_t s = 0; s < decode; ++s) {
-    for (const auto& g : model::decode_step_graph(m, prompt, s, 1)) flops += model::op_flops(g.op);
+    for (const auto& g : model::decode_step_graph(m, prompt, s, 1)) w.flops += model::op_flops(g.op);
   }
-  hidden = m.hidden, intermediate = m.intermediate;
-  return flops;
+  return w;
 }
 
 }  // namespace
@@ -332,16 +336,14 @@ int bench_command(const std::vector<std::string>& args) {
       j["wall_over_kernels"] = mid.kernel_s > 0 ? mid.wall_s / mid.kernel_s : 0.0;
       j["wall_over_kernels_and_reference"] = both > 0 ? mid.wall_s / both : 0.0;
       // Issue #21's bound: the request's FLOPs at the host's FP32 GEMM rate, measured with its BLAS
-      // in a child of its own after the case's runs (its peak memory stays out of the case's), on
-      // the prefill's widest matmul (prompt x hidden x intermediate).
-      std::uint64_t hidden = 0, intermediate = 0;
-      const double flops = forward_flops(c.run_args, hidden, intermediate);
-      const std::uint64_t prompt = std::stoull(*(std::find(c.run_args.begin(), c.run_args.end(), "--prompt") + 1));
+      // in a child of its own after the case's runs (its peak memory stays out of the case's).
+      const ForwardWork fw = forward_work(c.run_args);
+      const double flops = fw.flops;
       std::uint64_t blas_kb = 0;
       const auto sgemm = in_child(
           [&] {
             std::string why;
-            const auto r = measure_sgemm_rate(prompt, hidden, intermediate, 0.5, why);
+            const auto r = measure_sgemm_rate(fw.prompt, fw.hidden, fw.intermediate, 0.5, why);
             if (!r) return nlohmann::ordered_json{{"error", why}};
             return nlohmann::ordered_json{{"gflops", r->gflops}, {"library", r->library},
                                           {"threads", r->threads > 0 ? std::to_string(r->threads) : std::string("its own number of")},

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <limits>
-#include <thread>
 #include <vector>
 
 #include "kernels/gemm/gemm_dims.h"
@@ -20,27 +19,31 @@ using SetThreadsFn = void (*)(int);
 
 }  // namespace
 
-std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why) {
+std::vector<std::string> default_blas_libraries() { return {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3"}; }
+
+std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why,
+                                            const std::vector<std::string>& libraries) {
   constexpr auto kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
   if (m == 0 || k == 0 || n == 0 || m > kMaxInt || k > kMaxInt || n > kMaxInt || m * k > kMaxInt || k * n > kMaxInt || m * n > kMaxInt) {
     why = "sgemm shape " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " is empty or beyond a CBLAS int";
     return std::nullopt;
   }
   void* lib = nullptr;
-  const char* found = nullptr;
-  for (const char* name : {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3"}) {
-    if ((lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) {
+  std::string found, tried;
+  for (const auto& name : libraries) {
+    if ((lib = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) {
       found = name;
       break;
     }
+    tried += (tried.empty() ? "" : ", ") + name;
   }
   if (lib == nullptr) {
-    why = "no BLAS library to open (libopenblas.so.0, libcblas.so.3, libblas.so.3; Debian: apt-get install libopenblas0)";
+    why = "no BLAS library to open (tried " + tried + "; Debian: apt-get install libopenblas0)";
     return std::nullopt;
   }
   const auto sgemm = reinterpret_cast<SgemmFn>(::dlsym(lib, "cblas_sgemm"));
   if (sgemm == nullptr) {
-    why = std::string(found) + " has no cblas_sgemm";
+    why = found + " has no cblas_sgemm";
     ::dlclose(lib);
     return std::nullopt;
   }
@@ -69,7 +72,7 @@ std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, st
     for (std::uint64_t j = 0; j < n; ++j) {
       const auto due = static_cast<float>(k * (i % 3) * (j % 5));
       if (c[i * n + j] != due) {
-        why = std::string(found) + ": cblas_sgemm gave C[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(c[i * n + j]) +
+        why = found + ": cblas_sgemm gave C[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(c[i * n + j]) +
               " where " + std::to_string(due) + " was due";
         return std::nullopt;
       }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace socsim::cli {
 
@@ -21,6 +22,9 @@ struct SgemmRate {
 // checked exactly, repeated until at least `min_seconds` have passed. Nothing, with `why` saying
 // what failed, when no BLAS library can be opened, it has no cblas_sgemm, its products are wrong,
 // or a dimension is beyond a CBLAS int.
-std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why);
+// `libraries`: the files tried with dlopen, in order (the default: OpenBLAS, then any CBLAS).
+std::vector<std::string> default_blas_libraries();
+std::optional<SgemmRate> measure_sgemm_rate(std::uint64_t m, std::uint64_t k, std::uint64_t n, double min_seconds, std::string& why,
+                                            const std::vector<std::string>& libraries = default_blas_libraries());
 
 }  // namespace socsim::cli

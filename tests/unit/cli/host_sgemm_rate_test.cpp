@@ -26,6 +26,16 @@ TEST(HostSgemmRate, MeasuresTheBlasTheHostHas) {
   EXPECT_EQ(r->n, 72u);
 }
 
+TEST(HostSgemmRate, SaysWhichLibrariesItTriedWhenNoneOpens) {
+  std::string why;
+  EXPECT_FALSE(measure_sgemm_rate(8, 8, 8, 0.01, why, {"libsocsim-no-such-blas.so.9", "libsocsim-nor-this.so"}));
+  EXPECT_NE(why.find("libsocsim-no-such-blas.so.9, libsocsim-nor-this.so"), std::string::npos) << why;
+  // A library that opens but has no cblas_sgemm (the C library itself).
+  why.clear();
+  EXPECT_FALSE(measure_sgemm_rate(8, 8, 8, 0.01, why, {"libc.so.6"}));
+  EXPECT_NE(why.find("libc.so.6 has no cblas_sgemm"), std::string::npos) << why;
+}
+
 TEST(HostSgemmRate, RefusesShapesBeyondACblasInt) {
   std::string why;
   EXPECT_FALSE(measure_sgemm_rate(1u << 20, 1u << 12, 8, 0.01, why));  // m k = 2^32
