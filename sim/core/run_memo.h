@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "sim/core/signature.h"
+#include "sim/core/simulator.h"
 
 namespace socsim {
 
@@ -33,6 +34,23 @@ class RunMemo {
     return it != entries_.end() && it->second.seen > 1;
   }
   const Record& store(const Key& key, Record r) { return *(entries_[key].record = std::move(r)); }
+  // The record to replay `key`'s run with from sim.now(), or nullptr: recorded by `record()` the
+  // second time the key is met (never the first: one-off work stays unrecorded); not replayed when
+  // the run fired one event or none (a replay fires one: it would save nothing, and
+  // Simulator::note_replay's count of saved events stays exact) or when an event is pending at or
+  // before its end (something could start beside it). Record has `duration` and `events`.
+  template <class RecordFn>
+  const Record* replayable(const Key& key, const Simulator& sim, RecordFn&& record) {
+    const Record* rec = find(key);
+    if (!rec) {
+      if (!seen_before(key)) return nullptr;
+      rec = &store(key, record());
+    }
+    if (rec->events <= 1) return nullptr;
+    const Tick next = sim.next_event_time();
+    if (next != kTickMax && next <= sim.checked_add(sim.now(), rec->duration)) return nullptr;
+    return rec;
+  }
   std::uint64_t replays() const { return replays_; }
   void count_replay() { ++replays_; }
 

@@ -59,19 +59,7 @@ bool may_replay(hw::HexagonNpu& npu) {
 }
 
 const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record) {
-  Simulator& sim = npu.sim();
-  auto& memo = npu.run_memo();
-  const hw::NpuRunRecord* rec = memo.find(key);
-  if (!rec) {
-    if (!memo.seen_before(key)) return nullptr;
-    rec = &memo.store(key, record_alone(npu, record));
-  }
-  // A replay fires one event: a run of one event or none (an empty work) saves nothing, and the
-  // count of saved events (Simulator::note_replay) stays exact.
-  if (rec->events <= 1) return nullptr;
-  const Tick next = sim.next_event_time();
-  if (next != kTickMax && next <= sim.checked_add(sim.now(), rec->duration)) return nullptr;
-  return rec;
+  return npu.run_memo().replayable(key, npu.sim(), [&] { return record_alone(npu, record); });
 }
 
 const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work, const hw::NpuRunMemo::Key* signature) {

@@ -155,20 +155,11 @@ const CpuRunRecord* CpuComplex::alone_record(const PartList& parts) {
     sig.add(static_cast<std::uint64_t>(w.compute));
     sig.add(w.bytes);
   }
-  const auto key = sig.key();
-  const CpuRunRecord* rec = memo_.find(key);
-  if (!rec) {
-    if (!memo_.seen_before(key)) return nullptr;
+  return memo_.replayable(sig.key(), sim_, [&] {
     std::vector<RecordedPart> what;
     for (const auto& p : parts) what.push_back(recorded(p));
-    rec = &memo_.store(key, record_alone(what));
-  }
-  // A replay fires one event: a run of one event or none saves nothing (and the count of saved
-  // events, Simulator::note_replay, stays exact).
-  if (rec->events <= 1) return nullptr;
-  const Tick next = sim_.next_event_time();
-  if (next != kTickMax && next <= sim_.checked_add(sim_.now(), rec->duration)) return nullptr;
-  return rec;
+    return record_alone(what);
+  });
 }
 
 CpuRunRecord CpuComplex::record_alone(const std::vector<RecordedPart>& what) const {
