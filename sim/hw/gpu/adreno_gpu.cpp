@@ -88,35 +88,11 @@ AdrenoGpu::~AdrenoGpu() {
   if (worker_) worker_->gpu = nullptr;
 }
 
-bool AdrenoGpu::exceeds_max_allocation(const GpuKernel& k) const {
-  return spec_.max_allocation_bytes != 0 && k.weight_bytes > spec_.max_allocation_bytes;
-}
+bool AdrenoGpu::exceeds_max_allocation(const GpuKernel& k) const { return gpu_exceeds_max_allocation(spec_, k); }
 
-std::vector<GpuKernel> AdrenoGpu::allocation_parts(const GpuKernel& k) const {
-  if (!exceeds_max_allocation(k)) return {k};
-  const std::uint64_t limit = spec_.max_allocation_bytes;
-  // Equal column slices, each of whose weights fit one buffer. Every part re-reads the whole
-  // activation; that is neglected (activations are far smaller than weights this large).
-  const std::uint64_t n = (k.weight_bytes + limit - 1) / limit;
-  const double share = 1.0 / static_cast<double>(n);
-  std::vector<GpuKernel> parts(n, k);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    GpuKernel& p = parts[i];
-    p.name = k.name + " part " + std::to_string(i + 1) + "/" + std::to_string(n);
-    p.flops = k.flops * share;
-    // Byte counts split exactly: the first (bytes mod n) parts take one byte more.
-    p.dram_bytes = k.dram_bytes / n + (i < k.dram_bytes % n ? 1 : 0);
-    p.weight_bytes = k.weight_bytes / n + (i < k.weight_bytes % n ? 1 : 0);
-  }
-  return parts;
-}
+std::vector<GpuKernel> AdrenoGpu::allocation_parts(const GpuKernel& k) const { return gpu_allocation_parts(spec_, k); }
 
-Tick AdrenoGpu::compute_time(const GpuKernel& k) const {
-  if (!exceeds_max_allocation(k)) return gpu_compute_time(spec_, k);  // the common case builds no parts
-  Tick sum = 0;
-  for (const GpuKernel& p : allocation_parts(k)) sum += gpu_compute_time(spec_, p);
-  return sum;
-}
+Tick AdrenoGpu::compute_time(const GpuKernel& k) const { return gpu_kernel_compute_time(spec_, k); }
 
 Task<> AdrenoGpu::enqueue(GpuKernel k) {
   if (exceeds_max_allocation(k)) {

@@ -74,4 +74,34 @@ Tick gpu_compute_time(const GpuSpec& spec, const GpuKernel& k) {
   return gpu_duration(padded + spec.half_efficiency_flops, gpu_peak_flops_per_s(spec, k.dtype) * spec.peak_efficiency);
 }
 
+bool gpu_exceeds_max_allocation(const GpuSpec& spec, const GpuKernel& k) {
+  return spec.max_allocation_bytes != 0 && k.weight_bytes > spec.max_allocation_bytes;
+}
+
+std::vector<GpuKernel> gpu_allocation_parts(const GpuSpec& spec, const GpuKernel& k) {
+  if (!gpu_exceeds_max_allocation(spec, k)) return {k};
+  const std::uint64_t limit = spec.max_allocation_bytes;
+  // Equal column slices, each of whose weights fit one buffer. Every part re-reads the whole
+  // activation; that is neglected (activations are far smaller than weights this large).
+  const std::uint64_t n = (k.weight_bytes + limit - 1) / limit;
+  const double share = 1.0 / static_cast<double>(n);
+  std::vector<GpuKernel> parts(n, k);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    GpuKernel& p = parts[i];
+    p.name = k.name + " part " + std::to_string(i + 1) + "/" + std::to_string(n);
+    p.flops = k.flops * share;
+    // Byte counts split exactly: the first (bytes mod n) parts take one byte more.
+    p.dram_bytes = k.dram_bytes / n + (i < k.dram_bytes % n ? 1 : 0);
+    p.weight_bytes = k.weight_bytes / n + (i < k.weight_bytes % n ? 1 : 0);
+  }
+  return parts;
+}
+
+Tick gpu_kernel_compute_time(const GpuSpec& spec, const GpuKernel& k) {
+  if (!gpu_exceeds_max_allocation(spec, k)) return gpu_compute_time(spec, k);  // the common case builds no parts
+  Tick sum = 0;
+  for (const GpuKernel& p : gpu_allocation_parts(spec, k)) sum += gpu_compute_time(spec, p);
+  return sum;
+}
+
 }  // namespace socsim::hw

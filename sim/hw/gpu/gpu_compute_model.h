@@ -17,6 +17,8 @@
 // For large kernels this is peak_efficiency x F/(F + half_F) x M/(M + half_M): saturating
 // hyperbolas, 1/2 at the half-point, rising roughly linearly and then plateauing. The fixed part
 // half_F is not scaled by the rows, so more rows never take less time.
+#include <vector>
+
 #include "sim/core/time.h"
 #include "sim/hw/dtype.h"
 #include "sim/hw/gpu/gpu_kernel.h"
@@ -40,5 +42,13 @@ Tick gpu_duration(double amount, double rate_per_s);
 // Compute-only time of a kernel (rounded up to a whole picosecond); 0 when flops == 0. Throws
 // std::invalid_argument for negative or non-finite flops.
 Tick gpu_compute_time(const GpuSpec& spec, const GpuKernel& k);
+
+// A kernel whose weights exceed gpu.max_allocation (one OpenCL buffer; 0 = no limit) runs as one
+// kernel per buffer-sized share of its weights (equal column slices).
+bool gpu_exceeds_max_allocation(const GpuSpec& spec, const GpuKernel& k);
+std::vector<GpuKernel> gpu_allocation_parts(const GpuSpec& spec, const GpuKernel& k);
+// The compute-only time of `k` as the GPU runs it: gpu_compute_time, or the sum over its
+// allocation parts.
+Tick gpu_kernel_compute_time(const GpuSpec& spec, const GpuKernel& k);
 
 }  // namespace socsim::hw

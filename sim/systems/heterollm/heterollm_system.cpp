@@ -126,11 +126,17 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
     return t;
   };
+  const heterollm::CostFn coarse = [&](const heterollm::Partition& c) {
+    heterollm::PartTimes t = profiler_->coarse(c);
+    if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
+    return t;
+  };
   // That holds while DRAM's achievable peak does not grow with more masters streaming (a
   // what-if may make it grow: then every candidate runs).
   const auto& eff = soc.dram.concurrency_efficiency;
   const bool sharing_slows = std::is_sorted(eff.rbegin(), eff.rend());
-  const auto best = heterollm::solve(rows, k, n, p, cost, &all, predictor_ || !sharing_slows ? nullptr : &bound);
+  const bool bounded = !predictor_ && sharing_slows;
+  const auto best = heterollm::solve(rows, k, n, p, cost, &all, bounded ? &bound : nullptr, bounded ? &coarse : nullptr);
   if (options_.explain) {
     // (Single-unit candidates' bounds are their times: the parts alone are what they run.)
     Tick gpu_only = 0, npu_only = 0;

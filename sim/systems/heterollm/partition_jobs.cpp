@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "sim/hw/gpu/gpu_compute_model.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
 #include "sim/runtime/watchdog_report.h"
@@ -104,6 +107,24 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   return t;
 }
 
+PartTimes PartitionProfiler::coarse(const Partition& p) {
+  PartTimes t;
+  if (p.uses_gpu()) {
+    // The op alone()'s GPU-only run lowers (partition_jobs keeps the name of a GPU-only part), so
+    // both read one lowering-cache entry.
+    const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
+    t.gpu = soc_.gpu.submit;
+    for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) {
+      // Rounded down, one tick less: the DRAM model's rounding of a flow's end may not exceed it.
+      const double traffic = static_cast<double>(kernel.dram_bytes) / soc_.gpu.port_bandwidth * static_cast<double>(kSecond);
+      const Tick memory = traffic >= 1 ? static_cast<Tick>(traffic) - 1 : 0;
+      t.gpu += std::max(hw::gpu_kernel_compute_time(soc_.gpu, kernel), memory);
+    }
+  }
+  t.npu = npu_alone(p);
+  return t;
+}
+
 PartTimes PartitionProfiler::alone(const Partition& p) {
   PartTimes t;
   if (p.uses_gpu()) {
@@ -113,16 +134,20 @@ PartTimes PartitionProfiler::alone(const Partition& p) {
     g.gpu_rows = p.gpu_rows, g.gpu_cols = p.gpu_cols;
     t.gpu = time(g).gpu;
   }
-  if (p.uses_npu()) {
-    for (const auto piece : p.npu_pieces) {
-      Partition q;
-      q.kind = CutKind::kNpuOnly;
-      q.m = piece, q.k = p.k, q.n = p.npu_cols;
-      q.npu_pieces = {piece}, q.npu_rows = piece, q.npu_cols = p.npu_cols;
-      t.npu += time(q).npu;
-    }
-  }
+  t.npu = npu_alone(p);
   return t;
+}
+
+Tick PartitionProfiler::npu_alone(const Partition& p) {
+  Tick sum = 0;
+  for (std::size_t i = 0; p.uses_npu() && i < p.npu_pieces.size(); ++i) {
+    Partition q;
+    q.kind = CutKind::kNpuOnly;
+    q.m = p.npu_pieces[i], q.k = p.k, q.n = p.npu_cols;
+    q.npu_pieces = {p.npu_pieces[i]}, q.npu_rows = p.npu_pieces[i], q.npu_cols = p.npu_cols;
+    sum += time(q).npu;
+  }
+  return sum;
 }
 
 }  // namespace socsim::systems::heterollm

@@ -119,7 +119,7 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
 }
 
 Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
-                std::vector<Partition>* evaluated, const CostFn* lower_bound) {
+                std::vector<Partition>* evaluated, const CostFn* lower_bound, const CostFn* coarse_bound) {
   auto all = candidates(m, k, n, p);
   const auto fill = [&](Partition& c, const PartTimes& t) {
     c.t_gpu = c.uses_gpu() ? t.gpu : 0;
@@ -134,23 +134,36 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
   // Visit order: enumeration order, or by bounded T_total (then enumeration order).
   std::vector<std::size_t> order(all.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (!lower_bound) coarse_bound = nullptr;
   if (lower_bound) {
     for (auto& c : all) {
-      fill(c, (*lower_bound)(c));
+      fill(c, coarse_bound ? (*coarse_bound)(c) : (*lower_bound)(c));
       c.bounded_only = true;
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a].t_total < all[b].t_total; });
   }
   std::size_t best = all.size();
+  // Whether candidate i, whose T_total holds a bound, can still win: its T_total is at least the
+  // bound, so it cannot beat the best unless strictly less, or equal and earlier.
+  const auto may_win = [&](std::size_t i) {
+    if (best == all.size()) return true;
+    const Tick b = all[i].t_total, t = all[best].t_total;
+    return b < t || (b == t && i < best);
+  };
   for (const std::size_t i : order) {
     Partition& c = all[i];
     if (!eligible(c)) {
       if (lower_bound) continue;  // never chosen: its bound is all --explain shows
-    } else if (lower_bound && best < all.size()) {
-      // Its T_total is at least the bound: it cannot win against the best unless strictly less,
-      // or equal and earlier. Every later one in `order` has a bound at least as large.
-      const Tick b = c.t_total, t = all[best].t_total;
-      if (b > t || (b == t && i > best)) continue;
+    } else if (lower_bound && !may_win(i)) {
+      continue;  // (every later one in `order` has a bound at least as large)
+    }
+    if (coarse_bound && eligible(c)) {
+      // Tighten the coarse bound before paying for the time.
+      const Tick coarse = c.t_total;
+      fill(c, (*lower_bound)(c));
+      // A coarse bound above the bound is none: start again from the bounds alone.
+      if (c.t_total < coarse) return solve(m, k, n, p, cost, evaluated, lower_bound);
+      if (!may_win(i)) continue;
     }
     const Tick bounded = c.t_total;
     fill(c, cost(c));

@@ -84,8 +84,15 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
 // for the few candidates near the optimum only (HeteroLLM's real-execution profiler at batch 16
 // has ~600 candidates per matmul, each a simulation). Such candidates come back bounded_only. A
 // costed candidate faster than its bound shows the bounds wrong: the search is then exhaustive.
+//
+// `coarse_bound`, if given with `lower_bound`, returns times no larger than `lower_bound`'s and is
+// cheaper: candidates are ordered by it, and `lower_bound` runs only for those whose coarse bound
+// could still win (the real profiler's coarse bound computes a GPU part from its kernels instead
+// of simulating it). A coarse bound above its candidate's bound makes the search start again
+// from the bounds alone. The choice stays the exhaustive search's.
 Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
-                std::vector<Partition>* evaluated = nullptr, const CostFn* lower_bound = nullptr);
+                std::vector<Partition>* evaluated = nullptr, const CostFn* lower_bound = nullptr,
+                const CostFn* coarse_bound = nullptr);
 
 // Standard pieces covering `rows` (largest standard <= what is left, the remainder padded to the
 // smallest standard holding it): the NPU-only / hybrid cover.

@@ -191,6 +191,65 @@ TEST(HeteroSolver, LowerBoundsSkipCandidatesButNotTheChoice) {
   EXPECT_LT(costed * 3, total);
 }
 
+// A coarse bound below the bound (each candidate's times scaled down twice) lets the solver skip
+// most bounds as well as most costs, and the choice is still the exhaustive search's. A coarse
+// bound above the bound makes it start again from the bounds alone.
+TEST(HeteroSolver, CoarseBoundsSkipBoundsButNotTheChoice) {
+  std::mt19937 gen(23);
+  std::size_t bounds = 0, total = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::uniform_int_distribution<std::uint64_t> rows(1, 3000), cols(1, 24);
+    const std::uint64_t m = rows(gen), n = 256 * cols(gen);
+    const double npu = std::uniform_real_distribution<double>(0.5, 4)(gen), gpu = std::uniform_real_distribution<double>(0.5, 4)(gen);
+    const heterollm::CostFn cost = linear(npu, gpu);
+    const double slack = trial % 3 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.7, 1.0)(gen);
+    const double coarser = trial % 4 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.7, 1.0)(gen);
+    const auto scaled = [&](double f) {
+      return [&cost, f](const Partition& c) {
+        const PartTimes t = cost(c);
+        return PartTimes{static_cast<Tick>(static_cast<double>(t.gpu) * f), static_cast<Tick>(static_cast<double>(t.npu) * f)};
+      };
+    };
+    std::size_t bound_calls = 0;
+    const heterollm::CostFn bound = [&](const Partition& c) {
+      ++bound_calls;
+      return scaled(slack)(c);
+    };
+    const heterollm::CostFn coarse = scaled(slack * coarser);
+    SolverParams p = params();
+    p.sync = 20'000, p.copy = 5'000;
+    p.decode = trial % 5 == 0;
+    p.npu_home = trial % 2 == 0;
+    p.force_split = trial % 7 == 0;
+    std::vector<Partition> all, bounded;
+    const auto want = heterollm::solve(m, 4096, n, p, cost, &all);
+    const auto got = heterollm::solve(m, 4096, n, p, cost, &bounded, &bound, &coarse);
+    EXPECT_EQ(got.describe(), want.describe()) << m << "x" << n;
+    EXPECT_EQ(got.t_total, want.t_total);
+    ASSERT_EQ(bounded.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (bounded[i].bounded_only) {
+        EXPECT_LE(bounded[i].t_total, all[i].t_total);
+      } else {
+        EXPECT_EQ(bounded[i].t_total, all[i].t_total);
+      }
+    }
+    bounds += bound_calls, total += all.size();
+  }
+  EXPECT_LT(bounds * 2, total);
+
+  const heterollm::CostFn cost = linear(1.0, 3.0);
+  const heterollm::CostFn bound = [&](const Partition& c) { return cost(c); };
+  const heterollm::CostFn over = [&](const Partition& c) {
+    const PartTimes t = cost(c);
+    return PartTimes{t.gpu * 2, t.npu * 2};
+  };
+  const auto want = heterollm::solve(600, 4096, 4096, params(), cost);
+  const auto got = heterollm::solve(600, 4096, 4096, params(), cost, nullptr, &bound, &over);
+  EXPECT_EQ(got.describe(), want.describe());
+  EXPECT_EQ(got.t_total, want.t_total);
+}
+
 // Bounds that overshoot (a what-if where sharing speeds a part up) must not change the choice:
 // the first costed candidate faster than its bound turns the search exhaustive.
 TEST(HeteroSolver, OvershootingBoundsFallBackToTheExhaustiveSearch) {
@@ -223,12 +282,21 @@ TEST(HeteroProfiler, PartsAloneBoundTheCandidates) {
     const std::uint64_t m = decode ? 1 : 300, k = 896, n = 4864;
     const heterollm::CostFn cost = [&](const Partition& c) { return prof.time(c); };
     const heterollm::CostFn bound = [&](const Partition& c) { return prof.alone(c); };
+    const heterollm::CostFn coarse = [&](const Partition& c) { return prof.coarse(c); };
     std::vector<Partition> all;
     const auto want = heterollm::solve(m, k, n, p, cost, &all);
     const auto got = heterollm::solve(m, k, n, p, cost, nullptr, &bound);
     EXPECT_EQ(got.describe(), want.describe());
+    EXPECT_EQ(heterollm::solve(m, k, n, p, cost, nullptr, &bound, &coarse).describe(), want.describe());
     for (const auto& c : all) {
-      const PartTimes t = prof.time(c), b = prof.alone(c);
+      const PartTimes t = prof.time(c), b = prof.alone(c), q = prof.coarse(c);
+      // The coarse bound: the GPU part from its kernels, at most what it takes alone and not far
+      // below (the queue's submission and the kernels are all it runs); the NPU's as alone().
+      if (c.uses_gpu()) {
+        EXPECT_LE(q.gpu, b.gpu) << c.describe();
+        EXPECT_GE(static_cast<double>(q.gpu), 0.9 * static_cast<double>(b.gpu)) << c.describe();
+      }
+      EXPECT_EQ(q.npu, b.npu) << c.describe();
       if (c.uses_gpu()) { EXPECT_LE(b.gpu, t.gpu) << c.describe(); }
       if (c.uses_npu()) { EXPECT_LE(b.npu, t.npu) << c.describe(); }
       if (!c.uses_npu()) { EXPECT_EQ(b.gpu, t.gpu) << c.describe(); }
