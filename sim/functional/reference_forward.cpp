@@ -113,17 +113,33 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   const std::uint64_t pairs = B * heads;
   const auto threads = static_cast<std::uint64_t>(std::clamp<std::uint64_t>(pairs, 1, kernels::default_gemm_threads()));
   kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
-    std::vector<double> p(T), o(hd);
+    // kt: the pair's keys transposed, [hd x T] in double, so each query's scores are summed for all
+    // its keys at once, key by key along a row of kt: every score is still the one chain
+    // sum_{c ascending} q[c] * k[c] from zero, as a plain loop over c computes it, but the chains
+    // of different keys run side by side (one chain at a time was bound by the adder's latency).
+    std::vector<double> p(T), o(hd), kt(hd * T);
+    constexpr std::uint64_t kNoKeys = ~std::uint64_t{0};
+    std::uint64_t kt_of = kNoKeys;  // the (sequence, KV head) whose keys kt holds
     for (std::uint64_t pair = pairs * part / threads; pair < pairs * (part + 1) / threads; ++pair) {
       const std::uint64_t b = pair / heads, hh = pair % heads, g = hh / group;
+      if (kt_of != b * kvh + g) {
+        kt_of = b * kvh + g;
+        for (std::uint64_t j = 0; j < T; ++j) {
+          const float* kj = kd + (b * T + j) * kv_dim + g * hd;
+          for (std::uint64_t c = 0; c < hd; ++c) kt[c * T + j] = kj[c];
+        }
+      }
       for (std::uint64_t i = 0; i < T; ++i) {
         const float* qi = qd + (b * T + i) * q_dim + hh * hd;
         double mx = -INFINITY, sum = 0;
+        std::fill(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(i + 1), 0.0);
+        for (std::uint64_t c = 0; c < hd; ++c) {
+          const double qc = qi[c];
+          const double* row = kt.data() + c * T;
+          for (std::uint64_t j = 0; j <= i; ++j) p[j] += qc * row[j];
+        }
         for (std::uint64_t j = 0; j <= i; ++j) {
-          const float* kj = kd + (b * T + j) * kv_dim + g * hd;
-          double s = 0;
-          for (std::uint64_t c = 0; c < hd; ++c) s += static_cast<double>(qi[c]) * kj[c];
-          p[j] = s * scale;
+          p[j] *= scale;
           mx = std::max(mx, p[j]);
         }
         for (std::uint64_t j = 0; j <= i; ++j) sum += p[j] = std::exp(p[j] - mx);

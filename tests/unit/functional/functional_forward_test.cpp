@@ -50,6 +50,18 @@ TEST(FunctionalForward, Fp32PlanMatchesTheReference) {
   }
 }
 
+// More sequences than GEMM threads: each thread of the reference's attention walks several
+// (sequence, head) pairs in turn, so keys kept from one pair must not leak into the next.
+TEST(FunctionalForward, Fp32PlanMatchesTheReferenceOverManySequences) {
+  const auto m = test::tiny_model();
+  const auto cpu = at(Unit::kCpu, Precision::kFp32);
+  const ForwardShape shape{9, 2, 5};
+  const auto o = run(m, test::uniform_plan(m, shape, cpu, cpu, 4, false), shape);
+  EXPECT_LT(o.metrics.hidden_rel_error, kFp32Tolerance);
+  EXPECT_LT(o.metrics.logits_rel_error, kFp32Tolerance);
+  EXPECT_EQ(o.metrics.positions, shape.positions());
+}
+
 TEST(FunctionalForward, Fp32PlainMlpLayerNormModelMatchesTheReference) {
   const auto m = test::tiny_plain_model();
   const auto cpu = at(Unit::kCpu, Precision::kFp32);
