@@ -109,8 +109,10 @@ CpuWork lower_attention_cpu(const AttentionShape& s, std::uint32_t threads, hw::
 GpuWork lower_attention_gpu(const AttentionShape& s) { return to_gpu(full_phases(s), s); }
 
 std::uint64_t sparse_kept_total(const AttentionShape& s, double ratio) {
+  k_for_ratio(ratio, 0);  // validates
+  const double capped = std::min(ratio, 1.0);
   std::uint64_t kept = 0;
-  for (std::uint64_t i = 0; i < s.q_len; ++i) kept += k_for_ratio(ratio, s.visible(i));
+  for (std::uint64_t i = 0; i < s.q_len; ++i) kept += k_for_capped_ratio(capped, s.visible(i));
   return kept * s.heads;
 }
 

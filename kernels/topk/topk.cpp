@@ -70,9 +70,7 @@ std::uint64_t visible_keys(std::uint64_t n, std::uint64_t p0, std::uint64_t row)
 
 std::uint64_t k_for_ratio(double ratio, std::uint64_t visible) {
   if (!(ratio >= 0)) throw std::invalid_argument("top-k ratio must be >= 0");
-  const double r = std::min(ratio, 1.0);
-  // The small slack keeps products such as 0.2 * 5 from rounding up to the next integer.
-  return std::min<std::uint64_t>(visible, static_cast<std::uint64_t>(std::ceil(r * static_cast<double>(visible) - 1e-9)));
+  return k_for_capped_ratio(std::min(ratio, 1.0), visible);
 }
 
 RowIndices topk_causal(const Tensor& scores, std::uint64_t p0, std::uint64_t k) {
@@ -96,8 +94,29 @@ CpuWork lower_topk_cpu(const TopKShape& s, std::uint64_t k, std::uint32_t thread
 }
 
 CpuWork lower_topk_cpu_ratio(const TopKShape& s, double ratio, std::uint32_t threads) {
-  k_for_ratio(ratio, 0);
-  return lower(s, [ratio](std::uint64_t vis) { return k_for_ratio(ratio, vis); }, threads);
+  k_for_ratio(ratio, 0);  // validates
+  const double capped = std::min(ratio, 1.0);
+  // lower()'s sums in integers: every row's ops are an integer, so while the total stays below
+  // 2^53 lower()'s double sum is exact and these are its values to the bit (shadowAttn lowers
+  // a top-k per head and chunk, 1,024 rows each, about 14% of a run's instructions row by row).
+  const double most = static_cast<double>(s.rows) * static_cast<double>(s.n) * 64.0;
+  if (!(most < 0x1p53)) return lower(s, [capped](std::uint64_t vis) { return k_for_capped_ratio(capped, vis); }, threads);
+  std::uint64_t ops = 0, bytes = 0;
+  const auto row = [&](std::uint64_t vis, std::uint64_t count) {
+    const std::uint64_t k = k_for_capped_ratio(capped, vis);
+    if (k > 0) ops += count * vis * std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::bit_width(k - 1)));
+    bytes += count * (vis * s.score_bytes + k * 4);
+  };
+  // Rows before the diagonal's end see one key more each (visible_keys); the rest see all n.
+  const std::uint64_t growing = s.p0 + 1 < s.n ? std::min(s.rows, s.n - s.p0 - 1) : 0;
+  for (std::uint64_t r = 0; r < growing; ++r) row(s.p0 + r + 1, 1);
+  if (s.rows > growing) row(visible_keys(s.n, s.p0, growing), s.rows - growing);
+  hw::CpuTask t;
+  t.name = "topk";
+  t.dtype = hw::DType::kFp32;
+  t.ops = static_cast<double>(ops);
+  t.dram_bytes = bytes;
+  return CpuWork{{t}, std::max<std::uint32_t>(1, threads)};
 }
 
 double topk_row_ops_gpu(std::uint64_t visible) {

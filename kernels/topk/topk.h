@@ -22,6 +22,7 @@
 // one streaming kernel (no tile ramp; rows are independent), DRAM bytes as the CPU face (a row of
 // up to 4096 scores stays in local memory between passes).
 #include <cstdint>
+#include <cmath>
 #include <vector>
 
 #include "kernels/lowering/work.h"
@@ -36,6 +37,12 @@ std::uint64_t visible_keys(std::uint64_t n, std::uint64_t p0, std::uint64_t row)
 // k for a row under a kept fraction (shadowAttn's per-head ratio): ceil(ratio * visible), with
 // ratio capped at 1.
 std::uint64_t k_for_ratio(double ratio, std::uint64_t visible);
+// The same for a ratio already checked and capped at 1, without the check (loops over rows).
+inline std::uint64_t k_for_capped_ratio(double capped, std::uint64_t visible) {
+  // The small slack keeps products such as 0.2 * 5 from rounding up to the next integer.
+  const auto k = static_cast<std::uint64_t>(std::ceil(capped * static_cast<double>(visible) - 1e-9));
+  return k < visible ? k : visible;
+}
 
 // `scores` is [rows, n], F32 or I32 (raw INT8 Q.K^T from the NPU).
 RowIndices topk_causal(const Tensor& scores, std::uint64_t p0, std::uint64_t k);

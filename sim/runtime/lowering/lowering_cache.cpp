@@ -16,6 +16,12 @@ model::OpDesc stemmed(const model::OpDesc& op) {
 
 }  // namespace
 
+std::uint32_t LoweringCache::name_id(std::string_view stem) {
+  auto it = names_.find(stem);
+  if (it == names_.end()) it = names_.emplace(std::string(stem), static_cast<std::uint32_t>(names_.size())).first;
+  return it->second;
+}
+
 LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, std::uint32_t threads,
                                          const kernels::AttentionShape* attention) {
   Key key;
@@ -25,7 +31,7 @@ LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, s
   // A per-head suffix (".h<N>", shadowAttn's top-k and sparse-attention ops) is left out, as in
   // the profiler's signature: no lowering reads it, so the heads of one shape and ratio (one head
   // index across a batch's sequences) share their work.
-  key.name = label_stem(op.name);
+  key.name = name_id(label_stem(op.name));
   key.m = op.m, key.k = op.k, key.n = op.n, key.batch = op.batch, key.elements = op.elements, key.weight_params = op.weight_params;
   if (op.kind == model::OpKind::kSoftmax && attention) {
     key.heads = attention->heads, key.kv_heads = attention->kv_heads, key.head_dim = attention->head_dim;

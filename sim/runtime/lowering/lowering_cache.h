@@ -38,14 +38,18 @@ class LoweringCache {
     int precision = 0;
     std::uint32_t threads = 0;
     int kind = 0;
-    std::string name;
+    std::uint32_t name = 0;  // the stem's id (name_id): a lookup compares integers, not strings
     std::uint64_t m = 0, k = 0, n = 0, batch = 0, elements = 0, weight_params = 0;
     std::uint64_t heads = 0, kv_heads = 0, head_dim = 0, q_len = 0, q_pos0 = 0, kv_len = 0;  // softmax: its attention
     NpuKernelChoice npu_kernels;  // NPU only
     CpuEngine cpu_engine = CpuEngine::kOptimized;  // CPU only
     auto operator<=>(const Key&) const = default;
   };
-  static Key key_of(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
+  Key key_of(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
+  // Ids of the op names met so far, in the order met (a run's ops have a few dozen names).
+  std::uint32_t name_id(std::string_view stem);
+
+  std::map<std::string, std::uint32_t, std::less<>> names_;
 
   const model::ModelConfig& model_;
   const hw::NpuSpec& npu_;

@@ -90,6 +90,31 @@ TEST(TopKLower, HandCounts) {
   EXPECT_DOUBLE_EQ(lower_topk_cpu_ratio({10, 10, 0, 4}, 0.5, 1).tasks[0].ops, 119);
 }
 
+// The ratio lowering sums its rows in integers and counts the rows that see all n keys at once;
+// it must equal the per-row definition (visible_keys, k_for_ratio, topk_row_ops, summed row by
+// row in double) to the bit: rows before, across and past the diagonal, p0 beyond n, ratios 0,
+// tiny, 1 and above 1.
+TEST(TopKLower, RatioLoweringIsTheRowByRowSum) {
+  std::mt19937 gen(5);
+  std::uniform_int_distribution<std::uint64_t> dim(1, 700);
+  const double ratios[] = {0.0, 1e-4, 0.05, 0.2, 0.37, 0.5, 0.9, 1.0, 1.7};
+  for (int trial = 0; trial < 300; ++trial) {
+    const TopKShape s{dim(gen), dim(gen), trial % 5 == 0 ? dim(gen) + 700 : dim(gen) % 300, trial % 2 == 0 ? 4u : 1u};
+    const double ratio = ratios[static_cast<std::size_t>(trial) % std::size(ratios)];
+    double ops = 0;
+    std::uint64_t bytes = 0;
+    for (std::uint64_t r = 0; r < s.rows; ++r) {
+      const std::uint64_t vis = visible_keys(s.n, s.p0, r), k = k_for_ratio(ratio, vis);
+      ops += topk_row_ops(vis, k);
+      bytes += vis * s.score_bytes + k * 4;
+    }
+    const auto w = lower_topk_cpu_ratio(s, ratio, 2);
+    ASSERT_EQ(w.tasks.size(), 1u);
+    EXPECT_EQ(w.tasks[0].ops, ops) << s.rows << " rows, n " << s.n << ", p0 " << s.p0 << ", ratio " << ratio;
+    EXPECT_EQ(w.tasks[0].dram_bytes, bytes) << s.rows << " rows, n " << s.n << ", p0 " << s.p0 << ", ratio " << ratio;
+  }
+}
+
 TEST(TopKLower, GpuRadixSelectHandCounts) {
   // 4 rows over n = 100 at p0 = 96: visible 97..100 (394 keys); ratio 0.5 -> k' = 49, 49, 50, 50.
   //   ops = 14 per key (4 digit passes x 3 + 2 for the write pass) = 5516;
