@@ -9,8 +9,10 @@ namespace {
 
 void append_layers(std::vector<GraphOp>& out, const ModelConfig& m, const LayerShape& shape, Phase phase,
                    std::uint64_t step, bool quantized) {
+  // Every layer has the same ops: built once, copied per layer.
+  const std::vector<OpDesc> ops = decoder_layer_ops(m, shape, quantized);
   for (std::uint32_t l = 0; l < m.layers; ++l) {
-    for (auto& op : decoder_layer_ops(m, shape, quantized)) out.push_back({std::move(op), phase, l, step});
+    for (const auto& op : ops) out.push_back({op, phase, l, step});
   }
 }
 

@@ -29,6 +29,28 @@ Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy syn
       own_lowering_(model, soc.spec().npu),
       lowering_(shared_lowering ? *shared_lowering : own_lowering_) {}
 
+Tick& OpTimes::operator[](const OpTimeKey& key) {
+  const auto same_views = [&](const OpTimeKey& k) {
+    return k.unit.data() == key.unit.data() && k.unit.size() == key.unit.size() && k.kind.data() == key.kind.data() &&
+           k.kind.size() == key.kind.size();
+  };
+  if (last_ < entries_.size() && same_views(entries_[last_].first)) return entries_[last_].second;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (same_views(entries_[i].first)) return entries_[last_ = i].second;
+  }
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].first.unit == key.unit && entries_[i].first.kind == key.kind) return entries_[last_ = i].second;
+  }
+  last_ = entries_.size();
+  return entries_.emplace_back(key, Tick{0}).second;
+}
+
+std::map<OpTimeKey, Tick> OpTimes::sorted() const {
+  std::map<OpTimeKey, Tick> out;
+  for (const auto& [key, t] : entries_) out[key] += t;
+  return out;
+}
+
 void Executor::account(const char* unit, const char* kind, Tick start) {
   op_time_[{unit, kind}] += soc_.sim().now() - start;
 }

@@ -32,6 +32,19 @@ struct OpTimeKey {
   bool operator<(const OpTimeKey& o) const { return unit != o.unit ? unit < o.unit : kind < o.kind; }
 };
 
+// Time per OpTimeKey, added to on every op: a short list (a run meets a few dozen keys) searched
+// by the views' addresses first, since a key's views nearly always point at the same static
+// string, then by content; sorted only when read (a map compared strings at every level).
+class OpTimes {
+ public:
+  Tick& operator[](const OpTimeKey& key);
+  std::map<OpTimeKey, Tick> sorted() const;
+
+ private:
+  std::vector<std::pair<OpTimeKey, Tick>> entries_;
+  std::size_t last_ = 0;  // the entry found last (consecutive ops often share a key)
+};
+
 class Executor {
  public:
   // `shared_lowering`, when given, is used instead of a cache of the executor's own: a profiler
@@ -53,7 +66,7 @@ class Executor {
   // When the job began: its dependencies met and its lane (if any) held.
   Tick job_start(std::uint32_t job) const { return start_.at(job); }
   // Wall time per (unit, op kind), summed over ops (ops of different units overlap in time).
-  const std::map<OpTimeKey, Tick>& op_time() const { return op_time_; }
+  std::map<OpTimeKey, Tick> op_time() const { return op_time_.sorted(); }
   std::uint64_t graphs_built() const { return graphs_built_; }
   // When the job's ops began (after its hand-overs).
   Tick job_ready(std::uint32_t job) const { return ready_.at(job); }
@@ -157,7 +170,7 @@ class Executor {
   std::vector<bool> done_flags_, started_;
   std::set<std::string> built_graphs_;
   std::uint64_t graphs_built_ = 0;
-  std::map<OpTimeKey, Tick> op_time_;
+  OpTimes op_time_;
   lowering::LoweringCache own_lowering_;
   lowering::LoweringCache& lowering_;  // own_lowering_ or the shared one
   std::map<std::tuple<model::Phase, std::uint64_t, std::uint32_t>, kernels::AttentionShape> layer_attention_;

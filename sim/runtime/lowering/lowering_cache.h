@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "sim/runtime/lowering/attention_lowering.h"
 #include "sim/runtime/op_lowering.h"
@@ -49,7 +51,11 @@ class LoweringCache {
   // Ids of the op names met so far, in the order met (a run's ops have a few dozen names).
   std::uint32_t name_id(std::string_view stem);
 
-  std::map<std::string, std::uint32_t, std::less<>> names_;
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  };
+  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> names_;
 
   const model::ModelConfig& model_;
   const hw::NpuSpec& npu_;

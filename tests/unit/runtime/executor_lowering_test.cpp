@@ -139,5 +139,29 @@ TEST(ExecutorLowering, OverlappingNpuJobsAreReported) {
   EXPECT_TRUE(ex.npu_jobs_overlapped());
 }
 
+// Per-op time sums by key content, wherever the views point: the same kind spelled by two
+// strings is one entry, and the result reads in the map's order.
+TEST(OpTimes, SumsByContentWhateverTheViewsAddress) {
+  OpTimes t;
+  const std::string npu = "npu", matmul = "matmul", other_matmul = "matmul";
+  t[{"gpu", "sync"}] += 5;
+  t[{npu, matmul}] += 1;
+  t[{npu, other_matmul}] += 2;  // same content at another address
+  t[{"npu", "matmul"}] += 4;
+  t[{npu, "softmax"}] += 8;
+  t[{npu, matmul}] += 16;
+  const auto sorted = t.sorted();
+  ASSERT_EQ(sorted.size(), 3u);
+  auto it = sorted.begin();
+  EXPECT_EQ(it->first.unit, "gpu");
+  EXPECT_EQ(it->second, 5u);
+  ++it;
+  EXPECT_EQ(it->first.kind, "matmul");
+  EXPECT_EQ(it->second, 23u);
+  ++it;
+  EXPECT_EQ(it->first.kind, "softmax");
+  EXPECT_EQ(it->second, 8u);
+}
+
 }  // namespace
 }  // namespace socsim::runtime
