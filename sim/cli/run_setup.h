@@ -12,6 +12,10 @@
 #include "sim/report/run_report.h"
 #include "sim/report/trace.h"
 
+namespace socsim::config {
+class ConfigTree;
+}
+
 namespace socsim::cli {
 
 struct RunSetup;  // the resolved request, the configured system, the output options
@@ -23,7 +27,7 @@ using RunSetupPtr = std::unique_ptr<RunSetup, RunSetupDeleter>;
 struct RunResult {
   report::RunReport report;
   report::TraceRecorder trace;
-  std::string soc_yaml;    // the resolved SoC description (for the HTML page)
+  std::shared_ptr<const config::ConfigTree> soc_tree;  // the resolved SoC description (dumped for the HTML page)
   std::string model_text;  // the model's dimensions (for the HTML page)
 };
 
