@@ -363,10 +363,11 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
           // Per-kind GPU time is the kernel's uncontended time (compute or its own DRAM traffic
           // at the GPU's port rate, whichever binds); the queue's real timeline is in the trace.
           const Tick memory = seconds_to_ticks_ceil(static_cast<double>(kernel.dram_bytes) / soc_.spec().gpu.port_bandwidth);
-          const Tick own = std::max(soc_.gpu().compute_time(kernel), memory);
+          const Tick compute = soc_.gpu().compute_time(kernel);
+          const Tick own = std::max(compute, memory);
           op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += own;
           own_dram_bytes_[index] += kernel.dram_bytes;
-          co_await soc_.gpu().enqueue(kernel);
+          co_await soc_.gpu().enqueue(kernel, compute);
           if (sync_.flush_each_gpu_kernel) {
             // The host waits for this kernel before the decider dispatches the next (SyncPolicy);
             // what the wait lasts beyond the kernel's own run is synchronization.

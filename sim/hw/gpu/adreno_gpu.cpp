@@ -110,6 +110,15 @@ Task<> AdrenoGpu::enqueue(GpuKernel k) {
   push(std::move(k), compute);
 }
 
+Task<> AdrenoGpu::enqueue(GpuKernel k, Tick compute) {
+  if (exceeds_max_allocation(k)) {
+    co_await enqueue(std::move(k));  // one kernel per buffer, each with its own time
+    co_return;
+  }
+  co_await sim_.delay(spec_.submit);
+  push(std::move(k), compute);
+}
+
 void AdrenoGpu::push(GpuKernel k, Tick compute) {
   // A kernel arriving after a finish() finds the queue cold: it pays the restart. Any arrival
   // clears the state (the flag is only ever set while the GPU is idle).

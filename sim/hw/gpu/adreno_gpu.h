@@ -51,6 +51,9 @@ class AdrenoGpu {
   // kernel, this kernel also pays `restart` on the GPU before it starts. Returns once submitted,
   // not when the kernel has run.
   Task<> enqueue(GpuKernel k);
+  // The same for a caller that has just computed compute_time(k) (which is what `compute` must
+  // be): not computed twice.
+  Task<> enqueue(GpuKernel k, Tick compute);
 
   // Synchronization (clFinish): returns when every kernel enqueued before the call has finished,
   // at that very tick (the runtime adds its own driver/copy costs). If the queue is then empty,

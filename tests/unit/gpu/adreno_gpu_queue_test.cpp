@@ -244,5 +244,34 @@ TEST(AdrenoGpuQueue, WeightsBeyondMaxAllocationRunAsOneKernelPerBuffer) {
   EXPECT_EQ(r.gpu.compute_time(big), 8 * ms);
 }
 
+// enqueue(k, compute_time(k)) runs as enqueue(k): the same spans and submissions, for a kernel
+// in one buffer and one beyond max_allocation (whose parts take their own times).
+TEST(AdrenoGpuQueue, EnqueueWithItsComputeTimeRunsAsEnqueue) {
+  GpuKernel big = kernel("w", 3e9, 3'000'000);
+  big.weight_bytes = (5ull << 30) / 2;
+  const std::vector<GpuKernel> ks = {kernel("a", 1e9, 2'000'000), big, kernel("b", 3e9)};
+  std::vector<Tick> plain_host, given_host;
+  Rig plain, given;
+  plain.sim.spawn(enqueue_all(plain.sim, plain.gpu, ks, plain_host), "host");
+  plain.sim.run();
+  const auto with_time = [&](std::vector<GpuKernel> list) -> Task<> {
+    for (auto& k : list) {
+      const Tick compute = given.gpu.compute_time(k);
+      co_await given.gpu.enqueue(std::move(k), compute);
+      given_host.push_back(given.sim.now());
+    }
+  };
+  given.sim.spawn(with_time(ks), "host");
+  given.sim.run();
+  EXPECT_EQ(given_host, plain_host);
+  ASSERT_EQ(given.trace.spans().size(), plain.trace.spans().size());
+  for (std::size_t i = 0; i < plain.trace.spans().size(); ++i) {
+    EXPECT_EQ(given.trace.spans()[i].name, plain.trace.spans()[i].name);
+    EXPECT_EQ(given.trace.spans()[i].start, plain.trace.spans()[i].start);
+    EXPECT_EQ(given.trace.spans()[i].end, plain.trace.spans()[i].end);
+  }
+  EXPECT_EQ(given.gpu.kernels(), 5u);  // a, three parts of w, b
+}
+
 }  // namespace
 }  // namespace socsim::hw
