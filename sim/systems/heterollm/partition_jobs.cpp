@@ -1,8 +1,7 @@
 #include "sim/systems/heterollm/partition_jobs.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <string>
 
 #include "sim/hw/gpu/gpu_compute_model.h"
 #include "sim/hw/soc.h"
@@ -46,12 +45,13 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
     runtime::Job j;
     j.unit = kernels::Unit::kNpu;
     j.precision = runtime::Precision::kW4A16;
+    // (Appended, not formatted: a plan partitions every matmul of every step.)
     std::string graph = "heterollm/matmul";
     for (std::size_t o = 0; o < group.size(); ++o) {
       if (npu_cols[o] == 0) continue;
-      const std::string name = i == 0 ? group[o].op.name : fmt::format("{}.npu_piece{}", group[o].op.name, i);
+      const std::string name = i == 0 ? group[o].op.name : group[o].op.name + ".npu_piece" + std::to_string(i);
       j.ops.push_back(matmul(group[o], name, p.npu_pieces[i], npu_cols[o]));
-      graph += fmt::format("/{}x{}x{}", p.npu_pieces[i], p.k, npu_cols[o]);
+      graph.append("/").append(std::to_string(p.npu_pieces[i])).append("x").append(std::to_string(p.k)).append("x").append(std::to_string(npu_cols[o]));
     }
     j.name = base + j.ops.front().op.name;
     j.npu_graph = graph;
@@ -73,8 +73,7 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
 }
 
 PartTimes PartitionProfiler::time(const Partition& p) {
-  const std::string key = fmt::format("{}|{}|{}|{}", p.k, fmt::join(p.npu_pieces, "+"), p.npu_cols, p.gpu_rows) +
-                          fmt::format("|{}|{}", p.gpu_cols, p.uses_npu() ? 1 : 0);
+  ProfileKey key{p.k, p.npu_cols, p.gpu_rows, p.gpu_cols, p.uses_npu(), p.npu_pieces};
   if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
   runtime::Plan plan;
   model::GraphOp g;
@@ -103,7 +102,7 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   PartTimes t;
   if (has_npu) t.npu = ex.job_end(last_npu);
   if (has_gpu) t.gpu = ex.job_complete(gpu);
-  cache_.emplace(key, t);
+  cache_.emplace(std::move(key), t);
   return t;
 }
 

@@ -50,7 +50,14 @@ class PartitionProfiler {
 
   hw::SocSpec soc_;  // copies: a system keeps its profiler across plans
   model::ModelConfig model_;
-  std::map<std::string, PartTimes> cache_;
+  // What a run's time depends on (the rows of a GPU-only part are its gpu_rows).
+  struct ProfileKey {
+    std::uint64_t k = 0, npu_cols = 0, gpu_rows = 0, gpu_cols = 0;
+    bool npu = false;
+    std::vector<std::uint64_t> pieces;
+    auto operator<=>(const ProfileKey&) const = default;
+  };
+  std::map<ProfileKey, PartTimes> cache_;
   runtime::lowering::LoweringCache lowering_;  // shared by every candidate's run: each op lowered once
 };
 
