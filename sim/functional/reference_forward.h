@@ -2,8 +2,10 @@
 // The FP32 reference: the textbook forward pass over each whole sequence at once (causal
 // attention over all its tokens, no chunks, no KV cache, no plan), with the same weights and
 // tokens as the system's run. Written to be obviously right rather than fast: norms, RoPE,
-// attention and activations are plain loops here (double where it costs nothing), only the
-// matmuls go through gemm_f32 (a 0.5B model's matmuls in plain loops would take minutes).
+// attention and activations are plain loops here (double where it costs nothing; attention's
+// scores are summed for all keys of a query side by side, each still one chain over the head
+// dimension), only the matmuls go through gemm_f32 (a 0.5B model's matmuls in plain loops would
+// take minutes).
 // It runs layer by layer in step with PlanForward so both share each layer's weights.
 #include <cstdint>
 #include <functional>
