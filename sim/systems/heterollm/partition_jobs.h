@@ -37,16 +37,19 @@ class PartitionProfiler {
   // part sharing DRAM with the other only slows; the pieces run back to back on an NPU that
   // carries nothing from one graph call to the next). Each distinct part is simulated once.
   PartTimes alone(const Partition& p);
-  // A lower bound of alone(p) that simulates nothing for the GPU part: one submission, then its
+  // A lower bound of alone(p) that simulates nothing. The GPU part: one submission, then its
   // kernels back to back on the in-order queue, each taking the longer of its arithmetic and its
-  // own DRAM traffic at the GPU port's cap (what it cannot beat alone). The NPU pieces as in
-  // alone(). The solver takes it first and simulates a GPU part only where it could still win
-  // (at batch 16 about 2,700 of the 3,900 parts alone() would run are GPU parts).
+  // own DRAM traffic at the GPU port's cap (what it cannot beat alone). Each NPU piece: its graph
+  // call, then its lowered steps' work on the busiest engine (HVX context-cycles over the
+  // contexts, HMX cycles over the units, DMA set-up and bytes at the DMA path's cap). The solver
+  // takes it first and simulates parts alone only where it could still win (llama-3-8b at batch
+  // 16: 3,900 parts alone -> about 160).
   PartTimes coarse(const Partition& p);
   std::size_t runs() const { return cache_.size(); }
 
  private:
   Tick npu_alone(const Partition& p);  // alone()'s NPU part: the pieces each run alone, summed
+  Tick npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);  // coarse()'s, per piece
 
   hw::SocSpec soc_;  // copies: a system keeps its profiler across plans
   model::ModelConfig model_;

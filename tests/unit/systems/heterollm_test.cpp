@@ -269,38 +269,45 @@ TEST(HeteroSolver, OvershootingBoundsFallBackToTheExhaustiveSearch) {
 
 // The real-execution profiler's bounds are the parts run alone: never above a candidate's time,
 // and equal to it for a single-unit candidate (what it runs is the part alone). Every candidate
-// of a prefill and a decode matmul of qwen2-0.5b is checked; the solver's choice with the bounds
-// is the exhaustive one.
+// of a prefill, a one-row and a 16-row decode matmul of qwen2-0.5b is checked on the 8 Gen 3 and
+// the 8 Gen 2 (another NPU); the solver's choice with the bounds is the exhaustive one.
 TEST(HeteroProfiler, PartsAloneBoundTheCandidates) {
-  const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {});
-  const auto model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
-  heterollm::PartitionProfiler prof(spec, model);
-  for (const bool decode : {false, true}) {
-    SolverParams p = params();
-    p.decode = decode;
-    p.sync = 20'000;
-    const std::uint64_t m = decode ? 1 : 300, k = 896, n = 4864;
-    const heterollm::CostFn cost = [&](const Partition& c) { return prof.time(c); };
-    const heterollm::CostFn bound = [&](const Partition& c) { return prof.alone(c); };
-    const heterollm::CostFn coarse = [&](const Partition& c) { return prof.coarse(c); };
-    std::vector<Partition> all;
-    const auto want = heterollm::solve(m, k, n, p, cost, &all);
-    const auto got = heterollm::solve(m, k, n, p, cost, nullptr, &bound);
-    EXPECT_EQ(got.describe(), want.describe());
-    EXPECT_EQ(heterollm::solve(m, k, n, p, cost, nullptr, &bound, &coarse).describe(), want.describe());
-    for (const auto& c : all) {
-      const PartTimes t = prof.time(c), b = prof.alone(c), q = prof.coarse(c);
-      // The coarse bound: the GPU part from its kernels, at most what it takes alone and not far
-      // below (the queue's submission and the kernels are all it runs); the NPU's as alone().
-      if (c.uses_gpu()) {
-        EXPECT_LE(q.gpu, b.gpu) << c.describe();
-        EXPECT_GE(static_cast<double>(q.gpu), 0.9 * static_cast<double>(b.gpu)) << c.describe();
+  for (const char* soc : {"snapdragon-8gen3", "snapdragon-8gen2"}) {
+    const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/" + soc + ".yaml", {});
+    const auto model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+    heterollm::PartitionProfiler prof(spec, model);
+    for (const std::uint64_t m : {300, 1, 16}) {
+      SolverParams p = params();
+      p.decode = m < 32;
+      p.sync = 20'000;
+      const std::uint64_t k = 896, n = 4864;
+      const heterollm::CostFn cost = [&](const Partition& c) { return prof.time(c); };
+      const heterollm::CostFn bound = [&](const Partition& c) { return prof.alone(c); };
+      const heterollm::CostFn coarse = [&](const Partition& c) { return prof.coarse(c); };
+      std::vector<Partition> all;
+      const auto want = heterollm::solve(m, k, n, p, cost, &all);
+      const auto got = heterollm::solve(m, k, n, p, cost, nullptr, &bound);
+      EXPECT_EQ(got.describe(), want.describe());
+      EXPECT_EQ(heterollm::solve(m, k, n, p, cost, nullptr, &bound, &coarse).describe(), want.describe());
+      for (const auto& c : all) {
+        const PartTimes t = prof.time(c), b = prof.alone(c), q = prof.coarse(c);
+        // The coarse bounds, computed from the parts' kernels and steps: at most what the parts take
+        // alone, and not far below (the GPU queue runs its kernels back to back; a 16-row decode
+        // part of 256 columns, 22.6 us of bound, runs 30-34 us alone, fixed costs the bound leaves
+        // out; an NPU piece is bound by one engine, here the DMA's set-up and bytes).
+        if (c.uses_gpu()) {
+          EXPECT_LE(q.gpu, b.gpu) << c.describe();
+          EXPECT_GE(static_cast<double>(q.gpu), 0.6 * static_cast<double>(b.gpu)) << c.describe();
+        }
+        if (c.uses_npu()) {
+          EXPECT_LE(q.npu, b.npu) << c.describe();
+          EXPECT_GE(static_cast<double>(q.npu), 0.8 * static_cast<double>(b.npu)) << c.describe();
+        }
+        if (c.uses_gpu()) { EXPECT_LE(b.gpu, t.gpu) << c.describe(); }
+        if (c.uses_npu()) { EXPECT_LE(b.npu, t.npu) << c.describe(); }
+        if (!c.uses_npu()) { EXPECT_EQ(b.gpu, t.gpu) << c.describe(); }
+        if (!c.uses_gpu()) { EXPECT_EQ(b.npu, t.npu) << c.describe(); }  // pieces back to back add up
       }
-      EXPECT_EQ(q.npu, b.npu) << c.describe();
-      if (c.uses_gpu()) { EXPECT_LE(b.gpu, t.gpu) << c.describe(); }
-      if (c.uses_npu()) { EXPECT_LE(b.npu, t.npu) << c.describe(); }
-      if (!c.uses_npu()) { EXPECT_EQ(b.gpu, t.gpu) << c.describe(); }
-      if (!c.uses_gpu()) { EXPECT_EQ(b.npu, t.npu) << c.describe(); }  // pieces back to back add up
     }
   }
 }
