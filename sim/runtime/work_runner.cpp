@@ -99,7 +99,7 @@ std::size_t identical_gemms_from(const std::vector<kernels::NpuStep>& steps, std
 std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   std::uint64_t blocks = 0;
   for (const auto& step : work.steps) {
-    if (step.kind == kernels::NpuStep::Kind::kHmxGemm) blocks += hw::plan_hmx_gemm(npu, step.gemm, step.home).blocks.size();
+    if (step.kind == kernels::NpuStep::Kind::kHmxGemm) blocks += hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).blocks;
     if (step.kind == kernels::NpuStep::Kind::kHmxCycles) ++blocks;
   }
   return blocks;

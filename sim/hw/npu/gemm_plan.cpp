@@ -335,9 +335,13 @@ thread_local PlanMemo plan_memo;
 
 }  // namespace
 
-GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+namespace {
+
+// `use` applied to the memoized plan (computed and remembered on a miss), without copying it.
+template <class Use>
+auto with_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home, Use use) {
   const PlanKey key = key_of(npu, s, home);
-  if (auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return it->second;
+  if (auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return use(it->second);
   GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
   if (plan_memo.blocks + plan.blocks.size() > PlanMemo::kBlockLimit) {
     plan_memo.plans.clear();
@@ -345,9 +349,19 @@ GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home)
   }
   if (plan.blocks.size() <= PlanMemo::kBlockLimit) {
     plan_memo.blocks += plan.blocks.size();
-    plan_memo.plans.emplace(key, plan);
+    return use(plan_memo.plans.emplace(key, std::move(plan)).first->second);
   }
-  return plan;
+  return use(plan);
+}
+
+}  // namespace
+
+GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  return with_plan(npu, s, home, [](const GemmPlan& p) { return p; });
+}
+
+GemmPlanSummary plan_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  return with_plan(npu, s, home, [](const GemmPlan& p) { return GemmPlanSummary{p.strategy, p.total, p.blocks.size()}; });
 }
 
 }  // namespace socsim::hw

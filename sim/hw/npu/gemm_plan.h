@@ -71,6 +71,13 @@ struct GemmPlan {
 // Throws std::invalid_argument for empty shapes, unsupported dtypes, or operands that must sit in
 // TCM but do not fit it (the message names the sizes). Memoized per thread (a pure function).
 GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
+// What callers that do not run the plan read of it, without copying its blocks (memoized alike).
+struct GemmPlanSummary {
+  GemmStrategy strategy = GemmStrategy::kAllInTcm;
+  GemmBlock total;
+  std::size_t blocks = 0;
+};
+GemmPlanSummary plan_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 // The same without the memo (what the memo stores; tests compare the two).
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 

@@ -16,7 +16,7 @@ using Kind = NpuStep::Kind;
 // A GEMM whose operands are all in TCM is HMX cycles and nothing else (GemmPlan: kAllInTcm).
 NpuStep as_cycles(NpuStep s, const hw::NpuSpec& npu) {
   if (s.kind != Kind::kHmxGemm || s.home != hw::OperandHome::kTcm) return s;
-  const hw::GemmPlan plan = hw::plan_hmx_gemm(npu, s.gemm, s.home);
+  const hw::GemmPlanSummary plan = hw::plan_hmx_gemm_summary(npu, s.gemm, s.home);
   if (plan.strategy != hw::GemmStrategy::kAllInTcm) return s;
   return NpuStep::hmx_cycles_step(std::move(s.name), plan.total.hmx_cycles);
 }

@@ -146,11 +146,10 @@ Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std
       case kernels::NpuStep::Kind::kHmxGemm: {
         // Its plan's HMX work, and for operands staged from DRAM its DMA: the bytes in and out
         // at the DMA path's cap and the staging transfers' set-up rounds.
-        const hw::GemmPlan plan = hw::plan_hmx_gemm(npu, step.gemm, step.home);
-        hmx_cycles += static_cast<double>(plan.total.hmx_cycles);
-        const std::uint64_t rounds = plan.total.stage_transfers / npu.dma.channels;
-        dma_s += to_seconds(rounds * npu.dma.descriptor_overhead) +
-                 static_cast<double>(plan.total.stage_bytes + plan.total.writeback_bytes) / npu.dma.bandwidth;
+        const hw::GemmBlock total = hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).total;
+        hmx_cycles += static_cast<double>(total.hmx_cycles);
+        const std::uint64_t rounds = total.stage_transfers / npu.dma.channels;
+        dma_s += to_seconds(rounds * npu.dma.descriptor_overhead) + static_cast<double>(total.stage_bytes + total.writeback_bytes) / npu.dma.bandwidth;
         break;
       }
       case kernels::NpuStep::Kind::kDma: {

@@ -253,5 +253,31 @@ TEST(GemmPlan, MemoizedPlansEqualFreshOnesForEveryParameterThatMatters) {
   }
 }
 
+// The summary is the memoized plan's strategy, total and block count, on a miss and on a hit,
+// for every strategy's shape.
+TEST(GemmPlanMemo, SummaryIsThePlans) {
+  const auto npu = test::small_npu();
+  for (const GemmShape shape : {GemmShape{32, 64, 64}, GemmShape{300, 896, 4864}, GemmShape{4096, 4096, 512}, GemmShape{2048, 4096, 4096},
+                                GemmShape{1, 4096, 11008}}) {
+    for (const OperandHome home : {OperandHome::kDram, OperandHome::kTcm}) {
+      GemmPlan want;
+      try {
+        want = compute_hmx_gemm_plan(npu, shape, home);
+      } catch (const std::exception&) {
+        continue;  // operands that must sit in TCM and do not fit it
+      }
+      for (int pass = 0; pass < 2; ++pass) {
+        const GemmPlanSummary got = plan_hmx_gemm_summary(npu, shape, home);
+        EXPECT_EQ(got.strategy, want.strategy);
+        EXPECT_EQ(got.blocks, want.blocks.size());
+        EXPECT_EQ(got.total.hmx_cycles, want.total.hmx_cycles);
+        EXPECT_EQ(got.total.stage_bytes, want.total.stage_bytes);
+        EXPECT_EQ(got.total.weight_loads, want.total.weight_loads);
+        EXPECT_EQ(got.total.writeback_bytes, want.total.writeback_bytes);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace socsim::hw
