@@ -138,14 +138,9 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   const bool bounded = !predictor_ && sharing_slows;
   const auto best = heterollm::solve(rows, k, n, p, cost, &all, bounded ? &bound : nullptr, bounded ? &coarse : nullptr);
   if (options_.explain) {
-    // (Single-unit candidates' bounds are their times: the parts alone are what they run.)
-    Tick gpu_only = 0, npu_only = 0;
-    std::size_t costed = 0;
-    for (const auto& c : all) {
-      costed += c.bounded_only ? 0 : 1;
-      if (c.kind == heterollm::CutKind::kGpuOnly) gpu_only = c.t_total;
-      if (c.kind == heterollm::CutKind::kNpuOnly && (npu_only == 0 || c.t_total < npu_only)) npu_only = c.t_total;
-    }
+    std::size_t costed = 0;  // by the search: before the single-unit times are costed for the lines
+    for (const auto& c : all) costed += c.bounded_only ? 0 : 1;
+    const auto [gpu_only, npu_only] = heterollm::single_unit_times(all, p, cost);
     std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us; gpu-only {:.1f} us, "
                              "npu-only {:.1f} us; {} candidates, {} costed)\n",
                              id(), decode ? "decode" : "prefill", "matmul", rows, k, n, best.describe(), to_us(best.t_gpu),

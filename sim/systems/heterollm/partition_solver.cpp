@@ -118,15 +118,31 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
   return out;
 }
 
+void set_times(Partition& c, const PartTimes& t, const SolverParams& p) {
+  c.t_gpu = c.uses_gpu() ? t.gpu : 0;
+  c.t_npu = c.uses_npu() ? t.npu : 0;
+  const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
+  c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
+}
+
+SingleUnitTimes single_unit_times(std::vector<Partition>& all, const SolverParams& p, const CostFn& cost) {
+  SingleUnitTimes out;
+  for (auto& c : all) {
+    if (c.kind != CutKind::kGpuOnly && c.kind != CutKind::kNpuOnly) continue;
+    if (c.bounded_only) {
+      set_times(c, cost(c), p);
+      c.bounded_only = false;
+    }
+    if (c.kind == CutKind::kGpuOnly) out.gpu_only = c.t_total;
+    if (c.kind == CutKind::kNpuOnly && (out.npu_only == 0 || c.t_total < out.npu_only)) out.npu_only = c.t_total;
+  }
+  return out;
+}
+
 Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p, const CostFn& cost,
                 std::vector<Partition>* evaluated, const CostFn* lower_bound, const CostFn* coarse_bound) {
   auto all = candidates(m, k, n, p);
-  const auto fill = [&](Partition& c, const PartTimes& t) {
-    c.t_gpu = c.uses_gpu() ? t.gpu : 0;
-    c.t_npu = c.uses_npu() ? t.npu : 0;
-    const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
-    c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
-  };
+  const auto fill = [&](Partition& c, const PartTimes& t) { set_times(c, t, p); };
   // force_split: only splits, when there are any.
   const auto split = [](const Partition& c) { return c.uses_gpu() && c.uses_npu(); };
   const bool any_split = std::any_of(all.begin(), all.end(), split);

@@ -72,6 +72,18 @@ struct SolverParams {
 
 using CostFn = std::function<PartTimes(const Partition&)>;
 
+// Fills a candidate's times from its parts' (T_total: the slower part, plus sync and copy when the
+// unit that is not home takes part), as solve() does.
+void set_times(Partition& c, const PartTimes& t, const SolverParams& p);
+
+// The gpu-only time and the fastest npu-only time among `all` (solve()'s `evaluated`; 0 where
+// there is none), for --explain. A single-unit candidate the search skipped holds a bound only
+// (possibly the coarse one, which can read well below the time): it is costed with `cost` first.
+struct SingleUnitTimes {
+  Tick gpu_only = 0, npu_only = 0;
+};
+SingleUnitTimes single_unit_times(std::vector<Partition>& all, const SolverParams& p, const CostFn& cost);
+
 // Every candidate with its times filled (for --explain and tests), in enumeration order.
 std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverParams& p);
 // The candidate minimizing T_total; ties keep the earliest (gpu-only, npu-only, then cuts).

@@ -253,8 +253,8 @@ TEST(GemmPlan, MemoizedPlansEqualFreshOnesForEveryParameterThatMatters) {
   }
 }
 
-// The summary is the memoized plan's strategy, total and block count, on a miss and on a hit,
-// for every strategy's shape.
+// The summary is the memoized plan's strategy, total (every field) and block count, on a miss and
+// on a hit, for every strategy's shape.
 TEST(GemmPlanMemo, SummaryIsThePlans) {
   const auto npu = test::small_npu();
   for (const GemmShape shape : {GemmShape{32, 64, 64}, GemmShape{300, 896, 4864}, GemmShape{4096, 4096, 512}, GemmShape{2048, 4096, 4096},
@@ -272,7 +272,10 @@ TEST(GemmPlanMemo, SummaryIsThePlans) {
         EXPECT_EQ(got.blocks, want.blocks.size());
         EXPECT_EQ(got.total.hmx_cycles, want.total.hmx_cycles);
         EXPECT_EQ(got.total.stage_bytes, want.total.stage_bytes);
+        EXPECT_EQ(got.total.stage_transfers, want.total.stage_transfers);  // HeteroLLM's NPU bound reads it
         EXPECT_EQ(got.total.weight_loads, want.total.weight_loads);
+        EXPECT_EQ(got.total.tile_ops, want.total.tile_ops);
+        EXPECT_EQ(got.total.output_tiles, want.total.output_tiles);
         EXPECT_EQ(got.total.writeback_bytes, want.total.writeback_bytes);
       }
     }
