@@ -54,13 +54,14 @@ TEST(HeteroProfiler, PartsAloneBoundTheCandidates) {
         for (const auto& c : all) {
           const PartTimes t = prof.time(c), b = prof.alone(c), q = prof.coarse(c);
           // The coarse bounds, computed from the parts' kernels and steps: at most what the parts
-          // take alone, and not far below (the GPU queue runs its kernels back to back; a 16-row
-          // decode part of 256 columns, 22.6 us of bound, runs 30-34 us alone, fixed costs the
-          // bound leaves out; an NPU piece is bound by its busiest engine, without the pipeline's
-          // fill and drain: a 512-row piece of the down projection on the 8 Gen 2 is at 0.73).
+          // take alone, and not far below. A GPU part's is its queue run back to back behind the
+          // host's submissions (a 16-row decode part of 256 columns: two kernels, the second's
+          // submission not hidden behind the first, 33.8 us; without that, 22.6 us); an NPU piece
+          // is bound by its busiest engine, without the pipeline's fill and drain: a 512-row piece
+          // of the down projection on the 8 Gen 2 is at 0.73.
           if (c.uses_gpu()) {
             EXPECT_LE(q.gpu, b.gpu) << c.describe();
-            EXPECT_GE(static_cast<double>(q.gpu), 0.6 * static_cast<double>(b.gpu)) << c.describe();
+            EXPECT_GE(static_cast<double>(q.gpu), 0.99 * static_cast<double>(b.gpu)) << c.describe();
           }
           if (c.uses_npu()) {
             EXPECT_LE(q.npu, b.npu) << c.describe();
