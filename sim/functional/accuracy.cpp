@@ -40,6 +40,12 @@ void LogitsComparison::add_block(const float* sys, const float* ref, std::uint64
 
 double LogitsComparison::rel_error() const { return ref_sq_ == 0 ? (diff_sq_ == 0 ? 0 : INFINITY) : std::sqrt(diff_sq_ / ref_sq_); }
 
+std::vector<std::uint64_t> LogitsComparison::system_top1() const {
+  std::vector<std::uint64_t> ids(sys_best_.size());
+  for (std::size_t p = 0; p < ids.size(); ++p) ids[p] = sys_best_[p].id;
+  return ids;
+}
+
 double LogitsComparison::top1_agreement() const {
   if (sys_best_.empty()) return 1.0;
   std::uint64_t same = 0;

@@ -32,6 +32,8 @@ class LogitsComparison {
   double rel_error() const;
   double max_abs_error() const { return max_abs_; }
   double top1_agreement() const;
+  // The system's greedy token (its logits' argmax) at each position, once every block is in.
+  std::vector<std::uint64_t> system_top1() const;
 
  private:
   struct Best {

@@ -152,6 +152,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   out.metrics.logits_rel_error = logits.rel_error();
   out.metrics.logits_max_abs_error = logits.max_abs_error();
   out.metrics.top1_agreement = logits.top1_agreement();
+  out.system_top1 = logits.system_top1();
   out.metrics.positions = positions;
   return out;
 }
@@ -173,6 +174,38 @@ void add_head_buckets(runtime::DataDriven& d, const FunctionalOutcome& o) {
       {"estimations", o.head_buckets.size()},
       {"centre_share", static_cast<double>(centre) / static_cast<double>(o.head_buckets.size())},
       {"timing_mode", "scales drawn log-normal around the grid's centre (shadowattn.scale_spread)"}};
+}
+
+// Test-time scaling's sample lengths: each sequence stops at the first decode position whose
+// greedy token (the system's own logits) is an end-of-sequence id, and what the report says.
+// Position g's token is the input of decode step g, so a stop there leaves g steps; the last step's
+// token stops nothing. The contexts stay teacher-forced (forward_shape.h): what stops is what the
+// system would sample after the same tokens the reference saw.
+void add_sample_lengths(runtime::DataDriven& d, const FunctionalOutcome& o, const ForwardShape& shape, const model::ModelConfig& m) {
+  const std::uint64_t B = shape.sequences;
+  d.decode_steps.assign(B, shape.decode);
+  std::vector<std::uint64_t> stop_token(B, 0);
+  std::vector<bool> stopped(B, false);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    for (std::uint64_t g = 0; g < shape.decode; ++g) {
+      const std::uint64_t id = o.system_top1.at(g * B + b);
+      if (std::find(m.eos_token_ids.begin(), m.eos_token_ids.end(), id) == m.eos_token_ids.end()) continue;
+      d.decode_steps[b] = g, stop_token[b] = id, stopped[b] = true;
+      break;
+    }
+  }
+  std::uint64_t rows = 0, early = 0;
+  for (std::uint64_t b = 0; b < B; ++b) rows += d.decode_steps[b], early += stopped[b] ? 1 : 0;
+  d.summary["quantities"] = "TTS sample lengths";
+  d.summary["tts.decode_steps"] = {
+      {"source", "each sample's greedy token (the system's own logits) at each decode position; a sample stops at its first "
+                 "eos_token_id and leaves the batch"},
+      {"eos_token_ids", m.eos_token_ids},
+      {"per_sequence", d.decode_steps},
+      {"stopped_early", early},
+      {"decode_steps", d.active_per_step().size()},
+      {"decode_rows", rows},
+      {"timing_mode", {{"decode_steps", shape.decode}, {"decode_rows", shape.decode * B}}}};
 }
 
 // The shadow jobs' outliers as measured, and what the report says of them.
@@ -229,6 +262,7 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
   const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress);
   FunctionalResult result;
   result.data = shadow_outlier_data(o, plan);
+  if (system.samples_stop_at_eos() && shape.decode > 0 && !req.model.eos_token_ids.empty()) add_sample_lengths(result.data, o, shape, req.model);
   if (!result.data.empty()) {
     // Layers past --functional-layers keep the modelled values.
     result.data.summary["computed_layers"] = o.functional_layers;

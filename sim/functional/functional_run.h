@@ -62,6 +62,7 @@ struct FunctionalOutcome {
   std::map<PlanForward::OutlierKey, runtime::ShadowOutliers> shadow_outliers;
   std::map<runtime::HeadKey, std::size_t> head_buckets;  // shadowAttn (PlanForward::head_buckets)
   std::uint64_t split_matmuls = 0;                       // HeteroLLM (PlanForward::split_matmuls)
+  std::vector<std::uint64_t> system_top1;  // the system's greedy token per position (head group g, sequence b: g * B + b)
 };
 
 // llm.npu's offline activation scales for the system's forward, when the plan has per-tensor W8A8

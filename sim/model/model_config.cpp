@@ -60,6 +60,25 @@ class Reader {
     if (!v.is_number() || !(v.get<double>() > 0)) fail(key, "expected a positive number, got " + v.dump());
     return v.get<double>();
   }
+  // A token id or a list of them (HF's eos_token_id takes either); empty when absent. Each must
+  // be an id of the vocabulary.
+  std::vector<std::uint64_t> token_ids(const char* key, std::uint64_t vocab) const {
+    std::vector<std::uint64_t> out;
+    if (!has(key)) return out;
+    const json& v = j_[key];
+    const auto one = [&](const json& x) {
+      if (!x.is_number_integer() || x.get<std::int64_t>() < 0 || x.get<std::uint64_t>() >= vocab) {
+        fail(key, "expected token ids in [0, vocab_size = " + std::to_string(vocab) + "), got " + v.dump());
+      }
+      out.push_back(x.get<std::uint64_t>());
+    };
+    if (v.is_array()) {
+      for (const json& x : v) one(x);
+    } else {
+      one(v);
+    }
+    return out;
+  }
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
     throw config::ConfigError({file_, 0, 0}, key, msg);
   }
@@ -124,6 +143,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   m.heads = r.positive("num_attention_heads");
   m.vocab = r.positive("vocab_size");
   m.max_context = r.positive_or("max_position_embeddings", 2048);
+  m.eos_token_ids = r.token_ids("eos_token_id", m.vocab);
 
   if (m.model_type == "opt") {
     // OPT: plain ReLU MLP of width ffn_dim, LayerNorm, biases everywhere, no GQA.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace socsim::model {
 
@@ -31,6 +32,9 @@ struct ModelConfig {
   double norm_eps = 1e-6;          // rms_norm_eps / layer_norm_eps / layer_norm_epsilon
   double rope_theta = 10000.0;     // rope_theta (HF default 10000)
   double rotary_fraction = 1.0;    // partial_rotary_factor (phi-2: 0.4)
+  // eos_token_id: the ids that end a sequence (one, or a list as Llama-3 Instruct gives; none
+  // when the config names none). Functional mode stops a sample whose greedy token is one of them.
+  std::vector<std::uint64_t> eos_token_ids;
 
   // Parameter counts (weights only).
   std::uint64_t params_per_layer() const;

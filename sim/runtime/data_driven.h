@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,10 +30,16 @@ struct DataDriven {
   // shadowAttn: the scale bucket each head's estimation took on the real Q and K; the system
   // plans its fused launches from them (systems::System::use_data) instead of drawn scales.
   std::map<HeadKey, std::size_t> head_buckets;
+  // Test-time scaling's batched sampling: per sequence of the batch, the decode steps it ran
+  // before its sample stopped (its greedy token was an end-of-sequence id; else the request's
+  // decode length). Finished sequences leave the batch, so later steps decode fewer rows.
+  std::vector<std::uint64_t> decode_steps;
   // What the report's `data_driven` says: each quantity, its source and summary.
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
 
-  bool empty() const { return shadow_jobs.empty() && head_buckets.empty(); }
+  bool empty() const { return shadow_jobs.empty() && head_buckets.empty() && decode_steps.empty(); }
+  // Sequences still sampling at each decode step (decode_steps' longest entry many steps).
+  std::vector<std::uint64_t> active_per_step() const;
   // The measured bucket of (chunk, layer, head), or nullptr where none was measured.
   const std::size_t* head_bucket(std::uint64_t chunk, std::uint32_t layer, std::uint64_t head) const {
     const auto it = head_buckets.find({chunk, layer, head});

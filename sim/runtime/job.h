@@ -86,6 +86,9 @@ struct Plan {
   // Graphs built in a preparation stage before the request (not on its critical path).
   std::vector<std::string> prepared_graphs;
   PickPolicy pick = PickPolicy::kArrival;
+  // Rows the decode steps sampled, when the batch shrinks as samples stop (a measured
+  // DataDriven::decode_steps); 0: every step samples the whole batch.
+  std::uint64_t decode_rows = 0;
   // Report attention_ms / attention_energy_j over the jobs marked attention_module.
   bool report_attention = false;
   // What the system wants reported about this plan (memory accounting, placement, ...); the run

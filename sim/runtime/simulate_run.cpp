@@ -40,6 +40,10 @@ struct RequestTimes {
   bool report_attention = false;
   std::vector<Span> attention;
   std::uint64_t decode_dram_bytes = 0;  // all masters' DRAM traffic from the first token to the last
+  // Rows the decode sampled when the batch shrank as samples stopped (Plan::decode_rows); 0:
+  // lengths.decode x lengths.batch.
+  std::uint64_t decode_rows = 0;
+  std::uint64_t sampled_rows() const { return decode_rows != 0 ? decode_rows : lengths.decode * lengths.batch; }
 };
 
 // A span of simulated time.
@@ -163,7 +167,15 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       Plan plan = system.plan(req.soc, req.model, {q.prompt, first_count, q.batch, 0, false, q.decode});
       system.use_data(nullptr);
       if (measured) req.data_driven.apply(plan);
-      check_plan(plan, first_count, system, req);
+      // Measured sample lengths: the decode runs until the longest sample stops (at most q.decode).
+      const bool stopped = measured && !req.data_driven.decode_steps.empty();
+      const std::uint64_t steps = stopped ? req.data_driven.active_per_step().size() : first_count;
+      check_plan(plan, steps, system, req);
+      if (stopped) {
+        if (steps > q.decode || plan.decode_rows > steps * q.batch) throw std::logic_error("measured sample lengths beyond the request's decode");
+        t.lengths.decode = steps;
+        t.decode_rows = plan.decode_rows;
+      }
       // The plan grew by doubling: up to half its job array is spare while the executor adds its
       // own state per job (shadowAttn at batch 16: 166k jobs, 26 MB spare).
       plan.jobs.shrink_to_fit();
@@ -262,7 +274,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     prompt_tokens += t.lengths.prompt;
     decode_tokens += t.lengths.decode;
     prompt_rows += t.lengths.prompt * t.lengths.batch;
-    decode_rows += t.lengths.decode * t.lengths.batch;
+    decode_rows += t.sampled_rows();
     decode_bytes += static_cast<double>(t.decode_dram_bytes);
     ttfts.push_back(to_ms(t.first_token - t.start));
   }
@@ -285,6 +297,8 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     r.decode_tokens_per_s = static_cast<double>(decode_rows) / to_seconds(decode);
     r.extra["decode_dram_gbps"] = decode_bytes / to_seconds(decode) / 1e9;
   }
+  // Samples that stopped early sampled fewer rows than decode steps x batch: what tokens/s counts.
+  if (std::any_of(times.begin(), times.end(), [](const RequestTimes& t) { return t.decode_rows != 0; })) r.extra["decode_rows"] = decode_rows;
   r.total_ms = to_ms(end);
   r.simulated_ms = to_ms(end);
 
@@ -406,6 +420,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
       nlohmann::ordered_json q = {{"prompt", t.lengths.prompt}, {"decode", t.lengths.decode}, {"batch", t.lengths.batch},
                                   {"start_ms", to_ms(t.start)}, {"ttft_ms", to_ms(t.first_token - t.start)}};
       if (t.lengths.decode > 0) q["decode_ms_per_token"] = to_ms(t.end - t.first_token) / static_cast<double>(t.lengths.decode);
+      if (t.decode_rows != 0) q["decode_rows"] = t.decode_rows;
       list.push_back(q);
     }
     r.extra["workload"] = {{"name", req.workload_name},

@@ -1,5 +1,8 @@
 #include "sim/systems/plan_builder.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace socsim::systems {
 
 std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops) {
@@ -60,6 +63,25 @@ void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const m
   for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
     b.append(plan, model::decode_step_graph(m, r.prompt, s, r.batch));
     plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kDecode, s));
+  }
+}
+
+void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
+                          const std::vector<model::GraphOp>& prefill, const RequestShape& r, const std::vector<std::uint64_t>& active) {
+  if (r.decode_only || r.first_step != 0) throw std::logic_error("a shrinking batch is planned whole, not in decode windows");
+  for (std::size_t s = 0; s < active.size(); ++s) {
+    if (active[s] == 0 || active[s] > r.batch || (s > 0 && active[s] > active[s - 1])) {
+      throw std::logic_error("decode step " + std::to_string(s) + " runs " + std::to_string(active[s]) + " of " +
+                             std::to_string(r.batch) + " sequences: not a batch that only shrinks");
+    }
+  }
+  b.append(plan, prefill);
+  plan.prefill_end = b.append_host_op(plan, sample_op(m, r.batch), model::Phase::kPrefill, 0);
+  // A finished sample leaves the batch: the rows still sampling decode the next token. Every
+  // sequence started together, so they share one context length per step.
+  for (std::uint64_t s = 0; s < active.size(); ++s) {
+    b.append(plan, model::decode_step_graph(m, r.prompt, s, active[s]));
+    plan.decode_step_end.push_back(b.append_host_op(plan, sample_op(m, active[s]), model::Phase::kDecode, s));
   }
 }
 

@@ -45,6 +45,10 @@ class System {
   // runtime/data_driven.h); nullptr: plan from the modelled values. Systems whose plans depend on
   // such data override it; the others' plans are rewritten by DataDriven::apply, if at all.
   virtual void use_data(const runtime::DataDriven* /*data*/) {}
+  // Whether the system's samples stop at an end-of-sequence token and leave the batch (test-time
+  // scaling's batched sampling): functional mode then measures each sample's decode length from
+  // the system's own greedy tokens (DataDriven::decode_steps) and passes it to use_data.
+  virtual bool samples_stop_at_eos() const { return false; }
   // Bits per weight the system stores (for memory and address-space checks and reports).
   virtual double weight_bits() const = 0;
   // Whether plan() takes decode windows (RequestShape::decode_only): true for systems whose decode

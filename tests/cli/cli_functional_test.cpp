@@ -155,5 +155,31 @@ TEST(CliFunctional, BadInputExits2NamingTheOptionAndWritesNothing) {
   }
 }
 
+// tts-npu's samples stop at the model's eos_token_id: in functional mode each sample's length
+// comes from its greedy tokens and the decode shrinks with the batch (fewer rows, less time than
+// timing mode, which the report states); in timing mode the ids change nothing.
+TEST(CliFunctional, TtsSampleLengthsComeFromTheData) {
+  const auto dir = scratch_dir("functional_tts_eos");
+  const auto model = dir / "tiny-eos.json";
+  std::ofstream(model) << R"({"model_type": "qwen2", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+    "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100, "tie_word_embeddings": true,
+    "eos_token_id": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]})";
+  const std::string args = "run --soc snapdragon-8gen3 --model '" + model.string() + "' --system tts-npu --prompt 24 --decode 12 --batch 8 --seed 5";
+  const auto f = run_socsim_json(args + " --mode functional", "functional_tts_eos_f");
+  const auto t = run_socsim_json(args, "functional_tts_eos_t");
+  const auto& d = f.at("data_driven");
+  ASSERT_EQ(d.at("quantities"), "TTS sample lengths") << d.dump();
+  const auto& steps = d.at("tts.decode_steps");
+  std::uint64_t rows = 0;
+  for (const auto& n : steps.at("per_sequence")) rows += n.get<std::uint64_t>();
+  EXPECT_EQ(steps.at("decode_rows"), rows);
+  EXPECT_EQ(f.at("decode_rows"), rows);
+  EXPECT_LT(rows, 8u * 12u);  // seed 5: some samples stop early
+  EXPECT_LT(f.at("total_ms").get<double>(), t.at("total_ms").get<double>());
+  EXPECT_EQ(d.at("timing_mode").at("total_ms"), t.at("total_ms"));
+  EXPECT_FALSE(t.contains("decode_rows"));
+  EXPECT_FALSE(t.contains("data_driven"));
+}
+
 }  // namespace
 }  // namespace socsim::test

@@ -27,6 +27,11 @@ void TtsNpuSystem::configure(config::Section& options, const hw::SocSpec& soc, c
   options_ = tts::read_options(options, soc);
 }
 
+void TtsNpuSystem::use_data(const runtime::DataDriven* data) {
+  measured_ = data != nullptr && !data->decode_steps.empty();
+  active_ = measured_ ? data->active_per_step() : std::vector<std::uint64_t>{};
+}
+
 runtime::SyncPolicy TtsNpuSystem::sync_policy() const {
   // Zero-copy rpcmem buffers, and the host polls the shared-memory queue for the NPU's answer.
   runtime::SyncPolicy p;
@@ -71,6 +76,11 @@ runtime::Plan TtsNpuSystem::plan(const hw::SocSpec& soc, const model::ModelConfi
     std::erase_if(prefill, [](const model::GraphOp& g) { return g.op.name == "lm_head"; });
     prefill.push_back({value_head_op(m, r.prompt * r.batch), model::Phase::kPrefill, static_cast<std::uint32_t>(m.layers), prefill.back().step});
     plan.prefill_end = b.append(plan, prefill);
+  } else if (measured_) {
+    build_prefill_decode(plan, b, m, prefill, r, active_);
+    std::uint64_t rows = 0;
+    for (const auto n : active_) rows += n;
+    plan.decode_rows = rows;
   } else {
     build_prefill_decode(plan, b, m, prefill, r);
   }

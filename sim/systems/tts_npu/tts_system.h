@@ -12,6 +12,11 @@
 // The NPU footprint (tts_memory.h) must fit the 32-bit address space (npu.address_space).
 // tts.role=reward runs the model as the reward model of Best-of-N / beam search: a prefill over
 // the request's tokens with a value head (hidden -> 1 per token) on the CPU.
+// A policy's samples stop at an end-of-sequence token and leave the batch (llama.cpp's batched
+// decoding): in functional mode each sample's length comes from its greedy tokens, and later
+// decode steps run only the samples still going; timing mode decodes every sample to --decode.
+#include <vector>
+
 #include "sim/systems/system.h"
 #include "sim/systems/tts_npu/tts_options.h"
 
@@ -25,9 +30,13 @@ class TtsNpuSystem final : public System {
   runtime::SyncPolicy sync_policy() const override;
   double weight_bits() const override { return 4.5; }
   bool decode_windows() const override { return true; }
+  bool samples_stop_at_eos() const override { return !options_.reward; }
+  void use_data(const runtime::DataDriven* data) override;
 
  private:
   tts::Options options_;
+  std::vector<std::uint64_t> active_;  // measured: samples still going at each decode step (empty: all, every step)
+  bool measured_ = false;
 };
 
 void register_tts_npu(SystemRegistry& r);
