@@ -184,13 +184,15 @@ void add_head_buckets(runtime::DataDriven& d, const FunctionalOutcome& o) {
 void add_sample_lengths(runtime::DataDriven& d, const FunctionalOutcome& o, const ForwardShape& shape, const model::ModelConfig& m) {
   const std::uint64_t B = shape.sequences;
   d.decode_steps.assign(B, shape.decode);
-  std::vector<std::uint64_t> stop_token(B, 0);
   std::vector<bool> stopped(B, false);
+  // Sorted: a config may list many ids (a lookup per position stays logarithmic).
+  std::vector<std::uint64_t> eos = m.eos_token_ids;
+  std::sort(eos.begin(), eos.end());
   for (std::uint64_t b = 0; b < B; ++b) {
     for (std::uint64_t g = 0; g < shape.decode; ++g) {
       const std::uint64_t id = o.system_top1.at(g * B + b);
-      if (std::find(m.eos_token_ids.begin(), m.eos_token_ids.end(), id) == m.eos_token_ids.end()) continue;
-      d.decode_steps[b] = g, stop_token[b] = id, stopped[b] = true;
+      if (!std::binary_search(eos.begin(), eos.end(), id)) continue;
+      d.decode_steps[b] = g, stopped[b] = true;
       break;
     }
   }
@@ -200,7 +202,8 @@ void add_sample_lengths(runtime::DataDriven& d, const FunctionalOutcome& o, cons
   d.summary["tts.decode_steps"] = {
       {"source", "each sample's greedy token (the system's own logits) at each decode position; a sample stops at its first "
                  "eos_token_id and leaves the batch"},
-      {"eos_token_ids", m.eos_token_ids},
+      // (The ids themselves when few: a config listing thousands would swell every report.)
+      {"eos_token_ids", m.eos_token_ids.size() <= 16 ? nlohmann::ordered_json(m.eos_token_ids) : nlohmann::ordered_json{{"count", m.eos_token_ids.size()}}},
       {"per_sequence", d.decode_steps},
       {"stopped_early", early},
       {"decode_steps", d.active_per_step().size()},

@@ -79,6 +79,8 @@ TEST(TtsDataDriven, NoEosIdsNoQuantityAndAllIdsStopEverySampleAtOnce) {
   TtsEosRun all(ids_below(100));
   const auto d = all.functional().data;
   EXPECT_EQ(d.decode_steps, std::vector<std::uint64_t>(kBatch, 0));
+  // A long list of ids is reported by its count.
+  EXPECT_EQ(d.summary.at("tts.decode_steps").at("eos_token_ids").at("count"), 100u);
   const auto r = all.timed(&d);
   EXPECT_EQ(r.decode_tokens, 0u);
   EXPECT_DOUBLE_EQ(*r.total_ms, *r.ttft_ms);
