@@ -286,6 +286,7 @@ RunResult simulate_prepared(RunSetup& setup) {
   if (setup.functional) {
     // A run too large for the host is refused before minutes of numerics, not after. The request
     // functional mode measures runs whole (no decode windows), so estimate it so.
+    if (const std::string why = setup.strategy->functional_unsupported(); !why.empty()) bad("--mode", why);
     runtime::RunRequest whole = setup.req;
     whole.decode_window = 0;
     const std::vector<runtime::Request> requests =

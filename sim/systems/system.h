@@ -49,6 +49,9 @@ class System {
   // scaling's batched sampling): functional mode then measures each sample's decode length from
   // the system's own greedy tokens (DataDriven::decode_steps) and passes it to use_data.
   virtual bool samples_stop_at_eos() const { return false; }
+  // Why functional mode cannot compute this configuration (the option that makes it so and what to
+  // do instead), or empty when it can. `socsim run --mode functional` exits 2 with it.
+  virtual std::string functional_unsupported() const { return {}; }
   // Bits per weight the system stores (for memory and address-space checks and reports).
   virtual double weight_bits() const = 0;
   // Whether plan() takes decode windows (RequestShape::decode_only): true for systems whose decode

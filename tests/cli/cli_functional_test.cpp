@@ -153,6 +153,12 @@ TEST(CliFunctional, BadInputExits2NamingTheOptionAndWritesNothing) {
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.args << "\n" << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "r.json")) << c.args;
   }
+  // A configuration functional mode cannot compute says so (it was an internal error, exit 1).
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model '" + model.string() +
+                            "' --system tts-npu --prompt 24 --decode 0 --mode functional --set tts.role=reward" + out);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--mode: tts.role=reward: functional mode computes and compares lm_head's logits"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
 }
 
 // tts-npu's samples stop at the model's eos_token_id: in functional mode each sample's length

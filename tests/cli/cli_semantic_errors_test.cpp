@@ -28,6 +28,8 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-0.5b --system npu-only --set npu.frequency=1GHz", "npu.frequency", "expected one of: impl, clock"},
       {"--soc jetson-orin-nx --model qwen2-0.5b --system llm-npu", "npu", "this SoC has none"},
       {"--soc jetson-tx2 --model qwen2-0.5b --system hetero-tensor", "npu", "this SoC has none"},
+      // (tts-npu read an NPU address space of 0 B instead.)
+      {"--soc jetson-orin-nx --model qwen2-0.5b --system tts-npu", "npu", "system 'tts-npu' runs on the NPU and this SoC has none"},
       // Positive but so small that a transfer or a cycle overflows the 64-bit picosecond clock
       // (was "internal error: dram: flow duration overflows 64-bit picoseconds", exit 1).
       {"--model qwen2-0.5b --system npu-only --set 'dram.peak=1e-300 B/s'", "dram.peak", "at least 1 MB/s"},

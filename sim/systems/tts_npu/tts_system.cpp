@@ -4,6 +4,7 @@
 
 #include "kernels/softmax/lut_exp.h"
 #include "sim/config/config_error.h"
+#include "sim/systems/memory_fit.h"
 #include "sim/systems/plan_builder.h"
 #include "sim/systems/tts_npu/tts_memory.h"
 
@@ -24,12 +25,20 @@ model::OpDesc value_head_op(const model::ModelConfig& m, std::uint64_t rows) {
 }  // namespace
 
 void TtsNpuSystem::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig&) {
+  require_npu(soc, id());  // (else the address-space check below would read an NPU of 0 B)
   options_ = tts::read_options(options, soc);
 }
 
 void TtsNpuSystem::use_data(const runtime::DataDriven* data) {
   measured_ = data != nullptr && !data->decode_steps.empty();
   active_ = measured_ ? data->active_per_step() : std::vector<std::uint64_t>{};
+}
+
+std::string TtsNpuSystem::functional_unsupported() const {
+  // The reward role's value head has no weights in the checkpoints socsim reads (a PRM's
+  // score head is not lm_head), and functional mode compares the heads' outputs.
+  if (options_.reward) return "tts.role=reward: functional mode computes and compares lm_head's logits, and a reward model's value head has no weights socsim reads; run the policy role functionally, or the reward role in timing mode";
+  return {};
 }
 
 runtime::SyncPolicy TtsNpuSystem::sync_policy() const {

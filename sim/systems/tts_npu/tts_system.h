@@ -31,6 +31,7 @@ class TtsNpuSystem final : public System {
   double weight_bits() const override { return 4.5; }
   bool decode_windows() const override { return true; }
   bool samples_stop_at_eos() const override { return !options_.reward; }
+  std::string functional_unsupported() const override;
   void use_data(const runtime::DataDriven* data) override;
 
  private:
