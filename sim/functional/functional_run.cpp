@@ -176,28 +176,32 @@ void add_head_buckets(runtime::DataDriven& d, const FunctionalOutcome& o) {
       {"timing_mode", "scales drawn log-normal around the grid's centre (shadowattn.scale_spread)"}};
 }
 
-// Test-time scaling's sample lengths: each sequence stops at the first decode position whose
-// greedy token (the system's own logits) is an end-of-sequence id, and what the report says.
-// Position g's token is the input of decode step g, so a stop there leaves g steps; the last step's
-// token stops nothing. The contexts stay teacher-forced (forward_shape.h): what stops is what the
-// system would sample after the same tokens the reference saw.
-void add_sample_lengths(runtime::DataDriven& d, const FunctionalOutcome& o, const ForwardShape& shape, const model::ModelConfig& m) {
+}  // namespace
+
+std::vector<std::uint64_t> sample_decode_steps(const std::vector<std::uint64_t>& top1, const ForwardShape& shape,
+                                               std::vector<std::uint64_t> eos) {
   const std::uint64_t B = shape.sequences;
-  d.decode_steps.assign(B, shape.decode);
-  std::vector<bool> stopped(B, false);
-  // Sorted: a config may list many ids (a lookup per position stays logarithmic).
-  std::vector<std::uint64_t> eos = m.eos_token_ids;
-  std::sort(eos.begin(), eos.end());
+  if (top1.size() != shape.positions()) throw std::logic_error("greedy tokens for " + std::to_string(top1.size()) + " positions, not " + std::to_string(shape.positions()));
+  std::vector<std::uint64_t> steps(B, shape.decode);
+  std::sort(eos.begin(), eos.end());  // a config may list many: a lookup per position stays logarithmic
   for (std::uint64_t b = 0; b < B; ++b) {
     for (std::uint64_t g = 0; g < shape.decode; ++g) {
-      const std::uint64_t id = o.system_top1.at(g * B + b);
-      if (!std::binary_search(eos.begin(), eos.end(), id)) continue;
-      d.decode_steps[b] = g, stopped[b] = true;
+      if (!std::binary_search(eos.begin(), eos.end(), top1[g * B + b])) continue;
+      steps[b] = g;
       break;
     }
   }
+  return steps;
+}
+
+namespace {
+
+// Test-time scaling's sample lengths (sample_decode_steps) and what the report says of them.
+void add_sample_lengths(runtime::DataDriven& d, const FunctionalOutcome& o, const ForwardShape& shape, const model::ModelConfig& m) {
+  const std::uint64_t B = shape.sequences;
+  d.decode_steps = sample_decode_steps(o.system_top1, shape, m.eos_token_ids);
   std::uint64_t rows = 0, early = 0;
-  for (std::uint64_t b = 0; b < B; ++b) rows += d.decode_steps[b], early += stopped[b] ? 1 : 0;
+  for (std::uint64_t b = 0; b < B; ++b) rows += d.decode_steps[b], early += d.decode_steps[b] < shape.decode ? 1 : 0;
   d.summary["quantities"] = "TTS sample lengths";
   d.summary["tts.decode_steps"] = {
       {"source", "each sample's greedy token (the system's own logits) at each decode position; a sample stops at its first "
@@ -265,7 +269,9 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
   const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress);
   FunctionalResult result;
   result.data = shadow_outlier_data(o, plan);
-  if (system.samples_stop_at_eos() && shape.decode > 0 && !req.model.eos_token_ids.empty()) add_sample_lengths(result.data, o, shape, req.model);
+  // A truncated forward's logits are not the model's: its samples keep the modelled lengths.
+  const bool sampled = system.samples_stop_at_eos() && shape.decode > 0 && !req.model.eos_token_ids.empty();
+  if (sampled && o.functional_layers == req.model.layers) add_sample_lengths(result.data, o, shape, req.model);
   if (!result.data.empty()) {
     // Layers past --functional-layers keep the modelled values.
     result.data.summary["computed_layers"] = o.functional_layers;
@@ -290,6 +296,10 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
     // (every request computed for real would multiply the run time by their number).
     j["requests_computed"] = 1;
     j["workload_requests"] = req.workload.size();
+  }
+  if (sampled && o.functional_layers < req.model.layers) {
+    j["sample_lengths"] = "modelled (--decode each): the logits of " + std::to_string(o.functional_layers) + " of " +
+                          std::to_string(req.model.layers) + " layers are not the model's, so they stop no sample";
   }
   j["attention"] = o.attention;
   if (o.split_matmuls > 0) j["split_matmuls"] = o.split_matmuls;  // each part by its own unit's kernel and precision

@@ -74,6 +74,14 @@ std::optional<systems::llm_npu::OutlierCalibrationOptions> calibrate_offline_sca
                                                                                     const runtime::Plan& plan, const WeightSource& weights,
                                                                                     std::uint64_t seed, std::uint64_t layers);
 
+// Test-time scaling's sample lengths from the system's greedy tokens `top1` (one per position,
+// head group g and sequence b at g * B + b): each sequence stops at the first head group g <
+// shape.decode whose token is one of `eos`, which leaves it g decode steps (group g's token is
+// decode step g's input; the last step's token stops nothing); else shape.decode. Throws
+// std::logic_error when top1 does not hold shape.positions() tokens.
+std::vector<std::uint64_t> sample_decode_steps(const std::vector<std::uint64_t>& top1, const ForwardShape& shape,
+                                               std::vector<std::uint64_t> eos);
+
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
                                          const WeightSource& weights, std::uint64_t seed, std::uint64_t layers,

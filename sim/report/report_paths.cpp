@@ -24,7 +24,7 @@ const Key& report_keys() {
     const Key unit = known({{"busy_ms", leaf()}, {"energy_j", leaf()}});
     std::map<std::string, Key> top;
     for (const char* k : {"prompt_tokens", "decode_tokens", "batch", "seed", "ttft_ms", "prefill_ms", "prefill_tokens_per_s",
-                          "decode_ms_per_token", "decode_tokens_per_s", "total_ms", "energy_j", "simulated_ms", "decode_dram_gbps",
+                          "decode_ms_per_token", "decode_tokens_per_s", "decode_rows", "total_ms", "energy_j", "simulated_ms", "decode_dram_gbps",
                           "average_power_w", "npu_graphs_built", "jobs", "events", "events_saved_by_replays", "prefill_npu_busy_ms", "prefill_npu_idle_ms",
                           "attention_ms", "attention_energy_j", "attention_energy_with_idle_j", "attention_dram_bytes"}) {
       top[k] = leaf();

@@ -3,6 +3,7 @@
 // must wait for. An NPU job with a graph name is one static-graph execution (one call, its ops as
 // the graph's nodes); GPU jobs are kernels on the in-order queue; CPU jobs are tasks on cores.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,8 +88,9 @@ struct Plan {
   std::vector<std::string> prepared_graphs;
   PickPolicy pick = PickPolicy::kArrival;
   // Rows the decode steps sampled, when the batch shrinks as samples stop (a measured
-  // DataDriven::decode_steps); 0: every step samples the whole batch.
-  std::uint64_t decode_rows = 0;
+  // DataDriven::decode_steps; 0 when every sample stopped at its first token); none: every step
+  // samples the whole batch.
+  std::optional<std::uint64_t> decode_rows;
   // Report attention_ms / attention_energy_j over the jobs marked attention_module.
   bool report_attention = false;
   // What the system wants reported about this plan (memory accounting, placement, ...); the run

@@ -40,10 +40,10 @@ struct RequestTimes {
   bool report_attention = false;
   std::vector<Span> attention;
   std::uint64_t decode_dram_bytes = 0;  // all masters' DRAM traffic from the first token to the last
-  // Rows the decode sampled when the batch shrank as samples stopped (Plan::decode_rows); 0:
+  // Rows the decode sampled when the batch shrank as samples stopped (Plan::decode_rows); none:
   // lengths.decode x lengths.batch.
-  std::uint64_t decode_rows = 0;
-  std::uint64_t sampled_rows() const { return decode_rows != 0 ? decode_rows : lengths.decode * lengths.batch; }
+  std::optional<std::uint64_t> decode_rows;
+  std::uint64_t sampled_rows() const { return decode_rows.value_or(lengths.decode * lengths.batch); }
 };
 
 // A span of simulated time.
@@ -128,7 +128,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     const std::uint64_t window = req.decode_window;
     const bool windowed = system.decode_windows() && !measured && window > 0 && q.decode > window;
     const std::uint64_t first_count = windowed ? window : q.decode;
-    RequestTimes t{q, sim.now(), 0, 0, 0, false, {}};
+    RequestTimes t{q, sim.now(), 0, 0, 0, false, {}, 0, std::nullopt};
     std::uint64_t first_token_bytes = 0, end_bytes = 0;
     std::optional<Job> previous_last;  // the last job of the window that ran before
     // What a plan of the request tells once it has run.
@@ -163,16 +163,24 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       jobs += plan.jobs.size();
     };
     {
-      system.use_data(measured ? &req.data_driven : nullptr);
-      Plan plan = system.plan(req.soc, req.model, {q.prompt, first_count, q.batch, 0, false, q.decode});
-      system.use_data(nullptr);
+      Plan plan = [&] {
+        // The data holds for this plan only, also when planning throws (a system object reused).
+        struct Reset {
+          systems::System& s;
+          ~Reset() { s.use_data(nullptr); }
+        } reset{system};
+        system.use_data(measured ? &req.data_driven : nullptr);
+        return system.plan(req.soc, req.model, {q.prompt, first_count, q.batch, 0, false, q.decode});
+      }();
       if (measured) req.data_driven.apply(plan);
       // Measured sample lengths: the decode runs until the longest sample stops (at most q.decode).
       const bool stopped = measured && !req.data_driven.decode_steps.empty();
       const std::uint64_t steps = stopped ? req.data_driven.active_per_step().size() : first_count;
       check_plan(plan, steps, system, req);
       if (stopped) {
-        if (steps > q.decode || plan.decode_rows > steps * q.batch) throw std::logic_error("measured sample lengths beyond the request's decode");
+        if (!plan.decode_rows || steps > q.decode || *plan.decode_rows > steps * q.batch) {
+          throw std::logic_error("system '" + system.id() + "' did not plan the measured sample lengths within the request's decode");
+        }
         t.lengths.decode = steps;
         t.decode_rows = plan.decode_rows;
       }
@@ -298,7 +306,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
     r.extra["decode_dram_gbps"] = decode_bytes / to_seconds(decode) / 1e9;
   }
   // Samples that stopped early sampled fewer rows than decode steps x batch: what tokens/s counts.
-  if (std::any_of(times.begin(), times.end(), [](const RequestTimes& t) { return t.decode_rows != 0; })) r.extra["decode_rows"] = decode_rows;
+  if (std::any_of(times.begin(), times.end(), [](const RequestTimes& t) { return t.decode_rows.has_value(); })) r.extra["decode_rows"] = decode_rows;
   r.total_ms = to_ms(end);
   r.simulated_ms = to_ms(end);
 
@@ -420,7 +428,7 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
       nlohmann::ordered_json q = {{"prompt", t.lengths.prompt}, {"decode", t.lengths.decode}, {"batch", t.lengths.batch},
                                   {"start_ms", to_ms(t.start)}, {"ttft_ms", to_ms(t.first_token - t.start)}};
       if (t.lengths.decode > 0) q["decode_ms_per_token"] = to_ms(t.end - t.first_token) / static_cast<double>(t.lengths.decode);
-      if (t.decode_rows != 0) q["decode_rows"] = t.decode_rows;
+      if (t.decode_rows) q["decode_rows"] = *t.decode_rows;
       list.push_back(q);
     }
     r.extra["workload"] = {{"name", req.workload_name},

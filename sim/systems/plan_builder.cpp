@@ -69,6 +69,9 @@ void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const m
 void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
                           const std::vector<model::GraphOp>& prefill, const RequestShape& r, const std::vector<std::uint64_t>& active) {
   if (r.decode_only || r.first_step != 0) throw std::logic_error("a shrinking batch is planned whole, not in decode windows");
+  if (active.size() > r.decode) {
+    throw std::logic_error(std::to_string(active.size()) + " decode steps of a shrinking batch for a request of " + std::to_string(r.decode));
+  }
   for (std::size_t s = 0; s < active.size(); ++s) {
     if (active[s] == 0 || active[s] > r.batch || (s > 0 && active[s] > active[s - 1])) {
       throw std::logic_error("decode step " + std::to_string(s) + " runs " + std::to_string(active[s]) + " of " +

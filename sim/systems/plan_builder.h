@@ -60,7 +60,8 @@ model::OpDesc sample_op(const model::ModelConfig& m, std::uint64_t sequences);
 void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
                           const std::vector<model::GraphOp>& prefill, const RequestShape& r);
 // The same with the batch shrinking as samples stop: decode step s runs active[s] sequences (each
-// in [1, r.batch], not increasing), active.size() steps in all. Throws std::logic_error otherwise.
+// in [1, r.batch], not increasing), active.size() <= r.decode steps in all. Throws
+// std::logic_error otherwise.
 void build_prefill_decode(runtime::Plan& plan, SequentialPlanBuilder& b, const model::ModelConfig& m,
                           const std::vector<model::GraphOp>& prefill, const RequestShape& r, const std::vector<std::uint64_t>& active);
 

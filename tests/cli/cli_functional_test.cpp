@@ -178,7 +178,6 @@ TEST(CliFunctional, TtsSampleLengthsComeFromTheData) {
   const auto& steps = d.at("tts.decode_steps");
   std::uint64_t rows = 0;
   for (const auto& n : steps.at("per_sequence")) rows += n.get<std::uint64_t>();
-  EXPECT_EQ(steps.at("decode_rows"), rows);
   EXPECT_EQ(f.at("decode_rows"), rows);
   EXPECT_LT(rows, 8u * 12u);  // seed 5: some samples stop early
   EXPECT_LT(f.at("total_ms").get<double>(), t.at("total_ms").get<double>());

@@ -66,6 +66,8 @@ TEST(TtsDataDriven, EachSampleStopsAtItsFirstGreedyEos) {
     early += want < kDecode ? 1 : 0;
   }
   EXPECT_GT(early, 0u);  // else the test would not test (deterministic: seed 5)
+  // Pinned: a change of the numerics or of which token stops which step shows here.
+  EXPECT_EQ(steps, (std::vector<std::uint64_t>{2, 12, 0, 2, 4, 0, 0, 3}));
   const auto& s = result.data.summary.at("tts.decode_steps");
   EXPECT_EQ(s.at("per_sequence").get<std::vector<std::uint64_t>>(), steps);
   EXPECT_EQ(s.at("stopped_early").get<std::size_t>(), early);
@@ -83,6 +85,7 @@ TEST(TtsDataDriven, NoEosIdsNoQuantityAndAllIdsStopEverySampleAtOnce) {
   EXPECT_EQ(d.summary.at("tts.decode_steps").at("eos_token_ids").at("count"), 100u);
   const auto r = all.timed(&d);
   EXPECT_EQ(r.decode_tokens, 0u);
+  EXPECT_EQ(r.extra.at("decode_rows"), 0u);  // measured: none sampled (not absent)
   EXPECT_DOUBLE_EQ(*r.total_ms, *r.ttft_ms);
   EXPECT_LT(*r.total_ms, *all.timed(nullptr).total_ms);
 }
@@ -93,7 +96,6 @@ TEST(TtsDataDriven, NoEosIdsNoQuantityAndAllIdsStopEverySampleAtOnce) {
 TEST(TtsDataDriven, TheTimedRunDecodesOnlyTheSamplesStillGoing) {
   TtsEosRun run(ids_below(30));
   const auto plain = run.timed(nullptr);
-  EXPECT_EQ(*plain.total_ms, *TtsEosRun({}).timed(nullptr).total_ms);  // timing mode: no data, no effect
 
   runtime::DataDriven full;
   full.decode_steps.assign(kBatch, kDecode);
@@ -111,11 +113,43 @@ TEST(TtsDataDriven, TheTimedRunDecodesOnlyTheSamplesStillGoing) {
   const double decode_s = (*shorter.total_ms - *shorter.ttft_ms) / 1e3;
   EXPECT_NEAR(*shorter.decode_tokens_per_s, 57.0 / decode_s, 1e-6 * *shorter.decode_tokens_per_s);
 
+  // A workload: the measured (first) request follows the data, the next decodes in full.
+  TtsEosRun two(ids_below(30));
+  two.req.workload = {{24, kDecode, kBatch}, {24, kDecode, kBatch}};
+  const auto w = two.timed(&some);
+  const auto& per = w.extra.at("workload").at("per_request");
+  EXPECT_EQ(per.at(0).at("decode_rows"), 57u);
+  EXPECT_FALSE(per.at(1).contains("decode_rows"));
+  EXPECT_EQ(w.extra.at("decode_rows"), 57u + kBatch * kDecode);
+
   runtime::DataDriven fewer = some;
   fewer.decode_steps = {6, 3, 0, 6, 5, 6, 6, 1};  // the longest stops at 6: six steps
   const auto shortest = run.timed(&fewer);
   EXPECT_EQ(shortest.decode_tokens, 6u);
   EXPECT_LT(*shortest.total_ms, *shorter.total_ms);
+}
+
+// Which token stops which step, on hand-made greedy tokens (2 sequences, 3 decode steps: head
+// groups 0..3, group g of sequence b at g * 2 + b): an EOS at group g leaves g steps; at the last
+// group (the last step's output) it stops nothing.
+TEST(TtsDataDriven, AnEosAtHeadGroupGLeavesGSteps) {
+  const functional::ForwardShape shape{16, 3, 2};
+  constexpr std::uint64_t E = 9, x = 50;
+  EXPECT_EQ(functional::sample_decode_steps({x, x, E, x, x, x, x, E}, shape, {E}), (std::vector<std::uint64_t>{1, 3}));
+  EXPECT_EQ(functional::sample_decode_steps({E, x, x, E, E, E, x, x}, shape, {4, E}), (std::vector<std::uint64_t>{0, 1}));
+  EXPECT_EQ(functional::sample_decode_steps({x, x, x, x, x, x, E, E}, shape, {E}), (std::vector<std::uint64_t>{3, 3}));
+  EXPECT_THROW(functional::sample_decode_steps({x, x}, shape, {E}), std::logic_error);
+}
+
+// --functional-layers N < L: the logits are not the model's, so the samples keep --decode and
+// the accuracy object says why.
+TEST(TtsDataDriven, ATruncatedForwardStopsNoSample) {
+  TtsEosRun run(ids_below(100));
+  functional::FunctionalOptions o;
+  o.layers = 1;
+  const auto r = functional::run_functional_with_data(run.req, *run.system, o);
+  EXPECT_TRUE(r.data.empty());
+  EXPECT_NE(r.accuracy.at("sample_lengths").get<std::string>().find("1 of 2 layers are not the model's"), std::string::npos);
 }
 
 TEST(TtsDataDriven, ActiveSamplesPerStepAndTheShrinkingBatchesChecks) {
@@ -129,7 +163,7 @@ TEST(TtsDataDriven, ActiveSamplesPerStepAndTheShrinkingBatchesChecks) {
   SequentialPlanBuilder b([](const model::GraphOp&) { return Placement{kernels::Unit::kCpu, runtime::Precision::kFp32, 1}; },
                           [](const model::GraphOp&) { return std::string(); });
   const auto prefill = model::prefill_graph(m, {8, 0, 4, false, false}, false);
-  for (const std::vector<std::uint64_t>& bad : {std::vector<std::uint64_t>{2, 3}, {4, 0}, {5}}) {
+  for (const std::vector<std::uint64_t>& bad : {std::vector<std::uint64_t>{2, 3}, {4, 0}, {5}, {4, 4, 4}}) {  // (3 steps of 2)
     runtime::Plan plan;
     EXPECT_THROW(build_prefill_decode(plan, b, m, prefill, {8, 2, 4}, bad), std::logic_error);
   }
