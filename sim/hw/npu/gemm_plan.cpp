@@ -1,14 +1,15 @@
 #include "sim/hw/npu/gemm_plan.h"
 
+#include "sim/core/field_hash.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
 #include <algorithm>
-#include <compare>
+#include <bit>
 #include <limits>
-#include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace socsim::hw {
 
@@ -311,7 +312,7 @@ struct PlanKey {
   std::uint64_t m, k, n, width;
   int dtype, home;
   std::uint32_t out_bytes;
-  auto operator<=>(const PlanKey&) const = default;
+  bool operator==(const PlanKey&) const = default;
 };
 
 PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
@@ -323,11 +324,22 @@ PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
           static_cast<int>(s.dtype), static_cast<int>(home), s.out_bytes};
 }
 
+// Every field (a sweep over an NPU parameter keeps one thread's plans for many NPUs), one
+// multiply each: a tree of these keys compared twenty equal NPU fields at every level.
+struct PlanKeyHash {
+  std::size_t operator()(const PlanKey& k) const {
+    return hash_fields({k.m, k.k, k.n, k.width, std::uint64_t(k.dtype), std::uint64_t(k.home), k.out_bytes, k.tcm, k.units, k.tile_rows,
+                        k.fp16_depth, k.int8_depth, k.fp16_op, k.int8_op, k.weight_load, k.output_tile, k.clock_hz,
+                        std::bit_cast<std::uint64_t>(k.dma_bw), std::bit_cast<std::uint64_t>(k.port_bw), k.descriptor_overhead,
+                        k.channels, k.crouton_h, k.crouton_w8, k.crouton_w16});
+  }
+};
+
 // Plans memoized per thread: lowering, the block count of each lowered op and the NPU model each
 // ask for the same few shapes, and HeteroLLM's partition profiler builds a fresh NPU per
 // candidate (planning was a third of a hetero-tensor run). Bounded by the blocks held.
 struct PlanMemo {
-  std::map<PlanKey, GemmPlan> plans;
+  std::unordered_map<PlanKey, GemmPlan, PlanKeyHash> plans;
   std::size_t blocks = 0;
   static constexpr std::size_t kBlockLimit = 1 << 18;  // ~14 MB of blocks per thread
 };

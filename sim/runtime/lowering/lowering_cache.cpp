@@ -1,5 +1,6 @@
 #include "sim/runtime/lowering/lowering_cache.h"
 
+#include "sim/core/field_hash.h"
 #include "sim/runtime/job_profiler.h"
 
 namespace socsim::runtime::lowering {
@@ -15,6 +16,12 @@ model::OpDesc stemmed(const model::OpDesc& op) {
 }
 
 }  // namespace
+
+std::size_t LoweringCache::KeyHash::operator()(const Key& k) const {
+  // The fields that tell a run's ops apart; the kernel choices and engines rarely differ within one.
+  return hash_fields({std::uint64_t(k.name), std::uint64_t(k.kind), std::uint64_t(k.precision), k.threads, k.m, k.k, k.n, k.batch,
+                      k.elements, k.weight_params, k.q_len, k.q_pos0, k.kv_len});
+}
 
 std::uint32_t LoweringCache::name_id(std::string_view stem) {
   auto it = names_.find(stem);

@@ -5,8 +5,8 @@
 // (".h<N>", shadowAttn's per-head ops; job_profiler.h's label_stem): heads of one shape share
 // their work, lowered under the stem (the head shows in the job's name, not its tasks').
 #include <compare>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,7 +45,12 @@ class LoweringCache {
     std::uint64_t heads = 0, kv_heads = 0, head_dim = 0, q_len = 0, q_pos0 = 0, kv_len = 0;  // softmax: its attention
     NpuKernelChoice npu_kernels;  // NPU only
     CpuEngine cpu_engine = CpuEngine::kOptimized;  // CPU only
-    auto operator<=>(const Key&) const = default;
+    bool operator==(const Key&) const = default;
+  };
+  // Field by field (a run looks its ops up tens of thousands of times: a hash and one comparison
+  // instead of a tree walk comparing twenty fields at each level).
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
   };
   Key key_of(const model::OpDesc& op, Precision p, std::uint32_t threads, const kernels::AttentionShape* attention);
   // Ids of the op names met so far, in the order met (a run's ops have a few dozen names).
@@ -59,9 +64,10 @@ class LoweringCache {
 
   const model::ModelConfig& model_;
   const hw::NpuSpec& npu_;
-  std::map<Key, kernels::CpuWork> cpu_;
-  std::map<Key, kernels::GpuWork> gpu_;
-  std::map<Key, NpuOpWork> npu_work_;
+  // Node-based: references to the work stay valid as the tables grow.
+  std::unordered_map<Key, kernels::CpuWork, KeyHash> cpu_;
+  std::unordered_map<Key, kernels::GpuWork, KeyHash> gpu_;
+  std::unordered_map<Key, NpuOpWork, KeyHash> npu_work_;
   NpuAttentionParts attention_parts_;
 };
 
