@@ -13,8 +13,6 @@ namespace socsim::hw {
 
 namespace {
 
-Task<> wait_for(Simulator& sim, Tick dt) { co_await sim.delay(dt); }
-
 // Runs a compute phase and a DRAM transfer side by side; done when both are. Skips the
 // concurrency machinery (two helper processes) when one side is empty.
 Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::uint64_t bytes) {
@@ -23,10 +21,7 @@ Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::
   } else if (compute == 0) {
     co_await dram.transfer(port, bytes);
   } else {
-    TaskList parts;
-    parts.push_back(wait_for(sim, compute));
-    parts.push_back(dram.transfer(port, bytes));
-    co_await when_all(sim, std::move(parts));
+    co_await dram.compute_beside_flow(compute, port, bytes);
   }
 }
 

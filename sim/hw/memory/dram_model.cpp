@@ -28,38 +28,47 @@ Tick drain_ticks(double remaining, double rate) {
 
 }  // namespace
 
-// The awaiter of transfer(). It lives in the suspended coroutine frame, and the flow points at it
-// so the two can detach from each other whichever goes first: the flow ends (resume), the model
-// is destroyed, or the frame is destroyed mid-transfer (the flow is cancelled).
-struct DramModel::FlowWaiter {
-  FlowWaiter(DramModel& m, PortId p, std::uint64_t b) : model(&m), port(p), bytes(b) {}
-  FlowWaiter(const FlowWaiter&) = delete;
-  FlowWaiter& operator=(const FlowWaiter&) = delete;
-  ~FlowWaiter() {
-    if (!model || !in_flight) return;
-    try {
-      model->cancel_flow(seq);
-    } catch (...) {
-      // Cancelling recomputes the others' rates, which can fail as the simulation is torn down
-      // after an error (a duration that overflows); the flow is out of the list by then, and a
-      // destructor must not throw.
-    }
+DramModel::FlowWaiter::~FlowWaiter() {
+  if (!model || !in_flight) return;
+  try {
+    model->cancel_flow(seq);
+  } catch (...) {
+    // Cancelling recomputes the others' rates, which can fail as the simulation is torn down
+    // after an error (a duration that overflows); the flow is out of the list by then, and a
+    // destructor must not throw.
   }
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    handle = h;
-    seq = model->begin_flow(port, bytes, nullptr, nullptr, this);
-    in_flight = true;
-  }
-  void await_resume() const noexcept {}
+}
 
-  DramModel* model;
-  PortId port;
-  std::uint64_t bytes;
-  std::uint64_t seq = 0;
-  bool in_flight = false;
-  std::coroutine_handle<> handle;
-};
+DramModel::ComputeBesideFlow DramModel::compute_beside_flow(Tick compute, PortId port, std::uint64_t bytes) {
+  check_port(port, "compute_beside_flow");
+  return ComputeBesideFlow(*this, compute, port, bytes);
+}
+
+void DramModel::ComputeBesideFlow::await_suspend(std::coroutine_handle<> caller) {
+  caller_ = caller;
+  sim_.reserve_events(2);  // may throw; then nothing is scheduled
+  sim_.schedule_at(sim_.now(), &start_compute, this);
+  sim_.schedule_at(sim_.now(), &start_flow, this);
+}
+
+void DramModel::ComputeBesideFlow::start_compute(void* self) {
+  auto* me = static_cast<ComputeBesideFlow*>(self);
+  me->sim_.schedule_at(me->sim_.checked_add(me->sim_.now(), me->compute_), &compute_done, me);  // as sim.delay(compute)
+}
+
+void DramModel::ComputeBesideFlow::start_flow(void* self) {
+  auto* me = static_cast<ComputeBesideFlow*>(self);
+  if (me->flow_.bytes == 0) return me->part_done();  // as transfer(): done without an event
+  me->flow_.begin();
+}
+
+void DramModel::ComputeBesideFlow::compute_done(void* self) { static_cast<ComputeBesideFlow*>(self)->part_done(); }
+void DramModel::ComputeBesideFlow::flow_done(void* self) { static_cast<ComputeBesideFlow*>(self)->part_done(); }
+
+void DramModel::ComputeBesideFlow::part_done() {
+  // The last part resumes the caller through the queue, as when_all's join does.
+  if (--pending_ == 0) sim_.resume_at(sim_.now(), caller_);
+}
 
 DramModel::DramModel(Simulator& sim, double peak_bytes_per_s, std::vector<double> concurrency_efficiency)
     : sim_(sim), peak_(peak_bytes_per_s), efficiency_(std::move(concurrency_efficiency)), last_update_(sim.now()) {
@@ -222,7 +231,11 @@ void DramModel::retire_done() {
     // still running.
     if (f.waiter) {
       f.waiter->in_flight = false;
-      sim_.resume_at(now, f.waiter->handle);
+      if (f.waiter->done) {
+        sim_.schedule_at(now, f.waiter->done, f.waiter->done_ctx);
+      } else {
+        sim_.resume_at(now, f.waiter->handle);
+      }
     } else if (f.on_done) {
       sim_.schedule_at(now, f.on_done, f.ctx);
     }

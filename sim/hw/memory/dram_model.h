@@ -61,6 +61,15 @@ class DramModel {
   // the event queue, in flow-start order among flows ending at the same tick). bytes == 0 calls
   // it at once. on_done may be null (background traffic nobody waits for).
   void start_flow(PortId port, std::uint64_t bytes, void (*on_done)(void*), void* ctx);
+  // Awaitable: `compute` ticks of work beside a flow of `bytes` through `port`, started together;
+  // the caller resumes when both are done (a GPU kernel's arithmetic and its traffic). The events
+  // are exactly when_all's over sim.delay_task(compute) and transfer(port, bytes): one start
+  // event each, in that order, then each one's own, then the caller's resume through the queue,
+  // so results do not change; what goes is the join and the two children's coroutine frames.
+  // compute == 0 or bytes == 0 are allowed (the part then ends at its start event, as the task
+  // would). The port is checked at the call.
+  class ComputeBesideFlow;
+  ComputeBesideFlow compute_beside_flow(Tick compute, PortId port, std::uint64_t bytes);
 
   // Statistics (for reports). Bytes count completed flows plus the part of active flows moved by
   // now(), rounded down.
@@ -198,6 +207,64 @@ class DramModel {
   std::vector<Sample> timeline_;
   std::size_t timeline_limit_ = kTimelineLimit;
   Tick sample_spacing_ = 0;  // minimum span of a timeline sample (0: every recomputation)
+};
+
+// The awaiter of a flow (transfer(), compute_beside_flow()). It lives in the suspended coroutine's
+// frame, and the flow points at it so the two can detach from each other whichever goes first:
+// the flow ends (the caller is notified), the model is destroyed, or the frame is destroyed
+// mid-transfer (the flow is cancelled).
+struct DramModel::FlowWaiter {
+  FlowWaiter(DramModel& m, PortId p, std::uint64_t b) : model(&m), port(p), bytes(b) {}
+  FlowWaiter(const FlowWaiter&) = delete;
+  FlowWaiter& operator=(const FlowWaiter&) = delete;
+  ~FlowWaiter();
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    handle = h;
+    begin();
+  }
+  void await_resume() const noexcept {}
+  void begin() {
+    seq = model->begin_flow(port, bytes, nullptr, nullptr, this);
+    in_flight = true;
+  }
+
+  DramModel* model;
+  PortId port;
+  std::uint64_t bytes;
+  std::uint64_t seq = 0;
+  bool in_flight = false;
+  // At the end, through the event queue: done(done_ctx) when set, else resume handle.
+  std::coroutine_handle<> handle;
+  EventFn done = nullptr;
+  void* done_ctx = nullptr;
+};
+
+class DramModel::ComputeBesideFlow {
+ public:
+  ComputeBesideFlow(DramModel& m, Tick compute, PortId port, std::uint64_t bytes)
+      : sim_(m.sim_), compute_(compute), flow_(m, port, bytes) {
+    flow_.done = &flow_done;
+    flow_.done_ctx = this;
+  }
+  ComputeBesideFlow(const ComputeBesideFlow&) = delete;
+  ComputeBesideFlow& operator=(const ComputeBesideFlow&) = delete;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> caller);
+  void await_resume() const noexcept {}
+
+ private:
+  static void start_compute(void* self);
+  static void start_flow(void* self);
+  static void compute_done(void* self);
+  static void flow_done(void* self);
+  void part_done();
+
+  Simulator& sim_;
+  Tick compute_;
+  FlowWaiter flow_;
+  std::coroutine_handle<> caller_;
+  int pending_ = 2;
 };
 
 }  // namespace socsim::hw
