@@ -202,7 +202,7 @@ Task<> CpuComplex::core_part(CpuCluster& c, std::uint32_t core, Tick compute, st
   // Compute and the DRAM stream overlap (prefetching SIMD loops): the thread ends at the later.
   const Tick start = sim_.now();
   const Tick compute_end = sim_.checked_add(start, compute);
-  co_await dram_.transfer(c.core_port(core), bytes);
+  co_await dram_.flow(c.core_port(core), bytes);
   if (sim_.now() > compute_end) {
     const Tick waited = sim_.now() - compute_end;
     c.add_stalled(waited);

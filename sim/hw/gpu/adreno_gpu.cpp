@@ -19,7 +19,7 @@ Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::
   if (bytes == 0) {
     co_await sim.delay(compute);
   } else if (compute == 0) {
-    co_await dram.transfer(port, bytes);
+    co_await dram.flow(port, bytes);
   } else {
     co_await dram.compute_beside_flow(compute, port, bytes);
   }

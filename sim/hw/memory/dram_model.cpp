@@ -39,6 +39,11 @@ DramModel::FlowWaiter::~FlowWaiter() {
   }
 }
 
+DramModel::FlowWaiter DramModel::flow(PortId port, std::uint64_t bytes) {
+  check_port(port, "flow");
+  return FlowWaiter(*this, port, bytes);
+}
+
 DramModel::ComputeBesideFlow DramModel::compute_beside_flow(Tick compute, PortId port, std::uint64_t bytes) {
   check_port(port, "compute_beside_flow");
   return ComputeBesideFlow(*this, compute, port, bytes);

@@ -61,6 +61,11 @@ class DramModel {
   // the event queue, in flow-start order among flows ending at the same tick). bytes == 0 calls
   // it at once. on_done may be null (background traffic nobody waits for).
   void start_flow(PortId port, std::uint64_t bytes, void (*on_done)(void*), void* ctx);
+  // transfer() for a coroutine that awaits it at once (`co_await dram.flow(port, bytes)`): the
+  // same events, without the transfer's own coroutine frame (one per DMA, CPU thread stream and
+  // GPU copy). bytes == 0 does not suspend. The port is checked at the call.
+  struct FlowWaiter;
+  FlowWaiter flow(PortId port, std::uint64_t bytes);
   // Awaitable: `compute` ticks of work beside a flow of `bytes` through `port`, started together;
   // the caller resumes when both are done (a GPU kernel's arithmetic and its traffic). The events
   // are exactly when_all's over sim.delay_task(compute) and transfer(port, bytes): one start
@@ -126,7 +131,6 @@ class DramModel {
   std::optional<PortId> port_parent(PortId p) const;
 
  private:
-  struct FlowWaiter;
   struct Flow {
     std::uint64_t seq;      // start order: the order of everything that depends on flows
     PortId port;
@@ -218,7 +222,7 @@ struct DramModel::FlowWaiter {
   FlowWaiter(const FlowWaiter&) = delete;
   FlowWaiter& operator=(const FlowWaiter&) = delete;
   ~FlowWaiter();
-  bool await_ready() const noexcept { return false; }
+  bool await_ready() const noexcept { return bytes == 0; }
   void await_suspend(std::coroutine_handle<> h) {
     handle = h;
     begin();

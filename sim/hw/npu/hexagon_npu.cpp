@@ -36,7 +36,7 @@ Task<> HexagonNpu::dma(std::uint64_t bytes, std::uint64_t transfers, std::string
   // Set-up of each transfer; `channels` transfers set up concurrently.
   const std::uint64_t rounds = (transfers + spec_.dma.channels - 1) / spec_.dma.channels;
   co_await sim_.delay(rounds * spec_.dma.descriptor_overhead);
-  co_await dram_.transfer(dma_port_, bytes);
+  co_await dram_.flow(dma_port_, bytes);
   dma_bytes_.add(bytes);
   busy_.end(sim_.now());
   span("npu.dma", name, start);

@@ -1,5 +1,6 @@
-// DramModel::compute_beside_flow: a compute phase beside a flow, without when_all's frames. It
-// must give exactly what when_all over sim.delay_task and transfer gives (the GPU model swapped
+// DramModel::compute_beside_flow: a compute phase beside a flow, without when_all's frames, and
+// DramModel::flow: transfer() without its coroutine frame. They must give exactly what when_all
+// over sim.delay_task and transfer, and transfer, give (the GPU model swapped
 // one for the other and every report must stay byte for byte): the same completion ticks, the
 // same order of everything that wakes at one tick, the same number of events. Also: hand-computed
 // times, and a frame destroyed mid-flow cancels its flow.
@@ -46,6 +47,13 @@ Task<> stream(Simulator& sim, DramModel& dram, PortId port, int who, std::uint64
     const std::uint64_t bytes = (rng() % 5 == 0) ? 0 : (rng() % 4) * 100'000;
     co_await both(sim, dram, compute, port, bytes, use_awaiter);
     log.push_back({who, sim.now()});
+    const std::uint64_t alone = (rng() % 3 == 0) ? 0 : (rng() % 3) * 50'000;  // a flow awaited by itself
+    if (use_awaiter) {
+      co_await dram.flow(port, alone);
+    } else {
+      co_await dram.transfer(port, alone);
+    }
+    log.push_back({who, sim.now()});
     if (rng() % 3 == 0) co_await sim.delay(0);  // yields among same-tick events
   }
 }
@@ -74,9 +82,9 @@ Outcome run_streams(bool use_awaiter) {
   return o;
 }
 
-TEST(ComputeBesideFlow, SameTicksOrderAndEventsAsWhenAll) {
+TEST(ComputeBesideFlow, SameTicksOrderAndEventsAsWhenAllAndTransfer) {
   const Outcome joined = run_streams(false), awaited = run_streams(true);
-  ASSERT_EQ(joined.log.size(), 160u);
+  ASSERT_EQ(joined.log.size(), 320u);
   EXPECT_EQ(awaited.log, joined.log);
   EXPECT_EQ(awaited.events, joined.events);
   EXPECT_EQ(awaited.bytes, joined.bytes);
@@ -133,6 +141,7 @@ TEST(ComputeBesideFlow, AnUnknownPortFailsAtTheCall) {
   Simulator sim;
   DramModel dram(sim, 68 * GB);
   EXPECT_THROW(dram.compute_beside_flow(kMicrosecond, 3, 100), std::invalid_argument);
+  EXPECT_THROW(dram.flow(3, 100), std::invalid_argument);
 }
 
 }  // namespace
