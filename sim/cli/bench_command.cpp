@@ -283,6 +283,11 @@ int bench_command(const std::vector<std::string>& args) {
   std::vector<std::string> footnotes;
   const std::optional<double> load_before = host_load();
   std::size_t system_cases = 0, over_bar = 0;
+  // Issue #21's item 3: a whole run's event rate (with the events replays saved) within 2x of the
+  // bare engine's. The engine case is measured once more after the per-system cases when it did
+  // not run among the selected ones.
+  std::optional<double> engine_rate;
+  std::vector<std::pair<std::size_t, double>> system_rates;  // (index in results, events+replays/s)
   // events/s: events the run fired over its fastest wall time; +replays/s: with the events that
   // replays of recorded runs saved, i.e. the event-by-event run's events over the same time.
   std::cout << fmt::format("{:32} {:>9} {:>9} {:>9} {:>11} {:>11} {:>10}\n", "case", "min_s", "median_s", "peak_MB", "events/s", "+replays/s",
@@ -367,7 +372,33 @@ int bench_command(const std::vector<std::string>& args) {
         j["wall_over_sgemm_bound"] = mid.wall_s / bound;
       }
     }
+    if (c.run_args.empty() && events > 0) engine_rate = rate;
+    if (c.per_system) system_rates.emplace_back(results.size(), with_replays);
     results.push_back(j);
+  }
+  if (!system_rates.empty() && !engine_rate) {
+    const auto engine = std::find_if(cases.begin(), cases.end(), [](const BenchCase& c) { return c.run_args.empty(); });
+    std::vector<double> walls;
+    std::uint64_t events = 0;
+    for (std::uint32_t i = 0; i < repeat; ++i) {
+      const Sample x = run_case(*engine);
+      walls.push_back(x.wall_s);
+      events = x.events;
+    }
+    const double min = *std::min_element(walls.begin(), walls.end());
+    if (events > 0 && min > 0) engine_rate = static_cast<double>(events) / min;
+  }
+  if (!system_rates.empty() && engine_rate) {
+    std::size_t within = 0;
+    std::string below;
+    for (const auto& [i, r] : system_rates) {
+      const bool ok = r >= *engine_rate / 2;
+      within += ok ? 1 : 0;
+      results[i]["within_2x_of_engine"] = ok;
+      if (!ok) below += fmt::format("{}{} {:.1f} M", below.empty() ? "" : ", ", results[i]["case"].get<std::string>(), r / 1e6);
+    }
+    footnotes.push_back(fmt::format("event rate with replays within 2x of the bare engine's {:.1f} M events/s (issue #21 item 3): {} of {}{}",
+                                    *engine_rate / 1e6, within, system_rates.size(), below.empty() ? "" : "; below: " + below));
   }
   for (const auto& f : footnotes) std::cout << f << "\n";
   const std::optional<double> load_after = host_load();
@@ -382,7 +413,10 @@ int bench_command(const std::vector<std::string>& args) {
   }
   if (!json_file.empty()) {
     OutputFiles out;
-    out.add(json_file, report::json_text(nlohmann::ordered_json{{"load_1min", load}, {"cases", results}}, 2) + "\n");
+    nlohmann::ordered_json doc{{"load_1min", load}};
+    if (engine_rate) doc["engine_events_per_s"] = *engine_rate;
+    doc["cases"] = results;
+    out.add(json_file, report::json_text(doc, 2) + "\n");
     out.write_all();
   }
   return 0;

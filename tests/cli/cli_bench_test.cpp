@@ -42,6 +42,11 @@ TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
   // and the host's load beside the times where the system has a load average.
   EXPECT_NE(r.out.find("per-system cases: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("within the bar (0.2 s median wall, 100 MB peak)"), std::string::npos) << r.out;
+  // And whether its event rate is within 2x of the bare engine's (item 3), the engine measured
+  // for it although its case was not asked for.
+  EXPECT_NE(r.out.find("event rate with replays within 2x of the bare engine's"), std::string::npos) << r.out;
+  EXPECT_GT(j["engine_events_per_s"].get<double>(), 0.0);
+  EXPECT_EQ(c["within_2x_of_engine"].get<bool>(), c["events_with_replays_per_s"].get<double>() >= j["engine_events_per_s"].get<double>() / 2);
   if (std::filesystem::exists("/proc/loadavg")) {
     EXPECT_NE(r.out.find("host load (1-minute average): "), std::string::npos) << r.out;
     EXPECT_GE(j["load_1min"]["before"].get<double>(), 0.0);
