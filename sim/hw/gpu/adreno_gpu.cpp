@@ -6,26 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/sync.h"
 #include "sim/hw/gpu/gpu_compute_model.h"
 
 namespace socsim::hw {
-
-namespace {
-
-// Runs a compute phase and a DRAM transfer side by side; done when both are. Skips the
-// concurrency machinery (two helper processes) when one side is empty.
-Task<> overlap(Simulator& sim, Tick compute, DramModel& dram, PortId port, std::uint64_t bytes) {
-  if (bytes == 0) {
-    co_await sim.delay(compute);
-  } else if (compute == 0) {
-    co_await dram.flow(port, bytes);
-  } else {
-    co_await dram.compute_beside_flow(compute, port, bytes);
-  }
-}
-
-}  // namespace
 
 // The awaiter of wait_completed(). It lives in the suspended coroutine's frame and the GPU points
 // at it, so either can go first: the GPU resumes it (and forgets it), the frame is destroyed
@@ -135,21 +118,17 @@ Task<> AdrenoGpu::run_queue() {
     queue_.pop_front();
     guard.in_flight = true;
     if (e.restart) co_await sim_.delay(spec_.restart);
-    co_await execute(e.kernel, e.compute);
+    const Tick start = sim_.now();
+    busy_.begin(start);
+    co_await dram_.compute_beside_flow(e.compute, port_, e.kernel.dram_bytes);  // done when both are
+    busy_.end(sim_.now());
+    if (report::tracing_hardware(trace_)) trace_->hardware_span("gpu", e.kernel.name.empty() ? "kernel" : e.kernel.name, start, sim_.now());
     guard.in_flight = false;
     ++completed_;
     if (report::tracing_hardware(trace_)) trace_->hardware_counter("gpu.queue_depth", sim_.now(), static_cast<double>(enqueued_ - completed_));
     flops_done_ += e.kernel.flops;
     wake_waiters();
   }
-}
-
-Task<> AdrenoGpu::execute(const GpuKernel& k, Tick compute) {
-  const Tick start = sim_.now();
-  busy_.begin(start);
-  co_await overlap(sim_, compute, dram_, port_, k.dram_bytes);
-  busy_.end(sim_.now());
-  if (report::tracing_hardware(trace_)) trace_->hardware_span("gpu", k.name.empty() ? "kernel" : k.name, start, sim_.now());
 }
 
 void AdrenoGpu::wake_waiters() {
@@ -175,7 +154,7 @@ Task<> AdrenoGpu::copy(std::uint64_t bytes) {
   copy_busy_.begin(start);
   co_await sim_.delay(spec_.copy_fixed);
   const Tick stream = gpu_duration(static_cast<double>(bytes), spec_.copy_bandwidth);
-  co_await overlap(sim_, stream, dram_, port_, 2 * bytes);
+  co_await dram_.compute_beside_flow(stream, port_, 2 * bytes);
   copy_busy_.end(sim_.now());
   ++copies_;
   copy_bytes_ += bytes;

@@ -100,8 +100,7 @@ class AdrenoGpu {
   struct WorkerGuard;
 
   void push(GpuKernel k, Tick compute);
-  Task<> run_queue();
-  Task<> execute(const GpuKernel& k, Tick compute);
+  Task<> run_queue();  // executes each kernel in its own body (no frame per kernel)
   void wake_waiters();
   bool idle() const { return queue_.empty() && !worker_running_; }
 

@@ -51,6 +51,13 @@ DramModel::ComputeBesideFlow DramModel::compute_beside_flow(Tick compute, PortId
 
 void DramModel::ComputeBesideFlow::await_suspend(std::coroutine_handle<> caller) {
   caller_ = caller;
+  if (flow_.bytes == 0) return sim_.resume_at(sim_.checked_add(sim_.now(), compute_), caller);  // as sim.delay(compute)
+  if (compute_ == 0) {
+    // As flow(): the flow begins now and resumes the caller itself.
+    flow_.done = nullptr;
+    flow_.handle = caller;
+    return flow_.begin();
+  }
   sim_.reserve_events(2);  // may throw; then nothing is scheduled
   sim_.schedule_at(sim_.now(), &start_compute, this);
   sim_.schedule_at(sim_.now(), &start_flow, this);
@@ -61,11 +68,7 @@ void DramModel::ComputeBesideFlow::start_compute(void* self) {
   me->sim_.schedule_at(me->sim_.checked_add(me->sim_.now(), me->compute_), &compute_done, me);  // as sim.delay(compute)
 }
 
-void DramModel::ComputeBesideFlow::start_flow(void* self) {
-  auto* me = static_cast<ComputeBesideFlow*>(self);
-  if (me->flow_.bytes == 0) return me->part_done();  // as transfer(): done without an event
-  me->flow_.begin();
-}
+void DramModel::ComputeBesideFlow::start_flow(void* self) { static_cast<ComputeBesideFlow*>(self)->flow_.begin(); }
 
 void DramModel::ComputeBesideFlow::compute_done(void* self) { static_cast<ComputeBesideFlow*>(self)->part_done(); }
 void DramModel::ComputeBesideFlow::flow_done(void* self) { static_cast<ComputeBesideFlow*>(self)->part_done(); }

@@ -68,11 +68,11 @@ class DramModel {
   FlowWaiter flow(PortId port, std::uint64_t bytes);
   // Awaitable: `compute` ticks of work beside a flow of `bytes` through `port`, started together;
   // the caller resumes when both are done (a GPU kernel's arithmetic and its traffic). The events
-  // are exactly when_all's over sim.delay_task(compute) and transfer(port, bytes): one start
-  // event each, in that order, then each one's own, then the caller's resume through the queue,
-  // so results do not change; what goes is the join and the two children's coroutine frames.
-  // compute == 0 or bytes == 0 are allowed (the part then ends at its start event, as the task
-  // would). The port is checked at the call.
+  // are exactly those of when_all over sim.delay_task(compute) and transfer(port, bytes) (one start
+  // event each, in that order, then each one's own, then the caller's resume through the queue),
+  // or with one part empty those of the other awaited alone (bytes == 0: sim.delay(compute);
+  // compute == 0: flow(port, bytes)), so results do not change; what goes is the join and the
+  // children's coroutine frames. The port is checked at the call.
   class ComputeBesideFlow;
   ComputeBesideFlow compute_beside_flow(Tick compute, PortId port, std::uint64_t bytes);
 

@@ -1,6 +1,6 @@
 // DramModel::compute_beside_flow: a compute phase beside a flow, without when_all's frames, and
 // DramModel::flow: transfer() without its coroutine frame. They must give exactly what when_all
-// over sim.delay_task and transfer, and transfer, give (the GPU model swapped
+// over sim.delay_task and transfer (or the one non-empty part awaited alone), and transfer, give (the GPU model swapped
 // one for the other and every report must stay byte for byte): the same completion ticks, the
 // same order of everything that wakes at one tick, the same number of events. Also: hand-computed
 // times, and a frame destroyed mid-flow cancels its flow.
@@ -30,6 +30,10 @@ struct Wake {
 Task<> both(Simulator& sim, DramModel& dram, Tick compute, PortId port, std::uint64_t bytes, bool use_awaiter) {
   if (use_awaiter) {
     co_await dram.compute_beside_flow(compute, port, bytes);
+  } else if (bytes == 0) {  // what the GPU model ran before: one part alone, or both under when_all
+    co_await sim.delay(compute);
+  } else if (compute == 0) {
+    co_await dram.transfer(port, bytes);
   } else {
     TaskList parts;
     parts.push_back(sim.delay_task(compute));
@@ -107,6 +111,14 @@ TEST(ComputeBesideFlow, DoneWhenTheLongerPartIs) {
     EXPECT_EQ(end, want);
     EXPECT_EQ(dram.total_bytes(), 1'000'000u);
   }
+  // No bytes: the compute alone.
+  Simulator sim;
+  DramModel dram(sim, 68 * GB);
+  const PortId gpu = dram.add_port("gpu", 40 * GB);
+  sim.spawn(both(sim, dram, 10 * kMicrosecond, gpu, 0, true), "k");
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  EXPECT_EQ(sim.now(), 10 * kMicrosecond);
+  EXPECT_EQ(dram.total_bytes(), 0u);
 }
 
 TEST(ComputeBesideFlow, AFrameDestroyedMidFlowCancelsIt) {
