@@ -367,7 +367,12 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
           const Tick own = std::max(compute, memory);
           op_time_[{"gpu", model::op_kind_name(g.op.kind)}] += own;
           own_dram_bytes_[index] += kernel.dram_bytes;
-          co_await soc_.gpu().enqueue(kernel, compute);
+          // (Within max_allocation, the submission's awaiter: no coroutine frame per kernel.)
+          if (soc_.gpu().exceeds_max_allocation(kernel)) {
+            co_await soc_.gpu().enqueue(kernel, compute);
+          } else {
+            co_await soc_.gpu().submit(kernel, compute);
+          }
           if (sync_.flush_each_gpu_kernel) {
             // The host waits for this kernel before the decider dispatches the next (SyncPolicy);
             // what the wait lasts beyond the kernel's own run is synchronization.

@@ -97,6 +97,11 @@ Task<> AdrenoGpu::enqueue(GpuKernel k, Tick compute) {
   push(std::move(k), compute);
 }
 
+AdrenoGpu::Submission AdrenoGpu::submit(GpuKernel k, Tick compute) {
+  if (exceeds_max_allocation(k)) throw std::logic_error("gpu: kernel '" + k.name + "' exceeds max_allocation: submit it with enqueue()");
+  return Submission(*this, std::move(k), compute);
+}
+
 void AdrenoGpu::push(GpuKernel k, Tick compute) {
   // A kernel arriving after a finish() finds the queue cold: it pays the restart. Any arrival
   // clears the state (the flag is only ever set while the GPU is idle).

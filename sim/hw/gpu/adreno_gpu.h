@@ -21,8 +21,10 @@
 // Teardown in either order is safe (GPU before or after the Simulator's process frames). After
 // Simulator::kill_processes the kernel that was running counts as finished (abandoned) and kernels
 // still queued run once the next one is enqueued.
+#include <coroutine>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "sim/core/simulator.h"
@@ -54,6 +56,22 @@ class AdrenoGpu {
   // The same for a caller that has just computed compute_time(k) (which is what `compute` must
   // be): not computed twice.
   Task<> enqueue(GpuKernel k, Tick compute);
+  // enqueue(k, compute) as an awaiter, without a coroutine frame per kernel (the same event: the
+  // caller resumes after `submit` and the kernel joins the queue then), for a kernel within
+  // max_allocation (else std::logic_error: such a kernel is submitted per buffer, by enqueue).
+  class Submission {
+   public:
+    Submission(AdrenoGpu& gpu, GpuKernel k, Tick compute) : gpu_(gpu), kernel_(std::move(k)), compute_(compute) {}
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> caller) { gpu_.sim_.resume_at(gpu_.sim_.checked_add(gpu_.sim_.now(), gpu_.spec_.submit), caller); }
+    void await_resume() { gpu_.push(std::move(kernel_), compute_); }
+
+   private:
+    AdrenoGpu& gpu_;
+    GpuKernel kernel_;
+    Tick compute_;
+  };
+  Submission submit(GpuKernel k, Tick compute);
 
   // Synchronization (clFinish): returns when every kernel enqueued before the call has finished,
   // at that very tick (the runtime adds its own driver/copy costs). If the queue is then empty,

@@ -273,5 +273,39 @@ TEST(AdrenoGpuQueue, EnqueueWithItsComputeTimeRunsAsEnqueue) {
   EXPECT_EQ(given.gpu.kernels(), 5u);  // a, three parts of w, b
 }
 
+// submit(k, compute) is enqueue(k, compute) without a frame: the same submissions, spans and
+// event count, with a kernel waiting on the queue and one after a drain (restart); a kernel
+// beyond max_allocation must go through enqueue.
+TEST(AdrenoGpuQueue, SubmitRunsAsEnqueueWithItsComputeTime) {
+  const std::vector<GpuKernel> ks = {kernel("a", 1e9, 2'000'000), kernel("b", 3e9), kernel("c", 1e8, 50'000'000)};
+  std::vector<Tick> host[2];
+  Rig rigs[2];
+  for (int awaiter = 0; awaiter < 2; ++awaiter) {
+    Rig& r = rigs[awaiter];
+    const auto run = [&r, &ks, &out = host[awaiter], awaiter]() -> Task<> {
+      for (std::size_t i = 0; i < ks.size(); ++i) {
+        const Tick compute = r.gpu.compute_time(ks[i]);
+        if (awaiter) {
+          co_await r.gpu.submit(ks[i], compute);
+        } else {
+          co_await r.gpu.enqueue(ks[i], compute);
+        }
+        out.push_back(r.sim.now());
+        if (i == 1) co_await r.gpu.finish();  // c then pays the restart
+      }
+    };
+    r.sim.spawn(run(), "host");
+    EXPECT_EQ(r.sim.run(), RunResult::kIdle);
+  }
+  EXPECT_EQ(host[1], host[0]);
+  EXPECT_EQ(host[0].front(), 15 * us);
+  for (const char* name : {"a", "b", "c"}) EXPECT_EQ(span_of(rigs[1].trace, name), span_of(rigs[0].trace, name)) << name;
+  EXPECT_EQ(rigs[1].sim.events_fired(), rigs[0].sim.events_fired());
+  EXPECT_EQ(rigs[1].gpu.kernels(), 3u);
+  GpuKernel big = kernel("w", 3e9, 3'000'000);
+  big.weight_bytes = (5ull << 30) / 2;
+  EXPECT_THROW(rigs[1].gpu.submit(big, rigs[1].gpu.compute_time(big)), std::logic_error);
+}
+
 }  // namespace
 }  // namespace socsim::hw
