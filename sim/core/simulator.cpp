@@ -130,7 +130,7 @@ std::string Simulator::describe_pending(std::size_t max) const {
       }
       s += who;
     } else {
-      s += e.fn == &run_callback ? "callback" : "unit event";
+      s += e.fn == &run_callback ? "callback" : e.fn == &run_frame_event ? "event of an awaiter inside a process" : "unit event";
     }
     s += "\n";
   }
@@ -191,10 +191,11 @@ void Simulator::kill_processes() {
     }
   }
   // Resumes aimed at the destroyed frames must never fire: every coroutine the engine resumes
-  // belongs to some process, so all pending resumes go. Callbacks stay, in their order.
+  // belongs to some process, so all pending resumes go, and so do the callbacks of awaiters in
+  // those frames (FrameEvent). Other callbacks stay, in their order.
   std::vector<EventQueue::Event> keep;
   for (const auto& e : queue_.pending_sorted()) {
-    if (e.fn != &resume_fn) keep.push_back(e);
+    if (e.fn != &resume_fn && e.fn != &run_frame_event) keep.push_back(e);
   }
   queue_ = EventQueue();
   for (const auto& e : keep) queue_.push(e.time, e.fn, e.ctx);

@@ -57,6 +57,14 @@ class Simulator {
   void reserve_events(std::size_t n) { queue_.reserve(n); }
   // Resumes a suspended coroutine at time t.
   void resume_at(Tick t, std::coroutine_handle<> h) { schedule_at(t, &resume_fn, h.address()); }
+  // A callback that lives in a coroutine frame (an awaiter's), where `event` must stay until it
+  // fires. kill_processes drops it with the frames, as it drops their resumes: a process killed
+  // mid-await never has its awaiter called back.
+  struct FrameEvent {
+    EventFn fn;
+    void* ctx;
+  };
+  void schedule_frame_event_at(Tick t, FrameEvent& event) { schedule_at(t, &run_frame_event, &event); }
   // Convenience for one-off callbacks (allocates; not for per-tile hot paths).
   template <class F>
   void call_at(Tick t, F&& f) {
@@ -137,6 +145,10 @@ class Simulator {
     cb->run();
   }
   static void resume_fn(void* addr) { std::coroutine_handle<>::from_address(addr).resume(); }
+  static void run_frame_event(void* p) {
+    const auto* e = static_cast<const FrameEvent*>(p);
+    e->fn(e->ctx);
+  }
   void process_finished(std::uint64_t id, std::coroutine_handle<> h, std::exception_ptr error) noexcept;
 
   struct ProcessInfo {

@@ -59,13 +59,13 @@ void DramModel::ComputeBesideFlow::await_suspend(std::coroutine_handle<> caller)
     return flow_.begin();
   }
   sim_.reserve_events(2);  // may throw; then nothing is scheduled
-  sim_.schedule_at(sim_.now(), &start_compute, this);
-  sim_.schedule_at(sim_.now(), &start_flow, this);
+  sim_.schedule_frame_event_at(sim_.now(), start_compute_);
+  sim_.schedule_frame_event_at(sim_.now(), start_flow_);
 }
 
 void DramModel::ComputeBesideFlow::start_compute(void* self) {
   auto* me = static_cast<ComputeBesideFlow*>(self);
-  me->sim_.schedule_at(me->sim_.checked_add(me->sim_.now(), me->compute_), &compute_done, me);  // as sim.delay(compute)
+  me->sim_.schedule_frame_event_at(me->sim_.checked_add(me->sim_.now(), me->compute_), me->compute_done_);  // as sim.delay(compute)
 }
 
 void DramModel::ComputeBesideFlow::start_flow(void* self) { static_cast<ComputeBesideFlow*>(self)->flow_.begin(); }
@@ -240,7 +240,7 @@ void DramModel::retire_done() {
     if (f.waiter) {
       f.waiter->in_flight = false;
       if (f.waiter->done) {
-        sim_.schedule_at(now, f.waiter->done, f.waiter->done_ctx);
+        sim_.schedule_frame_event_at(now, *f.waiter->done);
       } else {
         sim_.resume_at(now, f.waiter->handle);
       }

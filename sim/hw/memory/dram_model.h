@@ -238,18 +238,16 @@ struct DramModel::FlowWaiter {
   std::uint64_t bytes;
   std::uint64_t seq = 0;
   bool in_flight = false;
-  // At the end, through the event queue: done(done_ctx) when set, else resume handle.
+  // At the end, through the event queue: the awaiter's event when set, else resume handle.
   std::coroutine_handle<> handle;
-  EventFn done = nullptr;
-  void* done_ctx = nullptr;
+  Simulator::FrameEvent* done = nullptr;
 };
 
 class DramModel::ComputeBesideFlow {
  public:
   ComputeBesideFlow(DramModel& m, Tick compute, PortId port, std::uint64_t bytes)
       : sim_(m.sim_), compute_(compute), flow_(m, port, bytes) {
-    flow_.done = &flow_done;
-    flow_.done_ctx = this;
+    flow_.done = &flow_done_;
   }
   ComputeBesideFlow(const ComputeBesideFlow&) = delete;
   ComputeBesideFlow& operator=(const ComputeBesideFlow&) = delete;
@@ -267,6 +265,9 @@ class DramModel::ComputeBesideFlow {
   Simulator& sim_;
   Tick compute_;
   FlowWaiter flow_;
+  // Each scheduled at most once; they go with the frame when its process is killed.
+  Simulator::FrameEvent start_compute_{&start_compute, this}, start_flow_{&start_flow, this};
+  Simulator::FrameEvent compute_done_{&compute_done, this}, flow_done_{&flow_done, this};
   std::coroutine_handle<> caller_;
   int pending_ = 2;
 };

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <coroutine>
 #include <string>
 #include <vector>
 
@@ -244,6 +245,60 @@ TEST(Sync, WhenAllOfNothingCompletesImmediately) {
   sim.spawn(empty(sim, done_at), "empty");
   EXPECT_EQ(sim.run(), RunResult::kIdle);
   EXPECT_EQ(done_at, 0u);
+}
+
+// An awaiter's callbacks live in its coroutine's frame (Simulator::FrameEvent): they fire as
+// callbacks do, in order with everything else, and kill_processes drops them with the frames
+// (as it drops resumes) while other callbacks stay.
+struct TwoStepAwaiter {
+  Simulator& sim;
+  std::vector<std::string>& log;
+  std::coroutine_handle<> caller;
+  Simulator::FrameEvent first{&on_first, this}, second{&on_second, this};
+  static void on_first(void* p) {
+    auto* me = static_cast<TwoStepAwaiter*>(p);
+    me->log.push_back("first");
+    me->sim.schedule_frame_event_at(me->sim.now() + 10, me->second);
+  }
+  static void on_second(void* p) {
+    auto* me = static_cast<TwoStepAwaiter*>(p);
+    me->log.push_back("second");
+    me->sim.resume_at(me->sim.now(), me->caller);
+  }
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    caller = h;
+    sim.schedule_frame_event_at(sim.now() + 5, first);
+  }
+  void await_resume() const noexcept {}
+};
+
+Task<> two_steps(Simulator& sim, std::vector<std::string>& log) {
+  co_await TwoStepAwaiter{sim, log, {}};
+  log.push_back("resumed");
+}
+
+TEST(Process, FrameEventsFireInOrderAndGoWithKilledFrames) {
+  {
+    Simulator sim;
+    std::vector<std::string> log;
+    sim.spawn(two_steps(sim, log), "p");
+    EXPECT_EQ(sim.run(), RunResult::kIdle);
+    EXPECT_EQ(log, (std::vector<std::string>{"first", "second", "resumed"}));
+    EXPECT_EQ(sim.now(), 15u);
+  }
+  Simulator sim;
+  std::vector<std::string> log;
+  sim.spawn(two_steps(sim, log), "p");
+  sim.run(7);  // "first" fired; "second" is queued in the frame
+  EXPECT_NE(sim.describe_pending(4).find("event of an awaiter inside a process"), std::string::npos) << sim.describe_pending(4);
+  bool other = false;
+  sim.call_at(20, [&] { other = true; });
+  sim.kill_processes();
+  EXPECT_EQ(sim.pending_events(), 1u);  // the plain callback stays
+  EXPECT_EQ(sim.run(), RunResult::kIdle);
+  EXPECT_TRUE(other);
+  EXPECT_EQ(log, std::vector<std::string>{"first"});  // ASan: nothing touched the freed frame
 }
 
 }  // namespace
