@@ -11,6 +11,10 @@ void append_layers(std::vector<GraphOp>& out, const ModelConfig& m, const LayerS
                    std::uint64_t step, bool quantized) {
   // Every layer has the same ops: built once, copied per layer.
   const std::vector<OpDesc> ops = decoder_layer_ops(m, shape, quantized);
+  // Room for these layers and the head (a few ops) at once, still growing geometrically (a
+  // chunked prefill appends layers once per chunk).
+  const std::size_t need = out.size() + ops.size() * m.layers + 4;
+  if (out.capacity() < need) out.reserve(std::max(need, 2 * out.capacity()));
   for (std::uint32_t l = 0; l < m.layers; ++l) {
     for (const auto& op : ops) out.push_back({op, phase, l, step});
   }
