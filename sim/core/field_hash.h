@@ -1,5 +1,5 @@
 #pragma once
-// A cheap hash of integer fields for in-memory memo tables (lowered work, GEMM plans) that are
+// A cheap hash of fields (integers, or a double's bits) for in-memory memo tables (lowered work, GEMM plans) that are
 // looked up tens of thousands of times a run: one multiply per field. boost::hash_combine's
 // 64-bit mix cost more per lookup than the tree it replaced. Equality still compares every field,
 // so a field left out or a collision costs a comparison, never a wrong entry.

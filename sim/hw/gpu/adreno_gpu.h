@@ -59,9 +59,14 @@ class AdrenoGpu {
   // enqueue(k, compute) as an awaiter, without a coroutine frame per kernel (the same event: the
   // caller resumes after `submit` and the kernel joins the queue then), for a kernel within
   // max_allocation (else std::logic_error: such a kernel is submitted per buffer, by enqueue).
-  class Submission {
-   public:
+  // Made by submit (which checks max_allocation), awaited once.
+  class [[nodiscard]] Submission {
+    friend class AdrenoGpu;
     Submission(AdrenoGpu& gpu, GpuKernel k, Tick compute) : gpu_(gpu), kernel_(std::move(k)), compute_(compute) {}
+
+   public:
+    Submission(const Submission&) = delete;
+    Submission& operator=(const Submission&) = delete;
     bool await_ready() const noexcept { return false; }
     void await_suspend(std::coroutine_handle<> caller) { gpu_.sim_.resume_at(gpu_.sim_.checked_add(gpu_.sim_.now(), gpu_.spec_.submit), caller); }
     void await_resume() { gpu_.push(std::move(kernel_), compute_); }

@@ -217,7 +217,8 @@ class DramModel {
 // frame, and the flow points at it so the two can detach from each other whichever goes first:
 // the flow ends (the caller is notified), the model is destroyed, or the frame is destroyed
 // mid-transfer (the flow is cancelled).
-struct DramModel::FlowWaiter {
+// [[nodiscard]]: an awaiter that is not awaited moves nothing (as a Task that is not awaited).
+struct [[nodiscard]] DramModel::FlowWaiter {
   FlowWaiter(DramModel& m, PortId p, std::uint64_t b) : model(&m), port(p), bytes(b) {}
   FlowWaiter(const FlowWaiter&) = delete;
   FlowWaiter& operator=(const FlowWaiter&) = delete;
@@ -243,12 +244,15 @@ struct DramModel::FlowWaiter {
   Simulator::FrameEvent* done = nullptr;
 };
 
-class DramModel::ComputeBesideFlow {
- public:
+// Made by DramModel::compute_beside_flow (which checks the port), awaited once.
+class [[nodiscard]] DramModel::ComputeBesideFlow {
+  friend class DramModel;
   ComputeBesideFlow(DramModel& m, Tick compute, PortId port, std::uint64_t bytes)
       : sim_(m.sim_), compute_(compute), flow_(m, port, bytes) {
     flow_.done = &flow_done_;
   }
+
+ public:
   ComputeBesideFlow(const ComputeBesideFlow&) = delete;
   ComputeBesideFlow& operator=(const ComputeBesideFlow&) = delete;
   bool await_ready() const noexcept { return false; }

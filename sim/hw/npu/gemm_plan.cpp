@@ -327,10 +327,12 @@ PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
 // Every field (a sweep over an NPU parameter keeps one thread's plans for many NPUs), one
 // multiply each: a tree of these keys compared twenty equal NPU fields at every level.
 struct PlanKeyHash {
+  // Equal doubles hash alike (-0.0 == 0.0; a NaN key never equals itself and is only ever a miss).
+  static std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x == 0.0 ? 0.0 : x); }
   std::size_t operator()(const PlanKey& k) const {
     return hash_fields({k.m, k.k, k.n, k.width, std::uint64_t(k.dtype), std::uint64_t(k.home), k.out_bytes, k.tcm, k.units, k.tile_rows,
                         k.fp16_depth, k.int8_depth, k.fp16_op, k.int8_op, k.weight_load, k.output_tile, k.clock_hz,
-                        std::bit_cast<std::uint64_t>(k.dma_bw), std::bit_cast<std::uint64_t>(k.port_bw), k.descriptor_overhead,
+                        bits(k.dma_bw), bits(k.port_bw), k.descriptor_overhead,
                         k.channels, k.crouton_h, k.crouton_w8, k.crouton_w16});
   }
 };
