@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/elementwise/op_costs.h"
+#include "kernels/topk/ratio_row_sums.h"
 
 namespace socsim::kernels {
 
@@ -112,7 +113,13 @@ std::uint64_t sparse_kept_total(const AttentionShape& s, double ratio) {
   k_for_ratio(ratio, 0);  // validates
   const double capped = std::min(ratio, 1.0);
   std::uint64_t kept = 0;
-  for (std::uint64_t i = 0; i < s.q_len; ++i) kept += k_for_capped_ratio(capped, s.visible(i));
+  // A ratio of whole parts per million: the sum in closed form (the loop's integers).
+  const auto ppm = s.q_len > 0 && s.visible(s.q_len - 1) <= kMaxExactVisible ? ratio_as_ppm(capped) : std::nullopt;
+  if (ppm) {
+    kept = ratio_row_sums(*ppm, s.visible(0), s.visible(s.q_len - 1)).kept;
+  } else {
+    for (std::uint64_t i = 0; i < s.q_len; ++i) kept += k_for_capped_ratio(capped, s.visible(i));
+  }
   return kept * s.heads;
 }
 

@@ -1,5 +1,7 @@
 #include "kernels/topk/topk.h"
 
+#include "kernels/topk/ratio_row_sums.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -109,7 +111,18 @@ CpuWork lower_topk_cpu_ratio(const TopKShape& s, double ratio, std::uint32_t thr
   };
   // Rows before the diagonal's end see one key more each (visible_keys); the rest see all n.
   const std::uint64_t growing = s.p0 + 1 < s.n ? std::min(s.rows, s.n - s.p0 - 1) : 0;
-  for (std::uint64_t r = 0; r < growing; ++r) row(s.p0 + r + 1, 1);
+  // A ratio of whole parts per million (shadowAttn's ops): the growing rows' sums in closed form,
+  // the same integers as the loop (ratio_row_sums.h).
+  const auto ppm = growing > 0 && s.p0 + growing <= kMaxExactVisible ? ratio_as_ppm(capped) : std::nullopt;
+  if (ppm) {
+    const RatioRowSums sums = ratio_row_sums(*ppm, s.p0 + 1, s.p0 + growing);
+    ops += sums.ops;
+    // sum of v over the growing rows, times the score bytes, and each kept index's 4 bytes.
+    const std::uint64_t v_sum = growing * s.p0 + growing * (growing + 1) / 2;
+    bytes += v_sum * s.score_bytes + sums.kept * 4;
+  } else {
+    for (std::uint64_t r = 0; r < growing; ++r) row(s.p0 + r + 1, 1);
+  }
   if (s.rows > growing) row(visible_keys(s.n, s.p0, growing), s.rows - growing);
   hw::CpuTask t;
   t.name = "topk";
