@@ -114,7 +114,9 @@ class AttentionBuilder {
     op.kind = OpKind::kSparseAttn;
     op.m = s.m, op.k = s.k, op.n = s.n, op.batch = heads;
     op.weight_params = ratio_ppm(ratio);
-    op.elements = kernels::sparse_kept_total(runtime::lowering::sparse_op_shape(op, m_), ratio);
+    // The positions the top-k kept: its ratio as the ops carry it (whole parts per million, the
+    // ratio the top-k's lowering and functional mode's selection use), not the unrounded one.
+    op.elements = kernels::sparse_kept_total(runtime::lowering::sparse_op_shape(op, m_), runtime::lowering::op_ratio(op));
     return op;
   }
   Job cpu_job(std::string name, std::uint32_t threads = 0) const {

@@ -6,7 +6,9 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
+#include "kernels/topk/topk.h"
 #include "sim/functional/functional_run.h"
 #include "sim/hw/soc_spec.h"
 #include "tests/unit/functional/functional_test_helpers.h"
@@ -341,6 +343,51 @@ TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {
   EXPECT_EQ(plan_of({"shadowattn.planner=paper"}).info["planner"]["kind"], "paper");
   for (const auto& j : plan_of({"shadowattn.reorder=false"}).jobs) {
     EXPECT_TRUE(j.ops.empty() || j.ops.front().op.kind != model::OpKind::kPipelinePlan);  // no planner, no charge
+  }
+}
+
+void expect_sparse_keeps_topk(bool per_head, const std::vector<std::string>& sets);
+
+// The sparse attention of a head attends to exactly the positions its top-k kept: its kept count
+// is the sum over the chunk's rows of the top-k's k, both from the ratio as the ops carry it (per-head
+// ratios from the importance are not whole parts per million; the top-k's op rounds them to that).
+TEST(ShadowAttnSystem, SparseAttentionKeepsWhatItsTopKKept) {
+  for (const bool per_head : {true, false}) {
+    // One ratio for every head that is not whole parts per million: every fifth row's k differed
+    // when the sparse op took the unrounded ratio (ceil(0.2000004 x 5) = 2, the top-k kept 1).
+    std::vector<std::string> sets = {"llm_npu.chunk=32"};
+    if (!per_head) sets.insert(sets.end(), {"shadowattn.per_head_ratio=false", "shadowattn.sparsity=0.2000004"});
+    expect_sparse_keeps_topk(per_head, sets);
+  }
+}
+
+void expect_sparse_keeps_topk(bool per_head, const std::vector<std::string>& sets) {
+  SaRun r("shadowattn", 96, sets, true);  // 3 chunks x 2 layers
+  const auto plan = r.system->plan(r.req.soc, r.req.model, {96, 1, 1});
+  std::vector<const model::GraphOp*> topks, sparses;
+  for (const auto& j : plan.jobs) {
+    for (const auto& g : j.ops) {
+      if (g.phase != model::Phase::kPrefill) continue;
+      if (g.op.kind == model::OpKind::kTopK) topks.push_back(&g);
+      if (g.op.kind == model::OpKind::kSparseAttn) sparses.push_back(&g);
+    }
+  }
+  ASSERT_FALSE(topks.empty());
+  ASSERT_EQ(topks.size(), sparses.size());
+  std::set<std::uint64_t> ratios;
+  for (std::size_t i = 0; i < topks.size(); ++i) {
+    const auto& t = topks[i]->op;
+    const auto& s = sparses[i]->op;
+    ASSERT_EQ(t.weight_params, s.weight_params);  // the same head's ratio
+    ASSERT_EQ(t.m, s.m);
+    ratios.insert(t.weight_params);
+    const double ratio = static_cast<double>(t.weight_params) / 1e6;
+    std::uint64_t kept = 0;
+    for (std::uint64_t row = 0; row < t.m; ++row) kept += kernels::k_for_ratio(ratio, t.n - t.m + row + 1);
+    EXPECT_EQ(s.elements, kept * s.batch) << "top-k " << i;
+  }
+  if (per_head) {
+    EXPECT_GT(ratios.size(), 1u);  // per-head ratios, not one global one
   }
 }
 
