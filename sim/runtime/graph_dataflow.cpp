@@ -120,12 +120,12 @@ Task<> run_graph_dataflow(hw::HexagonNpu& npu, const std::vector<GraphNode>& nod
                           std::vector<Tick>& node_time) {
   if (may_replay(npu)) {
     const auto key = graph_signature(nodes, lowered);
-    const hw::NpuRunRecord* rec = alone_replay(npu, key, [&nodes, &lowered](hw::HexagonNpu& scratch, std::vector<Tick>& times) {
+    auto rec = alone_replay(npu, key, [&nodes, &lowered](hw::HexagonNpu& scratch, std::vector<Tick>& times) {
       return run_nodes(scratch, nodes, lowered, times);
     });
     if (rec) {
       node_time = rec->node_time;
-      co_await replay(npu, *rec);
+      co_await replay(npu, std::move(rec));
       co_return;
     }
   }

@@ -58,22 +58,22 @@ bool may_replay(hw::HexagonNpu& npu) {
   return npu.sim().next_event_time() != npu.sim().now();
 }
 
-const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record) {
+hw::NpuRunMemo::Shared alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record) {
   return npu.run_memo().replayable(key, npu.sim(), [&] { return record_alone(npu, record); });
 }
 
-const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work, const hw::NpuRunMemo::Key* signature) {
+hw::NpuRunMemo::Shared alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work, const hw::NpuRunMemo::Key* signature) {
   if (!may_replay(npu)) return nullptr;
   const auto key = signature ? *signature : npu_work_signature(work);
   return alone_replay(npu, key, [&work](hw::HexagonNpu& scratch, std::vector<Tick>&) { return run_npu_work(scratch, work); });
 }
 
-Task<> replay(hw::HexagonNpu& npu, hw::NpuRunRecord rec) {
+Task<> replay(hw::HexagonNpu& npu, hw::NpuRunMemo::Shared rec) {
   const Tick start = npu.sim().now();
-  co_await npu.sim().delay(rec.duration);
-  npu.absorb(rec, start);
+  co_await npu.sim().delay(rec->duration);
+  npu.absorb(*rec, start);
   npu.run_memo().count_replay();
-  npu.sim().note_replay(rec.events);
+  npu.sim().note_replay(rec->events);
 }
 
 }  // namespace socsim::runtime

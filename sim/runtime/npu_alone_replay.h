@@ -37,13 +37,13 @@ hw::NpuRunMemo::Key npu_work_signature(const kernels::NpuWork& work);
 bool may_replay(hw::HexagonNpu& npu);
 // Runs the work of `key` on a scratch NPU, writing per-node times into the vector (graphs).
 using RecordRun = std::function<Task<>(hw::HexagonNpu& scratch, std::vector<Tick>& node_time)>;
-// The record to replay the run of `key` from now, or nullptr when it must run event by event
+// The record to replay the run of `key` from now, or null when it must run event by event
 // (above); `record` runs it on a scratch NPU when a recording is needed. Call after may_replay().
-const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record);
+hw::NpuRunMemo::Shared alone_replay(hw::HexagonNpu& npu, const hw::NpuRunMemo::Key& key, const RecordRun& record);
 // The same for one NpuWork. `signature`: the work's, if already taken (else taken here if needed).
-const hw::NpuRunRecord* alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work,
-                                     const hw::NpuRunMemo::Key* signature = nullptr);
-// Replays `rec` from now: its duration, then its statistics.
-Task<> replay(hw::HexagonNpu& npu, hw::NpuRunRecord rec);
+hw::NpuRunMemo::Shared alone_replay(hw::HexagonNpu& npu, const kernels::NpuWork& work,
+                                    const hw::NpuRunMemo::Key* signature = nullptr);
+// Replays `rec` from now: its duration, then its statistics (the record held until then).
+Task<> replay(hw::HexagonNpu& npu, hw::NpuRunMemo::Shared rec);
 
 }  // namespace socsim::runtime

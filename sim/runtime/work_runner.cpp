@@ -107,8 +107,8 @@ std::uint64_t gemm_blocks(const hw::NpuSpec& npu, const kernels::NpuWork& work) 
 
 Task<> run_npu_work(hw::HexagonNpu& npu, const kernels::NpuWork& work, Progress* outputs, const hw::NpuRunMemo::Key* signature) {
   if (!outputs) {
-    if (const hw::NpuRunRecord* rec = alone_replay(npu, work, signature)) {
-      co_await replay(npu, *rec);  // a copy: the memo may start over before it ends
+    if (auto rec = alone_replay(npu, work, signature)) {
+      co_await replay(npu, std::move(rec));  // held by the replay: the memo may start over before it ends
       co_return;
     }
   }

@@ -64,8 +64,8 @@ CpuComplex::Part CpuComplex::part_of(const CpuTask& t, std::shared_ptr<CpuCluste
 
 Task<> CpuComplex::run_parts(PartList parts, std::string name, Tick* stalled) {
   if (may_replay(parts)) {
-    if (const CpuRunRecord* found = alone_record(parts)) {
-      const CpuRunRecord rec = *found;  // a copy: the memo may start over before the delay ends
+    if (const CpuRunMemo::Shared found = alone_record(parts)) {
+      const CpuRunRecord& rec = *found;  // `found` holds it: the memo may start over before the delay ends
       const Tick start = sim_.now();
       co_await sim_.delay(rec.duration);
       for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -140,7 +140,7 @@ std::size_t CpuComplex::index_of(const CpuCluster& c) const {
   throw std::logic_error("cpu: a cluster of another complex");
 }
 
-const CpuRunRecord* CpuComplex::alone_record(const PartList& parts) {
+CpuRunMemo::Shared CpuComplex::alone_record(const PartList& parts) {
   // Each part's timing is a function of these and of the cluster's description (fixed per run).
   const auto recorded = [this](const Part& p) {
     return RecordedPart{index_of(*p.cluster), p.threads, p.cluster->idle_for_at_least(spec_.idle_threshold), p.compute, p.bytes};

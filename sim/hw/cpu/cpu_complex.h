@@ -132,9 +132,9 @@ class CpuComplex {
   // The replay's checks that need no record: on, untraced, the parts' cores free, no DRAM flow,
   // nothing due now.
   bool may_replay(const PartList& parts) const;
-  // The record to replay these parts from now, or nullptr (above); recorded on a scratch CPU the
+  // The record to replay these parts from now, or null (above); recorded on a scratch CPU the
   // second time they are met.
-  const CpuRunRecord* alone_record(const PartList& parts);
+  CpuRunMemo::Shared alone_record(const PartList& parts);
   CpuRunRecord record_alone(const std::vector<RecordedPart>& what) const;
   std::size_t index_of(const CpuCluster& c) const;
   // `name` views the task's name in run_parts's frame, which outlives the part, as `c` (a cluster of
