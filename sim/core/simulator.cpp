@@ -37,19 +37,15 @@ void Simulator::schedule_at(Tick t, EventFn fn, void* ctx) {
 
 std::uint64_t Simulator::spawn(Task<> task, std::string name) {
   if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + name + "'");
-  ProcessInfo info;
-  info.name = std::move(name);
-  return start_process(std::move(task), std::move(info));
+  return start_process(std::move(task), name);
 }
 
-std::uint64_t Simulator::spawn_now(Task<> task, std::string name) {
-  if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + name + "'");
-  ProcessInfo info;
-  info.name = std::move(name);
-  return start_process(std::move(task), std::move(info), true);
+std::uint64_t Simulator::spawn_now(Task<> task, std::string_view name) {
+  if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + std::string(name) + "'");
+  return start_process(std::move(task), name, true);
 }
 
-std::uint64_t Simulator::start_process(Task<> task, ProcessInfo info, bool now) {
+std::uint64_t Simulator::start_process(Task<> task, std::string_view name, bool now) {
   std::uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -60,15 +56,18 @@ std::uint64_t Simulator::start_process(Task<> task, ProcessInfo info, bool now) 
     free_slots_.reserve(slots_.capacity());  // so the push_back in process_finished cannot throw
     free_slots_.push_back(slot);
   }
+  // Into the free slot's own string, which keeps the capacity of the processes it held before: a
+  // spawn per job allocated a name per job. May throw: nothing taken yet (the slot stays free).
+  slots_[slot].name.assign(name);
   free_slots_.pop_back();
   auto handle = task.release();
+  ProcessInfo& info = slots_[slot];
   info.handle = handle;
   info.id = next_process_id_++;
   handle.promise().owner = this;
   handle.promise().process_id = slot;
-  slots_[slot] = std::move(info);
   ++live_processes_;
-  const std::uint64_t id = slots_[slot].id;  // the slot is freed if the process ends at once
+  const std::uint64_t id = info.id;  // the slot is freed if the process ends at once
   if (now) {
     handle.resume();
   } else {

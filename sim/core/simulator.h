@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -83,7 +84,7 @@ class Simulator {
   std::uint64_t spawn(Task<> task, std::string name);
   // As spawn, but the process runs at once, inside the current event, up to its first suspension:
   // a process started from an event handler runs where a coroutine resumed there would.
-  std::uint64_t spawn_now(Task<> task, std::string name);
+  std::uint64_t spawn_now(Task<> task, std::string_view name);
   std::size_t live_processes() const { return live_processes_; }
   // Names of processes that have not finished, in spawn order (for deadlock reports).
   std::vector<std::string> blocked_processes() const;
@@ -156,7 +157,7 @@ class Simulator {
     std::uint64_t id = 0;            // spawn order
     std::string name;
   };
-  std::uint64_t start_process(Task<> task, ProcessInfo info, bool now = false);
+  std::uint64_t start_process(Task<> task, std::string_view name, bool now = false);
   // Live processes in spawn order (reports and teardown; rare, so sorted on demand).
   std::vector<const ProcessInfo*> live_in_spawn_order() const;
 

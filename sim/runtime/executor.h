@@ -18,6 +18,7 @@
 #include "sim/model/model_config.h"
 #include "sim/report/trace.h"
 #include "sim/runtime/job.h"
+#include "sim/runtime/job_picker.h"
 #include "sim/runtime/lane_gate.h"
 #include "sim/runtime/lowering/lowering_cache.h"
 #include "sim/runtime/sync_policy.h"
@@ -166,7 +167,7 @@ class Executor {
   // Lanes (job.h): one gate per lane name; the pick policy sees which jobs are done or started.
   LaneGate& lane(const Plan& plan, const std::string& name);
   std::map<std::string, std::unique_ptr<LaneGate>> lanes_;
-  std::vector<std::vector<std::uint32_t>> dependents_;
+  Dependents dependents_;
   std::vector<bool> done_flags_, started_;
   std::set<std::string> built_graphs_;
   std::uint64_t graphs_built_ = 0;

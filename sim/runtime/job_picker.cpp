@@ -1,19 +1,33 @@
 #include "sim/runtime/job_picker.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace socsim::runtime {
 
-std::vector<std::vector<std::uint32_t>> dependents_of(const Plan& plan) {
-  std::vector<std::vector<std::uint32_t>> d(plan.jobs.size());
-  for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
-    for (const auto dep : plan.jobs[j].deps) d[dep].push_back(j);
+Dependents dependents_of(const Plan& plan) {
+  const std::size_t n = plan.jobs.size();
+  Dependents d;
+  d.first_.assign(n + 1, 0);
+  for (const auto& job : plan.jobs) {
+    for (const auto dep : job.deps) {
+      if (dep >= n) throw std::out_of_range("dependents_of: a job depends on job " + std::to_string(dep) + " of " + std::to_string(n));
+      ++d.first_[dep + 1];
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) d.first_[j + 1] += d.first_[j];
+  d.list_.resize(d.first_[n]);
+  std::vector<std::uint32_t> fill(d.first_.begin(), d.first_.end() - 1);
+  for (std::uint32_t j = 0; j < n; ++j) {
+    for (const auto dep : plan.jobs[j].deps) d.list_[fill[dep]++] = j;  // in job order, as pushed before
   }
   return d;
 }
 
-double npu_stall_score(const Plan& plan, const std::vector<std::vector<std::uint32_t>>& dependents, std::uint32_t g,
+double npu_stall_score(const Plan& plan, const Dependents& dependents, std::uint32_t g,
                        const std::vector<bool>& done, const std::vector<bool>& started) {
   double unlocked = 0;
-  for (const auto s : dependents[g]) {
+  for (const auto s : dependents.of(g)) {
     if (started[s] || done[s]) continue;
     bool ready_after_g = true;
     for (const auto d : plan.jobs[s].deps) {
@@ -27,7 +41,7 @@ double npu_stall_score(const Plan& plan, const std::vector<std::vector<std::uint
   return plan.jobs[g].unit == kernels::Unit::kNpu ? -unlocked : unlocked;
 }
 
-std::size_t pick_job(PickPolicy policy, const Plan& plan, const std::vector<std::vector<std::uint32_t>>& dependents,
+std::size_t pick_job(PickPolicy policy, const Plan& plan, const Dependents& dependents,
                      const std::vector<std::uint32_t>& waiting, const std::vector<bool>& done, const std::vector<bool>& started) {
   std::size_t best = 0;
   switch (policy) {

@@ -56,10 +56,15 @@ void CpuComplex::check_ops(const CpuTask& t) {
 }
 
 CpuComplex::Part CpuComplex::part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) const {
+  return part_of(t, std::move(c), threads, t.ops, t.dram_bytes);
+}
+
+CpuComplex::Part CpuComplex::part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads, double ops,
+                                     std::uint64_t bytes) const {
   const std::uint64_t cycles =
-      compute_cycles_per_thread(padded_ops(t, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads);
+      compute_cycles_per_thread(padded_ops(t, ops, spec_.gemm_tile_rows), task_ops_per_cycle(c->spec(), t), threads);
   const Tick compute = c->clock().cycles_to_ticks(cycles);
-  return Part{std::move(c), threads, compute, t.dram_bytes, t.ops};
+  return Part{std::move(c), threads, compute, bytes, ops};
 }
 
 Task<> CpuComplex::run_parts(PartList parts, std::string name, Tick* stalled) {
@@ -251,15 +256,14 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   std::uint64_t bytes_left = t.dram_bytes;
   for (std::size_t i = 0; i < picks.size(); ++i) {
     const double share = picks[i].weight / total_weight;
-    CpuTask part = t;
-    part.ops = picks.size() == 1 ? t.ops : t.ops * share;
+    // The part's share of t (no copy of t: its name was an allocation per part).
+    const double ops = picks.size() == 1 ? t.ops : t.ops * share;
     // Bytes follow the same share; the last part takes the rounding remainder.
     const bool last = i + 1 == picks.size();
     const auto rounded = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.dram_bytes) * share));
     const std::uint64_t bytes = last ? bytes_left : std::min(bytes_left, rounded);
-    part.dram_bytes = bytes;
     bytes_left -= bytes;
-    parts.push_back(part_of(part, find(picks[i].cluster->name()), picks[i].threads));
+    parts.push_back(part_of(t, find(picks[i].cluster->name()), picks[i].threads, ops, bytes));
   }
   return run_parts(std::move(parts), traced_name(t), stalled);
 }

@@ -122,6 +122,8 @@ class CpuComplex {
   static void check_ops(const CpuTask& t);  // throws std::invalid_argument
   std::string traced_name(const CpuTask& t) const;  // empty unless a trace records hardware spans
   Part part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads) const;
+  // A part doing `ops` of t's ops and moving `bytes` (its share on one cluster), t's kind of work.
+  Part part_of(const CpuTask& t, std::shared_ptr<CpuCluster> c, std::uint32_t threads, double ops, std::uint64_t bytes) const;
   // A task's parts, started together (each waits FIFO for its cluster's cores); replayed when
   // they run alone (above).
   Task<> run_parts(PartList parts, std::string name, Tick* stalled);

@@ -36,11 +36,13 @@ double core_ops_per_second(const CpuClusterSpec& c, DType d) {
   return static_cast<double>(c.clock_hz) * ops_per_cycle(c, d);
 }
 
-double padded_ops(const CpuTask& t, std::uint32_t gemm_tile_rows) {
-  if (t.rows == 0 || gemm_tile_rows <= 1) return t.ops;
+double padded_ops(const CpuTask& t, std::uint32_t gemm_tile_rows) { return padded_ops(t, t.ops, gemm_tile_rows); }
+
+double padded_ops(const CpuTask& t, double ops, std::uint32_t gemm_tile_rows) {
+  if (t.rows == 0 || gemm_tile_rows <= 1) return ops;
   const std::uint64_t blocks = (t.rows + gemm_tile_rows - 1) / gemm_tile_rows;
   const std::uint64_t padded = blocks * gemm_tile_rows;
-  return t.ops * static_cast<double>(padded) / static_cast<double>(t.rows);
+  return ops * static_cast<double>(padded) / static_cast<double>(t.rows);
 }
 
 std::uint64_t compute_cycles_per_thread(double ops, double per_cycle, std::uint32_t threads) {

@@ -51,6 +51,8 @@ double core_ops_per_second(const CpuClusterSpec& c, DType d);
 // gemm_tile_rows, because the micro-kernel always computes a whole row block (a 32-row GEMM
 // costs as much as a 64-row one when the block is 64). Non-GEMM work is not padded.
 double padded_ops(const CpuTask& t, std::uint32_t gemm_tile_rows);
+// The same for a share `ops` of the task's (its rows padded the same way).
+double padded_ops(const CpuTask& t, double ops, std::uint32_t gemm_tile_rows);
 
 // Whole cycles one of `threads` cores needs for its even share of `ops` (rounded up: a started
 // cycle is spent). A relative 1e-12 slack keeps exact quotients such as 1e6/16 from becoming

@@ -137,5 +137,23 @@ TEST(LaneScheduling, NpuStallScoreFavoursUnlockingNpuWork) {
   EXPECT_DOUBLE_EQ(npu_stall_score(p, dep, 2, none, started), 0.0);
 }
 
+TEST(LaneScheduling, DependentsAreTheReverseOfDepsInJobOrder) {
+  Plan p;
+  for (int k = 0; k < 6; ++k) p.add(job_of(kernels::Unit::kCpu, 1, 0, k));
+  p.jobs[2].deps = {0, 1}, p.jobs[3].deps = {0}, p.jobs[5].deps = {0, 2, 3};
+  const auto dep = dependents_of(p);
+  ASSERT_EQ(dep.size(), 6u);
+  const auto list = [&](std::uint32_t j) { return std::vector<std::uint32_t>(dep.of(j).begin(), dep.of(j).end()); };
+  EXPECT_EQ(list(0), (std::vector<std::uint32_t>{2, 3, 5}));
+  EXPECT_EQ(list(1), (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(list(2), (std::vector<std::uint32_t>{5}));
+  EXPECT_EQ(list(3), (std::vector<std::uint32_t>{5}));
+  EXPECT_TRUE(list(4).empty());
+  EXPECT_TRUE(list(5).empty());
+  EXPECT_EQ(dependents_of(Plan{}).size(), 0u);
+  p.jobs[4].deps = {9};  // no such job: named, not read out of bounds
+  EXPECT_THROW(dependents_of(p), std::out_of_range);
+}
+
 }  // namespace
 }  // namespace socsim::runtime
