@@ -3,31 +3,40 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/runtime/job_name.h"
+
 namespace socsim::systems {
 
 std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops) {
-  runtime::Job* open = nullptr;
-  Placement open_place;
-  for (const auto& g : ops) {
-    const Placement p = placer_(g);
-    const bool same = open && p == open_place && open->ops.back().phase == g.phase && open->ops.back().step == g.step &&
-                      (!cut_at_layers_ || open->ops.back().layer == g.layer);
-    if (!same) {
-      runtime::Job j;
-      j.unit = p.unit;
-      j.precision = p.precision;
-      j.cpu_threads = p.cpu_threads;
-      if (p.unit == kernels::Unit::kCpu) j.cpu_engine = cpu_engine_;
-      j.name = std::string(g.phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(g.step) + ".L" +
-               std::to_string(g.layer) + "." + g.op.name;
-      if (p.unit == kernels::Unit::kNpu) j.npu_graph = namer_(g);
-      if (has_last_) j.deps.push_back(last_);
-      last_ = plan.add(std::move(j));
-      has_last_ = true;
-      open = &plan.jobs[last_];
-      open_place = p;
-    }
-    open->ops.push_back(g);
+  // Each op's placement first, so that each job's ops are reserved whole (grown op by op, a job
+  // of a dozen ops was reallocated four times, moving its ops each time).
+  std::vector<Placement> places;
+  places.reserve(ops.size());
+  for (const auto& g : ops) places.push_back(placer_(g));
+  // Whether op i joins the job op i - 1 is in.
+  const auto joins = [&](std::size_t i) {
+    if (i == 0) return false;
+    const model::GraphOp &g = ops[i], &prev = ops[i - 1];
+    return places[i] == places[i - 1] && prev.phase == g.phase && prev.step == g.step && (!cut_at_layers_ || prev.layer == g.layer);
+  };
+  for (std::size_t i = 0; i < ops.size();) {
+    std::size_t end = i + 1;
+    while (end < ops.size() && joins(end)) ++end;
+    const model::GraphOp& g = ops[i];
+    const Placement& p = places[i];
+    runtime::Job j;
+    j.unit = p.unit;
+    j.precision = p.precision;
+    j.cpu_threads = p.cpu_threads;
+    if (p.unit == kernels::Unit::kCpu) j.cpu_engine = cpu_engine_;
+    j.name = runtime::op_job_name(g);
+    if (p.unit == kernels::Unit::kNpu) j.npu_graph = namer_(g);
+    if (has_last_) j.deps.push_back(last_);
+    j.ops.reserve(end - i);
+    j.ops.insert(j.ops.end(), ops.begin() + static_cast<std::ptrdiff_t>(i), ops.begin() + static_cast<std::ptrdiff_t>(end));
+    last_ = plan.add(std::move(j));
+    has_last_ = true;
+    i = end;
   }
   return last_;
 }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "sim/config/config_error.h"
+#include "sim/runtime/job_name.h"
 #include "sim/systems/baselines/npu_naive.h"
 #include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/plan_builder.h"
@@ -164,8 +165,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
       }
     }
     runtime::Job j;
-    j.name = std::string(g.phase == model::Phase::kDecode ? "decode" : "prefill") + std::to_string(g.step) + ".L" +
-             std::to_string(g.layer) + "." + g.op.name;
+    j.name = runtime::op_job_name(g);
     j.unit = unit;
     j.precision = runtime::Precision::kW4A16;
     j.ops.push_back(g);
