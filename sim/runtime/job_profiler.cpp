@@ -24,6 +24,8 @@ std::string job_signature(const Job& job) {
 }
 
 std::string_view label_stem(std::string_view name) {
+  // Most names end in a letter: no suffix to look for (this runs per op lookup).
+  if (name.empty() || name.back() < '0' || name.back() > '9') return name;
   const auto dot = name.rfind(".h");
   if (dot == std::string_view::npos || dot + 2 == name.size()) return name;
   if (name.find_first_not_of("0123456789", dot + 2) != std::string_view::npos) return name;

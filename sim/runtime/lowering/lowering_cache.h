@@ -11,6 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "sim/core/field_hash.h"
 #include "sim/runtime/lowering/attention_lowering.h"
 #include "sim/runtime/op_lowering.h"
 
@@ -58,7 +59,7 @@ class LoweringCache {
 
   struct NameHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+    std::size_t operator()(std::string_view v) const { return hash_string(v); }
   };
   std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> names_;
 
