@@ -19,7 +19,7 @@ std::uint64_t fastest_width(const hw::NpuSpec& npu, hw::GemmShape s, hw::Operand
   double best_t = 0;
   const auto consider = [&](std::uint64_t w) {
     s.width = w;
-    const double t = hw::idle_plan_seconds(npu, hw::plan_hmx_gemm(npu, s, home));
+    const double t = hw::idle_hmx_gemm_seconds(npu, s, home);
     if (best == 0 || t < best_t || (t == best_t && w < best)) best = w, best_t = t;
   };
   // Every factorization h x w = m (O(sqrt m) candidates; m is a chunk or a prompt).

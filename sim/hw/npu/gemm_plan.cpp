@@ -342,8 +342,10 @@ struct PlanKeyHash {
 // candidate (planning was a third of a hetero-tensor run). Bounded by the blocks held.
 struct PlanMemo {
   std::unordered_map<PlanKey, GemmPlan, PlanKeyHash> plans;
+  std::unordered_map<PlanKey, double, PlanKeyHash> idle_seconds;  // of plans timed idle (layout searches)
   std::size_t blocks = 0;
   static constexpr std::size_t kBlockLimit = 1 << 18;  // ~14 MB of blocks per thread
+  static constexpr std::size_t kIdleLimit = 1 << 16;    // idle times kept (~16 MB of keys at most)
 };
 thread_local PlanMemo plan_memo;
 
@@ -359,6 +361,7 @@ auto with_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home, Use use
   GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
   if (plan_memo.blocks + plan.blocks.size() > PlanMemo::kBlockLimit) {
     plan_memo.plans.clear();
+    plan_memo.idle_seconds.clear();
     plan_memo.blocks = 0;
   }
   if (plan.blocks.size() <= PlanMemo::kBlockLimit) {
@@ -372,6 +375,17 @@ auto with_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home, Use use
 
 GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
   return with_plan(npu, s, home, [](const GemmPlan& p) { return p; });
+}
+
+double idle_hmx_gemm_seconds(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  const PlanKey key = key_of(npu, s, home);
+  if (const auto it = plan_memo.idle_seconds.find(key); it != plan_memo.idle_seconds.end()) return it->second;
+  const double t = with_plan(npu, s, home, [&npu](const GemmPlan& p) { return idle_plan_seconds(npu, p); });
+  // Cleared with the plans (with_plan above may just have started the memo over), and bounded on
+  // its own too: a plan too large to keep is still timed.
+  if (plan_memo.idle_seconds.size() >= PlanMemo::kIdleLimit) plan_memo.idle_seconds.clear();
+  plan_memo.idle_seconds.emplace(key, t);
+  return t;
 }
 
 GemmPlanSummary plan_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& s, OperandHome home) {

@@ -94,5 +94,8 @@ double weight_stream_seconds(const NpuSpec& npu, const GemmShape& shape, std::ui
 // Seconds `plan` takes on an otherwise idle NPU: the software pipeline of run_hmx_gemm without
 // DRAM contention (how a kernel author or a runtime's offline profiler compares candidates).
 double idle_plan_seconds(const NpuSpec& npu, const GemmPlan& plan);
+// The same for the memoized plan of a shape, without copying its blocks (a layout search tries
+// every factorization of a chunk's rows: a copy of each candidate's plan cost more than timing it).
+double idle_hmx_gemm_seconds(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 
 }  // namespace socsim::hw

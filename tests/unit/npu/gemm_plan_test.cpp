@@ -277,6 +277,7 @@ TEST(GemmPlanMemo, SummaryIsThePlans) {
         EXPECT_EQ(got.total.tile_ops, want.total.tile_ops);
         EXPECT_EQ(got.total.output_tiles, want.total.output_tiles);
         EXPECT_EQ(got.total.writeback_bytes, want.total.writeback_bytes);
+        EXPECT_EQ(idle_hmx_gemm_seconds(npu, shape, home), idle_plan_seconds(npu, want));  // the memoized plan's, uncopied
       }
     }
   }
