@@ -2,8 +2,11 @@
 // A 128-bit signature built field by field: two independent 64-bit lanes (splitmix64's finalizer
 // over the running state), so an accidental match of two different inputs is vanishingly unlikely
 // (about 2^-128 per pair). Keys of the run memos (run_memo.h).
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <utility>
 
 namespace socsim {
@@ -18,6 +21,16 @@ class SignatureBuilder {
   }
   void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
   void add(const Signature& k) { add(k.first), add(k.second); }
+  // Its length, then its bytes eight at a time (the last word zero-padded): strings of different
+  // lengths or contents, one after another, stay apart.
+  void add(std::string_view s) {
+    add(static_cast<std::uint64_t>(s.size()));
+    for (std::size_t i = 0; i < s.size(); i += 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, std::min<std::size_t>(8, s.size() - i));
+      add(w);
+    }
+  }
   Signature key() const { return {a_, b_}; }
 
  private:

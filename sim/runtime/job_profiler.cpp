@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
 
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
@@ -11,16 +10,23 @@
 
 namespace socsim::runtime {
 
-std::string job_signature(const Job& job) {
-  std::string s = fmt::format("{}|{}|{}|{}|{}|{}", static_cast<int>(job.unit), static_cast<int>(job.precision), job.cpu_threads,
-                              job.storage_read_bytes, job.npu_graph.empty() ? 0 : 1, static_cast<int>(job.cpu_engine));
-  if (!job.cpu_cluster.empty()) s += "|@" + job.cpu_cluster;
+Signature job_signature(const Job& job) {
+  SignatureBuilder s;
+  s.add(static_cast<std::uint64_t>(job.unit));
+  s.add(static_cast<std::uint64_t>(job.precision));
+  s.add(static_cast<std::uint64_t>(job.cpu_threads));
+  s.add(job.storage_read_bytes);
+  s.add(static_cast<std::uint64_t>(job.npu_graph.empty() ? 0 : 1));
+  s.add(static_cast<std::uint64_t>(job.cpu_engine));
+  s.add(std::string_view(job.cpu_cluster));
+  s.add(static_cast<std::uint64_t>(job.ops.size()));
   for (const auto& g : job.ops) {
     const auto& o = g.op;
-    s += fmt::format("|{}:{}:{}:{}:{}:{}:{}:{}", label_stem(o.name), static_cast<int>(o.kind), o.m, o.k, o.n, o.batch, o.elements,
-                     o.weight_params);
+    s.add(label_stem(o.name));
+    s.add(static_cast<std::uint64_t>(o.kind));
+    s.add(o.m), s.add(o.k), s.add(o.n), s.add(o.batch), s.add(o.elements), s.add(o.weight_params);
   }
-  return s;
+  return s.key();
 }
 
 std::string_view label_stem(std::string_view name) {
@@ -41,7 +47,7 @@ Tick JobProfiler::duration(const Job& job) {
 }
 
 Tick JobProfiler::simulated_duration(const Job& job) {
-  const std::string key = job_signature(job);
+  const Signature key = job_signature(job);
   if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
   Simulator sim;
   hw::Soc soc(sim, soc_, nullptr);

@@ -1,14 +1,14 @@
 #pragma once
 // Offline profiling of jobs, as llm.npu's scheduler has it: each job's duration when it runs
 // alone on an idle SoC (no dependencies, no other traffic, its NPU graph already built). Jobs
-// with the same signature (unit, precision, threads, lane, storage bytes and every op's shape)
-// are profiled once.
-#include <map>
+// with the same signature (job_signature below) are profiled once.
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
+#include "sim/core/signature.h"
 #include "sim/core/simulator.h"
 #include "sim/hw/soc.h"
 #include "sim/hw/soc_spec.h"
@@ -49,17 +49,23 @@ class JobProfiler {
   Tick closed_form(const Job& job, bool cold);
   const hw::SocSpec& soc_;
   const model::ModelConfig& model_;
-  std::map<std::string, Tick> cache_;
+  struct SignatureHash {
+    std::size_t operator()(const Signature& k) const { return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ull)); }
+  };
+  std::unordered_map<Signature, Tick, SignatureHash> cache_;
   lowering::LoweringCache lowering_;  // shared by every profile run: each op is lowered once
   // An idle SoC for the closed form (CpuComplex::compute_time), made on first use.
   std::unique_ptr<Simulator> idle_sim_;
   std::unique_ptr<hw::Soc> idle_soc_;
 };
 
-// The profiling key. Op names are in it because lowering reads some (down_proj, gate_mul,
-// rope_k, sample); a per-head suffix ".h<N>" (shadowAttn's top-k and sparse-attention ops) is
-// not, since no lowering reads it: heads of one shape share a profile.
-std::string job_signature(const Job& job);
+// The profiling key: a 128-bit signature (sim/core/signature.h, as the run memos'; formatting it
+// as a string per job was a share of shadowAttn's planning) of the unit, precision, threads,
+// storage bytes, whether there is a graph call, the CPU engine and cluster, and every op's stem
+// and shape. Op names are in it because lowering reads some (down_proj, gate_mul, rope_k,
+// sample); a per-head suffix ".h<N>" (shadowAttn's top-k and sparse-attention ops) is not, since
+// no lowering reads it: heads of one shape share a profile.
+Signature job_signature(const Job& job);
 std::string_view label_stem(std::string_view op_name);  // the name without a ".h<N>" suffix
 
 }  // namespace socsim::runtime
