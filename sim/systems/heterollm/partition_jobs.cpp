@@ -1,5 +1,7 @@
 #include "sim/systems/heterollm/partition_jobs.h"
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <string>
 
@@ -17,7 +19,9 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
   const std::string base = std::string(g0.phase == model::Phase::kPrefill ? "prefill" : "decode") + std::to_string(g0.step) +
                            ".L" + std::to_string(g0.layer) + ".";
   // Each op's share of the concatenated columns: the NPU takes columns [0, npu_cols).
-  std::vector<std::uint64_t> npu_cols, gpu_cols;
+  // (A plan partitions every matmul group of every step: nothing here allocates per op that
+  // need not.)
+  boost::container::small_vector<std::uint64_t, 4> npu_cols, gpu_cols;
   std::uint64_t c0 = 0, total = 0;
   for (const auto& g : group) total += g.op.n;
   if (total != p.n) throw std::invalid_argument("partition_jobs: the group's columns differ from the partition's");
@@ -42,12 +46,16 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
     return part;
   };
   std::vector<runtime::Job> jobs;
+  jobs.reserve((p.uses_npu() ? p.npu_pieces.size() : 0) + (p.uses_gpu() ? 1 : 0));
   for (std::size_t i = 0; p.uses_npu() && i < p.npu_pieces.size(); ++i) {
     runtime::Job j;
     j.unit = kernels::Unit::kNpu;
     j.precision = runtime::Precision::kW4A16;
+    j.ops.reserve(group.size());
     // (Appended, not formatted: a plan partitions every matmul of every step.)
-    std::string graph = "heterollm/matmul";
+    std::string graph;
+    graph.reserve(16 + 32 * group.size());
+    graph.append("heterollm/matmul");
     for (std::size_t o = 0; o < group.size(); ++o) {
       if (npu_cols[o] == 0) continue;
       const std::string name = i == 0 ? group[o].op.name : group[o].op.name + ".npu_piece" + std::to_string(i);
@@ -62,6 +70,7 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
     runtime::Job j;
     j.unit = kernels::Unit::kGpu;
     j.precision = runtime::Precision::kW4A16;
+    j.ops.reserve(group.size());
     for (std::size_t o = 0; o < group.size(); ++o) {
       if (gpu_cols[o] == 0) continue;
       const std::string name = npu_cols[o] > 0 ? group[o].op.name + ".gpu_part" : group[o].op.name;
