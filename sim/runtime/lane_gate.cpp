@@ -4,12 +4,10 @@
 
 namespace socsim::runtime {
 
-Task<> LaneGate::acquire(std::uint32_t job) {
-  if (wake_.count(job)) throw std::logic_error("job waits twice for one lane");
+void LaneGate::enqueue(std::uint32_t job, std::coroutine_handle<> waiter) {
   waiting_.push_back(job);
-  auto& t = *wake_.emplace(job, std::make_unique<Trigger>(sim_)).first->second;
+  waiters_.push_back(waiter);
   if (!busy_) schedule_pick();
-  co_await t.wait();
 }
 
 void LaneGate::release() {
@@ -20,18 +18,21 @@ void LaneGate::release() {
 void LaneGate::schedule_pick() {
   if (pick_pending_) return;
   pick_pending_ = true;
-  sim_.call_at(sim_.now(), [this] {
-    pick_pending_ = false;
-    if (busy_ || waiting_.empty()) return;
-    const std::size_t i = pick_(waiting_);
-    if (i >= waiting_.size()) throw std::logic_error("lane pick out of range");
-    const std::uint32_t job = waiting_[i];
-    waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
-    busy_ = true;
-    // fire() schedules the waiter's resumption; the awaiter reads nothing from the trigger
-    // after that, so it can go now.
-    wake_.extract(job).mapped()->fire();
-  });
+  sim_.schedule_at(sim_.now(), &LaneGate::on_pick, this);
+}
+
+void LaneGate::on_pick(void* self) {
+  LaneGate& g = *static_cast<LaneGate*>(self);
+  g.pick_pending_ = false;
+  if (g.busy_ || g.waiting_.empty()) return;
+  const std::size_t i = g.pick_(g.waiting_);
+  if (i >= g.waiting_.size()) throw std::logic_error("lane pick out of range");
+  const std::coroutine_handle<> waiter = g.waiters_[i];
+  g.waiting_.erase(g.waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+  g.waiters_.erase(g.waiters_.begin() + static_cast<std::ptrdiff_t>(i));
+  g.busy_ = true;
+  // As a trigger fires: the waiter resumes in an event of its own at this instant.
+  g.sim_.resume_at(g.sim_.now(), waiter);
 }
 
 }  // namespace socsim::runtime
