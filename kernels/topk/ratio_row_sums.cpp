@@ -1,9 +1,11 @@
 #include "kernels/topk/ratio_row_sums.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace socsim::kernels {
 

@@ -19,6 +19,13 @@ Signature job_signature(const Job& job) {
   s.add(static_cast<std::uint64_t>(job.npu_graph.empty() ? 0 : 1));
   s.add(static_cast<std::uint64_t>(job.cpu_engine));
   s.add(std::string_view(job.cpu_cluster));
+  // The NPU kernels its ops lower with (the old string signature left them out: two jobs alike
+  // but for their kernels shared one profile).
+  const NpuKernelChoice& k = job.npu_kernels;
+  s.add(static_cast<std::uint64_t>(k.hmx_gemv)), s.add(static_cast<std::uint64_t>(k.w4a16));
+  s.add(static_cast<std::uint64_t>(k.dequant)), s.add(static_cast<std::uint64_t>(k.q8_0_down));
+  s.add(static_cast<std::uint64_t>(k.prefetch_weights)), s.add(static_cast<std::uint64_t>(k.exp));
+  s.add(static_cast<std::uint64_t>(k.graph_layout));
   s.add(static_cast<std::uint64_t>(job.ops.size()));
   for (const auto& g : job.ops) {
     const auto& o = g.op;

@@ -63,7 +63,7 @@ std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<m
       graph.append("/").append(std::to_string(p.npu_pieces[i])).append("x").append(std::to_string(p.k)).append("x").append(std::to_string(npu_cols[o]));
     }
     j.name = base + j.ops.front().op.name;
-    j.npu_graph = graph;
+    j.npu_graph = std::move(graph);
     jobs.push_back(std::move(j));
   }
   if (p.uses_gpu()) {

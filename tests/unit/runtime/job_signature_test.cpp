@@ -43,6 +43,13 @@ TEST(JobSignature, EveryFieldTheTimeDependsOnChangesIt) {
       [](Job& j) { j.ops[0].op.batch = 2; },
       [](Job& j) { j.ops[0].op.elements = 1; },
       [](Job& j) { j.ops[0].op.weight_params = 1; },
+      [](Job& j) { j.npu_kernels.hmx_gemv = true; },
+      [](Job& j) { j.npu_kernels.w4a16 = W4A16Kernel::kCustom; },
+      [](Job& j) { j.npu_kernels.dequant = kernels::DequantLayout::kBaseline; },
+      [](Job& j) { j.npu_kernels.q8_0_down = true; },
+      [](Job& j) { j.npu_kernels.prefetch_weights = true; },
+      [](Job& j) { j.npu_kernels.exp = kernels::ExpVariant::kExact; },
+      [](Job& j) { j.npu_kernels.graph_layout = kernels::GraphActivationLayout::kEquivalentShape; },
   };
   std::set<Signature> seen = {job_signature(base_job())};
   for (std::size_t i = 0; i < changes.size(); ++i) {

@@ -46,6 +46,9 @@ TEST(LaneGate, OneHolderAtATimeAndThePickSeesEveryJobReadyAtThatInstant) {
   EXPECT_EQ(seen[1], (std::vector<std::uint32_t>{3, 5}));
   EXPECT_EQ(seen[2], (std::vector<std::uint32_t>{3}));
   EXPECT_FALSE(gate.busy());
+  // Each waiter resumes in an event of its own, after the pick's: three spawns, then per job a
+  // pick, its resume and the end of its hold (12; resuming inside the pick would be 9).
+  EXPECT_EQ(sim.events_fired(), 12u);
 }
 
 TEST(LaneGate, AJobWaitingTwiceAndAPickOutOfRangeAreErrors) {

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "kernels/attention/attention_lower.h"
@@ -35,6 +38,13 @@ TEST(FloorSum, MatchesItsDefinition) {
     for (std::uint64_t i = 0; i < n; ++i) want += (a * i + b) / m;
     ASSERT_EQ(floor_sum(n, m, a, b), want) << n << " " << m << " " << a << " " << b;
   }
+  // At the scale the top-k uses: m = 1e6, thousands of rows, offsets of a long context.
+  for (int t = 0; t < 40; ++t) {
+    const std::uint64_t n = rng() % 5000, m = 1000000, a = rng() % 1000001, b = rng() % 2000000000000ull;
+    std::uint64_t want = 0;
+    for (std::uint64_t i = 0; i < n; ++i) want += (a * i + b) / m;
+    ASSERT_EQ(floor_sum(n, m, a, b), want) << n << " " << a << " " << b;
+  }
   EXPECT_THROW(floor_sum(3, 0, 1, 1), std::invalid_argument);
 }
 
@@ -48,6 +58,11 @@ TEST(RatioAsPpm, RecognisesExactlyTheRatiosOfWholePartsPerMillion) {
   EXPECT_FALSE(ratio_as_ppm(1.0 / 3.0));
   EXPECT_FALSE(ratio_as_ppm(-0.1));
   EXPECT_FALSE(ratio_as_ppm(std::nan("")));
+  EXPECT_EQ(ratio_as_ppm(-0.0), 0u);
+  EXPECT_FALSE(ratio_as_ppm(1e-300));
+  EXPECT_FALSE(ratio_as_ppm(std::nextafter(1.0, 0.0)));
+  EXPECT_EQ(ratio_as_ppm(std::numeric_limits<double>::infinity()), 1000000u);
+  EXPECT_EQ(ratio_as_ppm(ratio_of(999999)), 999999u);
 }
 
 // Every v of the first 4096 for a spread of ratios, then random ranges up to 2^21 keys.
@@ -114,6 +129,22 @@ TEST(RatioRowSums, TopKLoweringAndKeptTotalsMatchTheirRowLoops) {
         EXPECT_EQ(sparse_kept_total(s, ratio), kept * 3) << ratio << " " << rows << " " << p0;
       }
     }
+  }
+  // Every row past the diagonal's end (p0 >= n), and rows beyond the exact bound (the loop again).
+  for (const auto& [rows, n, p0] : {std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>{50, 100, 100},
+                                    {50, 100, 300},
+                                    {40, kMaxExactVisible + 30, kMaxExactVisible - 10}}) {
+    const double ratio = ratio_of(123457);
+    double ops = 0;
+    std::uint64_t bytes = 0;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      const std::uint64_t vis = visible_keys(n, p0, r), k = k_for_ratio(ratio, vis);
+      ops += topk_row_ops(vis, k);
+      bytes += vis * 4 + k * 4;
+    }
+    const auto w = lower_topk_cpu_ratio({rows, n, p0, 4}, ratio, 1);
+    EXPECT_EQ(w.tasks[0].ops, ops) << rows << " " << n << " " << p0;
+    EXPECT_EQ(w.tasks[0].dram_bytes, bytes) << rows << " " << n << " " << p0;
   }
 }
 
