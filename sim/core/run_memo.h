@@ -59,14 +59,11 @@ class RunMemo {
   void count_replay() { ++replays_; }
 
  private:
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ull)); }
-  };
   struct Entry {
     std::uint32_t seen = 0;
     Shared record;
   };
-  std::unordered_map<Key, Entry, KeyHash> entries_;
+  std::unordered_map<Key, Entry, SignatureHash> entries_;
   std::uint64_t replays_ = 0;
 };
 

@@ -4,6 +4,7 @@
 // (about 2^-128 per pair). Keys of the run memos (run_memo.h).
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -40,6 +41,12 @@ class SignatureBuilder {
     return z ^ (z >> 31);
   }
   std::uint64_t a_ = 0x243f6a8885a308d3ull, b_ = 0x13198a2e03707344ull;
+};
+
+// For hash tables keyed by a signature (the run memos, the job profiler): its lanes are already
+// mixed, so folding them is enough.
+struct SignatureHash {
+  std::size_t operator()(const Signature& k) const { return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ull)); }
 };
 
 }  // namespace socsim

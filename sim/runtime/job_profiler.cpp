@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
 #include "sim/runtime/lowering/sparse_attention_lowering.h"

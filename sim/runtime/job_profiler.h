@@ -49,9 +49,6 @@ class JobProfiler {
   Tick closed_form(const Job& job, bool cold);
   const hw::SocSpec& soc_;
   const model::ModelConfig& model_;
-  struct SignatureHash {
-    std::size_t operator()(const Signature& k) const { return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ull)); }
-  };
   std::unordered_map<Signature, Tick, SignatureHash> cache_;
   lowering::LoweringCache lowering_;  // shared by every profile run: each op is lowered once
   // An idle SoC for the closed form (CpuComplex::compute_time), made on first use.
