@@ -172,21 +172,62 @@ std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_
 
 void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
   LayerState st(layer, w, model_, shape_);
-  for (std::size_t i = 0; i < segments_.size(); ++i) {
-    run_segment(st, segments_[i]);
-    progress_functional_step(i + 1, segments_.size());  // a long decode is thousands of segments per layer
+  for (std::size_t i = 0; i < segments_.size();) {
+    const std::size_t end = batch_end(layer, i);
+    run_segments(st, i, end);
+    for (std::size_t j = i; j < end; ++j) progress_functional_step(j + 1, segments_.size());  // a long decode is thousands of segments per layer
+    i = end;
   }
 }
 
-void PlanForward::run_segment(LayerState& st, const Segment& seg) {
-  const model::ModelConfig& m = model_;
-  const std::uint64_t B = shape_.sequences, r = seg.rows, h = m.hidden, hd = m.head_dim;
-  const std::uint64_t heads = m.heads, kvh = m.kv_heads, q_dim = heads * hd, kv_dim = kvh * hd, T = shape_.tokens();
+bool PlanForward::row_independent(const OpPlacement& p) {
+  return p.precision == Precision::kFp32 || p.precision == Precision::kFp16 || p.precision == Precision::kW4A16;
+}
 
-  // The segment's rows of every sequence, sequence-major: the planned matmuls' m = rows x sequences.
-  Tensor x = f32_matrix(B * r, h);
-  for (std::uint64_t b = 0; b < B; ++b) {
-    std::memcpy(x.data<float>().data() + b * r * h, x_.data() + shape_.row(b, seg.p0) * h, r * h * sizeof(float));
+std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const {
+  const Segment& s0 = segments_[first];
+  if (s0.phase != model::Phase::kDecode) return first + 1;
+  const std::uint64_t B = shape_.sequences;
+  const std::vector<const char*> names = model_.gated_mlp ? std::vector<const char*>{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"}
+                                                          : std::vector<const char*>{"q_proj", "k_proj", "v_proj", "o_proj", "fc1", "fc2"};
+  const auto splits = [&](const Segment& s) {
+    return std::any_of(names.begin(), names.end(), [&](const char* n) { return placement_.has(s.phase, s.step, layer, std::string(n) + ".gpu_part"); });
+  };
+  std::vector<OpPlacement> first_places;
+  for (const char* n : names) {
+    first_places.push_back(placement_.at(s0.phase, s0.step, layer, n));
+    if (!row_independent(first_places.back())) return first + 1;
+  }
+  if (splits(s0)) return first + 1;
+  std::size_t end = first + 1;
+  std::uint64_t rows = B * s0.rows;
+  for (; end < segments_.size(); ++end) {
+    const Segment& s = segments_[end];
+    if (s.phase != model::Phase::kDecode || rows + B * s.rows > batch_rows_) break;
+    bool same = !splits(s);
+    for (std::size_t i = 0; same && i < names.size(); ++i) same = placement_.at(s.phase, s.step, layer, names[i]) == first_places[i];
+    if (!same) break;
+    rows += B * s.rows;
+  }
+  return end;
+}
+
+void PlanForward::run_segments(LayerState& st, std::size_t first, std::size_t last) {
+  const model::ModelConfig& m = model_;
+  const Segment& seg = segments_[first];  // the placements of every matmul, alike for all (batch_end)
+  ++matmul_batches_;
+  const std::uint64_t B = shape_.sequences, h = m.hidden, q_dim = m.heads * m.head_dim, kv_dim = m.kv_heads * m.head_dim;
+
+  // Each segment's rows of every sequence, sequence-major (the planned matmuls' m = rows x
+  // sequences), the segments one after another.
+  std::vector<std::uint64_t> offset{0};
+  for (std::size_t i = first; i < last; ++i) offset.push_back(offset.back() + B * segments_[i].rows);
+  Tensor x = f32_matrix(offset.back(), h);
+  for (std::size_t i = first; i < last; ++i) {
+    const Segment& s = segments_[i];
+    for (std::uint64_t b = 0; b < B; ++b) {
+      std::memcpy(x.data<float>().data() + (offset[i - first] + b * s.rows) * h, x_.data() + shape_.row(b, s.p0) * h, s.rows * h * sizeof(float));
+    }
   }
 
   const Tensor hn = apply_norm(m, x, st.weights.input_norm);
@@ -197,6 +238,43 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   add_bias(q, st.weights.q_bias);
   add_bias(k, st.weights.k_bias);
   add_bias(v, st.weights.v_bias);
+
+  // Attention segment by segment, in order: each appends its keys and values to the cache the
+  // next one reads.
+  Tensor attn = f32_matrix(offset.back(), q_dim);
+  for (std::size_t i = first; i < last; ++i) {
+    const std::uint64_t o = offset[i - first];
+    attend(st, segments_[i], q.data<float>().data() + o * q_dim, k.data<float>().data() + o * kv_dim, v.data<float>().data() + o * kv_dim,
+           attn.data<float>().data() + o * q_dim);
+  }
+  add_into(x, matmul(seg, st.layer, "o_proj", st.o, st.weights.o, attn, false, offline_scale(seg, st.layer, "o_proj", attn)));
+
+  const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
+  if (m.gated_mlp) {
+    const auto gate_scale = offline_scale(seg, st.layer, "gate_proj", hn2);
+    const Tensor g = activate(m.activation, matmul(seg, st.layer, "gate_proj", st.gate, st.weights.gate, hn2, false, gate_scale));
+    const Tensor u = matmul(seg, st.layer, "up_proj", st.up, st.weights.up, hn2, false, gate_scale);
+    const Tensor gu = [&] {
+      const kernels::ScopedKernelTime timed;
+      return kernels::gate_mul(g, u);
+    }();
+    add_into(x, matmul(seg, st.layer, "down_proj", st.down, st.weights.down, gu, true, offline_scale(seg, st.layer, "down_proj", gu)));
+  } else {
+    const Tensor a = activate(m.activation, matmul(seg, st.layer, "fc1", st.up, st.weights.up, hn2, false, offline_scale(seg, st.layer, "fc1", hn2)));
+    add_into(x, matmul(seg, st.layer, "fc2", st.down, st.weights.down, a, false, offline_scale(seg, st.layer, "fc2", a)));
+  }
+  for (std::size_t i = first; i < last; ++i) {
+    const Segment& s = segments_[i];
+    for (std::uint64_t b = 0; b < B; ++b) {
+      std::memcpy(x_.data() + shape_.row(b, s.p0) * h, x.data<float>().data() + (offset[i - first] + b * s.rows) * h, s.rows * h * sizeof(float));
+    }
+  }
+}
+
+void PlanForward::attend(LayerState& st, const Segment& seg, const float* q_rows, const float* k_rows, const float* v_rows, float* attn_rows) {
+  const model::ModelConfig& m = model_;
+  const std::uint64_t B = shape_.sequences, r = seg.rows, hd = m.head_dim;
+  const std::uint64_t heads = m.heads, kvh = m.kv_heads, q_dim = heads * hd, kv_dim = kvh * hd, T = shape_.tokens();
 
   // shadowAttn's plans: cg-sparse (attn_scores + topk: FP32 estimation), shadowattn (per-head
   // topk.h<i>: INT8 estimation with bucket scales), cg-block-sparse; else full attention.
@@ -282,12 +360,11 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
   };
   const kernels::RopeParams rope{m.rope_theta, m.rotary_fraction};
   const std::uint64_t n = seg.p0 + r;  // keys visible to the segment's last row
-  Tensor attn = f32_matrix(B * r, q_dim);
   for (std::uint64_t b = 0; b < B; ++b) {
     Tensor qs({static_cast<std::int64_t>(r), static_cast<std::int64_t>(heads), static_cast<std::int64_t>(hd)}, ElemType::kF32);
     Tensor ks({static_cast<std::int64_t>(r), static_cast<std::int64_t>(kvh), static_cast<std::int64_t>(hd)}, ElemType::kF32);
-    std::memcpy(qs.data<float>().data(), q.data<float>().data() + b * r * q_dim, r * q_dim * sizeof(float));
-    std::memcpy(ks.data<float>().data(), k.data<float>().data() + b * r * kv_dim, r * kv_dim * sizeof(float));
+    std::memcpy(qs.data<float>().data(), q_rows + b * r * q_dim, r * q_dim * sizeof(float));
+    std::memcpy(ks.data<float>().data(), k_rows + b * r * kv_dim, r * kv_dim * sizeof(float));
     {
       const kernels::ScopedKernelTime timed;
       kernels::apply_rope(qs, rope, seg.p0);
@@ -296,7 +373,7 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
     // Append this segment's keys and values to the cache, then attend over positions [0, n).
     float* kc = st.k_cache[b].data();
     float* vc = st.v_cache[b].data();
-    const float* vs = v.data<float>().data() + b * r * kv_dim;
+    const float* vs = v_rows + b * r * kv_dim;
     for (std::uint64_t i = 0; i < r; ++i) {
       for (std::uint64_t g = 0; g < kvh; ++g) {
         std::memcpy(kc + (g * T + seg.p0 + i) * hd, ks.data<float>().data() + (i * kvh + g) * hd, hd * sizeof(float));
@@ -318,29 +395,10 @@ void PlanForward::run_segment(LayerState& st, const Segment& seg) {
     const Tensor out = sparse == Sparse::kNone ? run_attention(kind, qh, kt, vt, seg.p0, lut_) : run_sparse(qh, kt, vt, b);
     for (std::uint64_t i = 0; i < r; ++i) {
       for (std::uint64_t hh = 0; hh < heads; ++hh) {
-        std::memcpy(attn.data<float>().data() + (b * r + i) * q_dim + hh * hd, out.data<float>().data() + (hh * r + i) * hd,
+        std::memcpy(attn_rows + (b * r + i) * q_dim + hh * hd, out.data<float>().data() + (hh * r + i) * hd,
                     hd * sizeof(float));
       }
     }
-  }
-  add_into(x, matmul(seg, st.layer, "o_proj", st.o, st.weights.o, attn, false, offline_scale(seg, st.layer, "o_proj", attn)));
-
-  const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
-  if (m.gated_mlp) {
-    const auto gate_scale = offline_scale(seg, st.layer, "gate_proj", hn2);
-    const Tensor g = activate(m.activation, matmul(seg, st.layer, "gate_proj", st.gate, st.weights.gate, hn2, false, gate_scale));
-    const Tensor u = matmul(seg, st.layer, "up_proj", st.up, st.weights.up, hn2, false, gate_scale);
-    const Tensor gu = [&] {
-      const kernels::ScopedKernelTime timed;
-      return kernels::gate_mul(g, u);
-    }();
-    add_into(x, matmul(seg, st.layer, "down_proj", st.down, st.weights.down, gu, true, offline_scale(seg, st.layer, "down_proj", gu)));
-  } else {
-    const Tensor a = activate(m.activation, matmul(seg, st.layer, "fc1", st.up, st.weights.up, hn2, false, offline_scale(seg, st.layer, "fc1", hn2)));
-    add_into(x, matmul(seg, st.layer, "fc2", st.down, st.weights.down, a, false, offline_scale(seg, st.layer, "fc2", a)));
-  }
-  for (std::uint64_t b = 0; b < B; ++b) {
-    std::memcpy(x_.data() + shape_.row(b, seg.p0) * h, x.data<float>().data() + b * r * h, r * h * sizeof(float));
   }
 }
 

@@ -77,6 +77,17 @@ class PlanForward {
   std::uint64_t split_matmuls() const { return split_matmuls_; }
   // Per-head estimations that went to each bucket (index as bucket_grid's: 0 is the centre).
   const std::vector<std::uint64_t>& bucket_use() const { return bucket_use_; }
+  // Decode steps of one layer run their matmuls together, up to this many rows: a step's matmuls
+  // read only the layer's input rows, which the previous layer wrote for every step, so only
+  // attention (each step reads the keys and values the steps before it appended) runs step by
+  // step. Each row's arithmetic is the same whatever the rows beside it (below), so the numbers
+  // are those of one step at a time; the weights are read once per batch instead of once per step.
+  static constexpr std::uint64_t kBatchRows = 256;
+  // Rows a batch of decode steps' matmuls may have (default kBatchRows; 1 runs every step alone,
+  // as the tests compare). Any value gives the same numbers.
+  void set_decode_batch_rows(std::uint64_t rows) { batch_rows_ = rows; }
+  // Times a layer's matmuls ran (over all layers so far): a batch of decode steps counts once.
+  std::uint64_t matmul_batches() const { return matmul_batches_; }
 
  private:
   struct Segment {
@@ -84,7 +95,19 @@ class PlanForward {
     std::uint64_t step, p0, rows;
   };
   class LayerState;
-  void run_segment(LayerState& st, const Segment& s);
+  // Precisions whose product for a row depends on that row alone (FP32, FP16, W4A16: per-element
+  // activation conversion, each output one chain over k; not per-tensor INT8, whose activation
+  // scale is the whole input's).
+  static bool row_independent(const OpPlacement& p);
+  // Segments [first, end) whose matmuls run as one: consecutive decode steps whose matmuls all
+  // have the same placement, a row-independent precision and no split between units; else first + 1.
+  std::size_t batch_end(std::uint32_t layer, std::size_t first) const;
+  // Segments [first, last) of batch_end through one layer: norms, matmuls and activations over all
+  // their rows at once (the placements of segments_[first]), attention segment by segment in order.
+  void run_segments(LayerState& st, std::size_t first, std::size_t last);
+  // One segment's attention: its q, k, v rows (sequence-major, after the projections' biases) in,
+  // its attention output rows out; appends its keys and values to the layer's cache.
+  void attend(LayerState& st, const Segment& seg, const float* q_rows, const float* k_rows, const float* v_rows, float* attn_rows);
   std::optional<float> offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const kernels::Tensor& x);
   // A decoder matmul as the plan runs it, split between units where the plan splits it.
   kernels::Tensor matmul(const Segment& seg, std::uint32_t layer, const char* name, Linear& whole, const kernels::Tensor& weight,
@@ -107,6 +130,7 @@ class PlanForward {
   std::map<OutlierKey, runtime::ShadowOutliers> shadow_outliers_;
   std::map<runtime::HeadKey, std::size_t> head_buckets_;
   std::uint64_t split_matmuls_ = 0;
+  std::uint64_t batch_rows_ = kBatchRows, matmul_batches_ = 0;
 };
 
 }  // namespace socsim::functional

@@ -23,6 +23,8 @@ struct OpPlacement {
   runtime::OutlierHandling outliers = runtime::OutlierHandling::kMinMax;  // per-tensor W8A8 only
   std::uint32_t outlier_channels = 0;
   runtime::NpuKernelChoice npu_kernels;  // NPU W4A16 weight layout and FP16 attention exp
+
+  bool operator==(const OpPlacement&) const = default;
 };
 
 class PlanPlacement {
