@@ -130,6 +130,28 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   if (std::any_of(groups.begin(), groups.end(), [](const HeadGroup& g) { return g.precision == Precision::kW8A8; })) {
     w_scale = head_weight_scale(weights, model.vocab);
   }
+  // Consecutive head groups whose head computes each row on its own, one multiplication per
+  // batch of up to kBatchRows rows (the same bits as group by group: linear.h's row_independent).
+  struct HeadBatch {
+    std::size_t first, count;
+    Tensor hidden;  // the groups' rows, in order
+  };
+  std::vector<HeadBatch> batches;
+  for (std::size_t g = 0; g < groups.size();) {
+    std::size_t e = g + 1;
+    if (row_independent(groups[g].precision) && !groups[g].activation_scale) {
+      while (e < groups.size() && groups[e].precision == groups[g].precision && !groups[e].activation_scale &&
+             (e + 1 - g) * B <= PlanForward::kBatchRows) {
+        ++e;
+      }
+    }
+    HeadBatch hb{g, e - g, e - g == 1 ? groups[g].hidden : f32_matrix((e - g) * B, h)};
+    for (std::size_t i = g; e - g > 1 && i < e; ++i) {
+      std::memcpy(hb.hidden.data<float>().data() + (i - g) * B * h, groups[i].hidden.data<float>().data(), B * h * sizeof(float));
+    }
+    batches.push_back(std::move(hb));
+    g = e;
+  }
   LogitsComparison logits(positions);
   for (std::uint64_t v0 = 0; v0 < model.vocab; v0 += kHeadBlock) {
     const std::uint64_t cols = std::min(kHeadBlock, model.vocab - v0);
@@ -140,9 +162,10 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
       return head.apply(out.reference_hidden, Precision::kFp32);
     }();
     Tensor sys = f32_matrix(positions, cols);
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const Tensor part = head.apply(groups[g].hidden, groups[g].precision, groups[g].activation_scale);
-      std::memcpy(sys.data<float>().data() + g * B * cols, part.data<float>().data(), B * cols * sizeof(float));
+    for (const HeadBatch& hb : batches) {
+      const HeadGroup& g = groups[hb.first];
+      const Tensor part = head.apply(hb.hidden, g.precision, g.activation_scale);
+      std::memcpy(sys.data<float>().data() + hb.first * B * cols, part.data<float>().data(), hb.count * B * cols * sizeof(float));
     }
     logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);
     step();

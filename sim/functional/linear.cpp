@@ -55,6 +55,10 @@ float offline_scale(const Tensor& x, std::uint32_t c) {
 
 }  // namespace
 
+bool row_independent(Precision precision) {
+  return precision == Precision::kFp32 || precision == Precision::kFp16 || precision == Precision::kW4A16;
+}
+
 Tensor Linear::apply(const Tensor& x, Precision precision, runtime::OutlierHandling outliers, std::uint32_t outlier_channels,
                      std::optional<float> profiled) {
   if (precision != Precision::kW8A8 || outliers == runtime::OutlierHandling::kMinMax) return apply(x, precision);

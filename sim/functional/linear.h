@@ -37,6 +37,12 @@ namespace socsim::functional {
 // The per-group INT8 group size (sim/runtime/op_lowering.cpp's kGroup, which times the split).
 inline constexpr std::int64_t kWeightGroup = 128;
 
+// Whether a precision's product for a row depends on that row alone, so that rows may be
+// multiplied together or apart with the same bits: FP32, FP16 and W4A16 (per-element activation
+// conversion, each output one chain over k in order); not the INT8 precisions, whose activation
+// scale is the whole input's.
+bool row_independent(runtime::Precision precision);
+
 class Linear {
  public:
   enum class Orientation {

@@ -180,10 +180,6 @@ void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
   }
 }
 
-bool PlanForward::row_independent(const OpPlacement& p) {
-  return p.precision == Precision::kFp32 || p.precision == Precision::kFp16 || p.precision == Precision::kW4A16;
-}
-
 std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const {
   const Segment& s0 = segments_[first];
   if (s0.phase != model::Phase::kDecode) return first + 1;
@@ -196,7 +192,7 @@ std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const
   std::vector<OpPlacement> first_places;
   for (const char* n : names) {
     first_places.push_back(placement_.at(s0.phase, s0.step, layer, n));
-    if (!row_independent(first_places.back())) return first + 1;
+    if (!row_independent(first_places.back().precision)) return first + 1;
   }
   if (splits(s0)) return first + 1;
   std::size_t end = first + 1;

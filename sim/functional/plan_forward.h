@@ -80,8 +80,9 @@ class PlanForward {
   // Decode steps of one layer run their matmuls together, up to this many rows: a step's matmuls
   // read only the layer's input rows, which the previous layer wrote for every step, so only
   // attention (each step reads the keys and values the steps before it appended) runs step by
-  // step. Each row's arithmetic is the same whatever the rows beside it (below), so the numbers
-  // are those of one step at a time; the weights are read once per batch instead of once per step.
+  // step. Each row's arithmetic is the same whatever the rows beside it (linear.h's
+  // row_independent), so the numbers are those of one step at a time; the weights are read once
+  // per batch instead of once per step.
   static constexpr std::uint64_t kBatchRows = 256;
   // Rows a batch of decode steps' matmuls may have (default kBatchRows; 1 runs every step alone,
   // as the tests compare). Any value gives the same numbers.
@@ -95,12 +96,8 @@ class PlanForward {
     std::uint64_t step, p0, rows;
   };
   class LayerState;
-  // Precisions whose product for a row depends on that row alone (FP32, FP16, W4A16: per-element
-  // activation conversion, each output one chain over k; not per-tensor INT8, whose activation
-  // scale is the whole input's).
-  static bool row_independent(const OpPlacement& p);
   // Segments [first, end) whose matmuls run as one: consecutive decode steps whose matmuls all
-  // have the same placement, a row-independent precision and no split between units; else first + 1.
+  // have the same placement, a row_independent precision and no split between units; else first + 1.
   std::size_t batch_end(std::uint32_t layer, std::size_t first) const;
   // Segments [first, last) of batch_end through one layer: norms, matmuls and activations over all
   // their rows at once (the placements of segments_[first]), attention segment by segment in order.

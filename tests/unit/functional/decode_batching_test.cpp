@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "functional_test_helpers.h"
+#include "sim/functional/functional_run.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/synthetic_weights.h"
 
@@ -89,6 +90,21 @@ TEST(DecodeBatching, RowsAreTheirOwn) {
   for (std::size_t g = 1; g + 1 < a.hidden.size() / h; ++g) {
     EXPECT_NE(std::memcmp(a.hidden.data() + g * h, a.hidden.data() + (g + 1) * h, h * sizeof(float)), 0) << g;
   }
+}
+
+// The head multiplies consecutive head groups together too, up to kBatchRows rows: with more
+// decode positions than that, several batches, each of whose logits must land on its own rows
+// (an all-FP32 plan's logits are the reference's to FP32 rounding).
+TEST(DecodeBatching, HeadBatchesLandOnTheirRows) {
+  const auto m = test::tiny_model();
+  const ForwardShape shape{8, 200, 2};  // 201 head groups x 2 sequences: 402 rows, two batches
+  ASSERT_GT(shape.positions(), PlanForward::kBatchRows);
+  const auto cpu = at(Unit::kCpu, Precision::kFp32);
+  const SyntheticWeights w(m, 4);
+  const auto o = compare_with_reference(m, test::uniform_plan(m, shape, cpu, cpu), shape, w, 4, 0);
+  EXPECT_LT(o.metrics.logits_rel_error, 1e-5);
+  EXPECT_EQ(o.metrics.top1_agreement, 1.0);
+  EXPECT_EQ(o.metrics.positions, shape.positions());
 }
 
 }  // namespace
