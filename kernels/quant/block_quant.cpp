@@ -84,10 +84,17 @@ void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint
     }
   }
 #endif
+  float d[kTileLanes];
+  half dh[kTileLanes];
   for (int j = 0; j < kTileLanes; ++j) {
-    const float d = max[j] / -8.0f;
-    id[j] = d != 0 ? 1.0f / d : 0.0f;
-    put_scale(blocks[j], d);
+    d[j] = max[j] / -8.0f;
+    id[j] = d[j] != 0 ? 1.0f / d[j] : 0.0f;
+  }
+  narrow(d, dh, kTileLanes);  // F16C where the host has it (a libgcc call per scale otherwise), as put_scale rounds
+  for (int j = 0; j < kTileLanes; ++j) {
+    const std::uint16_t bits = half_bits(dh[j]);
+    blocks[j][0] = static_cast<std::uint8_t>(bits & 0xFF);
+    blocks[j][1] = static_cast<std::uint8_t>(bits >> 8);
   }
 #if defined(__SSE2__)
   const __m128 half8 = _mm_set1_ps(8.5f);
@@ -158,7 +165,32 @@ BlockQuantized quantize_blocks(const Tensor& x, BlockFormat format) {
   parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
     float padded[kQuantBlock];
     const std::int64_t first = w.rows * static_cast<std::int64_t>(part) / threads, last = w.rows * static_cast<std::int64_t>(part + 1) / threads;
-    for (std::int64_t r = first; r < last; ++r) {
+    std::int64_t r = first;
+    if (format == BlockFormat::kQ4_0) {
+      // Whole blocks of kTileLanes rows at a time through quantize_q4_0_lanes (the same bytes as
+      // quantize_q4_0): each lane is one row's block, gathered into a tile's column.
+      float tile[kQuantBlock][kTileLanes];
+      std::uint8_t* blocks[kTileLanes];
+      const std::int64_t whole = w.cols / kQuantBlock;
+      for (; whole > 0 && r + kTileLanes <= last; r += kTileLanes) {
+        for (std::int64_t b = 0; b < whole; ++b) {
+          for (std::int64_t j = 0; j < kTileLanes; ++j) {
+            const float* src = in.data() + (r + j) * w.cols + b * kQuantBlock;
+            for (std::int64_t i = 0; i < kQuantBlock; ++i) tile[i][j] = src[i];
+            blocks[j] = w.block(r + j, b);
+          }
+          quantize_q4_0_lanes(tile, blocks);
+        }
+        for (std::int64_t b = whole; b < w.blocks_per_row(); ++b) {  // a short last block, zero-padded
+          for (std::int64_t j = 0; j < kTileLanes; ++j) {
+            std::fill(padded, padded + kQuantBlock, 0.0f);
+            std::copy_n(in.data() + (r + j) * w.cols + b * kQuantBlock, w.cols - b * kQuantBlock, padded);
+            quantize_q4_0(padded, w.block(r + j, b));
+          }
+        }
+      }
+    }
+    for (; r < last; ++r) {
       for (std::int64_t b = 0; b < w.blocks_per_row(); ++b) {
         const std::int64_t c0 = b * kQuantBlock, count = std::min(kQuantBlock, w.cols - c0);
         std::fill(padded, padded + kQuantBlock, 0.0f);

@@ -40,7 +40,16 @@ std::vector<std::uint8_t> ggml_q8_0(const float* x) {
 }
 
 void expect_ggml_bytes(BlockFormat f, std::int64_t rows, std::int64_t cols) {
-  const Tensor x = test::random_f32(rows, cols, 71, -3, 3);
+  Tensor x = test::random_f32(rows, cols, 71, -3, 3);
+  // Rows of the kind the vector path must treat as the scalar one does: all zeros (scale 0), the
+  // largest magnitude twice with opposite signs (the first wins), all -0.0, 1e-30 beside 1e30.
+  for (std::int64_t c = 0; c < cols; ++c) {
+    float* v = x.data<float>().data();
+    if (rows > 0) v[c] = 0.0f;
+    if (rows > 3) v[3 * cols + c] = -0.0f;
+    if (rows > 4) v[4 * cols + c] = (c % 3 == 0 ? 1e30f : 1e-30f) * (c % 2 == 0 ? 1.0f : -1.0f);
+  }
+  if (rows > 1 && cols > 5) x.data<float>()[cols + 2] = 3.0f, x.data<float>()[cols + 5] = -3.0f;
   const BlockQuantized q = quantize_blocks(x, f);
   const std::int64_t nb = (cols + 31) / 32;
   ASSERT_EQ(q.bytes.bytes(), static_cast<std::size_t>(rows * nb * block_bytes(f)));
@@ -59,6 +68,12 @@ TEST(Q4_0Blocks, SameBytesAsGgmlAndFourAndAHalfBits) {
   expect_ggml_bytes(BlockFormat::kQ4_0, 5, 96);
   expect_ggml_bytes(BlockFormat::kQ4_0, 3, 65);  // short last block padded with zeros
   expect_ggml_bytes(BlockFormat::kQ4_0, 1, 1);
+  // Enough rows for whole bands of 16 (quantized 16 rows at a time), with rows left over, and for
+  // two threads (150 rows: 75 each, 4 bands and 11 rows); a short last block after whole ones.
+  expect_ggml_bytes(BlockFormat::kQ4_0, 40, 96);
+  expect_ggml_bytes(BlockFormat::kQ4_0, 37, 65);
+  expect_ggml_bytes(BlockFormat::kQ4_0, 150, 33);
+  expect_ggml_bytes(BlockFormat::kQ4_0, 16, 20);  // no whole block: every block short
 }
 
 TEST(Q8_0Blocks, SameBytesAsGgmlAndEightAndAHalfBits) {
