@@ -10,7 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <stdexcept>
+#include <vector>
 #include "sim/functional/tensor_util.h"
 
 namespace socsim::functional {
@@ -117,6 +120,36 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
     case Precision::kW4A16: return to_float(kernels::gemm_w4a16(to_half(x), *q4_));
   }
   throw std::logic_error("unknown precision");
+}
+
+Tensor Linear::apply_w8a8_row_blocks(const Tensor& x, std::int64_t block_rows) {
+  if (x.rank() != 2 || block_rows <= 0) throw std::invalid_argument("row blocks of a matrix need a positive block height");
+  const auto& w = weights_i8();
+  const kernels::ScopedKernelTime timed;
+  const std::int64_t m = x.dim(0), k = x.dim(1);
+  const auto rows_of = [](const Tensor& t, std::int64_t r0, std::int64_t rows, kernels::ElemType type) {
+    Tensor out = Tensor::matrix(rows, t.dim(1), type);
+    const std::size_t row_bytes = t.bytes() / static_cast<std::size_t>(t.dim(0));
+    std::memcpy(out.raw().data(), t.raw().data() + static_cast<std::size_t>(r0) * row_bytes, static_cast<std::size_t>(rows) * row_bytes);
+    return out;
+  };
+  Tensor q = Tensor::matrix(m, k, kernels::ElemType::kI8);
+  std::vector<float> scales;
+  for (std::int64_t r0 = 0; r0 < m; r0 += block_rows) {
+    const std::int64_t rows = std::min(block_rows, m - r0);
+    const kernels::QuantizedI8 b = kernels::quantize_per_tensor(rows_of(x, r0, rows, kernels::ElemType::kF32));
+    std::memcpy(q.raw().data() + r0 * k, b.q.raw().data(), static_cast<std::size_t>(rows * k));
+    scales.push_back(b.scale);
+  }
+  const Tensor acc = kernels::gemm_i8(q, w.q);
+  const std::int64_t n = acc.dim(1);
+  Tensor y = Tensor::matrix(m, n, kernels::ElemType::kF32);
+  for (std::int64_t r0 = 0, i = 0; r0 < m; r0 += block_rows, ++i) {
+    const std::int64_t rows = std::min(block_rows, m - r0);
+    const Tensor part = kernels::dequantize_i32(rows_of(acc, r0, rows, kernels::ElemType::kI32), scales[static_cast<std::size_t>(i)], w.scale);
+    std::memcpy(y.data<float>().data() + r0 * n, part.data<float>().data(), static_cast<std::size_t>(rows * n) * sizeof(float));
+  }
+  return y;
 }
 
 kernels::Tensor Linear::apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups) {

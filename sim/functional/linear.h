@@ -62,6 +62,10 @@ class Linear {
   // that leaves exactly `outlier_channels` of x's own channels out of range.
   kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision, runtime::OutlierHandling outliers,
                         std::uint32_t outlier_channels, std::optional<float> offline_scale = std::nullopt);
+  // kW8A8 with min-max activation scales, x's rows in blocks of `block_rows` (the last may be
+  // shorter), each block quantized with its own scale: the bits of apply(block, kW8A8) for each
+  // block alone (INT8 products are exact and each row's are its own), in one GEMM.
+  kernels::Tensor apply_w8a8_row_blocks(const kernels::Tensor& x, std::int64_t block_rows);
   // kW4A16 with TTS's weight forms: `format` blocks, in tile groups or ggml's conventional groups
   // (other precisions: as apply(x, precision)).
   kernels::Tensor apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups);

@@ -136,7 +136,11 @@ PlanForward::PlanForward(const model::ModelConfig& model, const runtime::Plan& p
 
 Tensor PlanForward::matmul(const Segment& seg, std::uint32_t layer, const char* name, Linear& whole, const Tensor& weight, const Tensor& x,
                           bool down, std::optional<float> scale) {
-  Tensor y = linear(whole, x, placement_.at(seg.phase, seg.step, layer, name), down, scale);
+  const OpPlacement place = placement_.at(seg.phase, seg.step, layer, name);
+  // A batch of decode steps (run_segments): per-tensor min-max INT8 scales are each step's own.
+  const bool per_step_scales = step_rows_ != 0 && x.dim(0) > static_cast<std::int64_t>(step_rows_) &&
+                               place.precision == Precision::kW8A8 && min_max_input(place) && !scale;
+  Tensor y = per_step_scales ? whole.apply_w8a8_row_blocks(x, static_cast<std::int64_t>(step_rows_)) : linear(whole, x, place, down, scale);
   const std::string gpu = std::string(name) + ".gpu_part";
   if (!placement_.has(seg.phase, seg.step, layer, gpu)) return y;
   // HeteroLLM's split matmul (systems/heterollm/partition_jobs.h): the GPU part computes rows
@@ -180,6 +184,22 @@ void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
   }
 }
 
+bool PlanForward::min_max_input(const OpPlacement& p) {
+  // linear(): the NPU's GEMV-on-HMX path ignores the outlier handling (apply_block -> apply).
+  return p.outliers == runtime::OutlierHandling::kMinMax || (p.unit == kernels::Unit::kNpu && p.npu_kernels.hmx_gemv);
+}
+
+bool PlanForward::batchable(const OpPlacement& p, std::uint32_t layer, const char* name) const {
+  if (row_independent(p.precision)) return true;
+  if (p.precision != Precision::kW8A8) return false;
+  if (min_max_input(p)) return true;  // each step's rows quantized with their own scale (matmul)
+  // Outlier handling with a profiled scale (llm.npu's calibration, offline_scale) is the same for
+  // every row; without one, the scale is the whole input's.
+  const std::string n = name;
+  const std::string group = n == "k_proj" || n == "v_proj" ? "q_proj" : n == "up_proj" ? "gate_proj" : n;
+  return outlier_calibration_ && outlier_calibration_->find(layer, group) != nullptr;
+}
+
 std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const {
   const Segment& s0 = segments_[first];
   if (s0.phase != model::Phase::kDecode) return first + 1;
@@ -192,7 +212,7 @@ std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const
   std::vector<OpPlacement> first_places;
   for (const char* n : names) {
     first_places.push_back(placement_.at(s0.phase, s0.step, layer, n));
-    if (!row_independent(first_places.back().precision)) return first + 1;
+    if (!batchable(first_places.back(), layer, n)) return first + 1;
   }
   if (splits(s0)) return first + 1;
   std::size_t end = first + 1;
@@ -211,8 +231,9 @@ std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const
 void PlanForward::run_segments(LayerState& st, std::size_t first, std::size_t last) {
   const model::ModelConfig& m = model_;
   const Segment& seg = segments_[first];  // the placements of every matmul, alike for all (batch_end)
-  ++matmul_batches_;
   const std::uint64_t B = shape_.sequences, h = m.hidden, q_dim = m.heads * m.head_dim, kv_dim = m.kv_heads * m.head_dim;
+  ++matmul_batches_;
+  step_rows_ = last - first > 1 ? B * seg.rows : 0;  // a batch's steps have one row per sequence each
 
   // Each segment's rows of every sequence, sequence-major (the planned matmuls' m = rows x
   // sequences), the segments one after another.

@@ -96,8 +96,13 @@ class PlanForward {
     std::uint64_t step, p0, rows;
   };
   class LayerState;
+  // Whether an input is quantized with its own min-max scale at this placement (per-tensor W8A8).
+  static bool min_max_input(const OpPlacement& p);
+  // Whether decode steps may run this matmul together: a row_independent precision, per-tensor
+  // W8A8 with min-max scales (quantized step by step, matmul) or with llm.npu's profiled scale.
+  bool batchable(const OpPlacement& p, std::uint32_t layer, const char* name) const;
   // Segments [first, end) whose matmuls run as one: consecutive decode steps whose matmuls all
-  // have the same placement, a row_independent precision and no split between units; else first + 1.
+  // have the same placement, a batchable one, and no split between units; else first + 1.
   std::size_t batch_end(std::uint32_t layer, std::size_t first) const;
   // Segments [first, last) of batch_end through one layer: norms, matmuls and activations over all
   // their rows at once (the placements of segments_[first]), attention segment by segment in order.
@@ -128,6 +133,7 @@ class PlanForward {
   std::map<runtime::HeadKey, std::size_t> head_buckets_;
   std::uint64_t split_matmuls_ = 0;
   std::uint64_t batch_rows_ = kBatchRows, matmul_batches_ = 0;
+  std::uint64_t step_rows_ = 0;  // rows per step of the batch run_segments is running (0: one segment)
 };
 
 }  // namespace socsim::functional

@@ -1,6 +1,7 @@
 // PlanForward runs the matmuls of consecutive decode steps of a layer together when every
-// matmul's precision computes each row on its own (FP32, FP16, W4A16). The numbers must be those
-// of one step at a time to the bit, and the batching must happen only where it is allowed.
+// matmul's precision computes each row on its own (FP32, FP16, W4A16, W8A8 with a profiled scale)
+// or can quantize each step's rows with their own scale (per-tensor W8A8, min-max). The numbers
+// must be those of one step at a time to the bit, and the batching must happen only where allowed.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -8,8 +9,11 @@
 
 #include "functional_test_helpers.h"
 #include "sim/functional/functional_run.h"
+#include "sim/functional/linear.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/synthetic_weights.h"
+#include "sim/systems/llm_npu/outlier_calibration.h"
+#include "tests/unit/kernels/gemm/kernel_test_util.h"
 
 namespace socsim::functional {
 namespace {
@@ -23,10 +27,12 @@ struct Forward {
   std::uint64_t batches = 0;
 };
 
-Forward forward(const model::ModelConfig& m, const runtime::Plan& plan, const ForwardShape& s, std::uint64_t batch_rows) {
+Forward forward(const model::ModelConfig& m, const runtime::Plan& plan, const ForwardShape& s, std::uint64_t batch_rows,
+                bool calibrated = false) {
   const SyntheticWeights w(m, 3);
   PlanForward f(m, plan, s, draw_tokens(s, m.vocab, 3), w);
   f.set_decode_batch_rows(batch_rows);
+  if (calibrated) f.set_outlier_calibration(systems::llm_npu::calibrate_outliers(m, w, 9, {2, 16, 0, 2, 0.03}));
   for (std::uint32_t l = 0; l < m.layers; ++l) {
     const LayerWeights lw = w.layer(l);
     f.run_layer(l, lw);
@@ -49,23 +55,36 @@ struct Case {
   model::ModelConfig model;
   systems::Placement matmuls;
   bool batches;  // whether decode steps may share their matmuls
+  runtime::OutlierHandling outliers = runtime::OutlierHandling::kMinMax;
+  bool calibrated = false;  // llm.npu's profiled activation scales
 };
 
 std::vector<Case> cases() {
+  using runtime::OutlierHandling;
   return {{"W4A16 on the NPU", test::tiny_model(), at(Unit::kNpu, Precision::kW4A16), true},
           {"FP16 on the GPU", test::tiny_model(), at(Unit::kGpu, Precision::kFp16), true},
           {"FP32 on the CPU, plain MLP", test::tiny_plain_model(), at(Unit::kCpu, Precision::kFp32), true},
-          {"per-tensor W8A8 on the NPU", test::tiny_model(), at(Unit::kNpu, Precision::kW8A8), false},
+          // Each step's rows quantized with their own min-max scale, one GEMM.
+          {"per-tensor W8A8 on the NPU", test::tiny_model(), at(Unit::kNpu, Precision::kW8A8), true},
+          {"per-tensor W8A8 on the CPU, plain MLP", test::tiny_plain_model(), at(Unit::kCpu, Precision::kW8A8), true},
+          // Shadowed outliers: the scale is the input's own without a calibration (not batched),
+          // a profiled one with it (batched: every row quantized alike).
+          {"W8A8 shadowed outliers", test::tiny_model(), at(Unit::kCpu, Precision::kW8A8), false, OutlierHandling::kShadow},
+          {"W8A8 shadowed outliers, calibrated", test::tiny_model(), at(Unit::kCpu, Precision::kW8A8), true, OutlierHandling::kShadow, true},
+          {"W8A8 clipped outliers, calibrated", test::tiny_model(), at(Unit::kCpu, Precision::kW8A8), true, OutlierHandling::kClip, true},
           {"per-group INT8 on the NPU", test::tiny_model(), at(Unit::kNpu, Precision::kW8A8Group), false}};
 }
 
 TEST(DecodeBatching, SameBitsAsOneStepAtATime) {
   const ForwardShape shape{10, 7, 2};  // prefill in chunks of 4: 3 chunks, then 7 decode steps
   for (const Case& c : cases()) {
-    const auto plan = test::uniform_plan(c.model, shape, c.matmuls, at(Unit::kCpu, Precision::kFp32), 4);
-    const Forward alone = forward(c.model, plan, shape, 1);
-    const Forward batched = forward(c.model, plan, shape, PlanForward::kBatchRows);
-    const Forward fours = forward(c.model, plan, shape, 4);  // 2 sequences: 2 steps per batch
+    auto plan = test::uniform_plan(c.model, shape, c.matmuls, at(Unit::kCpu, Precision::kFp32), 4);
+    for (auto& j : plan.jobs) {
+      if (j.precision == Precision::kW8A8) j.outliers = c.outliers, j.outlier_channels = 2;
+    }
+    const Forward alone = forward(c.model, plan, shape, 1, c.calibrated);
+    const Forward batched = forward(c.model, plan, shape, PlanForward::kBatchRows, c.calibrated);
+    const Forward fours = forward(c.model, plan, shape, 4, c.calibrated);  // 2 sequences: 2 steps per batch
     const std::uint64_t L = c.model.layers;
     EXPECT_EQ(alone.batches, L * (3 + 7)) << c.what;
     EXPECT_EQ(batched.batches, c.batches ? L * (3 + 1) : L * (3 + 7)) << c.what;
@@ -105,6 +124,29 @@ TEST(DecodeBatching, HeadBatchesLandOnTheirRows) {
   EXPECT_LT(o.metrics.logits_rel_error, 1e-5);
   EXPECT_EQ(o.metrics.top1_agreement, 1.0);
   EXPECT_EQ(o.metrics.positions, shape.positions());
+}
+
+// Per-step INT8 scales in one GEMM: each block of rows has the bits of multiplying it alone (a
+// short last block included), and the blocks' scales differ (rows of different magnitudes).
+TEST(DecodeBatching, W8A8RowBlocksAreEachBlockAlone) {
+  kernels::Tensor w = kernels::test::random_f32(24, 40, 5);
+  kernels::Tensor x = kernels::test::random_f32(8, 24, 6);
+  for (std::int64_t c = 0; c < 24; ++c) x.data<float>()[3 * 24 + c] *= 50.0f;  // block 1's scale 50x block 0's
+  Linear batched(w, Linear::Orientation::kInOut), alone(w, Linear::Orientation::kInOut);
+  const kernels::Tensor y = batched.apply_w8a8_row_blocks(x, 3);
+  ASSERT_EQ(y.dim(0), 8);
+  ASSERT_EQ(y.dim(1), 40);
+  for (std::int64_t r0 = 0; r0 < 8; r0 += 3) {
+    const std::int64_t rows = std::min<std::int64_t>(3, 8 - r0);
+    kernels::Tensor part = kernels::Tensor::matrix(rows, 24, kernels::ElemType::kF32);
+    std::memcpy(part.data<float>().data(), x.data<float>().data() + r0 * 24, static_cast<std::size_t>(rows * 24) * sizeof(float));
+    const kernels::Tensor want = alone.apply(part, Precision::kW8A8);
+    EXPECT_EQ(std::memcmp(want.data<float>().data(), y.data<float>().data() + r0 * 40, static_cast<std::size_t>(rows * 40) * sizeof(float)), 0)
+        << "rows " << r0;
+  }
+  const kernels::Tensor whole = alone.apply(x, Precision::kW8A8);  // one scale for all: different bits
+  EXPECT_NE(std::memcmp(whole.data<float>().data(), y.data<float>().data(), 8 * 40 * sizeof(float)), 0);
+  EXPECT_THROW(batched.apply_w8a8_row_blocks(x, 0), std::invalid_argument);
 }
 
 }  // namespace
