@@ -132,22 +132,29 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   }
   // Consecutive head groups whose head computes each row on its own, one multiplication per
   // batch of up to kBatchRows rows (the same bits as group by group: linear.h's row_independent).
+  // Per-tensor W8A8 heads batch too, each group's rows quantized with its own activation scale
+  // (Linear::apply_w8a8_row_blocks).
   struct HeadBatch {
     std::size_t first, count;
-    Tensor hidden;  // the groups' rows, in order
+    Tensor hidden;              // the groups' rows, in order
+    std::vector<float> scales;  // W8A8: each group's activation scale
+  };
+  const auto batchable = [](const HeadGroup& g) {
+    return (row_independent(g.precision) && !g.activation_scale) || (g.precision == Precision::kW8A8 && g.activation_scale);
   };
   std::vector<HeadBatch> batches;
   for (std::size_t g = 0; g < groups.size();) {
     std::size_t e = g + 1;
-    if (row_independent(groups[g].precision) && !groups[g].activation_scale) {
-      while (e < groups.size() && groups[e].precision == groups[g].precision && !groups[e].activation_scale &&
+    if (batchable(groups[g])) {
+      while (e < groups.size() && groups[e].precision == groups[g].precision && batchable(groups[e]) &&
              (e + 1 - g) * B <= PlanForward::kBatchRows) {
         ++e;
       }
     }
-    HeadBatch hb{g, e - g, e - g == 1 ? groups[g].hidden : f32_matrix((e - g) * B, h)};
+    HeadBatch hb{g, e - g, e - g == 1 ? groups[g].hidden : f32_matrix((e - g) * B, h), {}};
     for (std::size_t i = g; e - g > 1 && i < e; ++i) {
       std::memcpy(hb.hidden.data<float>().data() + (i - g) * B * h, groups[i].hidden.data<float>().data(), B * h * sizeof(float));
+      if (groups[i].precision == Precision::kW8A8) hb.scales.push_back(*groups[i].activation_scale);
     }
     batches.push_back(std::move(hb));
     g = e;
@@ -164,7 +171,8 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     Tensor sys = f32_matrix(positions, cols);
     for (const HeadBatch& hb : batches) {
       const HeadGroup& g = groups[hb.first];
-      const Tensor part = head.apply(hb.hidden, g.precision, g.activation_scale);
+      const Tensor part = hb.scales.empty() ? head.apply(hb.hidden, g.precision, g.activation_scale)
+                                            : head.apply_w8a8_row_blocks(hb.hidden, static_cast<std::int64_t>(B), hb.scales);
       std::memcpy(sys.data<float>().data() + hb.first * B * cols, part.data<float>().data(), hb.count * B * cols * sizeof(float));
     }
     logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);

@@ -122,8 +122,11 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
   throw std::logic_error("unknown precision");
 }
 
-Tensor Linear::apply_w8a8_row_blocks(const Tensor& x, std::int64_t block_rows) {
+Tensor Linear::apply_w8a8_row_blocks(const Tensor& x, std::int64_t block_rows, const std::vector<float>& given) {
   if (x.rank() != 2 || block_rows <= 0) throw std::invalid_argument("row blocks of a matrix need a positive block height");
+  if (!given.empty() && given.size() != static_cast<std::size_t>((x.dim(0) + block_rows - 1) / block_rows)) {
+    throw std::invalid_argument("row blocks need one activation scale per block");
+  }
   const auto& w = weights_i8();
   const kernels::ScopedKernelTime timed;
   const std::int64_t m = x.dim(0), k = x.dim(1);
@@ -137,7 +140,9 @@ Tensor Linear::apply_w8a8_row_blocks(const Tensor& x, std::int64_t block_rows) {
   std::vector<float> scales;
   for (std::int64_t r0 = 0; r0 < m; r0 += block_rows) {
     const std::int64_t rows = std::min(block_rows, m - r0);
-    const kernels::QuantizedI8 b = kernels::quantize_per_tensor(rows_of(x, r0, rows, kernels::ElemType::kF32));
+    const Tensor block = rows_of(x, r0, rows, kernels::ElemType::kF32);
+    const kernels::QuantizedI8 b = given.empty() ? kernels::quantize_per_tensor(block)
+                                                 : kernels::quantize_per_tensor(block, given[static_cast<std::size_t>(r0 / block_rows)]);
     std::memcpy(q.raw().data() + r0 * k, b.q.raw().data(), static_cast<std::size_t>(rows * k));
     scales.push_back(b.scale);
   }

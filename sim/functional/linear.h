@@ -25,6 +25,7 @@
 //              same product the HMX kernel computes on the dequantized tiles
 // Results come back as FP32 [m x n].
 #include <optional>
+#include <vector>
 
 #include "kernels/quant/block_quant.h"
 #include "kernels/quant/group_quant.h"
@@ -62,10 +63,11 @@ class Linear {
   // that leaves exactly `outlier_channels` of x's own channels out of range.
   kernels::Tensor apply(const kernels::Tensor& x, runtime::Precision precision, runtime::OutlierHandling outliers,
                         std::uint32_t outlier_channels, std::optional<float> offline_scale = std::nullopt);
-  // kW8A8 with min-max activation scales, x's rows in blocks of `block_rows` (the last may be
-  // shorter), each block quantized with its own scale: the bits of apply(block, kW8A8) for each
-  // block alone (INT8 products are exact and each row's are its own), in one GEMM.
-  kernels::Tensor apply_w8a8_row_blocks(const kernels::Tensor& x, std::int64_t block_rows);
+  // kW8A8, x's rows in blocks of `block_rows` (the last may be shorter), each block quantized with
+  // its own activation scale: its min-max, or scales[i] for block i when given. The bits of
+  // apply(block, kW8A8[, scales[i]]) for each block alone (INT8 products are exact and each row's
+  // are its own), in one GEMM.
+  kernels::Tensor apply_w8a8_row_blocks(const kernels::Tensor& x, std::int64_t block_rows, const std::vector<float>& scales = {});
   // kW4A16 with TTS's weight forms: `format` blocks, in tile groups or ggml's conventional groups
   // (other precisions: as apply(x, precision)).
   kernels::Tensor apply_block(const kernels::Tensor& x, runtime::Precision precision, kernels::BlockFormat format, bool tile_groups);

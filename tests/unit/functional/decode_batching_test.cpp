@@ -124,6 +124,11 @@ TEST(DecodeBatching, HeadBatchesLandOnTheirRows) {
   EXPECT_LT(o.metrics.logits_rel_error, 1e-5);
   EXPECT_EQ(o.metrics.top1_agreement, 1.0);
   EXPECT_EQ(o.metrics.positions, shape.positions());
+  // A per-tensor W8A8 head: each group's rows with its own activation scale, in batches alike.
+  const auto npu = at(Unit::kNpu, Precision::kW8A8);
+  const auto q = compare_with_reference(m, test::uniform_plan(m, shape, npu, cpu), shape, w, 4, 0);
+  EXPECT_LT(q.metrics.logits_rel_error, 0.2);
+  EXPECT_GT(q.metrics.top1_agreement, 0.7);
 }
 
 // Per-step INT8 scales in one GEMM: each block of rows has the bits of multiplying it alone (a
@@ -147,6 +152,18 @@ TEST(DecodeBatching, W8A8RowBlocksAreEachBlockAlone) {
   const kernels::Tensor whole = alone.apply(x, Precision::kW8A8);  // one scale for all: different bits
   EXPECT_NE(std::memcmp(whole.data<float>().data(), y.data<float>().data(), 8 * 40 * sizeof(float)), 0);
   EXPECT_THROW(batched.apply_w8a8_row_blocks(x, 0), std::invalid_argument);
+  // Given scales (the head's, measured over the rows its planned op covers): block i with scales[i].
+  const std::vector<float> scales{0.02f, 0.5f, 0.03f};
+  const kernels::Tensor g = batched.apply_w8a8_row_blocks(x, 3, scales);
+  for (std::int64_t r0 = 0, i = 0; r0 < 8; r0 += 3, ++i) {
+    const std::int64_t rows = std::min<std::int64_t>(3, 8 - r0);
+    kernels::Tensor part = kernels::Tensor::matrix(rows, 24, kernels::ElemType::kF32);
+    std::memcpy(part.data<float>().data(), x.data<float>().data() + r0 * 24, static_cast<std::size_t>(rows * 24) * sizeof(float));
+    const kernels::Tensor want = alone.apply(part, Precision::kW8A8, scales[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(std::memcmp(want.data<float>().data(), g.data<float>().data() + r0 * 40, static_cast<std::size_t>(rows * 40) * sizeof(float)), 0)
+        << "rows " << r0;
+  }
+  EXPECT_THROW(batched.apply_w8a8_row_blocks(x, 3, {0.1f, 0.2f}), std::invalid_argument);  // one scale per block
 }
 
 }  // namespace
