@@ -7,6 +7,7 @@
 // NaN quantizes to 0.
 #include <cmath>
 #include <cstdint>
+#include <span>
 
 #include "kernels/tensor/tensor.h"
 
@@ -16,6 +17,14 @@ struct QuantizedI8 {
   Tensor q;          // int8, the input's shape
   float scale = 1;   // x ~ q * scale
 };
+
+// max|x| over v, NaN ignored (0 for an empty or all-NaN span).
+float max_abs(std::span<const float> v);
+
+namespace detail {
+// q[i] = quantize_value(v[i], scale) for i < n (vectorized where the host allows).
+void quantize_span(const float* v, std::int8_t* q, std::size_t n, float scale);
+}  // namespace detail
 
 // max|x| / 127 over a float32 or float16 tensor; 1 for an all-zero (or empty) tensor so that the
 // scale is always usable as a divisor.

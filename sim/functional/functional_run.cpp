@@ -50,7 +50,7 @@ float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
   float mx = 0;
   for (std::uint64_t v0 = 0; v0 < vocab; v0 += kHeadBlock) {
     const Tensor w = weights.lm_head_rows(v0, std::min(kHeadBlock, vocab - v0));
-    for (float x : w.data<float>()) mx = std::max(mx, std::fabs(x));
+    mx = std::max(mx, kernels::max_abs(w.data<float>()));
   }
   return mx > 0 ? mx / 127.0f : 1.0f;
 }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
 
 #include "tests/unit/kernels/gemm/kernel_test_util.h"
 
@@ -63,6 +66,31 @@ TEST(QuantPerTensor, HalfInputAndDegenerateTensors) {
   EXPECT_EQ(minmax_scale(Tensor::matrix(3, 3, ElemType::kF32)), 1.0f);  // all zero
   EXPECT_EQ(quantize_per_tensor(row({std::nanf("")}), 1.0f).q.data<std::int8_t>()[0], 0);
   EXPECT_THROW(quantize_per_tensor(test::random_i8(2, 2, 1)), std::invalid_argument);
+}
+
+// max_abs keeps eight maxima side by side and quantize_span is vectorized on hosts that allow it:
+// both must give the plain loops' results, at every length (tails) and for the special values.
+TEST(QuantPerTensor, MaxAbsAndQuantizeSpanAreThePlainLoops) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> v;
+  for (int i = 0; i < 61; ++i) v.push_back(static_cast<float>((i * 37) % 23 - 11) * 0.37f);
+  v[5] = nan, v[9] = -0.0f, v[17] = 1e30f, v[18] = -1e-30f, v[33] = 3.5f * 0.2f, v[40] = -inf, v[41] = 2.5f * 0.2f;
+  const float scale = 0.2f;
+  for (std::size_t n = 0; n <= v.size(); ++n) {
+    float want = 0;
+    for (std::size_t i = 0; i < n; ++i) want = std::max(want, std::fabs(v[i]));
+    const float got = max_abs(std::span<const float>(v.data(), n));
+    EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0) << n;
+    std::vector<std::int8_t> q(n, 99);
+    detail::quantize_span(v.data(), q.data(), n, scale);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(q[i], quantize_value(v[i], scale)) << n << " " << i;
+  }
+  EXPECT_EQ(max_abs(std::vector<float>{nan, nan}), 0.0f);  // NaN ignored
+  EXPECT_EQ(max_abs(std::vector<float>{-3.0f, nan, 2.0f, -inf}), inf);
+  EXPECT_EQ(quantize_value(nan, scale), 0);
+  EXPECT_EQ(quantize_value(-inf, scale), -127);
+  EXPECT_EQ(quantize_value(0.5f * scale, scale), 0);  // ties to even
+  EXPECT_EQ(quantize_value(1.5f * scale, scale), 2);
 }
 
 }  // namespace
