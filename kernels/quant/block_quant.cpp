@@ -58,8 +58,9 @@ void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint
 #if defined(__SSE2__)
   // SSE2 (every x86-64): the scalar code's operations lane for lane. fabs clears the sign bit; a
   // strict less-than is false for NaN, as `<` is; mul then add, never fused (no FMA in SSE2, and
-  // the scalar x * id + 8.5f is not contracted either: the build sets no -march and no GNU
-  // extensions); truncation as static_cast<int>, including its 0x80000000 for values out of range.
+  // the scalar x * id + 8.5f cannot be contracted either: GCC contracts in C++ whatever the -std,
+  // but this file is built for baseline x86-64, which has no FMA; keep it out of target_clones);
+  // truncation as static_cast<int>, including its 0x80000000 for values out of range.
   const __m128 sign = _mm_set1_ps(-0.0f);
   for (int q = 0; q < kTileLanes; q += 4) {
     __m128 amax = _mm_setzero_ps(), mx = _mm_setzero_ps();

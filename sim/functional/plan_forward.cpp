@@ -138,8 +138,9 @@ Tensor PlanForward::matmul(const Segment& seg, std::uint32_t layer, const char* 
                           bool down, std::optional<float> scale) {
   const OpPlacement place = placement_.at(seg.phase, seg.step, layer, name);
   // A batch of decode steps (run_segments): per-tensor min-max INT8 scales are each step's own.
+  // (linear() ignores a profiled scale where the input's own min-max is used: the NPU's GEMV on HMX.)
   const bool per_step_scales = step_rows_ != 0 && x.dim(0) > static_cast<std::int64_t>(step_rows_) &&
-                               place.precision == Precision::kW8A8 && min_max_input(place) && !scale;
+                               place.precision == Precision::kW8A8 && min_max_input(place);
   Tensor y = per_step_scales ? whole.apply_w8a8_row_blocks(x, static_cast<std::int64_t>(step_rows_)) : linear(whole, x, place, down, scale);
   const std::string gpu = std::string(name) + ".gpu_part";
   if (!placement_.has(seg.phase, seg.step, layer, gpu)) return y;
@@ -161,12 +162,17 @@ Tensor PlanForward::matmul(const Segment& seg, std::uint32_t layer, const char* 
   return y;
 }
 
-std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const Tensor& x) {
-  if (!outlier_calibration_) return std::nullopt;
+const systems::llm_npu::GroupScale* PlanForward::profiled_scale(const Segment& seg, std::uint32_t layer, const char* group) const {
+  if (!outlier_calibration_) return nullptr;
   const OpPlacement p = placement_.at(seg.phase, seg.step, layer, group);
-  if (p.precision != runtime::Precision::kW8A8 || p.outliers == runtime::OutlierHandling::kMinMax) return std::nullopt;
-  const auto* g = outlier_calibration_->find(layer, group);
-  if (!g) return std::nullopt;  // a layer the calibration did not reach (truncated run)
+  if (p.precision != runtime::Precision::kW8A8 || p.outliers == runtime::OutlierHandling::kMinMax) return nullptr;
+  return outlier_calibration_->find(layer, group);  // null for a layer the calibration did not reach (truncated run)
+}
+
+std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_t layer, const char* group, const Tensor& x) {
+  const auto* g = profiled_scale(seg, layer, group);
+  if (!g) return std::nullopt;
+  const OpPlacement p = placement_.at(seg.phase, seg.step, layer, group);
   if (p.outliers == runtime::OutlierHandling::kShadow && seg.phase == model::Phase::kPrefill) {
     const auto n = systems::llm_npu::count_outliers(x, *g);
     shadow_outliers_[{seg.step, layer, group}] = {n.channels, n.cold};
@@ -189,15 +195,16 @@ bool PlanForward::min_max_input(const OpPlacement& p) {
   return p.outliers == runtime::OutlierHandling::kMinMax || (p.unit == kernels::Unit::kNpu && p.npu_kernels.hmx_gemv);
 }
 
-bool PlanForward::batchable(const OpPlacement& p, std::uint32_t layer, const char* name) const {
+bool PlanForward::batchable(const Segment& seg, const OpPlacement& p, std::uint32_t layer, const char* name) const {
   if (row_independent(p.precision)) return true;
   if (p.precision != Precision::kW8A8) return false;
   if (min_max_input(p)) return true;  // each step's rows quantized with their own scale (matmul)
-  // Outlier handling with a profiled scale (llm.npu's calibration, offline_scale) is the same for
-  // every row; without one, the scale is the whole input's.
+  // Outlier handling with a profiled scale (llm.npu's calibration) is the same for every row;
+  // without one, the scale is the whole input's. The scale is the one run_segments asks
+  // offline_scale for: q/k/v share q_proj's, gate and up gate_proj's.
   const std::string n = name;
-  const std::string group = n == "k_proj" || n == "v_proj" ? "q_proj" : n == "up_proj" ? "gate_proj" : n;
-  return outlier_calibration_ && outlier_calibration_->find(layer, group) != nullptr;
+  const char* group = n == "k_proj" || n == "v_proj" ? "q_proj" : n == "up_proj" ? "gate_proj" : name;
+  return profiled_scale(seg, layer, group) != nullptr;
 }
 
 std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const {
@@ -212,7 +219,7 @@ std::size_t PlanForward::batch_end(std::uint32_t layer, std::size_t first) const
   std::vector<OpPlacement> first_places;
   for (const char* n : names) {
     first_places.push_back(placement_.at(s0.phase, s0.step, layer, n));
-    if (!batchable(first_places.back(), layer, n)) return first + 1;
+    if (!batchable(s0, first_places.back(), layer, n)) return first + 1;
   }
   if (splits(s0)) return first + 1;
   std::size_t end = first + 1;

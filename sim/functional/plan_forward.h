@@ -100,7 +100,10 @@ class PlanForward {
   static bool min_max_input(const OpPlacement& p);
   // Whether decode steps may run this matmul together: a row_independent precision, per-tensor
   // W8A8 with min-max scales (quantized step by step, matmul) or with llm.npu's profiled scale.
-  bool batchable(const OpPlacement& p, std::uint32_t layer, const char* name) const;
+  bool batchable(const Segment& seg, const OpPlacement& p, std::uint32_t layer, const char* name) const;
+  // llm.npu's profiled scale for the matmuls of `group` (offline_scale's), or null: none for
+  // this layer, or the group's placement is not per-tensor W8A8 with outlier handling.
+  const systems::llm_npu::GroupScale* profiled_scale(const Segment& seg, std::uint32_t layer, const char* group) const;
   // Segments [first, end) whose matmuls run as one: consecutive decode steps whose matmuls all
   // have the same placement, a batchable one, and no split between units; else first + 1.
   std::size_t batch_end(std::uint32_t layer, std::size_t first) const;

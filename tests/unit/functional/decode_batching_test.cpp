@@ -10,6 +10,7 @@
 #include "functional_test_helpers.h"
 #include "sim/functional/functional_run.h"
 #include "sim/functional/linear.h"
+#include "kernels/gemm/w4a16_fused.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/synthetic_weights.h"
 #include "sim/systems/llm_npu/outlier_calibration.h"
@@ -76,7 +77,11 @@ std::vector<Case> cases() {
 }
 
 TEST(DecodeBatching, SameBitsAsOneStepAtATime) {
-  const ForwardShape shape{10, 7, 2};  // prefill in chunks of 4: 3 chunks, then 7 decode steps
+  // Prefill in chunks of 4: 3 chunks, then 12 decode steps of 2 sequences: the whole decode is one
+  // batch of 24 rows (past W4A16's fused path, kW4A16FusedMaxRows = 16, while one step alone and
+  // batches of 4 rows take it).
+  const ForwardShape shape{10, 12, 2};
+  static_assert(kernels::kW4A16FusedMaxRows < 24 && kernels::kW4A16FusedMaxRows >= 4);
   for (const Case& c : cases()) {
     auto plan = test::uniform_plan(c.model, shape, c.matmuls, at(Unit::kCpu, Precision::kFp32), 4);
     for (auto& j : plan.jobs) {
@@ -86,10 +91,10 @@ TEST(DecodeBatching, SameBitsAsOneStepAtATime) {
     const Forward batched = forward(c.model, plan, shape, PlanForward::kBatchRows, c.calibrated);
     const Forward fours = forward(c.model, plan, shape, 4, c.calibrated);  // 2 sequences: 2 steps per batch
     const std::uint64_t L = c.model.layers;
-    EXPECT_EQ(alone.batches, L * (3 + 7)) << c.what;
-    EXPECT_EQ(batched.batches, c.batches ? L * (3 + 1) : L * (3 + 7)) << c.what;
-    EXPECT_EQ(fours.batches, c.batches ? L * (3 + 4) : L * (3 + 7)) << c.what;
-    EXPECT_EQ(alone.hidden.size(), (1 + 7) * 2 * c.model.hidden) << c.what;
+    EXPECT_EQ(alone.batches, L * (3 + 12)) << c.what;
+    EXPECT_EQ(batched.batches, c.batches ? L * (3 + 1) : L * (3 + 12)) << c.what;
+    EXPECT_EQ(fours.batches, c.batches ? L * (3 + 6) : L * (3 + 12)) << c.what;
+    EXPECT_EQ(alone.hidden.size(), (1 + 12) * 2 * c.model.hidden) << c.what;
     EXPECT_TRUE(same_bits(alone.hidden, batched.hidden)) << c.what;
     EXPECT_TRUE(same_bits(alone.hidden, fours.hidden)) << c.what;
   }
