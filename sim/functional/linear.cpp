@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 #include "sim/functional/tensor_util.h"
 
@@ -123,7 +124,11 @@ Tensor Linear::apply(const Tensor& x, Precision precision, std::optional<float> 
 }
 
 Tensor Linear::apply_w8a8_row_blocks(const Tensor& x, std::int64_t block_rows, const std::vector<float>& given) {
-  if (x.rank() != 2 || block_rows <= 0) throw std::invalid_argument("row blocks of a matrix need a positive block height");
+  if (x.rank() != 2 || x.type() != kernels::ElemType::kF32) {
+    throw std::invalid_argument(std::string("W8A8 row blocks take a float32 matrix, not a rank-") + std::to_string(x.rank()) + " " +
+                                kernels::elem_type_name(x.type()) + " tensor");
+  }
+  if (block_rows <= 0) throw std::invalid_argument("row blocks of a matrix need a positive block height, not " + std::to_string(block_rows));
   if (!given.empty() && given.size() != static_cast<std::size_t>((x.dim(0) + block_rows - 1) / block_rows)) {
     throw std::invalid_argument("row blocks need one activation scale per block");
   }

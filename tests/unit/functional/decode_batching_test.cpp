@@ -157,6 +157,9 @@ TEST(DecodeBatching, W8A8RowBlocksAreEachBlockAlone) {
   const kernels::Tensor whole = alone.apply(x, Precision::kW8A8);  // one scale for all: different bits
   EXPECT_NE(std::memcmp(whole.data<float>().data(), y.data<float>().data(), 8 * 40 * sizeof(float)), 0);
   EXPECT_THROW(batched.apply_w8a8_row_blocks(x, 0), std::invalid_argument);
+  // Not a float32 matrix: a named error, never rows copied at the wrong element size.
+  EXPECT_THROW(batched.apply_w8a8_row_blocks(kernels::Tensor::matrix(8, 24, kernels::ElemType::kF16), 3), std::invalid_argument);
+  EXPECT_THROW(batched.apply_w8a8_row_blocks(kernels::Tensor({2, 4, 24}, kernels::ElemType::kF32), 3), std::invalid_argument);
   // Given scales (the head's, measured over the rows its planned op covers): block i with scales[i].
   const std::vector<float> scales{0.02f, 0.5f, 0.03f};
   const kernels::Tensor g = batched.apply_w8a8_row_blocks(x, 3, scales);
