@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/attention/head_bands.h"
 #include "kernels/attention/int8_ops.h"
 #include "kernels/softmax/softmax.h"
 
@@ -26,36 +27,38 @@ Tensor attention_int8(const Tensor& q, const Tensor& k, const Tensor& v, std::ui
   Tensor o(q.shape(), ElemType::kF32);
   auto od = o.data<float>();
   auto vd = vq.values.data<std::int8_t>();
-  std::vector<float> srow, prow;
-  std::vector<std::int32_t> acc(d);
-  for (std::uint64_t h = 0; h < s.heads; ++h) {
-    const std::int8_t* vh = vd.data() + s.kv_head_of(h) * s.kv_len * d;
-    for (std::uint64_t i = 0; i < s.q_len; ++i) {
-      const std::uint64_t r = h * s.q_len + i, vis = s.visible(i);
-      const std::int32_t* si = scores.data<std::int32_t>().data() + r * n;
-      // Masked positions are -inf in the graph; leaving them out of the row is the same softmax.
-      srow.resize(vis);
-      prow.resize(vis);
-      for (std::uint64_t j = 0; j < vis; ++j) srow[j] = static_cast<float>(si[j]) * dequant;
-      softmax_row_f32(srow, prow);
-      float* out = od.data() + r * d;
-      if (opt.pv == PvPrecision::kInt8) {
-        std::fill(acc.begin(), acc.end(), 0);
-        for (std::uint64_t j = 0; j < vis; ++j) {
-          const auto pu8 = static_cast<std::int32_t>(std::nearbyint(prow[j] * 255.0f));  // in [0, 255]
-          if (pu8 == 0) continue;
-          for (std::uint64_t c = 0; c < d; ++c) acc[c] += pu8 * static_cast<std::int32_t>(vh[j * d + c]);
-        }
-        const float deq = vq.scale / 255.0f;
-        for (std::uint64_t c = 0; c < d; ++c) out[c] = static_cast<float>(acc[c]) * deq;
-      } else {
-        std::fill(out, out + d, 0.0f);
-        for (std::uint64_t j = 0; j < vis; ++j) {
-          for (std::uint64_t c = 0; c < d; ++c) out[c] += prow[j] * (static_cast<float>(vh[j * d + c]) * vq.scale);
+  for_head_bands(s, [&](std::uint64_t h0, std::uint64_t h1) {
+    std::vector<float> srow, prow;
+    std::vector<std::int32_t> acc(d);
+    for (std::uint64_t h = h0; h < h1; ++h) {
+      const std::int8_t* vh = vd.data() + s.kv_head_of(h) * s.kv_len * d;
+      for (std::uint64_t i = 0; i < s.q_len; ++i) {
+        const std::uint64_t r = h * s.q_len + i, vis = s.visible(i);
+        const std::int32_t* si = scores.data<std::int32_t>().data() + r * n;
+        // Masked positions are -inf in the graph; leaving them out of the row is the same softmax.
+        srow.resize(vis);
+        prow.resize(vis);
+        for (std::uint64_t j = 0; j < vis; ++j) srow[j] = static_cast<float>(si[j]) * dequant;
+        softmax_row_f32(srow, prow);
+        float* out = od.data() + r * d;
+        if (opt.pv == PvPrecision::kInt8) {
+          std::fill(acc.begin(), acc.end(), 0);
+          for (std::uint64_t j = 0; j < vis; ++j) {
+            const auto pu8 = static_cast<std::int32_t>(std::nearbyint(prow[j] * 255.0f));  // in [0, 255]
+            if (pu8 == 0) continue;
+            for (std::uint64_t c = 0; c < d; ++c) acc[c] += pu8 * static_cast<std::int32_t>(vh[j * d + c]);
+          }
+          const float deq = vq.scale / 255.0f;
+          for (std::uint64_t c = 0; c < d; ++c) out[c] = static_cast<float>(acc[c]) * deq;
+        } else {
+          std::fill(out, out + d, 0.0f);
+          for (std::uint64_t j = 0; j < vis; ++j) {
+            for (std::uint64_t c = 0; c < d; ++c) out[c] += prow[j] * (static_cast<float>(vh[j * d + c]) * vq.scale);
+          }
         }
       }
     }
-  }
+  });
   return o;
 }
 

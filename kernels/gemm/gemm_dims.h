@@ -1,6 +1,7 @@
 #pragma once
 // Shapes and checks shared by the GEMM kernels. Every GEMM here is C[m x n] = A[m x k] * W[k x n]
 // (activations times weights, the orientation of gemm_plan.h), whatever layout stores A and W.
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,11 +18,32 @@ struct GemmDims {
   bool operator==(const GemmDims&) const = default;
 };
 
-// Host threads a functional GEMM uses when the caller does not say: all of them.
+// A thread count set for the whole process, 0 for none (ScopedGemmThreads sets it).
+inline std::atomic<unsigned>& gemm_threads_override() {
+  static std::atomic<unsigned> threads{0};
+  return threads;
+}
+
+// Host threads a functional GEMM (and the kernels that split work like it) uses when the caller
+// does not say: all of them, unless a ScopedGemmThreads is alive.
 inline unsigned default_gemm_threads() {
+  if (const unsigned n = gemm_threads_override().load(std::memory_order_relaxed); n > 0) return n;
   const unsigned h = std::thread::hardware_concurrency();
   return h == 0 ? 1 : h;
 }
+
+// Sets default_gemm_threads() for its lifetime: tests run a kernel on 1, 2 and 3 threads to show
+// that the thread count changes no number (whatever cores the host has).
+class ScopedGemmThreads {
+ public:
+  explicit ScopedGemmThreads(unsigned threads) : previous_(gemm_threads_override().exchange(threads)) {}
+  ~ScopedGemmThreads() { gemm_threads_override().store(previous_); }
+  ScopedGemmThreads(const ScopedGemmThreads&) = delete;
+  ScopedGemmThreads& operator=(const ScopedGemmThreads&) = delete;
+
+ private:
+  unsigned previous_;
+};
 
 // A 2-D tensor of the given element type, or std::invalid_argument naming `what`.
 inline void require_matrix(const Tensor& t, ElemType type, const char* what) {

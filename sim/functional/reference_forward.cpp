@@ -16,13 +16,25 @@ using kernels::Tensor;
 
 namespace {
 
+// f(i) for i in [0, n), in bands on the GEMM threads. Every use below computes each index (a row,
+// or an element) on its own, so the bands give the numbers one loop gives; small loops stay on
+// one thread (starting one costs more than they take).
+template <class F>
+void each_index(std::uint64_t n, std::uint64_t cost_per_index, F&& f) {
+  constexpr std::uint64_t kParallelCost = 1 << 16;
+  const std::uint64_t threads = n * cost_per_index < kParallelCost ? 1 : std::min<std::uint64_t>(n, kernels::default_gemm_threads());
+  kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t t) {
+    for (std::uint64_t i = n * t / threads; i < n * (t + 1) / threads; ++i) f(i);
+  });
+}
+
 // RMSNorm / LayerNorm of each row, statistics in double.
 Tensor norm(const model::ModelConfig& m, const Tensor& x, const NormWeights& w) {
   const std::uint64_t rows = static_cast<std::uint64_t>(x.dim(0)), h = static_cast<std::uint64_t>(x.dim(1));
   Tensor y = f32_matrix(rows, h);
   const float* in = x.data<float>().data();
   float* out = y.data<float>().data();
-  for (std::uint64_t r = 0; r < rows; ++r) {
+  each_index(rows, h, [&](std::uint64_t r) {
     const float* v = in + r * h;
     double mean = 0, sq = 0;
     if (m.norm == model::NormKind::kLayerNorm) {
@@ -34,7 +46,7 @@ Tensor norm(const model::ModelConfig& m, const Tensor& x, const NormWeights& w) 
     for (std::uint64_t j = 0; j < h; ++j) {
       out[r * h + j] = static_cast<float>((v[j] - mean) * inv * w.weight[j] + (w.bias.empty() ? 0.0 : w.bias[j]));
     }
-  }
+  });
   return y;
 }
 
@@ -54,7 +66,7 @@ void rope(Tensor& x, std::uint64_t heads, std::uint64_t hd, std::uint64_t tokens
   const auto rot = static_cast<std::uint64_t>(std::floor(static_cast<double>(hd) * m.rotary_fraction + 1e-9)) & ~std::uint64_t{1};
   const std::uint64_t half = rot / 2, rows = static_cast<std::uint64_t>(x.dim(0));
   float* d = x.data<float>().data();
-  for (std::uint64_t r = 0; r < rows; ++r) {
+  each_index(rows, half * heads, [&](std::uint64_t r) {
     const double pos = static_cast<double>(r % tokens);
     for (std::uint64_t i = 0; i < half; ++i) {
       const double angle = pos * std::pow(m.rope_theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
@@ -66,14 +78,14 @@ void rope(Tensor& x, std::uint64_t heads, std::uint64_t hd, std::uint64_t tokens
         v[i + half] = static_cast<float>(b * c + a * s);
       }
     }
-  }
+  });
 }
 
 void add_bias(Tensor& x, const std::vector<float>& bias) {
   if (bias.empty()) return;
   const std::size_t n = bias.size();
   auto d = x.data<float>();
-  for (std::size_t i = 0; i < d.size(); ++i) d[i] += bias[i % n];
+  each_index(d.size(), 1, [&](std::uint64_t i) { d[i] += bias[i % n]; });
 }
 
 }  // namespace
@@ -156,7 +168,7 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   const auto add = [](Tensor& x, const Tensor& y) {
     auto a = x.data<float>();
     auto c = y.data<float>();
-    for (std::size_t i = 0; i < a.size(); ++i) a[i] += c[i];
+    each_index(a.size(), 1, [&](std::uint64_t i) { a[i] += c[i]; });
   };
   observe("o_proj", attn);
   add(x_, kernels::gemm_f32(attn, w.o));
@@ -167,9 +179,9 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   if (m.gated_mlp) {
     const Tensor up = kernels::gemm_f32(hn2, w.up);
     auto ud = up.data<float>();
-    for (std::size_t i = 0; i < md.size(); ++i) md[i] = static_cast<float>(activation(m.activation, md[i]) * ud[i]);
+    each_index(md.size(), 16, [&](std::uint64_t i) { md[i] = static_cast<float>(activation(m.activation, md[i]) * ud[i]); });
   } else {
-    for (float& val : md) val = static_cast<float>(activation(m.activation, val));
+    each_index(md.size(), 16, [&](std::uint64_t i) { md[i] = static_cast<float>(activation(m.activation, md[i])); });
   }
   observe(m.gated_mlp ? "down_proj" : "fc2", mid);
   add(x_, kernels::gemm_f32(mid, w.down));
