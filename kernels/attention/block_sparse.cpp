@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernels/attention/attention_core.h"
+#include "kernels/attention/head_bands.h"
 
 namespace socsim::kernels {
 
@@ -96,22 +97,24 @@ Tensor block_sparse_attention_f32(const Tensor& q, const Tensor& k, const Tensor
   const float sc = resolve_scale(s, scale);
   const std::uint64_t d = s.head_dim, B = sel.block;
   Tensor o(q.shape(), ElemType::kF32);
-  RowAttender row;
-  std::vector<std::int32_t> keys;
-  for (std::uint64_t h = 0; h < s.heads; ++h) {
-    const std::uint64_t kvh = s.kv_head_of(h);
-    for (std::uint64_t i = 0; i < s.q_len; ++i) {
-      const std::uint64_t vis = s.visible(i);
-      keys.clear();
-      for (std::int32_t b : sel.blocks[h * sel.q_blocks + i / B]) {
-        const std::uint64_t lo = static_cast<std::uint64_t>(b) * B, hi = std::min(vis, lo + B);
-        for (std::uint64_t j = lo; j < hi; ++j) keys.push_back(static_cast<std::int32_t>(j));
+  for_head_bands(s, [&](std::uint64_t h0, std::uint64_t h1) {
+    RowAttender row;
+    std::vector<std::int32_t> keys;
+    for (std::uint64_t h = h0; h < h1; ++h) {
+      const std::uint64_t kvh = s.kv_head_of(h);
+      for (std::uint64_t i = 0; i < s.q_len; ++i) {
+        const std::uint64_t vis = s.visible(i);
+        keys.clear();
+        for (std::int32_t b : sel.blocks[h * sel.q_blocks + i / B]) {
+          const std::uint64_t lo = static_cast<std::uint64_t>(b) * B, hi = std::min(vis, lo + B);
+          for (std::uint64_t j = lo; j < hi; ++j) keys.push_back(static_cast<std::int32_t>(j));
+        }
+        const std::uint64_t r = h * s.q_len + i;
+        row.over_indices(q.data<float>().data() + r * d, k.data<float>().data() + kvh * s.kv_len * d,
+                         v.data<float>().data() + kvh * s.kv_len * d, keys, d, sc, o.data<float>().data() + r * d);
       }
-      const std::uint64_t r = h * s.q_len + i;
-      row.over_indices(q.data<float>().data() + r * d, k.data<float>().data() + kvh * s.kv_len * d,
-                       v.data<float>().data() + kvh * s.kv_len * d, keys, d, sc, o.data<float>().data() + r * d);
     }
-  }
+  });
   return o;
 }
 

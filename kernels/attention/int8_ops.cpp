@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/attention/head_bands.h"
+
 namespace socsim::kernels {
 
 float absmax_scale_i8(std::span<const float> x) {
@@ -39,13 +41,15 @@ Tensor qk_scores_i32(const Tensor& q, const Tensor& k, std::uint64_t p0) {
   auto qd = q.data<std::int8_t>();
   auto kd = k.data<std::int8_t>();
   auto od = out.data<std::int32_t>();
-  for (std::uint64_t h = 0; h < s.heads; ++h) {
-    const std::int8_t* kh = kd.data() + s.kv_head_of(h) * s.kv_len * d;
-    for (std::uint64_t i = 0; i < s.q_len; ++i) {
-      const std::int8_t* qi = qd.data() + (h * s.q_len + i) * d;
-      for (std::uint64_t j = 0; j < n; ++j) od[(h * s.q_len + i) * n + j] = dot_i8(qi, kh + j * d, d);
+  for_head_bands(s, [&](std::uint64_t h0, std::uint64_t h1) {
+    for (std::uint64_t h = h0; h < h1; ++h) {
+      const std::int8_t* kh = kd.data() + s.kv_head_of(h) * s.kv_len * d;
+      for (std::uint64_t i = 0; i < s.q_len; ++i) {
+        const std::int8_t* qi = qd.data() + (h * s.q_len + i) * d;
+        for (std::uint64_t j = 0; j < n; ++j) od[(h * s.q_len + i) * n + j] = dot_i8(qi, kh + j * d, d);
+      }
     }
-  }
+  });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kernels/attention/attention_core.h"
+#include "kernels/attention/head_bands.h"
 
 namespace socsim::kernels {
 
@@ -20,21 +21,28 @@ Tensor sparse_attention_f32(const Tensor& q, const Tensor& k, const Tensor& v, s
   auto qd = q.data<float>();
   auto kd = k.data<float>(), vd = v.data<float>();
   auto od = o.data<float>();
-  RowAttender row;
-  for (std::uint64_t h = 0; h < s.heads; ++h) {
-    const std::uint64_t kvh = s.kv_head_of(h);
-    for (std::uint64_t i = 0; i < s.q_len; ++i) {
-      const std::uint64_t r = h * s.q_len + i;
-      for (std::int32_t j : idx[r]) {
-        if (j < 0 || static_cast<std::uint64_t>(j) >= s.visible(i)) {
-          throw std::invalid_argument("sparse attention: key " + std::to_string(j) + " is not visible to query row " +
-                                      std::to_string(i) + " (position " + std::to_string(p0 + i) + ")");
-        }
+  // Every index is checked before any is used, so a bad one is reported the same way whatever
+  // the threads.
+  for (std::uint64_t r = 0; r < s.heads * s.q_len; ++r) {
+    const std::uint64_t i = r % s.q_len;
+    for (std::int32_t j : idx[r]) {
+      if (j < 0 || static_cast<std::uint64_t>(j) >= s.visible(i)) {
+        throw std::invalid_argument("sparse attention: key " + std::to_string(j) + " is not visible to query row " +
+                                    std::to_string(i) + " (position " + std::to_string(p0 + i) + ")");
       }
-      row.over_indices(qd.data() + r * d, kd.data() + kvh * s.kv_len * d, vd.data() + kvh * s.kv_len * d, idx[r], d, sc,
-                       od.data() + r * d);
     }
   }
+  for_head_bands(s, [&](std::uint64_t h0, std::uint64_t h1) {
+    RowAttender row;
+    for (std::uint64_t h = h0; h < h1; ++h) {
+      const std::uint64_t kvh = s.kv_head_of(h);
+      for (std::uint64_t i = 0; i < s.q_len; ++i) {
+        const std::uint64_t r = h * s.q_len + i;
+        row.over_indices(qd.data() + r * d, kd.data() + kvh * s.kv_len * d, vd.data() + kvh * s.kv_len * d, idx[r], d, sc,
+                         od.data() + r * d);
+      }
+    }
+  });
   return o;
 }
 

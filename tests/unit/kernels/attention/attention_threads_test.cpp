@@ -9,10 +9,13 @@
 #include <functional>
 #include <string>
 
+#include "kernels/attention/block_sparse.h"
 #include "kernels/attention/flash_attention.h"
 #include "kernels/attention/full_attention.h"
 #include "kernels/attention/head_bands.h"
 #include "kernels/attention/int8_attention.h"
+#include "kernels/attention/int8_ops.h"
+#include "kernels/attention/sparse_attention.h"
 #include "kernels/gemm/gemm_dims.h"
 #include "tests/unit/kernels/attention/attention_test_util.h"
 
@@ -54,6 +57,53 @@ TEST(AttentionThreads, Fp32AttentionGivesTheSameBitsOnAnyThreadCount) {
 TEST(AttentionThreads, Int8AttentionGivesTheSameBitsOnAnyThreadCount) {
   for (const PvPrecision pv : {PvPrecision::kInt8, PvPrecision::kFloat}) {
     expect_same_on_any_threads("int8", [&](const test::AttnData& a) { return attention_int8(a.q, a.k, a.v, a.s.q_pos0, {pv, {}}); });
+  }
+}
+
+// Raw INT32 scores (shadowAttn's estimation on the NPU): compared as floats of their bits.
+TEST(AttentionThreads, Int8ScoresGiveTheSameBitsOnAnyThreadCount) {
+  expect_same_on_any_threads("int8 scores", [](const test::AttnData& a) {
+    const Tensor scores = qk_scores_i32(quantize_per_tensor_i8(a.q).values, quantize_per_tensor_i8(a.k).values, a.s.q_pos0);
+    Tensor bits(scores.shape(), ElemType::kF32);
+    for (std::size_t i = 0; i < scores.numel(); ++i) bits.data<float>()[i] = std::bit_cast<float>(scores.data<std::int32_t>()[i]);
+    return bits;
+  });
+}
+
+// Sparse attention over each row's own key list (every third visible key, and the last).
+TEST(AttentionThreads, SparseAttentionGivesTheSameBitsOnAnyThreadCount) {
+  expect_same_on_any_threads("sparse", [](const test::AttnData& a) {
+    RowIndices idx(a.s.heads * a.s.q_len);
+    for (std::uint64_t r = 0; r < idx.size(); ++r) {
+      const std::uint64_t vis = a.s.visible(r % a.s.q_len);
+      for (std::uint64_t j = (r % 3); j < vis; j += 3) idx[r].push_back(static_cast<std::int32_t>(j));
+      if (idx[r].empty() || static_cast<std::uint64_t>(idx[r].back()) != vis - 1) idx[r].push_back(static_cast<std::int32_t>(vis - 1));
+    }
+    return sparse_attention_f32(a.q, a.k, a.v, a.s.q_pos0, idx);
+  });
+}
+
+TEST(AttentionThreads, BlockSparseAttentionGivesTheSameBitsOnAnyThreadCount) {
+  expect_same_on_any_threads("block sparse", [](const test::AttnData& a) {
+    const BlockSelection sel = select_blocks(a.q, a.k, a.s.q_pos0, {32, 0, 0.4});
+    return block_sparse_attention_f32(a.q, a.k, a.v, a.s.q_pos0, sel);
+  });
+}
+
+// A bad index is reported before any head runs, the same on any thread count.
+TEST(AttentionThreads, SparseAttentionNamesTheFirstBadIndexOnAnyThreadCount) {
+  const auto a = test::make_attn(7, 1, 150, 40, 64, 9, 1.5f);
+  RowIndices idx(a.s.heads * a.s.q_len, std::vector<std::int32_t>{0});
+  idx[3 * a.s.q_len + 5] = {46};   // row 5 sees 46 keys (0..45)
+  idx[6 * a.s.q_len + 2] = {-1};
+  for (const unsigned threads : {1u, 3u}) {
+    const ScopedGemmThreads pin(threads);
+    try {
+      (void)sparse_attention_f32(a.q, a.k, a.v, a.s.q_pos0, idx);
+      FAIL() << "expected an error on " << threads << " threads";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_STREQ(e.what(), "sparse attention: key 46 is not visible to query row 5 (position 45)");
+    }
   }
 }
 
