@@ -10,6 +10,7 @@
 #include "kernels/tensor/kernel_time.h"
 #include "sim/core/host_memory.h"
 #include "sim/core/run_progress.h"
+#include "sim/functional/head_batches.h"
 #include "sim/functional/linear.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/reference_forward.h"
@@ -130,35 +131,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   if (std::any_of(groups.begin(), groups.end(), [](const HeadGroup& g) { return g.precision == Precision::kW8A8; })) {
     w_scale = head_weight_scale(weights, model.vocab);
   }
-  // Consecutive head groups whose head computes each row on its own, one multiplication per
-  // batch of up to kBatchRows rows (the same bits as group by group: linear.h's row_independent).
-  // Per-tensor W8A8 heads batch too, each group's rows quantized with its own activation scale
-  // (Linear::apply_w8a8_row_blocks).
-  struct HeadBatch {
-    std::size_t first, count;
-    Tensor hidden;              // the groups' rows, in order
-    std::vector<float> scales;  // W8A8: each group's activation scale
-  };
-  const auto batchable = [](const HeadGroup& g) {
-    return (row_independent(g.precision) && !g.activation_scale) || (g.precision == Precision::kW8A8 && g.activation_scale);
-  };
-  std::vector<HeadBatch> batches;
-  for (std::size_t g = 0; g < groups.size();) {
-    std::size_t e = g + 1;
-    if (batchable(groups[g])) {
-      while (e < groups.size() && groups[e].precision == groups[g].precision && batchable(groups[e]) &&
-             (e + 1 - g) * B <= PlanForward::kBatchRows) {
-        ++e;
-      }
-    }
-    HeadBatch hb{g, e - g, e - g == 1 ? groups[g].hidden : f32_matrix((e - g) * B, h), {}};
-    for (std::size_t i = g; e - g > 1 && i < e; ++i) {
-      std::memcpy(hb.hidden.data<float>().data() + (i - g) * B * h, groups[i].hidden.data<float>().data(), B * h * sizeof(float));
-      if (groups[i].precision == Precision::kW8A8) hb.scales.push_back(*groups[i].activation_scale);
-    }
-    batches.push_back(std::move(hb));
-    g = e;
-  }
+  const HeadBatches head_batches(groups, B, h);  // consecutive groups share a multiplication (head_batches.h)
   LogitsComparison logits(positions);
   for (std::uint64_t v0 = 0; v0 < model.vocab; v0 += kHeadBlock) {
     const std::uint64_t cols = std::min(kHeadBlock, model.vocab - v0);
@@ -168,13 +141,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
       const kernels::ScopedKernelTime timed(kernels::KernelClock::kReference);
       return head.apply(out.reference_hidden, Precision::kFp32);
     }();
-    Tensor sys = f32_matrix(positions, cols);
-    for (const HeadBatch& hb : batches) {
-      const HeadGroup& g = groups[hb.first];
-      const Tensor part = hb.scales.empty() ? head.apply(hb.hidden, g.precision, g.activation_scale)
-                                            : head.apply_w8a8_row_blocks(hb.hidden, static_cast<std::int64_t>(B), hb.scales);
-      std::memcpy(sys.data<float>().data() + hb.first * B * cols, part.data<float>().data(), hb.count * B * cols * sizeof(float));
-    }
+    const Tensor sys = head_batches.logits(head, cols);
     logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);
     step();
     progress_functional_logits(v0 / kHeadBlock + 1, (model.vocab + kHeadBlock - 1) / kHeadBlock);  // minutes at long decodes

@@ -9,8 +9,10 @@
 
 #include "functional_test_helpers.h"
 #include "sim/functional/functional_run.h"
+#include "sim/functional/head_batches.h"
 #include "sim/functional/linear.h"
 #include "kernels/gemm/w4a16_fused.h"
+#include "kernels/quant/int8_quant.h"
 #include "sim/functional/plan_forward.h"
 #include "sim/functional/synthetic_weights.h"
 #include "sim/systems/llm_npu/outlier_calibration.h"
@@ -100,6 +102,48 @@ TEST(DecodeBatching, SameBitsAsOneStepAtATime) {
   }
 }
 
+// A plan whose placement changes between decode steps and between q, k and v: a batch ends where
+// any matmul's placement changes, its attention goes step by step with each step's own kernel, and
+// the numbers are one step at a time's to the bit.
+TEST(DecodeBatching, PlacementsThatChangeBetweenStepsAndProjections) {
+  const auto m = test::tiny_model();
+  const ForwardShape shape{10, 12, 2};
+  const auto npu4 = at(Unit::kNpu, Precision::kW4A16), gpu16 = at(Unit::kGpu, Precision::kFp16), cpu32 = at(Unit::kCpu, Precision::kFp32),
+             npu8 = at(Unit::kNpu, Precision::kW8A8);
+  // Decode matmuls on the NPU in W4A16 but the MLP's on the GPU in FP16 at steps 4-5 and o_proj in
+  // per-tensor W8A8 at step 6 (later matmuls than q_proj change alone); k_proj always FP16 on the
+  // GPU and v_proj FP32 on the CPU. Attention alternates between the CPU (FP32) and the NPU (FP16
+  // flash) every step, which must not stop the matmuls' batching.
+  const auto place = [&](const model::GraphOp& g) -> systems::Placement {
+    if (g.op.kind != model::OpKind::kMatMul) {
+      return g.phase == model::Phase::kDecode && g.step % 2 == 1 ? at(Unit::kNpu, Precision::kFp16) : cpu32;
+    }
+    if (g.op.name == "k_proj") return gpu16;
+    if (g.op.name == "v_proj") return cpu32;
+    if (g.phase != model::Phase::kDecode) return npu4;
+    const bool mlp = g.op.name == "gate_proj" || g.op.name == "up_proj" || g.op.name == "down_proj";
+    if (mlp && (g.step == 4 || g.step == 5)) return gpu16;
+    return g.op.name == "o_proj" && g.step == 6 ? npu8 : npu4;
+  };
+  runtime::Plan plan;
+  systems::SequentialPlanBuilder b(place, [](const model::GraphOp&) { return std::string(); });
+  const auto prefill = model::prefill_graph(m, {shape.prompt, 4, shape.sequences, false, false}, false);
+  systems::build_prefill_decode(plan, b, m, prefill, {shape.prompt, shape.decode, shape.sequences});
+  const Forward alone = forward(m, plan, shape, 1);
+  const Forward batched = forward(m, plan, shape, PlanForward::kBatchRows);
+  const std::uint64_t L = m.layers;
+  EXPECT_EQ(alone.batches, L * (3 + 12));
+  EXPECT_EQ(batched.batches, L * (3 + 4));  // steps 0-3, 4-5, 6, 7-11
+  EXPECT_TRUE(same_bits(alone.hidden, batched.hidden));
+  // The placements matter: the same plan with every decode matmul in W4A16 gives other numbers.
+  runtime::Plan uniform;
+  systems::SequentialPlanBuilder ub(
+      [&](const model::GraphOp& g) { return g.op.kind == model::OpKind::kMatMul && g.phase == model::Phase::kDecode ? npu4 : place(g); },
+      [](const model::GraphOp&) { return std::string(); });
+  systems::build_prefill_decode(uniform, ub, m, prefill, {shape.prompt, shape.decode, shape.sequences});
+  EXPECT_FALSE(same_bits(alone.hidden, forward(m, uniform, shape, 1).hidden));
+}
+
 // The batched forward is the forward: a different token makes different numbers (the comparison
 // above cannot pass by computing nothing).
 TEST(DecodeBatching, RowsAreTheirOwn) {
@@ -134,6 +178,45 @@ TEST(DecodeBatching, HeadBatchesLandOnTheirRows) {
   const auto q = compare_with_reference(m, test::uniform_plan(m, shape, npu, cpu), shape, w, 4, 0);
   EXPECT_LT(q.metrics.logits_rel_error, 0.2);
   EXPECT_GT(q.metrics.top1_agreement, 0.7);
+}
+
+// The head's batches: consecutive groups of one precision share a multiplication, a change of
+// precision starts a new batch, and every group's logits are its own alone's to the bit. Head
+// placements change between decode steps here (FP32, W4A16, per-tensor W8A8 with each group's own
+// scale, FP16), so the batches are runs of groups, not the whole decode.
+TEST(DecodeBatching, HeadBatchesAreEachGroupAlone) {
+  const auto m = test::tiny_model();
+  const ForwardShape shape{10, 12, 2};
+  const auto cpu32 = at(Unit::kCpu, Precision::kFp32);
+  const auto head_at = [&](std::uint64_t step) {
+    return step < 3 ? cpu32 : step < 7 ? at(Unit::kNpu, Precision::kW4A16) : step < 10 ? at(Unit::kNpu, Precision::kW8A8) : at(Unit::kGpu, Precision::kFp16);
+  };
+  runtime::Plan plan;
+  systems::SequentialPlanBuilder b(
+      [&](const model::GraphOp& g) { return g.op.name == "lm_head" && g.phase == model::Phase::kDecode ? head_at(g.step) : cpu32; },
+      [](const model::GraphOp&) { return std::string(); });
+  systems::build_prefill_decode(plan, b, m, model::prefill_graph(m, {shape.prompt, 0, shape.sequences, false, false}, false),
+                                {shape.prompt, shape.decode, shape.sequences});
+  const SyntheticWeights w(m, 3);
+  PlanForward f(m, plan, shape, draw_tokens(shape, m.vocab, 3), w);
+  for (std::uint32_t l = 0; l < m.layers; ++l) f.run_layer(l, w.layer(l));
+  const std::vector<HeadGroup> groups = f.head_groups(w.final_norm());
+  ASSERT_EQ(groups.size(), 1 + shape.decode);  // the prompt's last position, then every decode step's
+  const kernels::Tensor lm = w.lm_head_rows(0, m.vocab);
+  Linear head(lm, Linear::Orientation::kOutIn, kernels::max_abs(lm.data<float>()) / 127.0f);  // the whole head's INT8 scale
+  const HeadBatches batched(groups, shape.sequences, m.hidden), alone(groups, shape.sequences, m.hidden, shape.sequences);
+  // The prompt's group and steps 0-2 in FP32, 3-6 W4A16, 7-9 W8A8, 10-11 FP16.
+  EXPECT_EQ(batched.batches(), 4u);
+  EXPECT_EQ(alone.batches(), groups.size());
+  const kernels::Tensor a = alone.logits(head, m.vocab), bt = batched.logits(head, m.vocab);
+  ASSERT_EQ(a.numel(), groups.size() * shape.sequences * m.vocab);
+  EXPECT_EQ(std::memcmp(a.data<float>().data(), bt.data<float>().data(), a.numel() * sizeof(float)), 0);
+  // A batch never spans precisions or more rows than it may hold.
+  const HeadBatches narrow(groups, shape.sequences, m.hidden, 3 * shape.sequences);
+  EXPECT_EQ(narrow.batches(), 2u + 2u + 1u + 1u);  // FP32 4 groups: 3 + 1; W4A16 4: 3 + 1; W8A8 3; FP16 2
+  const kernels::Tensor n = narrow.logits(head, m.vocab);
+  EXPECT_EQ(std::memcmp(a.data<float>().data(), n.data<float>().data(), a.numel() * sizeof(float)), 0);
+  EXPECT_THROW(HeadBatches(groups, shape.sequences, m.hidden, 1), std::invalid_argument);
 }
 
 // Per-step INT8 scales in one GEMM: each block of rows has the bits of multiplying it alone (a
