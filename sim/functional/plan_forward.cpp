@@ -17,6 +17,7 @@
 #include "sim/functional/tensor_util.h"
 #include "kernels/attention/block_sparse.h"
 #include "kernels/attention/full_attention.h"
+#include "kernels/attention/head_bands.h"
 #include "sim/runtime/lowering/sparse_attention_lowering.h"
 #include "sim/systems/shadowattn/estimation.h"
 
@@ -358,17 +359,30 @@ void PlanForward::attend(LayerState& st, const Segment& seg, const float* q_rows
       }
       const auto grid = systems::shadowattn::bucket_grid(bucket_centre_.value_or(mean), buckets_, bucket_step_);
       if (sparse == Sparse::kShadow && buckets_enabled_) bucket_use_.resize(grid.size());
+      std::vector<double> ratios(heads);
       for (std::uint64_t hh = 0; hh < heads; ++hh) {
         const std::string topk = sparse == Sparse::kShadow ? "topk.h" + std::to_string(hh) : "topk";
-        const double ratio = runtime::lowering::op_ratio(placement_.op(seg.phase, seg.step, st.layer, topk));
-        systems::shadowattn::ScalePair sc = scales[hh];
+        ratios[hh] = runtime::lowering::op_ratio(placement_.op(seg.phase, seg.step, st.layer, topk));
         if (sparse == Sparse::kShadow && buckets_enabled_) {
-          const std::size_t b = systems::shadowattn::nearest_bucket(grid, sc);
-          sc = grid[b];
+          const std::size_t b = systems::shadowattn::nearest_bucket(grid, scales[hh]);
+          scales[hh] = grid[b];
           ++bucket_use_[b];
           if (seg.phase == model::Phase::kPrefill) head_buckets_[{seg.step, st.layer, sequence * heads + hh}] = b;
         }
-        const auto r = systems::shadowattn::sparse_head(qs_h[hh], ks_h[hh], vs_h[hh], seg.p0, ratio, sparse == Sparse::kShadow ? &sc : nullptr);
+      }
+      // Each head's estimation, top-k and sparse attention on its own (bands of heads on the GEMM
+      // threads when the segment is long enough to repay them), then the statistics summed in head
+      // order: the same numbers whatever the threads.
+      std::vector<systems::shadowattn::HeadResult> results(heads);
+      const double work = static_cast<double>(rr) * static_cast<double>(nn) * static_cast<double>(dd) * static_cast<double>(heads);
+      const std::uint64_t threads = work < kernels::kAttentionParallelMacs ? 1 : std::min<std::uint64_t>(heads, kernels::default_gemm_threads());
+      kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t t) {
+        for (std::uint64_t hh = heads * t / threads; hh < heads * (t + 1) / threads; ++hh) {
+          results[hh] = systems::shadowattn::sparse_head(qs_h[hh], ks_h[hh], vs_h[hh], seg.p0, ratios[hh], sparse == Sparse::kShadow ? &scales[hh] : nullptr);
+        }
+      });
+      for (std::uint64_t hh = 0; hh < heads; ++hh) {
+        const auto& r = results[hh];
         sparse_.recall_hits += r.recall * static_cast<double>(r.reference_size);
         sparse_.recall_total += static_cast<double>(r.reference_size);
         std::memcpy(out.data<float>().data() + hh * static_cast<std::uint64_t>(rr * dd), r.out.data<float>().data(), static_cast<std::size_t>(rr * dd) * sizeof(float));
