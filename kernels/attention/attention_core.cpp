@@ -6,15 +6,7 @@
 
 namespace socsim::kernels {
 
-float dot_f32(const float* a, const float* b, std::uint64_t d) {
-  float acc[8] = {};
-  std::uint64_t t = 0;
-  for (; t + 8 <= d; t += 8) {
-    for (int u = 0; u < 8; ++u) acc[u] += a[t + u] * b[t + u];
-  }
-  for (; t < d; ++t) acc[t % 8] += a[t] * b[t];
-  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-}
+float dot_f32(const float* a, const float* b, std::uint64_t d) { return dot_f32_inline(a, b, d); }
 
 template <class KeyAt>
 void RowAttender::attend(const float* q, const float* k, const float* v, std::uint64_t count, KeyAt key_at, std::uint64_t d,
@@ -24,7 +16,7 @@ void RowAttender::attend(const float* q, const float* k, const float* v, std::ui
   p_.resize(count);
   float m = -std::numeric_limits<float>::infinity();
   for (std::uint64_t j = 0; j < count; ++j) {
-    p_[j] = scale * dot_f32(q, k + key_at(j) * d, d);
+    p_[j] = scale * dot_f32_inline(q, k + key_at(j) * d, d);
     m = std::max(m, p_[j]);
   }
   float sum = 0;

@@ -1,6 +1,7 @@
 #include "sim/functional/reference_forward.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -88,7 +89,93 @@ void add_bias(Tensor& x, const std::vector<float>& bias) {
   each_index(d.size(), 1, [&](std::uint64_t i) { d[i] += bias[i % n]; });
 }
 
+std::atomic<bool>& baseline_attention_only() {
+  static std::atomic<bool> only{false};
+  return only;
+}
+bool reference_attention_baseline_only() { return baseline_attention_only().load(std::memory_order_relaxed); }
+
+// What the reference's attention reads and writes: Q [B*T x heads*hd], K and V [B*T x kv_heads*hd]
+// after RoPE, the output [B*T x heads*hd].
+struct CausalAttention {
+  std::uint64_t B, T, heads, kvh, hd;
+  double scale;
+  const float *qd, *kd, *vd;
+  float* ad;
+};
+
+// Causal softmax attention of the (sequence, head) pairs [pair0, pair1), in double.
+[[gnu::always_inline]] inline void causal_attention_body(const CausalAttention& a, std::uint64_t pair0, std::uint64_t pair1) {
+  const std::uint64_t T = a.T, heads = a.heads, kvh = a.kvh, hd = a.hd, q_dim = heads * hd, kv_dim = kvh * hd, group = heads / kvh;
+  const double scale = a.scale;
+  const float *qd = a.qd, *kd = a.kd, *vd = a.vd;
+  float* ad = a.ad;
+  // kt: the pair's keys transposed, [hd x T] in double, so each query's scores are summed for all
+  // its keys at once, key by key along a row of kt: every score is still the one chain
+  // sum_{c ascending} q[c] * k[c] from zero, as a plain loop over c computes it, but the chains
+  // of different keys run side by side (one chain at a time was bound by the adder's latency).
+  std::vector<double> p(T), o(hd), kt(hd * T);
+  constexpr std::uint64_t kNoKeys = ~std::uint64_t{0};
+  std::uint64_t kt_of = kNoKeys;  // the (sequence, KV head) whose keys kt holds
+  for (std::uint64_t pair = pair0; pair < pair1; ++pair) {
+    const std::uint64_t b = pair / heads, hh = pair % heads, g = hh / group;
+    if (kt_of != b * kvh + g) {
+      kt_of = b * kvh + g;
+      for (std::uint64_t j = 0; j < T; ++j) {
+        const float* kj = kd + (b * T + j) * kv_dim + g * hd;
+        for (std::uint64_t c = 0; c < hd; ++c) kt[c * T + j] = kj[c];
+      }
+    }
+    for (std::uint64_t i = 0; i < T; ++i) {
+      const float* qi = qd + (b * T + i) * q_dim + hh * hd;
+      double mx = -INFINITY, sum = 0;
+      std::fill(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(i + 1), 0.0);
+      for (std::uint64_t c = 0; c < hd; ++c) {
+        const double qc = qi[c];
+        const double* row = kt.data() + c * T;
+        for (std::uint64_t j = 0; j <= i; ++j) p[j] += qc * row[j];
+      }
+      for (std::uint64_t j = 0; j <= i; ++j) {
+        p[j] *= scale;
+        mx = std::max(mx, p[j]);
+      }
+      for (std::uint64_t j = 0; j <= i; ++j) sum += p[j] = std::exp(p[j] - mx);
+      std::fill(o.begin(), o.end(), 0.0);
+      for (std::uint64_t j = 0; j <= i; ++j) {
+        const float* vj = vd + (b * T + j) * kv_dim + g * hd;
+        for (std::uint64_t c = 0; c < hd; ++c) o[c] += p[j] * vj[c];
+      }
+      for (std::uint64_t c = 0; c < hd; ++c) ad[(b * T + i) * q_dim + hh * hd + c] = static_cast<float>(o[c] / sum);
+    }
+  }
+}
+
+using CausalAttentionPairs = void (*)(const CausalAttention&, std::uint64_t, std::uint64_t);
+
+void causal_attention_baseline(const CausalAttention& a, std::uint64_t pair0, std::uint64_t pair1) { causal_attention_body(a, pair0, pair1); }
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// The same loops in 4-wide AVX2 vectors where the host has them. AVX2 without FMA: every product
+// and sum is the IEEE operation the baseline build performs, in the same order per element (the
+// vectors run across keys and across the head dimension, whose elements are independent; the
+// softmax sum stays one chain), so both builds give the same bits (tested).
+__attribute__((target("avx2"))) void causal_attention_avx2(const CausalAttention& a, std::uint64_t pair0, std::uint64_t pair1) {
+  causal_attention_body(a, pair0, pair1);
+}
+#endif
+
+CausalAttentionPairs causal_attention_pairs() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2 && !reference_attention_baseline_only()) return causal_attention_avx2;
+#endif
+  return causal_attention_baseline;
+}
+
 }  // namespace
+
+ScopedBaselineReferenceAttention::ScopedBaselineReferenceAttention() : previous_(baseline_attention_only().exchange(true)) {}
+ScopedBaselineReferenceAttention::~ScopedBaselineReferenceAttention() { baseline_attention_only().store(previous_); }
 
 ReferenceForward::ReferenceForward(const model::ModelConfig& model, const ForwardShape& shape,
                                    const std::vector<std::int32_t>& ids, const WeightSource& weights)
@@ -100,7 +187,7 @@ ReferenceForward::ReferenceForward(const model::ModelConfig& model, const Forwar
 void ReferenceForward::run_layer(const LayerWeights& w) {
   const model::ModelConfig& m = model_;
   const std::uint64_t T = shape_.tokens(), B = shape_.sequences, hd = m.head_dim, heads = m.heads, kvh = m.kv_heads;
-  const std::uint64_t q_dim = heads * hd, kv_dim = kvh * hd, group = heads / kvh;
+  const std::uint64_t q_dim = heads * hd;
 
   const auto observe = [this](const char* group, const Tensor& in) {
     if (group_observer_) group_observer_(group, in);
@@ -124,46 +211,9 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(hd));
   const std::uint64_t pairs = B * heads;
   const auto threads = static_cast<std::uint64_t>(std::clamp<std::uint64_t>(pairs, 1, kernels::default_gemm_threads()));
-  kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) {
-    // kt: the pair's keys transposed, [hd x T] in double, so each query's scores are summed for all
-    // its keys at once, key by key along a row of kt: every score is still the one chain
-    // sum_{c ascending} q[c] * k[c] from zero, as a plain loop over c computes it, but the chains
-    // of different keys run side by side (one chain at a time was bound by the adder's latency).
-    std::vector<double> p(T), o(hd), kt(hd * T);
-    constexpr std::uint64_t kNoKeys = ~std::uint64_t{0};
-    std::uint64_t kt_of = kNoKeys;  // the (sequence, KV head) whose keys kt holds
-    for (std::uint64_t pair = pairs * part / threads; pair < pairs * (part + 1) / threads; ++pair) {
-      const std::uint64_t b = pair / heads, hh = pair % heads, g = hh / group;
-      if (kt_of != b * kvh + g) {
-        kt_of = b * kvh + g;
-        for (std::uint64_t j = 0; j < T; ++j) {
-          const float* kj = kd + (b * T + j) * kv_dim + g * hd;
-          for (std::uint64_t c = 0; c < hd; ++c) kt[c * T + j] = kj[c];
-        }
-      }
-      for (std::uint64_t i = 0; i < T; ++i) {
-        const float* qi = qd + (b * T + i) * q_dim + hh * hd;
-        double mx = -INFINITY, sum = 0;
-        std::fill(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(i + 1), 0.0);
-        for (std::uint64_t c = 0; c < hd; ++c) {
-          const double qc = qi[c];
-          const double* row = kt.data() + c * T;
-          for (std::uint64_t j = 0; j <= i; ++j) p[j] += qc * row[j];
-        }
-        for (std::uint64_t j = 0; j <= i; ++j) {
-          p[j] *= scale;
-          mx = std::max(mx, p[j]);
-        }
-        for (std::uint64_t j = 0; j <= i; ++j) sum += p[j] = std::exp(p[j] - mx);
-        std::fill(o.begin(), o.end(), 0.0);
-        for (std::uint64_t j = 0; j <= i; ++j) {
-          const float* vj = vd + (b * T + j) * kv_dim + g * hd;
-          for (std::uint64_t c = 0; c < hd; ++c) o[c] += p[j] * vj[c];
-        }
-        for (std::uint64_t c = 0; c < hd; ++c) ad[(b * T + i) * q_dim + hh * hd + c] = static_cast<float>(o[c] / sum);
-      }
-    }
-  });
+  const CausalAttention job{B, T, heads, kvh, hd, scale, qd, kd, vd, ad};
+  const auto attend = causal_attention_pairs();
+  kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) { attend(job, pairs * part / threads, pairs * (part + 1) / threads); });
 
   const auto add = [](Tensor& x, const Tensor& y) {
     auto a = x.data<float>();

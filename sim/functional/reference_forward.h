@@ -18,6 +18,19 @@
 
 namespace socsim::functional {
 
+// For tests: while one is alive, the reference's attention runs its baseline x86-64 build even on
+// a host with AVX2 (the two builds must give the same bits; reference_forward.cpp).
+class ScopedBaselineReferenceAttention {
+ public:
+  ScopedBaselineReferenceAttention();
+  ~ScopedBaselineReferenceAttention();
+  ScopedBaselineReferenceAttention(const ScopedBaselineReferenceAttention&) = delete;
+  ScopedBaselineReferenceAttention& operator=(const ScopedBaselineReferenceAttention&) = delete;
+
+ private:
+  bool previous_;
+};
+
 class ReferenceForward {
  public:
   ReferenceForward(const model::ModelConfig& model, const ForwardShape& shape, const std::vector<std::int32_t>& ids,
