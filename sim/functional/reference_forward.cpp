@@ -114,7 +114,13 @@ struct CausalAttention {
   // its keys at once, key by key along a row of kt: every score is still the one chain
   // sum_{c ascending} q[c] * k[c] from zero, as a plain loop over c computes it, but the chains
   // of different keys run side by side (one chain at a time was bound by the adder's latency).
-  std::vector<double> p(T), o(hd), kt(hd * T);
+  // Queries go in blocks of kQ over tiles of kJ keys, so a tile of kt (hd x kJ doubles, 256 KiB)
+  // is read from cache once per block rather than once per query, and a value row once per block
+  // in P.V: long contexts were bound by re-reading K and V for every query. Each score and each
+  // output element still sums its terms in the same order (c ascending; keys ascending), so the
+  // blocking changes no number.
+  constexpr std::uint64_t kQ = 4, kJ = 512;
+  std::vector<double> p(kQ * T), o(kQ * hd), kt(hd * T), sums(kQ);
   constexpr std::uint64_t kNoKeys = ~std::uint64_t{0};
   std::uint64_t kt_of = kNoKeys;  // the (sequence, KV head) whose keys kt holds
   for (std::uint64_t pair = pair0; pair < pair1; ++pair) {
@@ -126,26 +132,47 @@ struct CausalAttention {
         for (std::uint64_t c = 0; c < hd; ++c) kt[c * T + j] = kj[c];
       }
     }
-    for (std::uint64_t i = 0; i < T; ++i) {
-      const float* qi = qd + (b * T + i) * q_dim + hh * hd;
-      double mx = -INFINITY, sum = 0;
-      std::fill(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(i + 1), 0.0);
-      for (std::uint64_t c = 0; c < hd; ++c) {
-        const double qc = qi[c];
-        const double* row = kt.data() + c * T;
-        for (std::uint64_t j = 0; j <= i; ++j) p[j] += qc * row[j];
+    for (std::uint64_t i0 = 0; i0 < T; i0 += kQ) {
+      const std::uint64_t nq = std::min(kQ, T - i0), keys = i0 + nq;  // query i0 + q sees keys [0, i0 + q]
+      const float* qi[kQ] = {};
+      for (std::uint64_t q = 0; q < nq; ++q) {
+        qi[q] = qd + (b * T + i0 + q) * q_dim + hh * hd;
+        std::fill(p.begin() + static_cast<std::ptrdiff_t>(q * T), p.begin() + static_cast<std::ptrdiff_t>(q * T + i0 + q + 1), 0.0);
       }
-      for (std::uint64_t j = 0; j <= i; ++j) {
-        p[j] *= scale;
-        mx = std::max(mx, p[j]);
+      for (std::uint64_t j0 = 0; j0 < keys; j0 += kJ) {
+        for (std::uint64_t c = 0; c < hd; ++c) {
+          const double* row = kt.data() + c * T;
+          for (std::uint64_t q = 0; q < nq; ++q) {
+            const std::uint64_t end = std::min(j0 + kJ, i0 + q + 1);
+            const double qc = qi[q][c];
+            double* pq = p.data() + q * T;
+            for (std::uint64_t j = j0; j < end; ++j) pq[j] += qc * row[j];
+          }
+        }
       }
-      for (std::uint64_t j = 0; j <= i; ++j) sum += p[j] = std::exp(p[j] - mx);
+      for (std::uint64_t q = 0; q < nq; ++q) {
+        double* pq = p.data() + q * T;
+        double mx = -INFINITY, sum = 0;
+        for (std::uint64_t j = 0; j <= i0 + q; ++j) {
+          pq[j] *= scale;
+          mx = std::max(mx, pq[j]);
+        }
+        for (std::uint64_t j = 0; j <= i0 + q; ++j) sum += pq[j] = std::exp(pq[j] - mx);
+        sums[q] = sum;
+      }
       std::fill(o.begin(), o.end(), 0.0);
-      for (std::uint64_t j = 0; j <= i; ++j) {
+      for (std::uint64_t j = 0; j < keys; ++j) {
         const float* vj = vd + (b * T + j) * kv_dim + g * hd;
-        for (std::uint64_t c = 0; c < hd; ++c) o[c] += p[j] * vj[c];
+        for (std::uint64_t q = 0; q < nq; ++q) {
+          if (j > i0 + q) continue;  // a later key than the query
+          const double w = p[q * T + j];
+          double* oq = o.data() + q * hd;
+          for (std::uint64_t c = 0; c < hd; ++c) oq[c] += w * vj[c];
+        }
       }
-      for (std::uint64_t c = 0; c < hd; ++c) ad[(b * T + i) * q_dim + hh * hd + c] = static_cast<float>(o[c] / sum);
+      for (std::uint64_t q = 0; q < nq; ++q) {
+        for (std::uint64_t c = 0; c < hd; ++c) ad[(b * T + i0 + q) * q_dim + hh * hd + c] = static_cast<float>(o[q * hd + c] / sums[q]);
+      }
     }
   }
 }
