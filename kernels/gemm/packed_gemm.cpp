@@ -3,7 +3,10 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
+
+#include <spdlog/spdlog.h>
 
 namespace socsim::kernels {
 
@@ -22,8 +25,26 @@ void parallel_for(std::size_t count, const std::function<void(std::size_t)>& fn)
   };
   std::vector<std::jthread> workers;
   workers.reserve(count - 1);
-  for (std::size_t i = 1; i < count; ++i) workers.emplace_back(guarded, i);
+  // A host out of threads (a container's or Slurm job's pids limit) refuses one: the indices left
+  // run on this thread after index 0, which computes the same numbers (every index writes only its
+  // own outputs), more slowly; said once per process.
+  std::size_t started = 1;
+  for (; started < count; ++started) {
+    try {
+      if (detail::refuse_threads_for_tests().load(std::memory_order_relaxed)) {
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again), "refused by a test");
+      }
+      workers.emplace_back(guarded, started);
+    } catch (const std::system_error& e) {
+      static std::once_flag said;
+      std::call_once(said, [&] {
+        spdlog::warn("could not start a host thread ({}): the kernels' work runs on fewer threads (same results, slower)", e.what());
+      });
+      break;
+    }
+  }
   guarded(0);
+  for (std::size_t i = started; i < count; ++i) guarded(i);
   workers.clear();  // joins
   if (first_error) std::rethrow_exception(first_error);
 }

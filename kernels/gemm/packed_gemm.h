@@ -17,6 +17,7 @@
 //   void store(i, j, mr, nr, k0, kc, const float* acc) const
 // Threads own disjoint output rectangles, so sinks see each tile from one thread only.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -28,8 +29,17 @@ namespace socsim::kernels {
 
 // Fork-join over host threads: fn(0) .. fn(count-1), each index on its own thread (the caller
 // runs index 0). The engine gives each index a disjoint output rectangle, so nothing but the join
-// synchronizes. The first exception thrown is rethrown here.
+// synchronizes. The first exception thrown is rethrown here. When the host refuses a thread, the
+// indices left run on the caller after index 0 (a warning, once per process).
 void parallel_for(std::size_t count, const std::function<void(std::size_t)>& fn);
+
+namespace detail {
+// Tests set it to make parallel_for's thread starts fail as on a host out of threads.
+inline std::atomic<bool>& refuse_threads_for_tests() {
+  static std::atomic<bool> refuse{false};
+  return refuse;
+}
+}  // namespace detail
 
 inline constexpr int kGemmMr = 6;   // micro-tile rows: 6 x 2 vector accumulators fill 12 of 16 AVX registers
 inline constexpr int kGemmNr = 16;  // micro-tile columns: two 8-float vectors

@@ -3,11 +3,16 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "kernels/gemm/bulk_convert.h"
+#include "kernels/gemm/gemm_float.h"
 #include "kernels/gemm/packed_gemm.h"
+#include "tests/unit/kernels/gemm/kernel_test_util.h"
 
 namespace socsim::kernels {
 namespace {
@@ -51,6 +56,28 @@ TEST(GemmParallel, RunsEveryIndexOnceAndRethrows) {
                  if (i == 2) throw std::runtime_error("boom");
                }),
                std::runtime_error);
+}
+
+// A host that refuses threads (a pids limit): every index still runs once, on the calling thread,
+// and an index's exception still reaches the caller; a GEMM gives the same bits as with threads.
+TEST(GemmParallel, RunsEveryIndexOnTheCallerWhenTheHostRefusesThreads) {
+  struct Refuse {
+    Refuse() { detail::refuse_threads_for_tests() = true; }
+    ~Refuse() { detail::refuse_threads_for_tests() = false; }
+  };
+  const Tensor a = test::random_f32(70, 300, 1), w = test::random_f32(300, 90, 2);
+  const Tensor threaded = gemm_f32(a, w, 3);
+  const Refuse refuse;
+  std::vector<std::thread::id> ran(4);
+  parallel_for(4, [&](std::size_t i) { ran[i] = std::this_thread::get_id(); });
+  for (const auto& id : ran) EXPECT_EQ(id, std::this_thread::get_id());
+  EXPECT_THROW(parallel_for(3, [](std::size_t i) {
+                 if (i == 2) throw std::runtime_error("boom");
+               }),
+               std::runtime_error);
+  const Tensor inline_run = gemm_f32(a, w, 3);
+  ASSERT_EQ(inline_run.numel(), threaded.numel());
+  EXPECT_EQ(std::memcmp(inline_run.data<float>().data(), threaded.data<float>().data(), threaded.numel() * sizeof(float)), 0);
 }
 
 TEST(GemmParallel, OutputSplitCoversEverythingOnTileEdges) {
