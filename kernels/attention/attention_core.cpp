@@ -6,8 +6,6 @@
 
 namespace socsim::kernels {
 
-float dot_f32(const float* a, const float* b, std::uint64_t d) { return dot_f32_inline(a, b, d); }
-
 template <class KeyAt>
 void RowAttender::attend(const float* q, const float* k, const float* v, std::uint64_t count, KeyAt key_at, std::uint64_t d,
                          float scale, float* o) {
@@ -16,7 +14,7 @@ void RowAttender::attend(const float* q, const float* k, const float* v, std::ui
   p_.resize(count);
   float m = -std::numeric_limits<float>::infinity();
   for (std::uint64_t j = 0; j < count; ++j) {
-    p_[j] = scale * dot_f32_inline(q, k + key_at(j) * d, d);
+    p_[j] = scale * dot_f32(q, k + key_at(j) * d, d);
     m = std::max(m, p_[j]);
   }
   float sum = 0;

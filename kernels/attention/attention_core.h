@@ -12,8 +12,9 @@ namespace socsim::kernels {
 
 // q.k in FP32 with 8 partial sums (vectorizable; the order is fixed, so results are deterministic).
 // Inline so that a kernel built for wider vectors (the AVX+F16C FlashAttention) computes it in its
-// own registers: the same operations in the same order (no FMA is enabled there), so the same bits.
-[[gnu::always_inline]] inline float dot_f32_inline(const float* a, const float* b, std::uint64_t d) {
+// own registers: the same operations in the same order, so the same bits, as long as the caller's
+// target enables no FMA (GCC would contract the products into the sums).
+[[gnu::always_inline]] inline float dot_f32(const float* a, const float* b, std::uint64_t d) {
   float acc[8] = {};
   std::uint64_t t = 0;
   for (; t + 8 <= d; t += 8) {
@@ -22,7 +23,6 @@ namespace socsim::kernels {
   for (; t < d; ++t) acc[t % 8] += a[t] * b[t];
   return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
-float dot_f32(const float* a, const float* b, std::uint64_t d);
 
 class RowAttender {
  public:

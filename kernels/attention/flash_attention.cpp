@@ -79,7 +79,7 @@ struct FlashInputs {
           const float* qi = in.qh + (h * s.q_len + i0 + r) * d;
           half mx = m[r];
           for (std::uint64_t j = 0; j < cnt; ++j) {
-            sr[j] = to_half(sc * dot_f32_inline(qi, kb + (j0 + j) * d, d));
+            sr[j] = to_half(sc * dot_f32(qi, kb + (j0 + j) * d, d));
             mx = std::max(mx, sr[j]);
           }
           const half a = m[r] == neg_inf ? to_half(0.0f) : exp_f16(hsub(m[r], mx), p.exp, lut);

@@ -4,12 +4,9 @@
 // the GEMM threads and give, bit for bit, what one thread gives; a call too small to repay
 // starting a thread (tens of microseconds, more than a small model's decode step takes) runs on
 // the caller's.
-#include <algorithm>
-#include <cstddef>
 #include <cstdint>
 
 #include "kernels/attention/attention_shape.h"
-#include "kernels/gemm/gemm_dims.h"
 #include "kernels/gemm/packed_gemm.h"
 
 namespace socsim::kernels {
@@ -21,8 +18,7 @@ inline constexpr double kAttentionParallelMacs = 1 << 21;
 template <class F>
 void for_head_bands(const AttentionShape& s, F&& fn) {
   const double macs = 2.0 * static_cast<double>(s.heads) * static_cast<double>(s.visible_total()) * static_cast<double>(s.head_dim);
-  const std::uint64_t threads = macs < kAttentionParallelMacs ? 1 : std::min<std::uint64_t>(s.heads, default_gemm_threads());
-  parallel_for(static_cast<std::size_t>(threads), [&](std::size_t t) { fn(s.heads * t / threads, s.heads * (t + 1) / threads); });
+  parallel_bands(s.heads, threads_for(macs, kAttentionParallelMacs, s.heads), fn);
 }
 
 }  // namespace socsim::kernels

@@ -33,6 +33,20 @@ namespace socsim::kernels {
 // indices left run on the caller after index 0 (a warning, once per process).
 void parallel_for(std::size_t count, const std::function<void(std::size_t)>& fn);
 
+// Threads for work split into `units` independent pieces (heads, rows, elements): one below
+// `threshold` units of work in all (starting a thread costs tens of microseconds), else the GEMM
+// threads, at most one per piece.
+inline std::uint64_t threads_for(double work, double threshold, std::uint64_t units) {
+  if (work < threshold || units <= 1) return 1;
+  return std::min<std::uint64_t>(units, default_gemm_threads());
+}
+
+// fn(begin, end) over `threads` contiguous bands of [0, n), band t on parallel_for's index t.
+template <class F>
+void parallel_bands(std::uint64_t n, std::uint64_t threads, F&& fn) {
+  parallel_for(static_cast<std::size_t>(threads), [&](std::size_t t) { fn(n * t / threads, n * (t + 1) / threads); });
+}
+
 namespace detail {
 // Tests set it to make parallel_for's thread starts fail as on a host out of threads.
 inline std::atomic<bool>& refuse_threads_for_tests() {

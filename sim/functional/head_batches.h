@@ -17,7 +17,8 @@ namespace socsim::functional {
 
 class HeadBatches {
  public:
-  // groups: PlanForward::head_groups, each [sequences x hidden]; max_rows >= sequences.
+  // groups: PlanForward::head_groups, each [sequences x hidden], alive as long as this object
+  // (it keeps a reference); max_rows >= sequences.
   HeadBatches(const std::vector<HeadGroup>& groups, std::uint64_t sequences, std::uint64_t hidden,
               std::uint64_t max_rows = PlanForward::kBatchRows);
 

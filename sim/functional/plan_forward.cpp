@@ -375,9 +375,8 @@ void PlanForward::attend(LayerState& st, const Segment& seg, const float* q_rows
       // order: the same numbers whatever the threads.
       std::vector<systems::shadowattn::HeadResult> results(heads);
       const double work = static_cast<double>(rr) * static_cast<double>(nn) * static_cast<double>(dd) * static_cast<double>(heads);
-      const std::uint64_t threads = work < kernels::kAttentionParallelMacs ? 1 : std::min<std::uint64_t>(heads, kernels::default_gemm_threads());
-      kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t t) {
-        for (std::uint64_t hh = heads * t / threads; hh < heads * (t + 1) / threads; ++hh) {
+      kernels::parallel_bands(heads, kernels::threads_for(work, kernels::kAttentionParallelMacs, heads), [&](std::uint64_t h0, std::uint64_t h1) {
+        for (std::uint64_t hh = h0; hh < h1; ++hh) {
           results[hh] = systems::shadowattn::sparse_head(qs_h[hh], ks_h[hh], vs_h[hh], seg.p0, ratios[hh], sparse == Sparse::kShadow ? &scales[hh] : nullptr);
         }
       });

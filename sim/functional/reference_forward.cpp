@@ -22,10 +22,9 @@ namespace {
 // one thread (starting one costs more than they take).
 template <class F>
 void each_index(std::uint64_t n, std::uint64_t cost_per_index, F&& f) {
-  constexpr std::uint64_t kParallelCost = 1 << 16;
-  const std::uint64_t threads = n * cost_per_index < kParallelCost ? 1 : std::min<std::uint64_t>(n, kernels::default_gemm_threads());
-  kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t t) {
-    for (std::uint64_t i = n * t / threads; i < n * (t + 1) / threads; ++i) f(i);
+  const double cost = static_cast<double>(n) * static_cast<double>(cost_per_index);
+  kernels::parallel_bands(n, kernels::threads_for(cost, 1 << 16, n), [&](std::uint64_t i0, std::uint64_t i1) {
+    for (std::uint64_t i = i0; i < i1; ++i) f(i);
   });
 }
 
@@ -240,7 +239,7 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
   const auto threads = static_cast<std::uint64_t>(std::clamp<std::uint64_t>(pairs, 1, kernels::default_gemm_threads()));
   const CausalAttention job{B, T, heads, kvh, hd, scale, qd, kd, vd, ad};
   const auto attend = causal_attention_pairs();
-  kernels::parallel_for(static_cast<std::size_t>(threads), [&](std::size_t part) { attend(job, pairs * part / threads, pairs * (part + 1) / threads); });
+  kernels::parallel_bands(pairs, threads, [&](std::uint64_t p0, std::uint64_t p1) { attend(job, p0, p1); });
 
   const auto add = [](Tensor& x, const Tensor& y) {
     auto a = x.data<float>();
