@@ -343,9 +343,14 @@ struct PlanKeyHash {
 struct PlanMemo {
   std::unordered_map<PlanKey, GemmPlan, PlanKeyHash> plans;
   std::unordered_map<PlanKey, double, PlanKeyHash> idle_seconds;  // of plans timed idle (layout searches)
+  // Summaries of plans asked for only as a summary (HeteroLLM's partition bounds cost thousands of
+  // candidate shapes that never run: keeping their blocks was most of a hetero-tensor run's memory).
+  std::unordered_map<PlanKey, GemmPlanSummary, PlanKeyHash> summaries;
   std::size_t blocks = 0;
   static constexpr std::size_t kBlockLimit = 1 << 18;  // ~14 MB of blocks per thread
-  static constexpr std::size_t kIdleLimit = 1 << 16;    // idle times kept (~16 MB of keys at most)
+  static constexpr std::size_t kIdleLimit = 1 << 16;    // idle times (and summaries) kept (~16 MB of keys at most)
+  // A plan asked for as a summary is kept whole up to this many blocks, else as its summary only.
+  static constexpr std::size_t kWholeBlocks = 64;
 };
 thread_local PlanMemo plan_memo;
 
@@ -353,22 +358,27 @@ thread_local PlanMemo plan_memo;
 
 namespace {
 
+// Keeps `plan` (bounded by the blocks held: the memo starts over when full) and returns the kept
+// copy, or null, leaving `plan` as it was, when it alone is larger than the bound.
+const GemmPlan* remember(const PlanKey& key, GemmPlan&& plan) {
+  if (plan.blocks.size() > PlanMemo::kBlockLimit) return nullptr;
+  if (plan_memo.blocks + plan.blocks.size() > PlanMemo::kBlockLimit) {
+    plan_memo.plans.clear();
+    plan_memo.idle_seconds.clear();
+    plan_memo.blocks = 0;
+  }
+  plan_memo.blocks += plan.blocks.size();
+  return &plan_memo.plans.emplace(key, std::move(plan)).first->second;
+}
+
 // `use` applied to the memoized plan (computed and remembered on a miss), without copying it.
 template <class Use>
 auto with_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home, Use use) {
   const PlanKey key = key_of(npu, s, home);
   if (auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return use(it->second);
   GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
-  if (plan_memo.blocks + plan.blocks.size() > PlanMemo::kBlockLimit) {
-    plan_memo.plans.clear();
-    plan_memo.idle_seconds.clear();
-    plan_memo.blocks = 0;
-  }
-  if (plan.blocks.size() <= PlanMemo::kBlockLimit) {
-    plan_memo.blocks += plan.blocks.size();
-    return use(plan_memo.plans.emplace(key, std::move(plan)).first->second);
-  }
-  return use(plan);
+  if (const GemmPlan* kept = remember(key, std::move(plan))) return use(*kept);
+  return use(plan);  // too large to keep (remember left it alone)
 }
 
 }  // namespace
@@ -389,7 +399,19 @@ double idle_hmx_gemm_seconds(const NpuSpec& npu, const GemmShape& s, OperandHome
 }
 
 GemmPlanSummary plan_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
-  return with_plan(npu, s, home, [](const GemmPlan& p) { return GemmPlanSummary{p.strategy, p.total, p.blocks.size()}; });
+  const auto summary = [](const GemmPlan& p) { return GemmPlanSummary{p.strategy, p.total, p.blocks.size()}; };
+  const PlanKey key = key_of(npu, s, home);
+  if (const auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return summary(it->second);
+  if (const auto it = plan_memo.summaries.find(key); it != plan_memo.summaries.end()) return it->second;
+  GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
+  const GemmPlanSummary out = summary(plan);
+  if (plan.blocks.size() <= PlanMemo::kWholeBlocks) {
+    remember(key, std::move(plan));  // small: kept whole, for the NPU model's next request
+  } else {
+    if (plan_memo.summaries.size() >= PlanMemo::kIdleLimit) plan_memo.summaries.clear();
+    plan_memo.summaries.emplace(key, out);
+  }
+  return out;
 }
 
 }  // namespace socsim::hw

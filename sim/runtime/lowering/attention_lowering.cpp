@@ -100,14 +100,24 @@ std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::Attenti
                                                           kernels::ExpVariant exp) {
   kernels::NpuWork all = attention_kernel_npu(s, p, npu, exp);
   std::array<NpuAttentionPart, 3> out;
+  // Each part's steps reserved exactly (a long prompt's kernel is 10^5 steps: grown by doubling,
+  // the parts held up to twice their size for the rest of the run).
+  std::vector<std::uint8_t> part_index(all.steps.size(), 0);
+  std::array<std::size_t, 3> sizes{};
   bool graph = false;
-  for (auto& step : all.steps) {
+  for (std::size_t i = 0; i < all.steps.size(); ++i) {
+    const auto& step = all.steps[i];
     if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
       graph = true;
       out[static_cast<std::size_t>(AttentionPart::kScores)].graph_nodes += step.graph_ops;
-    } else {
-      out[static_cast<std::size_t>(part_of_step(step.name))].work.steps.push_back(std::move(step));
+      continue;
     }
+    part_index[i] = static_cast<std::uint8_t>(part_of_step(step.name));
+    ++sizes[part_index[i]];
+  }
+  for (std::size_t q = 0; q < out.size(); ++q) out[q].work.steps.reserve(sizes[q]);
+  for (std::size_t i = 0; i < all.steps.size(); ++i) {
+    if (all.steps[i].kind != kernels::NpuStep::Kind::kGraphCall) out[part_index[i]].work.steps.push_back(std::move(all.steps[i]));
   }
   // A custom kernel without a graph of its own is one node of the job's graph per op.
   if (!graph) {

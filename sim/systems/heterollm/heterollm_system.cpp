@@ -150,6 +150,10 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   return decisions_.emplace(key, best).first->second;
 }
 
+namespace {
+constexpr std::uint64_t kReservedJobsLimit = 1 << 18;  // jobs reserved at once (~70 MB of Job)
+}  // namespace
+
 runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
   runtime::Plan plan;
   std::vector<std::uint32_t> prev;  // the jobs the next op waits for
@@ -261,9 +265,17 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
     plan.prefill_end = add_sample(model::Phase::kPrefill, 0);
   }
   for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
+    const std::size_t before = plan.jobs.size();
     const auto step = model::decode_step_graph(m, r.prompt, s, r.batch);
     add_ops(step, step);
     plan.decode_step_end.push_back(add_sample(model::Phase::kDecode, s));
+    // Every decode step has the same ops, so the same jobs: room for the rest at once (the jobs
+    // are the plan's bulk; grown by doubling they were copied and faulted in twice over). Only
+    // for plans of moderate size: a huge one grows step by step under Plan::add's memory check.
+    if (s == r.first_step) {
+      const std::uint64_t total = plan.jobs.size() + (plan.jobs.size() - before) * (r.decode - 1);
+      if (total <= kReservedJobsLimit) plan.jobs.reserve(total);
+    }
   }
   // A window of a long decode reports the whole request's partitions: every decode step has the
   // same matmul shapes, so the same cuts (decisions are cached by shape).

@@ -283,5 +283,34 @@ TEST(GemmPlanMemo, SummaryIsThePlans) {
   }
 }
 
+// A large plan asked for first as a summary is remembered as its summary only (HeteroLLM's bounds
+// cost thousands of candidate shapes that never run); the NPU model asking for the same plan
+// whole next gets the whole plan, the same totals, and a second NPU (another TCM) its own plan.
+TEST(GemmPlan, ASummaryRememberedAloneAgreesWithTheWholePlanAskedForNext) {
+  auto npu = test::small_npu();
+  npu.tcm_bytes = 1 << 20;
+  auto other = npu;
+  other.tcm_bytes = 1 << 23;
+  const GemmShape shape{1216, 4032, 2112};  // a shape no other test plans: its first request is this test's
+  const GemmPlan want = compute_hmx_gemm_plan(npu, shape, OperandHome::kDram);
+  const GemmPlan want_other = compute_hmx_gemm_plan(other, shape, OperandHome::kDram);
+  ASSERT_GT(want.blocks.size(), 64u);  // past the blocks kept whole for a summary
+  ASSERT_NE(want.blocks.size(), want_other.blocks.size());  // the memo must tell the two NPUs apart
+  for (const auto* spec : {&npu, &other, &npu}) {
+    const GemmPlan& w = spec == &npu ? want : want_other;
+    const GemmPlanSummary s = plan_hmx_gemm_summary(*spec, shape, OperandHome::kDram);
+    EXPECT_EQ(s.blocks, w.blocks.size());
+    EXPECT_EQ(s.total.hmx_cycles, w.total.hmx_cycles);
+    EXPECT_EQ(s.total.stage_bytes, w.total.stage_bytes);
+    EXPECT_EQ(s.total.writeback_bytes, w.total.writeback_bytes);
+  }
+  const GemmPlan whole = plan_hmx_gemm(npu, shape, OperandHome::kDram);
+  ASSERT_EQ(whole.blocks.size(), want.blocks.size());
+  EXPECT_EQ(whole.total.hmx_cycles, want.total.hmx_cycles);
+  EXPECT_EQ(whole.blocks.back().hmx_cycles, want.blocks.back().hmx_cycles);
+  EXPECT_EQ(idle_hmx_gemm_seconds(other, shape, OperandHome::kDram), idle_plan_seconds(other, want_other));
+  EXPECT_EQ(plan_hmx_gemm_summary(npu, shape, OperandHome::kDram).total.stage_transfers, want.total.stage_transfers);
+}
+
 }  // namespace
 }  // namespace socsim::hw
