@@ -8,6 +8,7 @@
 #include "kernels/elementwise/hvx_mix.h"
 #include "kernels/elementwise/op_costs.h"
 #include "kernels/softmax/softmax_lower.h"
+#include "sim/core/host_memory.h"
 #include "sim/hw/hardware_limit_error.h"
 
 namespace socsim::kernels {
@@ -131,6 +132,9 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
       const double tile_packets = pr.tile_packets;
       const std::uint32_t hvx_t = pr.hvx_t;
       for (std::uint64_t t0 = 0; t0 < tiles; t0 += chunk, ++it) {
+        // Steps grow with heads x query blocks x key chunks: a huge shape is stopped by the host
+        // memory limit (--max-host-memory) while it is being lowered, not after.
+        if ((it & 0xFFFF) == 0xFFFF) check_host_memory();
         const std::uint64_t g = std::min(chunk, tiles - t0);
         const bool first_of_head = i0 == 0 && t0 == 0;
         const bool last = t0 + g == tiles;

@@ -1,6 +1,15 @@
 #include "kernels/tensor/tensor.h"
 
+#include <limits>
+#include <stdexcept>
+
+#include "sim/core/host_memory.h"
+
 namespace socsim::kernels {
+
+namespace {
+constexpr std::size_t kCheckedTensorBytes = std::size_t{64} << 20;
+}  // namespace
 
 const char* elem_type_name(ElemType t) {
   switch (t) {
@@ -30,8 +39,14 @@ Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout, bo
   numel_ = 1;
   for (auto d : shape_) {
     if (d < 0) throw std::invalid_argument("tensor dimension must be >= 0");
+    if (d > 0 && numel_ > std::numeric_limits<std::size_t>::max() / 4 / static_cast<std::size_t>(d)) {
+      throw std::length_error("tensor of more elements than the host can address");
+    }
     numel_ *= static_cast<std::size_t>(d);
   }
+  // Large tensors are checked against the thread's host memory limit (--max-host-memory) before
+  // they are allocated: a functional run of a huge batch holds gigabytes within one layer.
+  if (const std::size_t bytes = storage_bytes(type_, numel_); bytes >= kCheckedTensorBytes) check_host_memory_for(bytes);
   if (zero) {
     storage_.assign(storage_bytes(type_, numel_), 0);
   } else {

@@ -6,8 +6,10 @@
 
 #include "sim/report/json_text.h"
 #include "sim/cli/command.h"
+#include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
+#include "sim/core/host_memory.h"
 #include "sim/config/config_error.h"
 #include "sim/config/longest_time.h"
 #include "sim/config/config_tree.h"
@@ -24,7 +26,7 @@ const config::SourceLocation kCli{"command line", 0, 0};
 // The options each benchmark reads. One given to a benchmark that does not read it is refused
 // (exit 2): a silently ignored --dtype or --exp would let a user believe they measured it.
 std::set<std::string> options_read(const std::string& op, const std::string& unit, const std::string& engine) {
-  std::set<std::string> s = {"help", "soc", "op", "unit", "engine", "set", "json"};
+  std::set<std::string> s = {"help", "soc", "op", "unit", "engine", "set", "json", "max-host-memory"};
   const bool npu = unit == "npu", cpu = unit == "cpu";
   if (op == "matmul") {
     s.insert({"dtype", "m", "k", "n"});
@@ -58,7 +60,7 @@ void check_options_apply(const po::variables_map& vm, const std::string& op, con
     if (value.defaulted() || read.count(name)) continue;
     std::string reads;
     for (const auto& o : read) {
-      if (o != "help" && o != "soc" && o != "op" && o != "unit" && o != "set" && o != "json" && o != "engine") reads += (reads.empty() ? "--" : ", --") + o;
+      if (o != "help" && o != "soc" && o != "op" && o != "unit" && o != "set" && o != "json" && o != "engine" && o != "max-host-memory") reads += (reads.empty() ? "--" : ", --") + o;
     }
     const std::string bench = "--op " + op + " --unit " + unit + (engine.empty() ? "" : " --engine " + engine);
     throw config::ConfigError(kCli, "--" + name, "does not apply to " + bench + " (it reads " + (reads.empty() ? "no other option" : reads) + ")");
@@ -68,6 +70,7 @@ void check_options_apply(const po::variables_map& vm, const std::string& op, con
 struct Parsed {
   bool help = false;
   std::string help_text, json_file;
+  std::uint64_t max_host_memory = 0;
   runtime::MicrobenchRequest request;
 };
 
@@ -75,7 +78,7 @@ Parsed parse(const std::vector<std::string>& args) {
   config::forget_times_read();  // an overflow names the longest duration of these inputs
   Parsed p;
   auto& r = p.request;
-  std::string soc, dtype, operands = "ddr", model;
+  std::string soc, dtype, operands = "ddr", model, max_host_memory;
   std::vector<std::string> sets;
   po::options_description opts("socsim microbench options");
   opts.add_options()
@@ -100,7 +103,8 @@ Parsed parse(const std::vector<std::string>& args) {
       ("model", po::value(&model), "graph-build: model config or id")
       ("prompt", po::value(&r.prompt), "graph-build: sequence length of the graph")
       ("set", po::value(&sets)->composing(), "override a SoC parameter (--set npu.tcm=16MiB) or a kernel switch (--set kernel.w4a16.format=q8_0, kernel.w4a16.layout=tile-group|ggml, kernel.flash.kv_tile=32|64, kernel.flash.q_block=N); repeatable")
-      ("json", po::value(&p.json_file), "write the JSON result to this file");
+      ("json", po::value(&p.json_file), "write the JSON result to this file")
+      ("max-host-memory", po::value(&max_host_memory), "stop with exit 2 when lowering the kernel holds more host memory than this (default: half the machine's memory; 0 = no limit), e.g. 4GiB");
   po::variables_map vm;
   parse_options(args, opts, vm);
   po::notify(vm);
@@ -115,6 +119,7 @@ Parsed parse(const std::vector<std::string>& args) {
     p.help_text = h.str();
     return p;
   }
+  p.max_host_memory = host_memory_limit(max_host_memory);
   if (soc.empty()) throw config::ConfigError(kCli, "--soc", "is required");
   if (r.op.empty()) throw config::ConfigError(kCli, "--op", "is required (matmul | qk | read | copy | graph-build | softmax | attention)");
   if (r.op != "matmul" && r.op != "qk" && r.op != "read" && r.op != "copy" && r.op != "graph-build" && r.op != "softmax" &&
@@ -153,12 +158,23 @@ Parsed parse(const std::vector<std::string>& args) {
   return p;
 }
 
+// The kernel's result under --max-host-memory (a huge attention shape lowers to steps that would
+// take the host's memory).
+nlohmann::ordered_json run_bounded(const Parsed& p) {
+  const ScopedHostMemoryLimit limit(p.max_host_memory);
+  try {
+    return runtime::run_microbench(p.request);
+  } catch (const HostMemoryExceeded& e) {
+    throw config::ConfigError(kCli, "--max-host-memory", std::string(e.what()) + " while lowering the kernel; use a smaller shape or raise --max-host-memory");
+  }
+}
+
 }  // namespace
 
 nlohmann::ordered_json microbench_to_json(const std::vector<std::string>& args) {
   const Parsed p = parse(args);
   if (p.help) throw config::ConfigError(kCli, "--help", "has no JSON result");
-  return runtime::run_microbench(p.request);
+  return run_bounded(p);
 }
 
 int microbench_command(const std::vector<std::string>& args) {
@@ -167,7 +183,7 @@ int microbench_command(const std::vector<std::string>& args) {
     std::cout << p.help_text;
     return 0;
   }
-  const auto j = runtime::run_microbench(p.request);
+  const auto j = run_bounded(p);
   OutputFiles out;
   if (!p.json_file.empty()) out.add(p.json_file, report::json_text(j, 2) + "\n");
   out.write_all();

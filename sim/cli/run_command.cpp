@@ -232,7 +232,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                           std::to_string(req.model.max_context));
   }
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
-    bad("--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +
+    // The option that pushed the request past the window: --decode when the prompt alone fits.
+    bad(req.prompt_tokens <= req.model.max_context ? "--decode" : "--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +
                         " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));
   }
 
@@ -297,10 +298,23 @@ RunResult simulate_prepared(RunSetup& setup) {
       systems::check_fits_device_memory(whole.soc, whole.model, whole.system, setup.strategy->weight_bits(), r.prompt + r.decode, r.batch);
     }
     runtime::check_estimated_host_memory(*setup.strategy, whole, requests);
+    // The activations of the request functional mode computes (the first) take memory of their
+    // own, held within one layer: a batch too large for the limit is refused now, not after a
+    // minute of numerics and most of the host's memory.
+    if (const std::uint64_t limit = setup.req.max_host_memory; limit > 0) {
+      const auto& first = requests.front();
+      const double need = functional::activation_bytes_lower_bound(whole.model, {first.prompt, first.decode, first.batch});
+      if (need > static_cast<double>(limit)) {
+        bad("--max-host-memory", fmt::format("functional mode would hold at least {:.0f} MiB of activations for {} sequence(s) of {} tokens "
+                                             "(the FP32 reference's MLP outputs and the residual streams), more than the limit of {} MiB; "
+                                             "use a smaller --batch, --prompt or --decode, or raise --max-host-memory",
+                                             need / (1 << 20), first.batch, first.prompt + first.decode, limit >> 20));
+      }
+    }
     // The numerics run first (a bad weights file fails before any simulation); the quantities
     // they measure on the data replace the modelled ones in the timed run's plan, and a timing
     // mode run beside it says what they changed. --max-host-memory holds for them too, checked
-    // as each layer's weights are made.
+    // as each layer's weights are made and before each large tensor is allocated.
     auto f = [&] {
       const ScopedHostMemoryLimit limit(setup.req.max_host_memory);
       try {
@@ -308,7 +322,7 @@ RunResult simulate_prepared(RunSetup& setup) {
       } catch (const HostMemoryExceeded& e) {
         throw config::ConfigError({"command line", 0, 0}, "--max-host-memory",
                                   std::string(e.what()) + " while computing the functional forward pass (one layer's weights at a time" +
-                                      "); use --functional-layers N or a smaller model, or raise --max-host-memory");
+                                      "); use a smaller --batch, --prompt or --decode, --functional-layers N or a smaller model, or raise --max-host-memory");
       }
     }();
     accuracy = std::move(f.accuracy);

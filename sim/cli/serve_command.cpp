@@ -102,7 +102,7 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
                  "latency (time to bring the called context's KV cache into memory), the most active contexts whose mean stays\n"
                  "under --latency-bound, storage traffic and energy. llms.* options (--set): chunk_tokens (16), global_ratio\n"
                  "(0.5), compression, recompute_pipeline, lifecycle (true: the ablation switches), recompute_system (gpu-only),\n"
-                 "density_sigma (1.0), markov_decay (0.5), max_context (tokens; 0: the model's window); the chunk I/O path:\n"
+                 "density_sigma (1.0), markov_decay (0.5), max_context (tokens; default: the model's window); the chunk I/O path:\n"
                  "io_granularity (layer|chunk), io_file_cycles (20000), io_tensor_cycles (150000), io_host_copies (2), io_upload\n"
                  "(true); see sim/systems/llms/llms_options.h and chunk_io_path.h.\n\n"
               << opts;
@@ -131,6 +131,13 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
     bad("--mode", "expected timing or functional, got '" + mode + "'");
   }
   if (!(hours > 0) || hours > 24 * 365) bad("--hours", "must be in (0, 8760]");
+  // A replayed trace brings its calls' times and contexts: the options that generate a trace
+  // would be ignored, so they are refused.
+  if (!trace_file.empty()) {
+    for (const char* o : {"hours", "rate", "pattern"}) {
+      if (vm.count(o)) bad(std::string("--") + o, "does not apply with --trace (the trace file gives every call's time and context)");
+    }
+  }
   try {
     const double b = config::parse_quantity(budget, config::Quantity::kSize);
     config::check_byte_count(b, budget);  // 1e30GiB became 0 and "must be > 0"

@@ -46,9 +46,10 @@ int validate_command(const std::vector<std::string>& args) {
     std::cout << "usage: socsim validate --claims FILE.yaml [--json FILE]\n\n"
                  "Runs every claim and prints one row per claim (expected, simulated, relative error,\n"
                  "status pass/FAIL/info/ERROR), then `claims: N, within tolerance: K, median abs error: X%`.\n"
-                 "Exit 0 when every non-informational claim is within tolerance, 1 otherwise, 2 for a\n"
-                 "malformed claims file or a claim naming a metric its command does not report or\n"
-                 "arguments its command rejects (the table is still printed; no JSON is written).\n\n"
+                 "Exit 0 when every non-informational claim is within tolerance, 3 when one is outside it,\n"
+                 "2 for a malformed claims file or a claim naming a metric its command does not report or\n"
+                 "arguments its command rejects (the table is still printed; no JSON is written), 1 when a\n"
+                 "claim's command fails internally (reported in its row).\n\n"
               << opts;
     return 0;
   }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 namespace socsim {
 
@@ -116,9 +117,20 @@ void check_host_memory() {
   if (resident > limit_bytes) throw HostMemoryExceeded(resident, limit_bytes);
 }
 
-HostMemoryExceeded::HostMemoryExceeded(std::uint64_t resident, std::uint64_t limit)
-    : std::runtime_error("the simulation holds " + std::to_string(resident >> 20) + " MiB of host memory, more than the limit of " +
-                         std::to_string(limit >> 20) + " MiB"),
+void check_host_memory_for(std::uint64_t bytes) {
+  if (limit_bytes == 0) return;
+  const std::uint64_t resident = resident_bytes();
+  const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t after = bytes > most - resident ? most : resident + bytes;
+  if (after > limit_bytes) throw HostMemoryExceeded(after, limit_bytes, bytes);
+}
+
+HostMemoryExceeded::HostMemoryExceeded(std::uint64_t resident, std::uint64_t limit, std::uint64_t allocating)
+    : std::runtime_error(allocating == 0 ? "the simulation holds " + std::to_string(resident >> 20) + " MiB of host memory, more than the limit of " +
+                                               std::to_string(limit >> 20) + " MiB"
+                                         : "the simulation would hold " + std::to_string(resident >> 20) + " MiB of host memory with the next " +
+                                               std::to_string(allocating >> 20) + " MiB it allocates, more than the limit of " +
+                                               std::to_string(limit >> 20) + " MiB"),
       resident_(resident),
       limit_(limit) {}
 

@@ -37,11 +37,17 @@ class ScopedHostMemoryLimit {
 };
 // Throws HostMemoryExceeded when this thread has a limit and the process's resident memory is past it.
 void check_host_memory();
+// The same before allocating `bytes` more: throws when the resident memory plus them would pass
+// this thread's limit (a single tensor of a huge batch would otherwise take the host's memory
+// between two checks).
+void check_host_memory_for(std::uint64_t bytes);
 
 // Thrown when the process's resident memory passes the limit.
 class HostMemoryExceeded : public std::runtime_error {
  public:
-  HostMemoryExceeded(std::uint64_t resident, std::uint64_t limit);
+  // `allocating`: the bytes an allocation about to be made would add (the message then says what
+  // the simulation would hold); 0 = it holds `resident` already.
+  HostMemoryExceeded(std::uint64_t resident, std::uint64_t limit, std::uint64_t allocating = 0);
   std::uint64_t resident() const { return resident_; }
   std::uint64_t limit() const { return limit_; }
 

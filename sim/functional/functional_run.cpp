@@ -155,6 +155,12 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   return out;
 }
 
+double activation_bytes_lower_bound(const model::ModelConfig& model, const ForwardShape& shape) {
+  const double rows = static_cast<double>(shape.sequences) * static_cast<double>(shape.tokens());
+  const double mlp = (model.gated_mlp ? 2.0 : 1.0) * static_cast<double>(model.intermediate);
+  return rows * (mlp + 4.0 * static_cast<double>(model.hidden)) * sizeof(float);
+}
+
 nlohmann::ordered_json run_functional(const runtime::RunRequest& req, systems::System& system, const FunctionalOptions& opt) {
   return run_functional_with_data(req, system, opt).accuracy;
 }

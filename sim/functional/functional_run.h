@@ -101,4 +101,11 @@ struct FunctionalResult {
 };
 FunctionalResult run_functional_with_data(const runtime::RunRequest& request, systems::System& system, const FunctionalOptions& options);
 
+// A lower bound of the host bytes a functional run's activations take at once: the FP32
+// reference's MLP outputs (gate and up, or up alone: rows x intermediate each) beside the residual
+// streams of the system and the reference, a normalized copy and an attention output (rows x
+// hidden each), all FP32, rows = sequences x (prompt + decode). A run whose bound alone passes the
+// host memory limit is refused before any weight is made. (A double: no overflow.)
+double activation_bytes_lower_bound(const model::ModelConfig& model, const ForwardShape& shape);
+
 }  // namespace socsim::functional

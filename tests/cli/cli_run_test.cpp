@@ -129,7 +129,11 @@ TEST(CliRun, ModelWindowStretchedOnRequest) {
   const std::string base = "run --soc snapdragon-8gen3 --model phonelm-0.5b --system cpu-only --prompt 2100 --decode 1";
   auto r = run_socsim(base);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("exceeds phonelm-0.5b's context of 2048"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--prompt: prompt + decode = 2101 tokens exceeds phonelm-0.5b's context of 2048"), std::string::npos) << r.err;
+  // A prompt that fits, with a decode that does not, names --decode.
+  r = run_socsim("run --soc snapdragon-8gen3 --model phonelm-0.5b --system cpu-only --prompt 2000 --decode 100");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--decode: prompt + decode = 2100 tokens exceeds phonelm-0.5b's context of 2048"), std::string::npos) << r.err;
   const auto j = run_socsim_json(base + " --set model.max_position_embeddings=4096", "model_window");
   EXPECT_EQ(j["prompt_tokens"], 2100);
   EXPECT_GT(j["prefill_ms"].get<double>(), 0);

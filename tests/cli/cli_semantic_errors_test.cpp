@@ -47,6 +47,12 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       // A graph length past the window planned for a minute, silently, before the memory check.
       {"--model qwen2-0.5b --system hetero-tensor --set 'heterollm.standard_lengths=[64, 1e9]'", "heterollm.standard_lengths",
        "longer than the model's window of 131072 tokens"},
+      // The same for npu-only's graphs (a hostile-input audit: 10^8 lowered a prompt padded to
+      // 10^8 rows, 20 GB in a minute; 9.3e18 overflowed into an internal error).
+      {"--model qwen2-0.5b --system npu-only --set 'npu.standard_lengths=[100000000]'", "npu.standard_lengths",
+       "longer than the model's window of 131072 tokens"},
+      {"--model qwen2-0.5b --system npu-only --set 'npu.standard_lengths=[64, 9.3e18]'", "npu.standard_lengths",
+       "lengths must be positive integers"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {
@@ -121,6 +127,35 @@ TEST(CliSemanticErrors, ARunPastTheHostMemoryLimitStopsWithExit2) {
   const auto small = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 --max-host-memory 1KiB");
   EXPECT_EQ(small.exit_code, 2) << small.err;
   EXPECT_NE(small.err.find("--max-host-memory: must be at least 1 MiB"), std::string::npos) << small.err;
+}
+
+// Found by a hostile-input audit: a functional batch's activations (held within one layer, where
+// the per-layer check does not look) and a microbench attention's lowering took 10-15 GB before
+// the limit stopped them, if it did. Now a batch whose activations alone pass the limit is refused
+// before any numerics, one that fits that bound is stopped before a large tensor would pass it, and
+// microbench takes --max-host-memory too.
+TEST(CliSemanticErrors, FunctionalBatchesAndMicrobenchShapesPastTheHostMemoryLimitExit2) {
+  const auto dir = scratch_dir("host_memory_batch");
+  const auto json = dir / "r.json";
+  const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system npu-only --mode functional --prompt 64 --decode 2 "
+                            "--batch 512 --max-host-memory 1GiB --json '" + json.string() + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--max-host-memory: functional mode would hold at least 1716 MiB of activations for 512 sequence(s) of 66 tokens"),
+            std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(json));
+  // Under the bound (429 MiB), over the limit once a layer's tensors are made.
+  const auto grown = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system cpu-only --mode functional --prompt 64 --decode 2 "
+                                "--batch 128 --functional-layers 1 --max-host-memory 600MiB --json '" + json.string() + "'");
+  EXPECT_EQ(grown.exit_code, 2) << grown.err;
+  EXPECT_NE(grown.err.find("--max-host-memory: the simulation "), std::string::npos) << grown.err;
+  EXPECT_NE(grown.err.find("use a smaller --batch"), std::string::npos) << grown.err;
+  EXPECT_FALSE(std::filesystem::exists(json));
+  const auto lowering = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --heads 32 --k 128 --q 1000000 "
+                                   "--kv 1000000 --max-host-memory 256MiB --json '" + json.string() + "'");
+  EXPECT_EQ(lowering.exit_code, 2) << lowering.err;
+  EXPECT_NE(lowering.err.find("--max-host-memory: the simulation holds"), std::string::npos) << lowering.err;
+  EXPECT_NE(lowering.err.find("while lowering the kernel"), std::string::npos) << lowering.err;
+  EXPECT_FALSE(std::filesystem::exists(json));
 }
 
 // A duration past 64-bit picoseconds is the inputs' doing: exit 2 with what overflowed (the

@@ -8,6 +8,8 @@ namespace socsim::test {
 namespace {
 
 const std::string kBase = "serve --soc snapdragon-8gen3 --model qwen2-0.5b --hours 4 --memory-budget 160MiB --set llms.max_context=1024";
+// A replayed trace brings its own times (--hours, --rate and --pattern are refused beside it).
+const std::string kTraceBase = "serve --soc snapdragon-8gen3 --model qwen2-0.5b --memory-budget 160MiB --set llms.max_context=1024";
 
 TEST(CliServe, HelpNamesThePolicies) {
   const auto r = run_socsim("serve --help");
@@ -46,10 +48,17 @@ TEST(CliServe, ReplaysATraceAndNamesABadLine) {
     std::ofstream b(dir / "bad.txt");
     b << "0 0 300\n10 5 20\n";
   }
-  const auto j = run_socsim_json(kBase + " --policy vllm-sq --contexts 2 --trace " + (dir / "good.txt").string(), "serve_trace_json");
+  const auto j = run_socsim_json(kTraceBase + " --policy vllm-sq --contexts 2 --trace " + (dir / "good.txt").string(), "serve_trace_json");
   EXPECT_EQ(j["calls"], 3);
   EXPECT_EQ(j["pattern"], "trace");
-  const auto r = run_socsim(kBase + " --policy llms --contexts 2 --trace " + (dir / "bad.txt").string() + " --json " +
+  EXPECT_NEAR(j["calls_per_hour"].get<double>(), 90.0, 1e-9);  // the trace's own: 3 calls in 120 s, not --rate's default
+  // The options that generate a trace are refused beside one (they were ignored without a word).
+  for (const char* o : {"--hours 4", "--rate 1/1min", "--pattern markov"}) {
+    const auto refused = run_socsim(kTraceBase + " --policy vllm-sq --contexts 2 " + o + " --trace " + (dir / "good.txt").string());
+    EXPECT_EQ(refused.exit_code, 2) << o;
+    EXPECT_NE(refused.err.find(std::string(o).substr(0, std::string(o).find(' ')) + ": does not apply with --trace"), std::string::npos) << refused.err;
+  }
+  const auto r = run_socsim(kTraceBase + " --policy llms --contexts 2 --trace " + (dir / "bad.txt").string() + " --json " +
                             (dir / "out.json").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("bad.txt:2"), std::string::npos) << r.err;
@@ -97,7 +106,7 @@ TEST(CliServe, BadInputExits2NamingTheKey) {
       {kBase + " --policy llms --contexts 2 --set llms.io_tensor_cycles=-1", "llms.io_tensor_cycles"},
       {kBase + " --policy llms --contexts 2 --set llms.io_upload=maybe", "llms.io_upload"},
       {kBase + " --policy llms --contexts 2 --set llms.chunk_tokens=2048", "llms.chunk_tokens: 2048 tokens exceed the window of 1024 tokens"},
-      {kBase + " --policy llms --contexts 2 --trace /tmp", "--trace: is a folder"},
+      {kTraceBase + " --policy llms --contexts 2 --trace /tmp", "--trace: is a folder"},
       {"serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 2 --memory-budget 1000GiB", "--memory-budget: exceeds the device's memory"},
       {"serve --soc snapdragon-8gen3 --model llama-2-7b --policy vllm-s --contexts 2 --memory-budget 1GiB", "--memory-budget"},
   };
@@ -127,10 +136,10 @@ TEST(CliServe, TraceValuesOutOfRangeNameTheLine) {
   const auto dir = scratch_dir("serve_trace_range");
   std::ofstream(dir / "late.txt") << "0 0 16\n1e300 1 16\n";
   std::ofstream(dir / "big.txt") << "0 0 100000000\n";
-  auto r = run_socsim(kBase + " --policy llms --contexts 2 --trace " + (dir / "late.txt").string());
+  auto r = run_socsim(kTraceBase + " --policy llms --contexts 2 --trace " + (dir / "late.txt").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("late.txt:2: trace.time_s: expected a time within a year"), std::string::npos) << r.err;
-  r = run_socsim(kBase + " --policy llms --contexts 2 --trace " + (dir / "big.txt").string());
+  r = run_socsim(kTraceBase + " --policy llms --contexts 2 --trace " + (dir / "big.txt").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("big.txt:1: trace.delta_tokens: expected an integer number of tokens in [1, 1048576]"), std::string::npos) << r.err;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "sim/config/config_error.h"
 #include "sim/systems/baselines/npu_naive.h"
 #include "sim/systems/plan_builder.h"
@@ -18,12 +20,20 @@ void NpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const 
     if (npu->has("standard_lengths")) {
       standard_.clear();
       for (double v : npu->number_list("standard_lengths")) {
-        if (v < 1 || v != static_cast<double>(static_cast<std::uint64_t>(v))) {
+        // (The bound first: a double past 2^64 has no integer to compare with.)
+        if (v < 1 || v > 1e15 || v != static_cast<double>(static_cast<std::uint64_t>(v))) {
           throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "lengths must be positive integers");
+        }
+        // A graph longer than the model's window is never needed, and padding a prompt to it
+        // would lower (and hold) a graph of that many rows.
+        if (m.max_context > 0 && v > static_cast<double>(m.max_context)) {
+          throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths",
+                                    fmt::format("{} is longer than the model's window of {} tokens", v, m.max_context));
         }
         standard_.push_back(static_cast<std::uint64_t>(v));
       }
       std::sort(standard_.begin(), standard_.end());
+      standard_.erase(std::unique(standard_.begin(), standard_.end()), standard_.end());
       if (standard_.empty()) throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "needs at least one length");
     }
   }

@@ -65,8 +65,10 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   j["pattern"] = rq.replay ? "trace" : pattern_name(rq.trace.pattern);
   if (rq.replay) j["trace_file"] = rq.trace_file;
   j["contexts"] = rq.service.contexts;
-  j["hours"] = rq.replay ? (calls.empty() ? 0.0 : calls.back().time_s / 3600) : rq.trace.hours;
-  j["calls_per_hour"] = rq.trace.calls_per_s * 3600;
+  const double hours = rq.replay ? (calls.empty() ? 0.0 : calls.back().time_s / 3600) : rq.trace.hours;
+  j["hours"] = hours;
+  // A replayed trace's own rate (its calls over its span), not the --rate it replaces.
+  j["calls_per_hour"] = rq.replay ? (hours > 0 ? static_cast<double>(calls.size()) / hours : 0.0) : rq.trace.calls_per_s * 3600;
   j["seed"] = rq.service.seed;
   const bool functional = rq.service.density_source == DensitySource::kAttentionScores;
   j["mode"] = functional ? "functional" : "timing";

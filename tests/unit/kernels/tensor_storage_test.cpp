@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <cstdint>
 #include <vector>
+
+#include "sim/core/host_memory.h"
 
 namespace socsim::kernels {
 namespace {
@@ -36,6 +39,31 @@ TEST(TensorStorage, UninitializedMatrixHasTheShapeAndBytesOfAZeroedOne) {
   EXPECT_EQ(u.layout(), Layout::kRowMajor);
   EXPECT_THROW(Tensor::uninitialized_matrix(-1, 2, ElemType::kF32), std::invalid_argument);
   EXPECT_THROW(Tensor::uninitialized_matrix(3, 3, ElemType::kI4Packed), std::invalid_argument);
+}
+
+// A large tensor is checked against the thread's host memory limit before it is allocated (a
+// functional run of a huge batch held gigabytes within one layer); small ones are not checked.
+TEST(TensorStorage, ALargeTensorPastTheHostMemoryLimitIsRefusedBeforeItIsAllocated) {
+  const std::uint64_t resident = resident_bytes();
+  ASSERT_GT(resident, 0u);
+  {
+    const ScopedHostMemoryLimit limit(resident + (32 << 20));
+    EXPECT_THROW(Tensor::matrix(4096, 8192, ElemType::kF32), HostMemoryExceeded);  // 128 MiB
+    try {
+      (void)Tensor::uninitialized_matrix(4096, 8192, ElemType::kF32);
+      ADD_FAILURE() << "an uninitialized tensor passed the limit too";
+    } catch (const HostMemoryExceeded& e) {
+      EXPECT_NE(std::string(e.what()).find("with the next 128 MiB it allocates"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(Tensor::matrix(1024, 1024, ElemType::kF32));  // 4 MiB: below the size checked
+  }
+  const ScopedHostMemoryLimit roomy(resident + (1ull << 30));
+  EXPECT_EQ(Tensor::matrix(4096, 8192, ElemType::kF32).bytes(), std::size_t{128} << 20);
+}
+
+// Dimensions whose product no host could address are an error, not a wrapped small tensor.
+TEST(TensorStorage, DimensionsPastTheAddressSpaceAreAnError) {
+  EXPECT_THROW(Tensor::matrix(std::int64_t{1} << 40, std::int64_t{1} << 40, ElemType::kF32), std::length_error);
 }
 
 }  // namespace
