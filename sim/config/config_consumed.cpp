@@ -18,8 +18,9 @@ using detail::Node;
 constexpr std::size_t kMaxSuggestionDistance = 2;
 
 // "; did you mean 'peak'?" or "". Keys a reader asked for but did not find are the best
-// candidates, then keys that were read (the typo is a duplicate of a real setting), then
-// other unread keys; ties go to the earliest in the document.
+// candidates, then keys that were read (the typo is a duplicate of a real setting); ties go to
+// the earliest in the document. Other unread keys are never suggested: they are unknown too
+// ("zzz: did you mean 'zzzz'?" sent the user from one typo to another).
 std::string suggestion(const Node& map, const MapEntry& unknown) {
   using Rank = std::tuple<std::size_t, int>;  // (distance, priority)
   Rank best{std::numeric_limits<std::size_t>::max(), 0};
@@ -36,7 +37,9 @@ std::string suggestion(const Node& map, const MapEntry& unknown) {
     }
   };
   for (const std::string& k : map.requested_missing) consider(k, 0);
-  for (const MapEntry& e : map.entries) consider(e.key, e.value->consumed ? 1 : 2);
+  for (const MapEntry& e : map.entries) {
+    if (e.value->consumed) consider(e.key, 1);
+  }
   if (best_key != nullptr) return "; did you mean '" + *best_key + "'?";
   // No near miss: list what this section does take (the keys some model read or asked for).
   std::string known;

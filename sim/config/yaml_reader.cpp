@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <yaml-cpp/eventhandler.h>
@@ -134,6 +135,9 @@ class TreeBuilder : public YAML::EventHandler {
     bool has_key = false;
     std::string key;
     SourceLocation key_location;
+    // A map's keys so far and the line of each: a duplicate is found without a walk over the
+    // entries (a file of 10^5 keys took seconds, 10^6 minutes).
+    std::unordered_map<std::string, int> key_lines;
   };
 
   SourceLocation location(const YAML::Mark& mark) const {
@@ -150,11 +154,9 @@ class TreeBuilder : public YAML::EventHandler {
 
   void take_key(const std::string& key, SourceLocation loc) {
     Frame& top = stack_.back();
-    if (const MapEntry* first = top.node->find(key)) {
+    if (const auto first = top.key_lines.find(key); first != top.key_lines.end()) {
       std::string msg = "duplicate key";
-      if (first->key_location.line > 0) {
-        msg += " (first defined at line " + std::to_string(first->key_location.line) + ")";
-      }
+      if (first->second > 0) msg += " (first defined at line " + std::to_string(first->second) + ")";
       throw ConfigError(std::move(loc), join_path(top.path, key), msg);
     }
     top.has_key = true;
@@ -179,6 +181,7 @@ class TreeBuilder : public YAML::EventHandler {
     // Containers and empty values are reported at their key: see Node::location.
     if (raw->kind != Node::Kind::kScalar) raw->location = top.key_location;
     std::string p = join_path(top.path, top.key);
+    top.key_lines.emplace(top.key, top.key_location.line);
     top.node->entries.push_back(MapEntry{std::move(top.key), top.key_location, std::move(node)});
     top.has_key = false;
     return {raw, std::move(p)};
@@ -216,7 +219,7 @@ class TreeBuilder : public YAML::EventHandler {
   void open(Node::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
     const std::uint64_t first = add_nodes(1, mark);
     auto placed = attach(make_node(kind, location(mark)));
-    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, first, last_bytes_, false, {}, {}});
+    stack_.push_back(Frame{placed.first, std::move(placed.second), anchor, first, last_bytes_, false, {}, {}, {}});
   }
 
   void close() {
