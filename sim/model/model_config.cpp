@@ -142,7 +142,9 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   m.layers = r.positive("num_hidden_layers");
   m.heads = r.positive("num_attention_heads");
   m.vocab = r.positive("vocab_size");
-  m.max_context = r.positive_or("max_position_embeddings", 2048);
+  // Required: every family socsim models publishes it, and a window guessed for a config that
+  // lost it would let prompts run that the model cannot take (or refuse ones it can).
+  m.max_context = r.positive("max_position_embeddings");
   m.eos_token_ids = r.token_ids("eos_token_id", m.vocab);
 
   if (m.model_type == "opt") {

@@ -168,7 +168,7 @@ TEST(CliFunctional, TtsSampleLengthsComeFromTheData) {
   const auto dir = scratch_dir("functional_tts_eos");
   const auto model = dir / "tiny-eos.json";
   std::ofstream(model) << R"({"model_type": "qwen2", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
-    "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100, "tie_word_embeddings": true,
+    "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100, "tie_word_embeddings": true, "max_position_embeddings": 2048,
     "eos_token_id": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]})";
   const std::string args = "run --soc snapdragon-8gen3 --model '" + model.string() + "' --system tts-npu --prompt 24 --decode 12 --batch 8 --seed 5";
   const auto f = run_socsim_json(args + " --mode functional", "functional_tts_eos_f");

@@ -12,7 +12,7 @@ namespace {
 
 ModelConfig parse_with(const std::string& eos) {
   return parse_model_config(R"({"model_type": "qwen2", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
-    "num_attention_heads": 4, "vocab_size": 100)" + eos + "}",
+    "num_attention_heads": 4, "vocab_size": 100, "max_position_embeddings": 2048)" + eos + "}",
                             "m.json");
 }
 
