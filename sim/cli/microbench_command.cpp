@@ -138,6 +138,7 @@ Parsed parse(const std::vector<std::string>& args) {
     throw config::ConfigError(kCli, "--dtype", "is required for " + r.op);
   }
   check_options_apply(vm, r.op, r.unit, r.engine);
+  if (vm.count("threads") && r.threads == 0) throw config::ConfigError(kCli, "--threads", "must be at least 1 (leave it out for the default)");
   if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
     throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
   }

@@ -151,6 +151,15 @@ TEST(CliMicrobench, BadInputExits2) {
   r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --dtype fp16 --m 4096 --k 4096 --n 4096 --operands tcm");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("do not fit the TCM"), std::string::npos) << r.err;
+  // The HVX matmul on operands in TCM too (it timed 24 GiB of operands "in" 8 MiB of TCM), and
+  // an explicit --threads 0 (it ran as 1 without a word); found by a hostile-input audit.
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --engine hvx --dtype fp16 --m 65536 --k 65536 --n 65536 --operands tcm");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--operands: the 65536x65536x65536 FP16 matmul's operands take 25769803776 B, more than the 8388608 B of TCM"),
+            std::string::npos) << r.err;
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --engine hvx --dtype fp16 --m 64 --k 64 --n 64 --operands tcm --threads 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--threads: must be at least 1"), std::string::npos) << r.err;
 }
 
 TEST(CliMicrobench, AddressSpaceLimitIsReported) {

@@ -5,6 +5,8 @@
 #include <limits>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "kernels/attention/int8_attention.h"
 #include "sim/config/config_error.h"
 #include "sim/hw/npu/graph_costs.h"
@@ -123,6 +125,14 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
   } else if (engine == "hvx") {
     if (r.dtype != hw::DType::kFp16) throw config::ConfigError(kCli, "--dtype", "the HVX matmul model is FP16 only");
     if (r.operands != hw::OperandHome::kTcm) throw config::ConfigError(kCli, "--operands", "the HVX matmul benchmark runs on operands in TCM (--operands tcm)");
+    // Its operands sit in TCM: A, B and C in FP16 must fit it, as HMX's plan requires (a double:
+    // no overflow for any shape).
+    const double operand_bytes = 2.0 * (static_cast<double>(r.m) * static_cast<double>(r.k) + static_cast<double>(r.k) * static_cast<double>(r.n) +
+                                        static_cast<double>(r.m) * static_cast<double>(r.n));
+    if (operand_bytes > static_cast<double>(r.soc.npu.tcm_bytes)) {
+      throw config::ConfigError(kCli, "--operands", fmt::format("the {}x{}x{} FP16 matmul's operands take {:.0f} B, more than the {} B of TCM (npu.tcm)",
+                                                                r.m, r.k, r.n, operand_bytes, r.soc.npu.tcm_bytes));
+    }
     const std::uint32_t threads = r.threads ? r.threads : 1;
     const double lanes = r.soc.npu.hvx.vector_bytes / 2.0;
     const double packets = std::ceil(static_cast<double>(r.m * r.n) / lanes) * static_cast<double>(r.k) * r.soc.npu.hvx.fp16_mac_packets;
