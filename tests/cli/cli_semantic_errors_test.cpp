@@ -167,6 +167,17 @@ TEST(CliSemanticErrors, ADurationPast64BitPicosecondsIsBadInput) {
   EXPECT_NE(r.err.find("dram: flow duration overflows 64-bit picoseconds"), std::string::npos) << r.err;
 }
 
+// A service of weeks of work is refused with its size (hostile-input audit: a year of calls over
+// 1024 contexts started, its first estimate due after an hour); functional mode counts 20x.
+TEST(CliSemanticErrors, ServeOfMoreThanADayOfWorkExits2NamingTheContexts) {
+  auto r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 1024 --hours 8760 --rate 1/4s");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--contexts: with --hours 8760 and --rate 1/4s this serves about 7884000 calls 1024 times"), std::string::npos) << r.err;
+  r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 64 --hours 720 --rate 1/4s --mode functional");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("in functional mode"), std::string::npos) << r.err;
+}
+
 // A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not
 // an allocation failure (1000 calls/s over 72 h was std::bad_alloc, exit 1).
 TEST(CliSemanticErrors, ServeTraceTooLongExits2NamingTheRate) {
