@@ -53,6 +53,16 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
        "longer than the model's window of 131072 tokens"},
       {"--model qwen2-0.5b --system npu-only --set 'npu.standard_lengths=[64, 9.3e18]'", "npu.standard_lengths",
        "lengths must be positive integers"},
+      // Options of a mechanism the chosen system does not have were accepted and ignored.
+      {"--model qwen2-0.5b --system npu-only --set npu.shape_policy=online-prepare --set 'npu.standard_lengths=[64]'",
+       "npu.standard_lengths", "applies to npu.shape_policy padding or pipe, not online-prepare"},
+      {"--model qwen2-0.5b --system cg-full --set shadowattn.sparsity=0.3", "shadowattn.sparsity",
+       "does not apply to cg-full (dense attention keeps every position)"},
+      {"--model qwen2-0.5b --system npu-full --set shadowattn.sparsity=0.3", "shadowattn.sparsity", "does not apply to npu-full"},
+      {"--model qwen2-0.5b --system cg-sparse --set shadowattn.buckets=9", "shadowattn.buckets",
+       "applies to --system shadowattn only, not cg-sparse"},
+      {"--model qwen2-0.5b --system cg-block-sparse --set shadowattn.pipeline=false", "shadowattn.pipeline",
+       "applies to --system shadowattn only, not cg-block-sparse"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {

@@ -332,9 +332,31 @@ const char* attention_variant_id(AttentionVariant v) {
   return "?";
 }
 
+void ShadowAttnSystem::reject_options_of_other_variants(config::Section& options) const {
+  // The baselines read the options their attention uses (the CPU budget, the float and top-k
+  // units; the sparse ones the ratio); shadowAttn's own mechanisms (the estimation graphs'
+  // buckets, the per-head ratios from importance, the pipeline and its planner) exist only in
+  // shadowattn, and a value given for them elsewhere would be ignored without a word.
+  const auto s = options.optional_child("shadowattn");
+  if (!s || variant_ == AttentionVariant::kShadow) return;
+  const bool dense = variant_ == AttentionVariant::kCgFull || variant_ == AttentionVariant::kNpuFull;
+  if (dense && s->has("sparsity")) {
+    throw config::ConfigError(s->location_of("sparsity"), "shadowattn.sparsity",
+                              std::string("does not apply to ") + id() + " (dense attention keeps every position)");
+  }
+  for (const char* key : {"buckets_enabled", "buckets", "step", "scale_spread", "scale_centre", "per_head_ratio", "importance",
+                          "importance_file", "importance_clamp", "calibration_layers", "pipeline", "fuse", "max_fuse", "reorder", "planner"}) {
+    if (s->has(key)) {
+      throw config::ConfigError(s->location_of(key), std::string("shadowattn.") + key,
+                                std::string("applies to --system shadowattn only, not ") + id());
+    }
+  }
+}
+
 void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
   require_npu(soc, id());
   options_ = shadowattn::read_options(options, soc);
+  reject_options_of_other_variants(options);
   host_ = llm_npu::read_options(options, soc, &m);
   if (options_.core_class != "little" && !host_.float_on_gpu) {
     // The host's float lane keeps off the budget's cores (co-running work kept off that core).
