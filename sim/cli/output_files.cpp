@@ -54,6 +54,28 @@ bool write_durably_in_place(const std::filesystem::path& path, const std::string
 
 }  // namespace
 
+void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status)) {
+    const bool is_folder = std::filesystem::is_directory(status);
+    if (folder && !is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' exists and is not a folder");
+    if (!folder && is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' is a folder, expected a file path");
+    return;
+  }
+  // Not there yet: its nearest existing ancestor must be a folder (it is created under it).
+  for (std::filesystem::path up = path.parent_path(); !up.empty(); up = up.parent_path()) {
+    const auto s = std::filesystem::status(up, ec);
+    if (!ec && std::filesystem::exists(s)) {
+      if (!std::filesystem::is_directory(s)) {
+        throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' lies under '" + up.string() + "', which is a file");
+      }
+      return;
+    }
+    if (up == up.parent_path()) return;
+  }
+}
+
 void OutputFiles::write_all() const {
   // Every file goes to a temporary beside its target first; only when all are complete on disk do
   // they replace their targets (rename: atomic), so a failure (a full disk, a kill) leaves neither

@@ -8,6 +8,13 @@
 
 namespace socsim::cli {
 
+// Throws config::ConfigError naming `option` when `path` cannot take an output, checked before a
+// command's work so a minutes-long run does not fail only at its end: a file path (`folder`
+// false) that is an existing folder, a folder path that is an existing file, or a path under an
+// existing file. (What only writing can tell, a full disk or a read-only folder, write_all()
+// reports, still leaving nothing partial.)
+void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder);
+
 class OutputFiles {
  public:
   void add(std::filesystem::path path, std::string content) { files_.emplace_back(std::move(path), std::move(content)); }

@@ -111,6 +111,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   // An empty path would write nothing without a word.
   if (vm.count("json") && json_file.empty()) bad("--json", "expected a file path, got an empty value");
   if (vm.count("report-dir") && report_dir.empty()) bad("--report-dir", "expected a folder path, got an empty value");
+  if (!json_file.empty()) check_output_path("--json", json_file, false);
+  if (!report_dir.empty()) check_output_path("--report-dir", report_dir, true);
   if (soc.empty()) bad("--soc", "is required (a SoC file or id such as snapdragon-8gen3)");
   if (model.empty()) bad("--model", "is required (a config.json or id such as qwen2-1.5b)");
   if (system.empty()) bad("--system", "is required");

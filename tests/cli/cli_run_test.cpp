@@ -47,16 +47,25 @@ TEST(CliRun, SameInputsGiveByteIdenticalReports) {
 }
 
 TEST(CliRun, AFailedWriteLeavesEarlierOutputsWholeAndNoTemporaries) {
-  // The report folder cannot be created (its parent is a file), so the run's outputs fail; the
-  // earlier good --json must survive byte for byte and no temporary may stay beside it.
+  // The report folder cannot be created (a name longer than the file system takes: what only
+  // writing tells; a parent that is a file is refused before the run), so the run's outputs fail;
+  // the earlier good --json must survive byte for byte and no temporary may stay beside it.
   const auto dir = scratch_dir("run_atomic");
   ASSERT_EQ(run_socsim(kRun + " --json '" + (dir / "r.json").string() + "'").exit_code, 0);
   const std::string good = read_file(dir / "r.json");
   ASSERT_FALSE(good.empty());
-  std::ofstream(dir / "blocker") << "a file, not a folder";
-  const auto r = run_socsim(kRun + " --seed 9 --json '" + (dir / "r.json").string() + "' --report-dir '" + (dir / "blocker" / "rep").string() + "'");
+  const auto r = run_socsim(kRun + " --seed 9 --json '" + (dir / "r.json").string() + "' --report-dir '" + (dir / std::string(300, 'x') / "rep").string() + "'");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("cannot write output file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot write output file (File name too long)"), std::string::npos) << r.err;
+  // A report folder under a file, or a --json that is a folder, is refused before the run.
+  std::ofstream(dir / "blocker") << "a file, not a folder";
+  const auto early = run_socsim(kRun + " --json '" + (dir / "r.json").string() + "' --report-dir '" + (dir / "blocker" / "rep").string() + "'");
+  EXPECT_EQ(early.exit_code, 2) << early.err;
+  EXPECT_NE(early.err.find("--report-dir: '" + (dir / "blocker" / "rep").string() + "' lies under '" + (dir / "blocker").string() + "', which is a file"),
+            std::string::npos) << early.err;
+  const auto folder = run_socsim(kRun + " --json '" + dir.string() + "'");
+  EXPECT_EQ(folder.exit_code, 2) << folder.err;
+  EXPECT_NE(folder.err.find("--json: '" + dir.string() + "' is a folder, expected a file path"), std::string::npos) << folder.err;
   EXPECT_EQ(read_file(dir / "r.json"), good);
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
