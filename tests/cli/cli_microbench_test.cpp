@@ -157,6 +157,9 @@ TEST(CliMicrobench, BadInputExits2) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--operands: the 65536x65536x65536 FP16 matmul's operands take 25769803776 B, more than the 8388608 B of TCM"),
             std::string::npos) << r.err;
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --heads 0 --k 64 --q 8 --kv 64");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--heads: attention needs at least one query head"), std::string::npos) << r.err;  // it blamed --kv-heads
   r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --engine hvx --dtype fp16 --m 64 --k 64 --n 64 --operands tcm --threads 0");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--threads: must be at least 1"), std::string::npos) << r.err;

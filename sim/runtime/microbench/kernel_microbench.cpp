@@ -57,6 +57,7 @@ nlohmann::ordered_json kernel_attention(const MicrobenchRequest& r) {
   if (r.q == 0) throw config::ConfigError(kCli, "--q", "attention needs --q query rows");
   if (r.kv < r.q) throw config::ConfigError(kCli, "--kv", "must be >= --q (the queries are the last --q of the --kv keys)");
   if (r.k == 0) throw config::ConfigError(kCli, "--k", "attention needs --k (the head dimension)");
+  if (r.heads == 0) throw config::ConfigError(kCli, "--heads", "attention needs at least one query head");
   const std::uint64_t kv_heads = r.kv_heads ? r.kv_heads : r.heads;
   if (kv_heads == 0 || r.heads % kv_heads != 0) throw config::ConfigError(kCli, "--kv-heads", "must divide --heads");
   const kernels::AttentionShape s{r.heads, kv_heads, r.k, r.q, r.kv - r.q, r.kv};
