@@ -66,7 +66,14 @@ UniformLength read_uniform(const Section& dist, LengthLimits limits) {
 }
 
 NormalLength read_normal(const Section& dist, LengthLimits limits) {
-  const Section n = dist.child("normal");
+  // A truncated normal is a map of four numbers; say so when it is written otherwise (a list
+  // [mean, std] was answered with only "expected a map").
+  const Section n = dist.child("normal");  // (a list too: child() takes lists of maps)
+  try {
+    (void)n.has("mean");  // a list or scalar: "expected a map, got ..."
+  } catch (const ConfigError& e) {
+    throw ConfigError(e.location(), e.key(), e.message() + "; a truncated normal is {mean, std, min, max}");
+  }
   const auto lo = static_cast<std::int64_t>(limits.min), hi = static_cast<std::int64_t>(limits.max);
   NormalLength out;
   out.mean = n.number("mean");

@@ -99,6 +99,9 @@ TEST(WorkloadErrors, NormalParameters) {
                "decode.normal.mean", "must lie within [min, max] = [1, 9], got 40");
   expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 4, min: 1, max: 9}\n"), 3,
                "decode.normal.std", "missing required key");
+  // A list where the map goes says what the map holds (hostile-input audit: only "expected a map").
+  expect_error(load_error("prompt: {normal: [5, 1]}\ndecode: 1\n"), 1, "prompt.normal",
+               "expected a map, got a list; a truncated normal is {mean, std, min, max}");
 }
 
 TEST(WorkloadErrors, ChoicesMustBeNonEmptyLengths) {
