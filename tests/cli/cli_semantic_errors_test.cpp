@@ -63,6 +63,8 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
        "applies to --system shadowattn only, not cg-sparse"},
       {"--model qwen2-0.5b --system cg-block-sparse --set shadowattn.pipeline=false", "shadowattn.pipeline",
        "applies to --system shadowattn only, not cg-block-sparse"},
+      {"--model qwen2-0.5b --system llm-npu --set llm_npu.shadow_outliers=false --set llm_npu.outlier_prune=0.5", "llm_npu.outlier_prune",
+       "applies to the shadow outlier path (shadow_outliers: true)"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {

@@ -30,6 +30,16 @@ Options read_options(config::Section& root, const hw::SocSpec& soc, const model:
   }
   if (s->has("hot_channels")) o.hot_channels = s->number("hot_channels", 0.0, 1.0);
   if (s->has("hot_hit")) o.hot_hit = s->number("hot_hit", 0.0, 1.0);
+  // The shadow path's own knobs mean nothing on the per-group INT8 path (no per-tensor scale, so
+  // no outliers): refused there rather than ignored.
+  if (!o.shadow_outliers) {
+    for (const char* key : {"outlier_prune", "outlier_channels", "hot_channels", "hot_hit"}) {
+      if (s->has(key)) {
+        throw config::ConfigError(s->location_of(key), std::string("llm_npu.") + key,
+                                  "applies to the shadow outlier path (shadow_outliers: true); per-group INT8 has no outliers");
+      }
+    }
+  }
   o.ooe = s->boolean_or("ooe", true);
   if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";
   if (s->has("cpu_float")) o.cpu_fp16 = s->choice("cpu_float", {"fp16", "fp32"}) == "fp16";
