@@ -181,6 +181,15 @@ TEST(CliSemanticErrors, ADurationPast64BitPicosecondsIsBadInput) {
 
 // A service of weeks of work is refused with its size (hostile-input audit: a year of calls over
 // 1024 contexts started, its first estimate due after an hour); functional mode counts 20x.
+TEST(CliSemanticErrors, MarkovDecayOutsideTheMarkovPatternExits2) {
+  const auto r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 2 --hours 1 --memory-budget 160MiB "
+                            "--set llms.max_context=1024 --set llms.markov_decay=0.3");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("llms.markov_decay: applies to --pattern markov, not random"), std::string::npos) << r.err;
+  EXPECT_EQ(run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 2 --hours 1 --memory-budget 160MiB "
+                       "--set llms.max_context=1024 --set llms.markov_decay=0.3 --pattern markov").exit_code, 0);
+}
+
 TEST(CliSemanticErrors, ServeOfMoreThanADayOfWorkExits2NamingTheContexts) {
   auto r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 1024 --hours 8760 --rate 1/4s");
   EXPECT_EQ(r.exit_code, 2) << r.err;
