@@ -2,6 +2,7 @@
 // or is written (contract: bad input -> exit 2, nothing written).
 #include "sim/cli/program_options.h"
 #include <fmt/format.h>
+#include <utility>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -215,7 +216,12 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   // workload.* settings of the run: a co-running GPU render load.
   if (auto w = root.optional_child("workload")) {
     if (w->has("gpu_background")) req.gpu_background_frame = w->time("gpu_background");
-    if (w->has("fps")) req.gpu_background_fps = w->number("fps", 1, 1000);
+    if (w->has("fps")) {
+      req.gpu_background_fps = w->number("fps", 1, 1000);
+      if (!w->has("gpu_background")) {
+        throw config::ConfigError(w->location_of("fps"), "workload.fps", "applies with workload.gpu_background (the frame it repeats)");
+      }
+    }
     // A frame as long as its period keeps the GPU busy for ever: frames queue faster than they run
     // (no preemption), the request waits behind a backlog that grows without bound.
     const double period_s = 1.0 / req.gpu_background_fps;
@@ -226,7 +232,25 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                                             to_ms(req.gpu_background_frame), period_s * 1e3));
     }
   }
-  tree.check_all_consumed();
+  try {
+    tree.check_all_consumed();
+  } catch (const config::ConfigError& e) {
+    // A whole section of another system's options (--set tts.prefetch=false under npu-only) is
+    // unread because this system has no such mechanism: say whose options they are.
+    static const std::pair<const char*, const char*> kOwners[] = {
+        {"tts", "--system tts-npu"},
+        {"shadowattn", "--system shadowattn and its baselines cg-full, cg-sparse, cg-block-sparse, npu-full"},
+        {"llm_npu", "--system llm-npu and the shadowattn family"},
+        {"heterollm", "--system hetero-layer and hetero-tensor"},
+        {"llms", "socsim serve"}};
+    for (const auto& [section, owner] : kOwners) {
+      if (e.key() == section && e.message().rfind("unknown key", 0) == 0) {
+        throw config::ConfigError(e.location(), e.key(),
+                                  std::string("unknown key; its options belong to ") + owner + ", not --system " + system);
+      }
+    }
+    throw;
+  }
   outcome.soc_tree = std::make_shared<const config::ConfigTree>(std::move(tree));
   if (!req.workload.empty() && work.prompt.max() + work.decode.max() > req.model.max_context) {
     bad("--workload", "workload '" + work.name + "' allows prompt + decode up to " + std::to_string(work.prompt.max()) + " + " +

@@ -65,6 +65,8 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
        "applies to --system shadowattn only, not cg-block-sparse"},
       {"--model qwen2-0.5b --system llm-npu --set llm_npu.shadow_outliers=false --set llm_npu.outlier_prune=0.5", "llm_npu.outlier_prune",
        "applies to the shadow outlier path (shadow_outliers: true)"},
+      {"--model qwen2-0.5b --system npu-only --set tts.prefetch=false", "tts", "its options belong to --system tts-npu, not --system npu-only"},
+      {"--model qwen2-0.5b --system cpu-only --set workload.fps=30", "workload.fps", "applies with workload.gpu_background"},
   };
   const auto dir = scratch_dir("semantic_errors");
   for (const auto& c : cases) {
