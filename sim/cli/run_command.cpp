@@ -216,12 +216,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   // workload.* settings of the run: a co-running GPU render load.
   if (auto w = root.optional_child("workload")) {
     if (w->has("gpu_background")) req.gpu_background_frame = w->time("gpu_background");
-    if (w->has("fps")) {
-      req.gpu_background_fps = w->number("fps", 1, 1000);
-      if (!w->has("gpu_background")) {
-        throw config::ConfigError(w->location_of("fps"), "workload.fps", "applies with workload.gpu_background (the frame it repeats)");
-      }
-    }
+    if (w->has("fps")) req.gpu_background_fps = w->number("fps", 1, 1000);  // a bad value is named first
+    if (!w->has("gpu_background")) w->refuse({"fps"}, "applies with workload.gpu_background (the frame it repeats)");
     // A frame as long as its period keeps the GPU busy for ever: frames queue faster than they run
     // (no preemption), the request waits behind a backlog that grows without bound.
     const double period_s = 1.0 / req.gpu_background_fps;

@@ -200,9 +200,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   auto root = tree.root();
   rq.service.options = systems::llms::read_options(root);
   // The Markov pattern's decay shapes only a generated Markov trace: elsewhere it would be ignored.
-  if (const auto llms = root.optional_child("llms"); llms && llms->has("markov_decay") && (!trace_file.empty() || pattern != "markov")) {
-    throw config::ConfigError(llms->location_of("markov_decay"), "llms.markov_decay",
-                              "applies to --pattern markov" + std::string(trace_file.empty() ? ", not " + pattern : " traces, not a replayed --trace"));
+  if (const auto llms = root.optional_child("llms"); llms && (!trace_file.empty() || pattern != "markov")) {
+    llms->refuse({"markov_decay"}, "applies to --pattern markov" + std::string(trace_file.empty() ? ", not " + pattern : " traces, not a replayed --trace"));
   }
   tree.check_all_consumed();
   rq.trace.markov_decay = rq.service.options.markov_decay;

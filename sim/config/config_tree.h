@@ -94,6 +94,9 @@ class Section {
   std::string string_or(std::string_view key, std::string dflt) const;
 
   SourceLocation location_of(std::string_view key) const;  // does not consume
+  // Throws ConfigError at the first of `keys` present ("<path>.<key>: <why>"): options of a
+  // mechanism the reader does not have in this configuration, refused rather than ignored.
+  void refuse(std::initializer_list<std::string_view> keys, const std::string& why) const;
 
   // When this section is a list of maps (e.g. cpu clusters).
   std::size_t size() const;

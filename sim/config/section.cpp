@@ -53,6 +53,12 @@ std::optional<Section> Section::optional_child(std::string_view key) const {
   return Section(value, std::move(key_path));
 }
 
+void Section::refuse(std::initializer_list<std::string_view> keys, const std::string& why) const {
+  for (const std::string_view key : keys) {
+    if (has(key)) throw ConfigError(location_of(key), detail::join_path(path_, key), why);
+  }
+}
+
 SourceLocation Section::location_of(std::string_view key) const {
   const Node& map = detail::as_map(*node_, path_);
   const Node* value = detail::find_value(map, key, false);

@@ -37,8 +37,7 @@ void NpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const 
       if (standard_.empty()) throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "needs at least one length");
       // Online preparation builds a graph at each prompt's own length: no standard lengths.
       if (policy_ == ShapePolicy::kOnlinePrepare) {
-        throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths",
-                                  "applies to npu.shape_policy padding or pipe, not online-prepare (graphs at each prompt's own length)");
+        npu->refuse({"standard_lengths"}, "applies to npu.shape_policy padding or pipe, not online-prepare (graphs at each prompt's own length)");
       }
     }
   }

@@ -33,12 +33,8 @@ Options read_options(config::Section& root, const hw::SocSpec& soc, const model:
   // The shadow path's own knobs mean nothing on the per-group INT8 path (no per-tensor scale, so
   // no outliers): refused there rather than ignored.
   if (!o.shadow_outliers) {
-    for (const char* key : {"outlier_prune", "outlier_channels", "hot_channels", "hot_hit"}) {
-      if (s->has(key)) {
-        throw config::ConfigError(s->location_of(key), std::string("llm_npu.") + key,
-                                  "applies to the shadow outlier path (shadow_outliers: true); per-group INT8 has no outliers");
-      }
-    }
+    s->refuse({"outlier_prune", "outlier_channels", "hot_channels", "hot_hit"},
+              "applies to the shadow outlier path (shadow_outliers: true); per-group INT8 has no outliers");
   }
   o.ooe = s->boolean_or("ooe", true);
   if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";

@@ -339,18 +339,12 @@ void ShadowAttnSystem::reject_options_of_other_variants(config::Section& options
   // shadowattn, and a value given for them elsewhere would be ignored without a word.
   const auto s = options.optional_child("shadowattn");
   if (!s || variant_ == AttentionVariant::kShadow) return;
-  const bool dense = variant_ == AttentionVariant::kCgFull || variant_ == AttentionVariant::kNpuFull;
-  if (dense && s->has("sparsity")) {
-    throw config::ConfigError(s->location_of("sparsity"), "shadowattn.sparsity",
-                              std::string("does not apply to ") + id() + " (dense attention keeps every position)");
+  if (variant_ == AttentionVariant::kCgFull || variant_ == AttentionVariant::kNpuFull) {
+    s->refuse({"sparsity"}, std::string("does not apply to ") + id() + " (dense attention keeps every position)");
   }
-  for (const char* key : {"buckets_enabled", "buckets", "step", "scale_spread", "scale_centre", "per_head_ratio", "importance",
-                          "importance_file", "importance_clamp", "calibration_layers", "pipeline", "fuse", "max_fuse", "reorder", "planner"}) {
-    if (s->has(key)) {
-      throw config::ConfigError(s->location_of(key), std::string("shadowattn.") + key,
-                                std::string("applies to --system shadowattn only, not ") + id());
-    }
-  }
+  s->refuse({"buckets_enabled", "buckets", "step", "scale_spread", "scale_centre", "per_head_ratio", "importance", "importance_file",
+             "importance_clamp", "calibration_layers", "pipeline", "fuse", "max_fuse", "reorder", "planner"},
+            std::string("applies to --system shadowattn only, not ") + id());
 }
 
 void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {

@@ -74,6 +74,14 @@ TEST_F(ConfigSection, MapVersusScalar) {
             "expected a map, got \"true\"");
 }
 
+// Options of a mechanism the reader does not have here: the first present key is refused with its
+// line; absent keys pass.
+TEST_F(ConfigSection, RefuseNamesTheFirstPresentKeyAtItsLine) {
+  EXPECT_NO_THROW(dram_.refuse({"peak", "colour"}, "not here"));
+  const ConfigError e = capture_config_error([&] { dram_.refuse({"peak", "ratio", "name"}, "applies to something else"); });
+  EXPECT_STREQ(e.what(), "soc.yaml:3: dram.ratio: applies to something else");
+}
+
 TEST_F(ConfigSection, MissingRequiredKey) {
   const ConfigError e = capture_config_error([&] { dram_.number("peak"); });
   EXPECT_EQ(e.key(), "dram.peak");
