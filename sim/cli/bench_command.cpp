@@ -279,6 +279,7 @@ int bench_command(const std::vector<std::string>& args) {
     }
   }
 
+  if (!json_file.empty()) check_output_path("--json", json_file, false);  // before the cases run
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   std::vector<std::string> footnotes;
   const std::optional<double> load_before = host_load();

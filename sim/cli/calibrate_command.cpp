@@ -59,6 +59,7 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (system != "shadowattn") throw config::ConfigError(where, "--system", "only shadowattn has an offline calibration, got '" + system + "'");
   if (model.empty()) throw config::ConfigError(where, "--model", "is required (a model id or config.json path)");
   if (out.empty()) throw config::ConfigError(where, "--out", "is required (the calibration file to write)");
+  check_output_path("--out", out, false);  // before the ablation forwards, not after
   const model::ModelConfig m = model::load_model_config(resolve_input(InputKind::kModel, model));
   if (layers > m.layers) throw config::ConfigError(where, "--layers", fmt::format("model '{}' has {} layers, got {}", m.id, m.layers, layers));
   if (sequences == 0 || scored == 0 || tokens < scored) {

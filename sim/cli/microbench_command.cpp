@@ -120,6 +120,7 @@ Parsed parse(const std::vector<std::string>& args) {
     return p;
   }
   p.max_host_memory = host_memory_limit(max_host_memory);
+  if (!p.json_file.empty()) check_output_path("--json", p.json_file, false);
   if (soc.empty()) throw config::ConfigError(kCli, "--soc", "is required");
   if (r.op.empty()) throw config::ConfigError(kCli, "--op", "is required (matmul | qk | read | copy | graph-build | softmax | attention)");
   if (r.op != "matmul" && r.op != "qk" && r.op != "read" && r.op != "copy" && r.op != "graph-build" && r.op != "softmax" &&

@@ -114,6 +114,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   if (policy.empty()) bad("--policy", "is required: llms, lmk, swap, vllm-s or vllm-sq");
   if (!vm.count("contexts")) bad("--contexts", "is required (1..1024)");
   if (contexts < 1 || contexts > 1024) bad("--contexts", "must be in 1..1024, got " + std::to_string(contexts));
+  // Checked before the hours of service are simulated, not when the report is written.
+  if (!json_file.empty()) check_output_path("--json", json_file, false);
 
   try {
     rq.service.policy = systems::llms::parse_policy(policy);
@@ -202,6 +204,18 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   // The Markov pattern's decay shapes only a generated Markov trace: elsewhere it would be ignored.
   if (const auto llms = root.optional_child("llms"); llms && (!trace_file.empty() || pattern != "markov")) {
     llms->refuse({"markov_decay"}, "applies to --pattern markov" + std::string(trace_file.empty() ? ", not " + pattern : " traces, not a replayed --trace"));
+  }
+  // LLMS's own mechanisms: the baselines have no compression, pipeline or lifecycle, and move whole
+  // chunks; without compression no density is ranked. Set there, they would change nothing.
+  if (const auto llms = root.optional_child("llms")) {
+    if (rq.service.policy != systems::llms::Policy::kLlms) {
+      llms->refuse({"global_ratio", "compression", "recompute_pipeline", "lifecycle", "io_granularity", "density_sigma"},
+                   "applies to --policy llms; --policy " + policy + " has no compression, swap/recompute pipeline or context lifecycle");
+    } else if (!rq.service.options.compression) {
+      llms->refuse({"global_ratio", "density_sigma"}, "ranks chunks for compression, which llms.compression: false turns off");
+    } else if (rq.service.density_source == systems::llms::DensitySource::kAttentionScores) {
+      llms->refuse({"density_sigma"}, "shapes the synthetic densities of timing mode; --mode functional derives them from attention scores");
+    }
   }
   tree.check_all_consumed();
   rq.trace.markov_decay = rq.service.options.markov_decay;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string_view>
 
 #include "sim/config/config_tree.h"
@@ -74,7 +75,15 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
       const std::string path = "grid." + key;
       check_key(key, grid->location_of(key), path);
       Axis axis{key, grid->location_of(key), {}};
-      for (auto& v : grid->scalar_list(key)) axis.values.push_back({key, std::move(v.text), v.location});
+      for (auto& v : grid->scalar_list(key)) {
+        // A value listed twice would run every combination with it twice, for the same numbers.
+        for (const auto& earlier : axis.values) {
+          if (earlier.value == v.text) {
+            throw config::ConfigError(v.location, path, "'" + v.text + "' is listed twice (the first at line " + std::to_string(earlier.location.line) + ")");
+          }
+        }
+        axis.values.push_back({key, std::move(v.text), v.location});
+      }
       spec.grid.push_back(std::move(axis));
     }
   }
@@ -110,6 +119,21 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
         }
       }
     }
+  }
+  // Two cases of the same settings (in any order) would run the same simulation twice.
+  std::map<std::vector<std::pair<std::string, std::string>>, std::size_t> seen;
+  for (std::size_t i = 0; i < spec.cases.size(); ++i) {
+    std::vector<std::pair<std::string, std::string>> settings;
+    for (const auto& r : spec.cases[i]) settings.emplace_back(r.key, r.value);
+    std::sort(settings.begin(), settings.end());
+    const auto [it, fresh] = seen.emplace(std::move(settings), i);
+    if (fresh) continue;
+    const auto& first = spec.cases[it->second];
+    throw config::ConfigError(spec.cases[i].empty() ? config::SourceLocation{spec.file, 1, 0} : spec.cases[i].front().location,
+                              "runs[" + std::to_string(i) + "]",
+                              "has the same settings as runs[" + std::to_string(it->second) + "]" +
+                                  (first.empty() ? std::string() : " (line " + std::to_string(first.front().location.line) + ")") +
+                                  ": it would run the same simulation twice");
   }
   // A key both fixed and varied would make the column lie about what ran.
   for (const auto& axis : spec.grid) {

@@ -39,6 +39,9 @@ Options read_options(config::Section& root, const hw::SocSpec& soc, const model:
   o.ooe = s->boolean_or("ooe", true);
   if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";
   if (s->has("cpu_float")) o.cpu_fp16 = s->choice("cpu_float", {"fp16", "fp32"}) == "fp16";
+  // The precision of the CPU's float prefill ops: with those ops on the GPU (FP16 there) it would
+  // change nothing, and the CPU's decode keeps FP32 either way.
+  if (o.float_on_gpu) s->refuse({"cpu_float"}, "sets the CPU's float precision; with float_unit: gpu the float ops run in FP16 on the GPU");
   if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, total));
   o.prepared = s->boolean_or("prepared", true);
   o.equivalent_shapes = s->boolean_or("equivalent_shapes", true);
