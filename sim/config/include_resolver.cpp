@@ -15,6 +15,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kIncludeKey = "include";
+// Bytes of one configuration file: SoC, model and workload files hold kilobytes. The YAML reader
+// has the same bound on text (aliases included).
+constexpr std::uintmax_t kMaxConfigBytes = 64ull << 20;
 
 // The file names listed by an `include:` value: one string or a list of strings.
 std::vector<const Node*> include_names(const MapEntry& entry) {
@@ -75,6 +78,15 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
                       std::string(kIncludeKey), cycle);
   }
 
+  // A file far past what a configuration holds is refused before it is read into memory.
+  std::error_code size_ec;
+  const auto size = fs::is_regular_file(path, size_ec) ? fs::file_size(path, size_ec) : 0;
+  if (!size_ec && size > kMaxConfigBytes) {
+    const SourceLocation at{name, 0, 0};
+    throw ConfigError(included_from != nullptr ? *included_from : at, included_from != nullptr ? std::string(kIncludeKey) : "",
+                      "\"" + name + "\" is " + std::to_string(size >> 20) + " MiB, more than the " + std::to_string(kMaxConfigBytes >> 20) +
+                          " MiB a configuration may have");
+  }
   const auto text = read_text_file(path);
   if (!text) {
     const std::string why = errno_reason();

@@ -1,11 +1,15 @@
 #include "sim/config/yaml_reader.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <map>
 #include <sstream>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
@@ -199,7 +203,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (bytes > kMaxTextBytes - bytes_) {
       throw ConfigError(location(mark), path(),
                         "the file expands to more than " + std::to_string(kMaxTextBytes >> 20) +
-                            " MiB of text (nested aliases multiply their anchors' contents); a configuration needs far less");
+                            " MiB of text (its own and the copies its aliases make); a configuration needs far less");
     }
     nodes_ += n;
     last_bytes_ = bytes_;
@@ -239,25 +243,107 @@ class TreeBuilder : public YAML::EventHandler {
   int documents_ = 0;
 };
 
+// The first byte sequence that is not UTF-8 (overlong forms, surrogates and code points past
+// U+10FFFF included), as its offset; nullopt when the text is UTF-8 throughout. yaml-cpp reads
+// such bytes as Latin-1 or drops them, so a key of stray binary would be matched against nothing
+// and reported as whatever key it displaced.
+std::optional<std::size_t> first_non_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint32_t cp = 0, least = 0;
+    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F, least = 0x80;
+    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F, least = 0x800;
+    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07, least = 0x10000;
+    else return i;
+    if (i + len > text.size()) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto d = static_cast<unsigned char>(text[i + k]);
+      if ((d & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if (cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += len;
+  }
+  return std::nullopt;
+}
+
+// 1-based line and column of a byte offset.
+SourceLocation location_of_offset(const ReadOptions& options, std::string_view text, std::size_t offset) {
+  SourceLocation loc{options.file_name, 0, 0};
+  if (!options.record_positions) return loc;
+  const std::size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  loc.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  loc.column = 1 + static_cast<int>(offset - (line_start == std::string_view::npos || offset == 0 ? 0 : line_start + 1));
+  return loc;
+}
+
+// The text of 1-based line `line` (empty past the end).
+std::string_view line_text(std::string_view text, int line) {
+  std::size_t start = 0;
+  for (int l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string_view::npos) return {};
+    ++start;
+  }
+  const std::size_t end = text.find('\n', start);
+  return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
+// yaml-cpp's words for a tab in indentation ("illegal map value", ...) do not name the tab: the
+// hint is added when the line it stops at, or the one before, is indented with one.
+std::string tab_hint(std::string_view text, int line) {
+  for (const int l : {line, line - 1}) {
+    if (l < 1) continue;
+    const auto row = line_text(text, l);
+    const auto first = row.find_first_not_of(" \t");
+    if (row.substr(0, first).find('\t') != std::string_view::npos) {
+      return " (line " + std::to_string(l) + " is indented with a tab; YAML indents with spaces only)";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& options) {
   // A UTF-8 byte order mark: yaml-cpp skips it but does not count it in its marks' positions,
   // which the quoted-scalar check reads the text at.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.size() > kMaxTextBytes) {
+    throw ConfigError({options.file_name, 0, 0}, "",
+                      "holds " + std::to_string(text.size() >> 20) + " MiB of text, more than the " + std::to_string(kMaxTextBytes >> 20) +
+                          " MiB a configuration may have");
+  }
+  // UTF-16 and UTF-32 (byte order marks yaml-cpp detects) are left to yaml-cpp.
+  const bool wide = text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF" || (text.size() >= 2 && (text[0] == '\0' || text[1] == '\0'));
+  if (const auto bad = wide ? std::nullopt : first_non_utf8(text)) {
+    throw ConfigError(location_of_offset(options, text, *bad), "",
+                      fmt::format("byte 0x{:02x} is not UTF-8 text (a configuration is a UTF-8 YAML file)", static_cast<unsigned char>(text[*bad])));
+  }
   std::istringstream in{std::string(text)};
   TreeBuilder builder(options, text);
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
     }
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's message for this is "bad file".
+    SourceLocation loc{options.file_name, 0, 0};
+    if (options.record_positions && !e.mark.is_null()) loc.line = e.mark.line + 1, loc.column = e.mark.column + 1;
+    throw ConfigError(std::move(loc), "", "nests more than " + std::to_string(e.depth() - 1) + " levels of maps and lists (YAML reader's limit); a configuration needs a few");
   } catch (const YAML::Exception& e) {
     SourceLocation loc{options.file_name, 0, 0};
     if (options.record_positions && !e.mark.is_null()) {
       loc.line = e.mark.line + 1;
       loc.column = e.mark.column + 1;
     }
-    throw ConfigError(std::move(loc), "", e.msg);
+    throw ConfigError(std::move(loc), "", e.msg + (e.msg.find("tab") == std::string::npos ? tab_hint(text, loc.line) : ""));
   }
   return builder.take_root();
 }
