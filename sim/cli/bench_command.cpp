@@ -263,14 +263,22 @@ int bench_command(const std::vector<std::string>& args) {
     return 0;
   }
   const auto cases = bench_cases();
+  const config::SourceLocation cli{"command line", 0, 0};
   if (list) {
+    for (const char* o : {"case", "quick", "systems", "repeat", "json"}) {
+      const bool given = std::string(o) == "quick" ? quick : std::string(o) == "systems" ? systems_only : vm.count(o) > 0 && !vm[o].defaulted();
+      if (given) throw config::ConfigError(cli, std::string("--") + o, "does not apply with --list (it lists the cases and runs none)");
+    }
     for (const auto& c : cases) std::cout << fmt::format("{:28} {}\n", c.name, c.what);
     return 0;
   }
-  const config::SourceLocation cli{"command line", 0, 0};
   // Medians settle within a few runs; a thousand of the slowest case is already hours.
   if (repeat < 1 || repeat > 1000) throw config::ConfigError(cli, "--repeat", "must be from 1 to 1000, got " + std::to_string(repeat));
   if (quick && systems_only) throw config::ConfigError(cli, "--systems", "and --quick exclude each other (--quick skips the per-system cases)");
+  // --case names the cases to run: a selection beside it would be ignored.
+  if (!only.empty() && (quick || systems_only)) {
+    throw config::ConfigError(cli, quick ? "--quick" : "--systems", "does not apply with --case (the cases named run, whatever --quick or --systems select)");
+  }
   for (const auto& name : only) {
     if (std::none_of(cases.begin(), cases.end(), [&](const BenchCase& c) { return c.name == name; })) {
       std::string known;

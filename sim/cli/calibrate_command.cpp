@@ -15,7 +15,10 @@
 #include "sim/cli/command.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
+#include "sim/cli/host_memory_option.h"
 #include "sim/cli/progress_bar.h"
+#include "sim/core/host_memory.h"
+#include "sim/functional/functional_run.h"
 #include "sim/core/run_progress.h"
 #include "sim/config/config_error.h"
 #include "sim/model/model_config.h"
@@ -29,7 +32,7 @@ namespace socsim::cli {
 
 int calibrate_command(const std::vector<std::string>& args) {
   po::options_description opts("socsim calibrate options");
-  std::string system = "shadowattn", model, out;
+  std::string system = "shadowattn", model, out, max_host_memory;
   std::uint64_t seed = 1, layers = 0, sequences = 2, tokens = 32, scored = 8, vocab_rows = 4096;
   opts.add_options()
       ("help,h", "this message")
@@ -41,7 +44,8 @@ int calibrate_command(const std::vector<std::string>& args) {
       ("sequences", po::value(&sequences)->default_value(sequences), "seeded token sequences")
       ("tokens", po::value(&tokens)->default_value(tokens), "tokens per sequence")
       ("scored", po::value(&scored)->default_value(scored), "last positions of each sequence whose prediction is scored")
-      ("vocab-rows", po::value(&vocab_rows)->default_value(vocab_rows), "head rows in the softmax (0 = the whole vocabulary)");
+      ("vocab-rows", po::value(&vocab_rows)->default_value(vocab_rows), "head rows in the softmax (0 = the whole vocabulary)")
+      ("max-host-memory", po::value(&max_host_memory), "stop with exit 2 when the calibration holds more host memory than this (default: half the machine's memory; 0 = no limit), e.g. 4GiB");
   po::variables_map vm;
   parse_options(args, opts, vm);
   po::notify(vm);
@@ -60,6 +64,7 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (model.empty()) throw config::ConfigError(where, "--model", "is required (a model id or config.json path)");
   if (out.empty()) throw config::ConfigError(where, "--out", "is required (the calibration file to write)");
   check_output_path("--out", out, false);  // before the ablation forwards, not after
+  const std::uint64_t memory_limit = host_memory_limit(max_host_memory);
   const model::ModelConfig m = model::load_model_config(resolve_input(InputKind::kModel, model));
   if (layers > m.layers) throw config::ConfigError(where, "--layers", fmt::format("model '{}' has {} layers, got {}", m.id, m.layers, layers));
   if (sequences == 0 || scored == 0 || tokens < scored) {
@@ -72,6 +77,18 @@ int calibrate_command(const std::vector<std::string>& args) {
   }
   if (vocab_rows > m.vocab) {
     throw config::ConfigError(where, "--vocab-rows", fmt::format("model '{}' has {} vocabulary rows, got {} (0 = all)", m.id, m.vocab, vocab_rows));
+  }
+
+  // The forwards hold every sequence's activations at once: a count past the limit is refused now,
+  // not after minutes and most of the host's memory.
+  if (memory_limit > 0) {
+    const double need = functional::activation_bytes_lower_bound(m, {tokens - scored + 1, scored - 1, sequences});
+    if (need > static_cast<double>(memory_limit)) {
+      throw config::ConfigError(where, "--sequences",
+                                fmt::format("the calibration would hold at least {:.0f} MiB of activations for {} sequence(s) of {} tokens, more than "
+                                            "--max-host-memory's {} MiB; use fewer --sequences or --tokens, or raise --max-host-memory",
+                                            need / (1 << 20), sequences, tokens, memory_limit >> 20));
+    }
   }
 
   systems::shadowattn::OfflineImportance off;
@@ -92,7 +109,14 @@ int calibrate_command(const std::vector<std::string>& args) {
     if (!bar.enabled()) progress_functional(static_cast<std::uint32_t>(done), static_cast<std::uint32_t>(total));
   };
   const auto t0 = std::chrono::steady_clock::now();
-  off.calibration = systems::shadowattn::cached_calibration(m, seed, off.options);
+  {
+    const ScopedHostMemoryLimit limit(memory_limit);  // checked as layers and large tensors are made
+    try {
+      off.calibration = systems::shadowattn::cached_calibration(m, seed, off.options);
+    } catch (const HostMemoryExceeded& e) {
+      throw config::ConfigError(where, "--max-host-memory", std::string(e.what()) + " while calibrating; use fewer --sequences or --tokens, or raise --max-host-memory");
+    }
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   off.options.on_layer = nullptr;
 

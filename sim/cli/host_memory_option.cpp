@@ -18,7 +18,10 @@ std::uint64_t host_memory_limit(const std::string& text) {
   } catch (const std::invalid_argument& e) {
     throw config::ConfigError({"command line", 0, 0}, "--max-host-memory", e.what());
   }
-  if (!(bytes >= 1 << 20) || !(bytes < 1.8e19)) {
+  if (bytes >= 1.8e19) {
+    throw config::ConfigError({"command line", 0, 0}, "--max-host-memory", "must be less than 16 EiB (a 64-bit byte count; 0 for no limit), got " + text);
+  }
+  if (!(bytes >= 1 << 20)) {
     throw config::ConfigError({"command line", 0, 0}, "--max-host-memory", "must be at least 1 MiB (or 0 for no limit), got " + text);
   }
   return static_cast<std::uint64_t>(bytes);

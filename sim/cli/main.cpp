@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
     // The host could not give the memory the inputs ask for: a process limit (ulimit -v) below
     // what --max-host-memory's check allows, or a size no estimate caught. Bad input, said so.
     std::cerr << "error: out of host memory: the inputs ask for more memory than this process can have (" << memory_limits_text()
-              << "); shorten the run (prompt, decode, batch, layers) or raise the process's limit\n";
+              << "); ask for less (a run's prompt, decode, batch or layers; a calibration's sequences or tokens; a smaller file) or raise the process's limit\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

@@ -139,6 +139,7 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
     for (const char* o : {"hours", "rate", "pattern"}) {
       if (vm.count(o)) bad(std::string("--") + o, "does not apply with --trace (the trace file gives every call's time and context)");
     }
+    if (vm.count("datasets")) bad("--datasets", "does not apply with --trace (the trace file gives every call's delta tokens)");
   }
   try {
     const double b = config::parse_quantity(budget, config::Quantity::kSize);
@@ -154,7 +155,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
     bad("--latency-bound", e.what());
   }
   // As every other time: 64-bit picoseconds (213 days) hold it.
-  if (!(rq.latency_bound_s > 0) || rq.latency_bound_s > 1.8e7) bad("--latency-bound", "must be > 0 and at most 213 days (64-bit picoseconds), got " + bound);
+  // Latencies are whole picoseconds: a bound below one would accept no switch at all.
+  if (!(rq.latency_bound_s >= 1e-12) || rq.latency_bound_s > 1.8e7) bad("--latency-bound", "must be at least 1 ps and at most 213 days (64-bit picoseconds), got " + bound);
   if (rq.service.memory_budget == 0) bad("--memory-budget", "must be > 0");
   rq.trace.calls_per_s = parse_rate(rate);
   // The trace is held in memory, one entry per call: bound it (1000/1s over 72 h would be 259 M

@@ -86,6 +86,10 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file, ec)) {
     throw config::ConfigError({file.string(), 0, 0}, "", "is a folder, not a sweep's results.json");
   }
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {
+    // A FIFO would block the read, a device such as /dev/zero would be read without end.
+    throw config::ConfigError({file.string(), 0, 0}, "", "is not a regular file (a FIFO, device or socket), not a sweep's results.json");
+  }
   std::ifstream in(file);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open" + config::errno_reason() + " (expected a sweep output folder holding results.json)");
   try {
@@ -226,6 +230,18 @@ int sweep_command(const std::vector<std::string>& args) {
   if (spec_arg.empty()) throw config::ConfigError(kCommandLine, "--spec", "is required (a file or an id in workloads/sweeps/)");
   if (out_dir.empty() && !vm.count("dry-run")) throw config::ConfigError(kCommandLine, "--out", "is required");
   if (jobs < 1) throw config::ConfigError(kCommandLine, "--jobs", "must be >= 1");
+  // Options that would be ignored: said, not dropped.
+  if (reports && vm.count("report-dir")) {
+    throw config::ConfigError(kCommandLine, "--reports", "and --report-dir exclude each other (--report-dir DIR writes the reports under DIR instead of OUT/runs/)");
+  }
+  if (vm.count("report-dir") && report_dir.empty()) throw config::ConfigError(kCommandLine, "--report-dir", "is empty: give a folder");
+  if (vm.count("dry-run")) {
+    // (--jobs and --max-host-memory may stay on a command line that --dry-run checks first.)
+    const std::pair<const char*, bool> writes[] = {{"--resume", resume}, {"--reports", reports}, {"--report-dir", vm.count("report-dir") > 0}};
+    for (const auto& [o, given] : writes) {
+      if (given) throw config::ConfigError(kCommandLine, o, "does not apply with --dry-run (it lists the runs and writes nothing)");
+    }
+  }
   const std::uint64_t memory_limit = host_memory_limit(max_host_memory);
   if (!report_dir.empty()) {
     reports = true;
@@ -251,6 +267,9 @@ int sweep_command(const std::vector<std::string>& args) {
         if (is_help(*prepare_run(run->args))) throw config::ConfigError(kCommandLine, "help", "is not a sweep setting");
       } catch (const config::ConfigError& e) {
         blame(spec, *run, e);
+      } catch (const po::error_with_option_name& e) {
+        // A value the option's type refuses (prompt: 8.5): blamed on the spec's line as the rest.
+        blame(spec, *run, config::ConfigError(kCommandLine, e.get_option_name(), e.what()));
       }
       checked.update(i + 1);
     }

@@ -77,6 +77,19 @@ std::vector<std::string> to_args(const py::kwargs& kwargs) {
   return args;
 }
 
+// The CLI's output-file options: a function returns its report instead, and would ignore them.
+void refuse_output_options(const py::kwargs& kwargs, const char* command) {
+  for (const char* k : {"json", "report_dir", "report-dir"}) {
+    if (!kwargs.contains(k) || kwargs[k].is_none()) continue;
+    throw socsim::config::ConfigError({"python", 0, 0}, k,
+                                      std::string("socsim.") + command + "() returns the report instead of writing files; save it with json.dump" +
+                                          (std::string(k) == "json" ? "" : ", or run `socsim " + std::string(command) + " --report-dir DIR` for the timeline and HTML"));
+  }
+}
+
+// A keyword argument given and true (a flag).
+bool flag(const py::kwargs& kwargs, const char* key) { return kwargs.contains(key) && !kwargs[key].is_none() && py::bool_(kwargs[key]); }
+
 py::object to_python(const nlohmann::ordered_json& j) {
   // The exact JSON the CLI writes, parsed by Python's own json module (numbers, key order and
   // nulls as `json.load` of the --json file gives them).
@@ -173,6 +186,7 @@ PYBIND11_MODULE(socsim, m) {
   m.def(
       "run",
       [](const py::kwargs& kwargs) {
+        refuse_output_options(kwargs, "run");
         const auto args = to_args(kwargs);
         return to_python(call_released([&] { return socsim::cli::run_to_json(args); }));
       },
@@ -180,6 +194,7 @@ PYBIND11_MODULE(socsim, m) {
   m.def(
       "microbench",
       [](const py::kwargs& kwargs) {
+        refuse_output_options(kwargs, "microbench");
         const auto args = to_args(kwargs);
         return to_python(call_released([&] { return socsim::cli::microbench_to_json(args); }));
       },
@@ -187,6 +202,7 @@ PYBIND11_MODULE(socsim, m) {
   m.def(
       "serve",
       [](const py::kwargs& kwargs) {
+        refuse_output_options(kwargs, "serve");
         const auto args = to_args(kwargs);
         return to_python(call_released([&] { return socsim::cli::serve_to_json(args); }));
       },
@@ -197,6 +213,16 @@ PYBIND11_MODULE(socsim, m) {
         // Into `out` (results.csv, results.json, report.html as the CLI writes them) or a
         // temporary folder removed afterwards; returns the rows.
         namespace fs = std::filesystem;
+        if (kwargs.contains("json")) throw socsim::config::ConfigError({"python", 0, 0}, "json", "sweep has no --json: its results.json is written to out=");
+        // Into a temporary folder removed afterwards, these would be written for nothing, or continue nothing.
+        if (out.is_none()) {
+          for (const char* k : {"resume", "reports", "report_dir"}) {
+            if (flag(kwargs, k) || (std::string(k) == "report_dir" && kwargs.contains(k) && !kwargs[k].is_none())) {
+              throw socsim::config::ConfigError({"python", 0, 0}, k, "needs out= (a folder that stays): without it the sweep runs in a temporary folder removed afterwards");
+            }
+          }
+        }
+        const bool dry_run = flag(kwargs, "dry_run");
         fs::path dir;
         if (out.is_none()) {
           // A fresh private folder (mkdtemp), removed however the call ends.
@@ -223,8 +249,9 @@ PYBIND11_MODULE(socsim, m) {
           code = socsim::cli::sweep_command(args);
         }
         if (code != 0 && code != 3) throw std::runtime_error("sweep ended with status " + std::to_string(code));
+        if (dry_run) return py::object(py::none());  // the listing went to stdout; nothing ran
         py::list rows = rows_of(dir / "results.json");  // status 3: some runs failed, their rows carry the error
-        return rows;
+        return py::object(std::move(rows));
       },
       py::arg("spec"), py::arg("jobs") = py::none(), py::arg("out") = py::none(),
       "socsim sweep: sweep(spec, jobs=None, out=None, shard=None, resume=False) -> one dict per run (its grid "

@@ -46,6 +46,8 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   const bool exists = std::filesystem::exists(path_, ec);
   std::uint64_t keep_bytes = 0;  // on resume: the journal up to its last complete line
   if (exists && std::filesystem::is_directory(path_, ec)) bad(path_, 0, "", "is a folder, not a sweep journal");
+  // A FIFO would block the read, a device such as /dev/zero would be read without end.
+  if (exists && !std::filesystem::is_regular_file(path_, ec)) bad(path_, 0, "", "is not a regular file (a FIFO, device or socket), not a sweep journal");
   if (exists) {
     std::ifstream in(path_, std::ios::binary);
     if (!in) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());

@@ -149,7 +149,16 @@ Claim read_claim(const Section& c) {
     locate(c, claim.value);
   }
   claim.expect = positive(c, "expect");
+  // A relative error divides by expect: below 1e-12 it overflows to inf for any result a metric
+  // gives (1e-320 made "inf%" and a JSON null).
+  if (claim.expect < 1e-12 || claim.expect > 1e18) {
+    throw ConfigError(c.location_of("expect"), key_path(c, "expect"), "must be in [1e-12, 1e18] (a published number in the metric's unit)");
+  }
   claim.tolerance = positive(c, "tolerance");
+  // A relative tolerance past 100x accepts any result: no claim at all.
+  if (claim.tolerance > 100) {
+    throw ConfigError(c.location_of("tolerance"), key_path(c, "tolerance"), "must be at most 100 (a relative error; larger accepts any result)");
+  }
   claim.informational = c.boolean_or("informational", false);
   return claim;
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "sim/validation/metric_path.h"
 
 namespace socsim::validation {
@@ -82,6 +84,8 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
     } else {
       value = measure(claim.value);
     }
+    // A ratio of a tiny denominator (or a metric past double's range): no error can be computed.
+    if (!std::isfinite(value)) throw ClaimError("the simulated value is not a finite number (" + fmt::format("{}", value) + ")");
     r.simulated = value;
     r.relative_error = std::abs(value - claim.expect) / claim.expect;
     if (claim.informational) {

@@ -113,6 +113,28 @@ class Module(unittest.TestCase):
                 socsim.sweep(spec, out=os.path.join(d, "o"))
             self.assertIn("no_such_metric", str(e.exception))
 
+    def test_options_a_function_would_ignore_raise(self):
+        # The CLI's output options: the functions return their reports instead of writing files.
+        with tempfile.TemporaryDirectory() as d:
+            for fn, kw in ((socsim.run, dict(soc="snapdragon-8gen3", model="qwen2-0.5b", system="cpu-only", prompt=8, decode=1)),
+                           (socsim.serve, dict(soc="jetson-orin-nx", model="llama-2-7b", policy="lmk", contexts=2, hours=1))):
+                for key in ("json", "report_dir"):
+                    with self.assertRaises(socsim.ConfigError) as e:
+                        fn(**kw, **{key: os.path.join(d, "x")})
+                    self.assertIn("returns the report instead of writing files", str(e.exception))
+            self.assertEqual(os.listdir(d), [])
+        # A sweep into its temporary folder: reports and a resume would be for nothing.
+        with tempfile.TemporaryDirectory() as d:
+            spec = os.path.join(d, "spec.yaml")
+            with open(spec, "w") as f:
+                f.write(SPEC)
+            for key, value in (("resume", True), ("reports", True), ("report_dir", os.path.join(d, "r"))):
+                with self.assertRaises(socsim.ConfigError) as e:
+                    socsim.sweep(spec, **{key: value})
+                self.assertIn("needs out=", str(e.exception))
+            # --dry-run lists the runs and returns None (it had raised socsim.Error: no results.json).
+            self.assertIsNone(socsim.sweep(spec, dry_run=True))
+
     def test_example_script_plots_a_png(self):
         try:
             import matplotlib  # noqa: F401

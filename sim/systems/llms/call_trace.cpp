@@ -109,6 +109,17 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
   std::error_code ec;
   // A folder opens like a file and then reads as nothing: say what it is.
   if (std::filesystem::is_directory(file, ec)) throw config::ConfigError({file.string(), 0, 0}, "--trace", "is a folder, not a trace file");
+  // A FIFO would block until a writer came, a device such as /dev/zero would be read without end.
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {
+    throw config::ConfigError({file.string(), 0, 0}, "--trace", "is not a regular file (a FIFO, device or socket); give a trace file");
+  }
+  // About 10 million calls, more than a serve run takes (it refuses past 2e8 call simulations).
+  constexpr std::uintmax_t kMaxTraceBytes = 256ull << 20;
+  if (const auto size = std::filesystem::file_size(file, ec); !ec && size > kMaxTraceBytes) {
+    throw config::ConfigError({file.string(), 0, 0}, "--trace",
+                              "is " + std::to_string(size >> 20) + " MiB, more than the " + std::to_string(kMaxTraceBytes >> 20) +
+                                  " MiB a trace may have; split it into several runs");
+  }
   std::ifstream in(file);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file" + config::errno_reason());
   std::vector<Call> calls;
