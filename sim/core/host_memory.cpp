@@ -111,13 +111,23 @@ std::uint64_t thread_host_memory_limit() { return limit_bytes; }
 ScopedHostMemoryLimit::ScopedHostMemoryLimit(std::uint64_t bytes) : previous_(limit_bytes) { limit_bytes = bytes; }
 ScopedHostMemoryLimit::~ScopedHostMemoryLimit() { limit_bytes = previous_; }
 
+namespace {
+thread_local void (*interrupt_poll)() = nullptr;
+}  // namespace
+
+ScopedInterruptPoll::ScopedInterruptPoll(void (*poll)()) : previous_(interrupt_poll) { interrupt_poll = poll; }
+ScopedInterruptPoll::~ScopedInterruptPoll() { interrupt_poll = previous_; }
+bool host_checks_active() { return limit_bytes > 0 || interrupt_poll != nullptr; }
+
 void check_host_memory() {
+  if (interrupt_poll != nullptr) interrupt_poll();
   if (limit_bytes == 0) return;
   const std::uint64_t resident = resident_bytes();
   if (resident > limit_bytes) throw HostMemoryExceeded(resident, limit_bytes);
 }
 
 void check_host_memory_for(std::uint64_t bytes) {
+  if (interrupt_poll != nullptr) interrupt_poll();
   if (limit_bytes == 0) return;
   const std::uint64_t resident = resident_bytes();
   const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();

@@ -36,7 +36,25 @@ class ScopedHostMemoryLimit {
   std::uint64_t previous_;
 };
 // Throws HostMemoryExceeded when this thread has a limit and the process's resident memory is past it.
+// It is also where long work looks for a request to stop (ScopedInterruptPoll below).
 void check_host_memory();
+
+// A function the checks above call on this thread first, for the scope: it throws to stop the
+// work (the Python module's raises KeyboardInterrupt when Ctrl-C was pressed, since Python only
+// sees a signal when it holds the interpreter, which a simulation releases). The checks run as
+// the event loop and the plan grow and as functional mode computes each layer.
+// Whether check_host_memory() has anything to do on this thread (a limit or a poll).
+bool host_checks_active();
+class ScopedInterruptPoll {
+ public:
+  explicit ScopedInterruptPoll(void (*poll)());
+  ~ScopedInterruptPoll();
+  ScopedInterruptPoll(const ScopedInterruptPoll&) = delete;
+  ScopedInterruptPoll& operator=(const ScopedInterruptPoll&) = delete;
+
+ private:
+  void (*previous_)();
+};
 // The same before allocating `bytes` more: throws when the resident memory plus them would pass
 // this thread's limit (a single tensor of a huge batch would otherwise take the host's memory
 // between two checks).

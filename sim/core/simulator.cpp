@@ -155,7 +155,7 @@ RunResult Simulator::run(Tick until) {
     now_ = e.time;
     ++events_fired_;
     if (events_fired_ % kHostMemoryCheckEvents == 0) progress_engine(events_fired_, now_);
-    if (events_fired_ % kHostMemoryCheckEvents == 0 && thread_host_memory_limit() > 0) {
+    if (events_fired_ % kHostMemoryCheckEvents == 0 && host_checks_active()) {
       try {
         check_host_memory();
       } catch (...) {

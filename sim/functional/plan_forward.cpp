@@ -1,5 +1,6 @@
 #include "sim/functional/plan_forward.h"
 
+#include "sim/core/host_memory.h"
 #include "kernels/tensor/kernel_time.h"
 #include "sim/core/run_progress.h"
 #include "sim/runtime/executor.h"  // unit_name
@@ -182,6 +183,7 @@ std::optional<float> PlanForward::offline_scale(const Segment& seg, std::uint32_
 }
 
 void PlanForward::run_layer(std::uint32_t layer, const LayerWeights& w) {
+  check_host_memory();  // also where a pending interrupt stops the work
   LayerState st(layer, w, model_, shape_);
   for (std::size_t i = 0; i < segments_.size();) {
     const std::size_t end = batch_end(layer, i);

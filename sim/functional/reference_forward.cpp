@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/host_memory.h"
 #include "kernels/gemm/gemm_float.h"
 #include "kernels/gemm/packed_gemm.h"
 #include "sim/functional/tensor_util.h"
@@ -211,6 +212,9 @@ ReferenceForward::ReferenceForward(const model::ModelConfig& model, const Forwar
 }
 
 void ReferenceForward::run_layer(const LayerWeights& w) {
+  // Calibrations run this forward layer by layer outside the functional pass's own checks: the
+  // host memory limit and a pending interrupt are looked at here too.
+  check_host_memory();
   const model::ModelConfig& m = model_;
   const std::uint64_t T = shape_.tokens(), B = shape_.sequences, hd = m.head_dim, heads = m.heads, kvh = m.kv_heads;
   const std::uint64_t q_dim = heads * hd;

@@ -28,6 +28,7 @@
 
 #include "sim/cli/command.h"
 #include "sim/config/config_error.h"
+#include "sim/core/host_memory.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
@@ -96,8 +97,18 @@ py::object to_python(const nlohmann::ordered_json& j) {
   return py::module_::import("json").attr("loads")(j.dump());
 }
 
+// Ctrl-C while a simulation runs: Python's handler only notes the signal, and Python acts on it
+// when it next holds the interpreter, which the simulation has released. The simulation's periodic
+// checks (check_host_memory) call this: with the interpreter taken for a moment, a pending
+// KeyboardInterrupt (or another handler's exception) is thrown and unwinds the simulation.
+void poll_python_signals() {
+  py::gil_scoped_acquire acquire;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
 template <typename F>
 nlohmann::ordered_json call_released(F&& f) {
+  const socsim::ScopedInterruptPoll poll(&poll_python_signals);
   py::gil_scoped_release release;
   return f();
 }

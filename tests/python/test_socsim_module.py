@@ -135,6 +135,26 @@ class Module(unittest.TestCase):
             # --dry-run lists the runs and returns None (it had raised socsim.Error: no results.json).
             self.assertIsNone(socsim.sweep(spec, dry_run=True))
 
+    def test_ctrl_c_interrupts_a_running_simulation(self):
+        # Python sees SIGINT only when it holds the interpreter, which a simulation releases: the
+        # simulation's periodic checks hand it over (the functional forward's layers here).
+        import signal
+        import threading
+        import time
+        timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+        start = time.monotonic()
+        timer.start()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                socsim.run(soc="snapdragon-8gen3", model="qwen2-1.5b", system="llm-npu", prompt=2048, decode=16,
+                           mode="functional")
+        finally:
+            timer.cancel()
+        self.assertLess(time.monotonic() - start, 30.0)  # the whole run takes minutes on two cores
+        # The module is usable afterwards.
+        r = socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="cpu-only", prompt=8, decode=1)
+        self.assertGreater(r["ttft_ms"], 0)
+
     def test_example_script_plots_a_png(self):
         try:
             import matplotlib  # noqa: F401
