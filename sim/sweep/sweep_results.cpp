@@ -75,6 +75,14 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       bad_file(file, "runs_total", "expected at most " + std::to_string(kMaxSweepRuns) + " runs (a sweep's limit), got " + std::to_string(r.runs_total));
     }
     r.shard = j.at("shard").get<std::string>();
+    if (r.shard != "merged") {
+      // "I/N" as --shard wrote it (0 <= I < N): an edited one would give wrong advice on what to rerun.
+      try {
+        parse_shard(r.shard);
+      } catch (const config::ConfigError&) {
+        bad_file(file, "shard", "expected I/N with 0 <= I < N (as --shard takes) or \"merged\", got \"" + r.shard + "\"");
+      }
+    }
     r.columns = j.at("columns").get<std::vector<std::string>>();
     r.metrics = j.at("metrics").get<std::vector<std::string>>();
     for (const auto& jr : j.at("runs")) {
@@ -125,10 +133,16 @@ SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults
   out.rows.clear();
   std::map<std::size_t, std::string> seen;  // run -> the shard it came from
   for (const auto& [file, s] : shards) {
-    if (s.fingerprint != out.fingerprint || s.runs_total != out.runs_total || s.columns != out.columns || s.metrics != out.metrics) {
-      bad_file(file, "fingerprint",
-               "comes from a different sweep than " + shards.front().first + " (" + s.name + " vs " + out.name +
-                   "): shards must be run from the same spec");
+    // Named by what differs: two shards of one spec name differ in nothing a name shows.
+    const char* differs = s.fingerprint != out.fingerprint ? "fingerprint"
+                          : s.runs_total != out.runs_total ? "runs_total"
+                          : s.columns != out.columns       ? "columns"
+                          : s.metrics != out.metrics       ? "metrics"
+                                                           : nullptr;
+    if (differs != nullptr) {
+      bad_file(file, differs,
+               "comes from a different sweep than " + shards.front().first + ": its " + differs + " differ" + (std::string(differs) == "metrics" || std::string(differs) == "columns" ? "" : "s") +
+                   " (sweep " + s.name + " vs " + out.name + "); shards must be run from the same spec, inputs and metrics");
     }
     for (const auto& row : s.rows) {
       auto [it, fresh] = seen.emplace(row.run, file);
