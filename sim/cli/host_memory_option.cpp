@@ -18,7 +18,7 @@ std::uint64_t host_memory_limit(const std::string& text) {
   } catch (const std::invalid_argument& e) {
     throw config::ConfigError({"command line", 0, 0}, "--max-host-memory", e.what());
   }
-  if (bytes >= 1.8e19) {
+  if (bytes >= 18446744073709551616.0) {  // 2^64
     throw config::ConfigError({"command line", 0, 0}, "--max-host-memory", "must be less than 16 EiB (a 64-bit byte count; 0 for no limit), got " + text);
   }
   if (!(bytes >= 1 << 20)) {

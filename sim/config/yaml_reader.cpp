@@ -296,17 +296,14 @@ std::string_view line_text(std::string_view text, int line) {
 }
 
 // yaml-cpp's words for a tab in indentation ("illegal map value", ...) do not name the tab: the
-// hint is added when the line it stops at, or the one before, is indented with one.
+// hint is added when the line it stops at is indented with one (only that line: a tab inside a
+// block scalar or a flow list above it is legal YAML).
 std::string tab_hint(std::string_view text, int line) {
-  for (const int l : {line, line - 1}) {
-    if (l < 1) continue;
-    const auto row = line_text(text, l);
-    const auto first = row.find_first_not_of(" \t");
-    if (row.substr(0, first).find('\t') != std::string_view::npos) {
-      return " (line " + std::to_string(l) + " is indented with a tab; YAML indents with spaces only)";
-    }
-  }
-  return "";
+  if (line < 1) return "";
+  const auto row = line_text(text, line);
+  const auto first = row.find_first_not_of(" \t");
+  if (first == std::string_view::npos || row.substr(0, first).find('\t') == std::string_view::npos) return "";
+  return " (line " + std::to_string(line) + " is indented with a tab; YAML indents with spaces only)";
 }
 
 }  // namespace
@@ -324,7 +321,7 @@ std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& option
   const bool wide = text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF" || (text.size() >= 2 && (text[0] == '\0' || text[1] == '\0'));
   if (const auto bad = wide ? std::nullopt : first_non_utf8(text)) {
     throw ConfigError(location_of_offset(options, text, *bad), "",
-                      fmt::format("byte 0x{:02x} is not UTF-8 text (a configuration is a UTF-8 YAML file)", static_cast<unsigned char>(text[*bad])));
+                      fmt::format("byte 0x{:02x} is not UTF-8 text (configuration text is UTF-8)", static_cast<unsigned char>(text[*bad])));
   }
   std::istringstream in{std::string(text)};
   TreeBuilder builder(options, text);

@@ -14,6 +14,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -106,9 +107,16 @@ void poll_python_signals() {
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
 }
 
+// Python runs signal handlers on its main thread only: elsewhere the poll would take the GIL for
+// nothing (and, in a daemon thread at interpreter exit, taking it ends the thread mid-simulation).
+bool on_python_main_thread() {
+  const auto threading = py::module_::import("threading");
+  return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
 template <typename F>
 nlohmann::ordered_json call_released(F&& f) {
-  const socsim::ScopedInterruptPoll poll(&poll_python_signals);
+  const socsim::ScopedInterruptPoll poll(on_python_main_thread() ? &poll_python_signals : nullptr);
   py::gil_scoped_release release;
   return f();
 }
@@ -224,7 +232,7 @@ PYBIND11_MODULE(socsim, m) {
         // Into `out` (results.csv, results.json, report.html as the CLI writes them) or a
         // temporary folder removed afterwards; returns the rows.
         namespace fs = std::filesystem;
-        if (kwargs.contains("json")) throw socsim::config::ConfigError({"python", 0, 0}, "json", "sweep has no --json: its results.json is written to out=");
+        if (kwargs.contains("json") && !kwargs["json"].is_none()) throw socsim::config::ConfigError({"python", 0, 0}, "json", "sweep has no --json: its results.json is written to out=");
         // Into a temporary folder removed afterwards, these would be written for nothing, or continue nothing.
         if (out.is_none()) {
           for (const char* k : {"resume", "reports", "report_dir"}) {
@@ -259,12 +267,18 @@ PYBIND11_MODULE(socsim, m) {
           py::gil_scoped_release release;
           code = socsim::cli::sweep_command(args);
         }
+        // The sweep's own Ctrl-C handling (runs in flight finish and are journaled, so out= can be
+        // resumed) ends it with 128 + SIGINT: Python's KeyboardInterrupt, as for the other calls.
+        if (code == 128 + SIGINT) {
+          PyErr_SetNone(PyExc_KeyboardInterrupt);
+          throw py::error_already_set();
+        }
         if (code != 0 && code != 3) throw std::runtime_error("sweep ended with status " + std::to_string(code));
         if (dry_run) return py::object(py::none());  // the listing went to stdout; nothing ran
         py::list rows = rows_of(dir / "results.json");  // status 3: some runs failed, their rows carry the error
         return py::object(std::move(rows));
       },
       py::arg("spec"), py::arg("jobs") = py::none(), py::arg("out") = py::none(),
-      "socsim sweep: sweep(spec, jobs=None, out=None, shard=None, resume=False) -> one dict per run (its grid "
-      "values, metrics and error), ready for pandas.DataFrame");
+      "socsim sweep: sweep(spec, jobs=None, out=None, shard=None, resume=False, dry_run=False) -> one dict per run (its grid "
+      "values, metrics and error), ready for pandas.DataFrame; None with dry_run=True (the runs are listed on stdout)");
 }

@@ -58,6 +58,10 @@ Options read_options(config::Section& root, std::uint64_t max_length) {
 void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& m) {
   require_npu(soc, id());
   options_ = heterollm::read_options(options, m.max_context);
+  // Layer level places whole ops: the row cut's alignment and a forced split have no cut to shape.
+  if (const auto s = options.optional_child("heterollm"); s && !tensor_) {
+    s->refuse({"force_split", "row_align"}, "shapes tensor partitions, which --system hetero-layer does not make (hetero-tensor does)");
+  }
   // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
   check_npu_fits(soc, m, weight_bits());
   decisions_.clear();

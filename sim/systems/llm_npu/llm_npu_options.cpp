@@ -35,6 +35,9 @@ Options read_options(config::Section& root, const hw::SocSpec& soc, const model:
   if (!o.shadow_outliers) {
     s->refuse({"outlier_prune", "outlier_channels", "hot_channels", "hot_hit"},
               "applies to the shadow outlier path (shadow_outliers: true); per-group INT8 has no outliers");
+  } else if (o.minmax_scale) {
+    s->refuse({"outlier_prune", "outlier_channels", "hot_channels", "hot_hit"},
+              "applies to the offline scale's shadow outliers; activation_scale: minmax spans every value (no outliers, no shadow work)");
   }
   o.ooe = s->boolean_or("ooe", true);
   if (s->has("float_unit")) o.float_on_gpu = s->choice("float_unit", {"cpu", "gpu"}) == "gpu";

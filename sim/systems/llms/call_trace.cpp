@@ -109,27 +109,31 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
   std::error_code ec;
   // A folder opens like a file and then reads as nothing: say what it is.
   if (std::filesystem::is_directory(file, ec)) throw config::ConfigError({file.string(), 0, 0}, "--trace", "is a folder, not a trace file");
-  // A FIFO would block until a writer came, a device such as /dev/zero would be read without end.
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {
-    throw config::ConfigError({file.string(), 0, 0}, "--trace", "is not a regular file (a FIFO, device or socket); give a trace file");
+  // A device such as /dev/zero would be read without end; a pipe or FIFO (`--trace <(make-trace)`)
+  // is read as a file, within the byte cap below.
+  const auto status = std::filesystem::status(file, ec);
+  if (!ec && (std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status) || std::filesystem::is_socket(status))) {
+    throw config::ConfigError({file.string(), 0, 0}, "--trace", "is a device or socket, not a trace file (a pipe or FIFO is read as one)");
   }
-  // About 10 million calls, more than a serve run takes (it refuses past 2e8 call simulations).
-  constexpr std::uintmax_t kMaxTraceBytes = 256ull << 20;
-  if (const auto size = std::filesystem::file_size(file, ec); !ec && size > kMaxTraceBytes) {
-    throw config::ConfigError({file.string(), 0, 0}, "--trace",
-                              "is " + std::to_string(size >> 20) + " MiB, more than the " + std::to_string(kMaxTraceBytes >> 20) +
-                                  " MiB a trace may have; split it into several runs");
-  }
-  std::ifstream in(file);
+  // Counted as it is read (a pipe has no size): about 60 million calls, more than a serve run of
+  // one process should replay.
+  constexpr std::uint64_t kMaxTraceBytes = 1ull << 30;
+  const auto too_large = [&] {
+    return config::ConfigError({file.string(), 0, 0}, "--trace",
+                               "holds more than the " + std::to_string(kMaxTraceBytes >> 20) + " MiB a trace may have; split it into several runs");
+  };
+  if (const auto size = std::filesystem::file_size(file, ec); !ec && std::filesystem::is_regular_file(status) && size > kMaxTraceBytes) throw too_large();
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file" + config::errno_reason());
   std::vector<Call> calls;
-  std::string line;
-  for (int lineno = 1; std::getline(in, line); ++lineno) {
+  int lineno = 0;
+  const auto parse_line = [&](std::string line) {
+    ++lineno;
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
     std::istringstream ss(line);
     std::string first;
-    if (!(ss >> first)) continue;
+    if (!(ss >> first)) return;
     std::istringstream row(line);
     Call c;
     double ctx = -1, delta = -1;
@@ -151,8 +155,35 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
     c.context = static_cast<std::uint32_t>(ctx);
     c.delta_tokens = static_cast<std::uint32_t>(delta);
     calls.push_back(c);
+  };
+  // Read in blocks, lines cut from them: the byte count holds for a pipe, and a line without end
+  // is stopped by it too.
+  std::vector<char> block(1 << 16);
+  std::string pending;
+  std::size_t scanned = 0;  // bytes of `pending` known to hold no newline
+  std::uint64_t total = 0;
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    total += got;
+    if (total > kMaxTraceBytes) throw too_large();
+    pending.append(block.data(), got);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pending.find('\n', std::max(start, scanned))) != std::string::npos; start = nl + 1, scanned = start) {
+      parse_line(pending.substr(start, nl - start));
+    }
+    pending.erase(0, start);
+    scanned = pending.size();
+    // A trace line is a few numbers: one past a mebibyte (binary, or text without newlines from a
+    // pipe) would otherwise be held whole before it is found wrong.
+    constexpr std::size_t kMaxLineBytes = 1 << 20;
+    if (pending.size() > kMaxLineBytes) {
+      throw config::ConfigError({file.string(), lineno + 1, 1}, "trace", "a line longer than 1 MiB is no 'time_s context delta_tokens' line");
+    }
   }
   if (in.bad()) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot read the trace file" + config::errno_reason());
+  if (!pending.empty()) parse_line(pending);
   // Nothing to replay is a wrong file, not a quiet run with no switches to report.
   if (calls.empty()) throw config::ConfigError({file.string(), 0, 0}, "--trace", "holds no calls (expected lines 'time_s context delta_tokens')");
   return calls;

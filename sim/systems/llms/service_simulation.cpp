@@ -1,3 +1,4 @@
+#include "sim/core/host_memory.h"
 #include "sim/systems/llms/service_simulation.h"
 
 #include <algorithm>
@@ -67,6 +68,7 @@ class Service {
   ServiceResult run(const std::vector<Call>& trace) {
     for (std::size_t i = 0; i < trace.size(); ++i) {
       progress_service_call(i + 1, trace.size());  // functional mode computes attention call by call
+      if (i % 1024 == 0) check_host_memory();  // the host limit, and a pending interrupt (the Python module's Ctrl-C)
       result_.switch_s.push_back(serve(trace[i]));
     }
     double kept = 0, n = 0;

@@ -30,6 +30,8 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
   o.prefetch_weights = s->boolean_or("prefetch", true);
   if (s->has("kv_context")) o.kv_context = static_cast<std::uint64_t>(s->integer("kv_context", 0, 1LL << 24));
   if (s->has("role")) o.reward = s->choice("role", {"policy", "reward"}) == "reward";
+  // A reward model scores with its value head: it has no lm_head to place.
+  if (o.reward) s->refuse({"lm_head_unit"}, "places the policy's lm_head; role: reward scores with the value head instead");
   return o;
 }
 
