@@ -32,6 +32,7 @@
 #include "sim/systems/system.h"
 #include "sim/runtime/workload/workload.h"
 #include "sim/systems/system_ids.h"
+#include <spdlog/spdlog.h>
 
 namespace po = boost::program_options;
 
@@ -158,11 +159,18 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     // Every drawn request is simulated, back to back (simulate_run.h); the first one's lengths
     // stand for the run in the checks below, the workload's bounds are checked once the model is known.
     work = runtime::load_workload(resolve_input(InputKind::kWorkload, workload));
+    // A seed given for the run seeds the workload's draws (its file's `seed` otherwise), so a
+    // sweep over --seed draws other requests.
+    if (vm.count("seed")) work.seed = seed;
     req.workload = runtime::draw_requests(work);
     req.workload_name = work.name;
     const auto& first = req.workload.front();
     lengths = {first.prompt, first.decode, first.batch};
   } else {
+    // One request in timing mode draws nothing: the seed would be recorded and change no number.
+    if (!functional && vm.count("seed")) {
+      spdlog::warn("--seed {} has no effect here: it seeds functional mode's synthetic weights and tokens and a --workload's draws; a timing run of one request draws nothing", seed);
+    }
     // Given or not is what vm says: -1 is also what a user can type.
     if (!vm.count("prompt")) bad("--prompt", "is required without --workload");
     if (prompt < 1) bad("--prompt", "must be >= 1, got " + std::to_string(prompt));
