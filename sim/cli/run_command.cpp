@@ -203,6 +203,12 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     }
   }
   strategy->configure(root, req.soc, req.model);
+  // Where shadowAttn's bucket grid is centred matters only to the scales functional mode measures;
+  // timing mode draws them around the grid's centre whatever it is.
+  // (Asked of shadowattn only: another system's unknown-key message must not learn of the key.)
+  if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt; sa && !functional) {
+    sa->refuse({"scale_centre"}, "centres the buckets for the scales functional mode measures; timing mode draws them around the grid's centre (shadowattn.scale_spread)");
+  }
   functional::FunctionalOptions& fopt = outcome.fopt;
   // functional.* settings of the synthetic weights (--set functional.outlier_channels=N ...).
   if (auto f = root.optional_child("functional")) {
