@@ -297,7 +297,8 @@ int sweep_command(const std::vector<std::string>& args) {
   results.metrics = spec.metrics;
   results.rows.resize(runs.size());
   check_out_folder(out_dir, results, resume);
-  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics}, resume, plan.runs.size());
+  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics, reports ? reports_root.string() : std::string()},
+                              resume, plan.runs.size());
   std::map<std::size_t, const sweep::JournalEntry*> journaled;
   for (const auto& e : journal.finished()) journaled[e.run] = &e;
   // A sweep that completed removed its journal; resuming it again (a requeued job) takes its

@@ -26,7 +26,8 @@ nlohmann::ordered_json header_json(const JournalHeader& h) {
           {"sweep", h.name},
           {"fingerprint", fmt::format("{:016x}", h.fingerprint)},
           {"shard", h.shard},
-          {"metrics", h.metrics}};
+          {"metrics", h.metrics},
+          {"reports", h.reports}};
 }
 
 // JSON text of `j`; bytes that are not UTF-8 (a path or name in an error message) become U+FFFD
@@ -83,6 +84,14 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
                     ", this sweep: " + want[key].dump() +
                     "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
           }
+        }
+        // (Journals written before the key existed carry no reports: nothing to compare.)
+        if (j.contains("reports") && j.at("reports") != want["reports"]) {
+          const auto then = j.at("reports").is_string() ? j.at("reports").get<std::string>() : j.at("reports").dump();
+          bad(path_, line_no, "--reports",
+              then.empty() ? "the sweep being resumed wrote no reports: resume it without --reports / --report-dir"
+                           : "the sweep being resumed wrote each run's reports to " + then +
+                                 ": resume it with the same --reports / --report-dir, so every run has its reports");
         }
         continue;
       }

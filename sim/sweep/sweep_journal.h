@@ -27,6 +27,9 @@ struct JournalHeader {
   std::uint64_t fingerprint = 0;  // SweepResults::fingerprint: spec, runs, input files, version
   std::string shard;              // "I/N"
   std::vector<std::string> metrics;
+  // Where each run's report folder goes ("" for none): a resume must write the rest's alike, or
+  // the folder of reports would hold some runs only.
+  std::string reports;
 };
 
 struct JournalEntry {
