@@ -297,8 +297,15 @@ int sweep_command(const std::vector<std::string>& args) {
   results.metrics = spec.metrics;
   results.rows.resize(runs.size());
   check_out_folder(out_dir, results, resume);
-  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics, reports ? reports_root.string() : std::string()},
-                              resume, plan.runs.size());
+  // Where reports go, spelled so that another spelling of the same folder resumes: --out's own
+  // runs/ (wherever --out is), or --report-dir's absolute path.
+  std::string reports_where;
+  if (reports) {
+    std::error_code canon_ec;
+    const auto dir = std::filesystem::weakly_canonical(report_dir, canon_ec);
+    reports_where = report_dir.empty() ? "--out's runs/" : (canon_ec ? std::filesystem::absolute(report_dir) : dir).string();
+  }
+  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics, reports_where}, resume, plan.runs.size());
   std::map<std::size_t, const sweep::JournalEntry*> journaled;
   for (const auto& e : journal.finished()) journaled[e.run] = &e;
   // A sweep that completed removed its journal; resuming it again (a requeued job) takes its
