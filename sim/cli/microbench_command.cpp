@@ -54,6 +54,23 @@ std::set<std::string> options_read(const std::string& op, const std::string& uni
   return s;
 }
 
+// kernel.* switches reach one kernel each: given to another benchmark they would change nothing.
+void refuse_switches_elsewhere(const config::Section& root, const runtime::MicrobenchRequest& r) {
+  const auto kernel = root.optional_child("kernel");
+  if (!kernel) return;
+  if (const auto w = kernel->optional_child("w4a16")) {
+    if (r.op != "matmul" || r.dtype != hw::DType::kW4A16) {
+      w->refuse({"format", "layout"}, "applies to --op matmul --dtype w4a16 (the W4A16 kernels)");
+    } else if (r.unit != "npu") {
+      w->refuse({"layout"}, "is the NPU's dequantization layout; the " + r.unit + "'s W4A16 kernel has one");
+    }
+  }
+  if (const auto f = kernel->optional_child("flash")) {
+    const bool flash = r.op == "attention" && r.unit == "npu" && (r.engine.empty() || r.engine == "hmx") && r.dtype == hw::DType::kFp16;
+    if (!flash) f->refuse({"kv_tile", "q_block"}, "applies to --op attention --unit npu --dtype fp16 (FlashAttention on HMX)");
+  }
+}
+
 void check_options_apply(const po::variables_map& vm, const std::string& op, const std::string& unit, const std::string& engine) {
   const auto read = options_read(op, unit, engine);
   for (const auto& [name, value] : vm) {
@@ -139,6 +156,21 @@ Parsed parse(const std::vector<std::string>& args) {
     throw config::ConfigError(kCli, "--dtype", "is required for " + r.op);
   }
   check_options_apply(vm, r.op, r.unit, r.engine);
+  // Paths with one engine or one operand home: a choice given there would be echoed, not used.
+  if ((r.op == "qk" && !r.engine.empty() && r.engine != "hmx") || (r.op == "graph-build" && !r.engine.empty())) {
+    throw config::ConfigError(kCli, "--engine", r.op == "qk" ? "does not apply to --op qk (its static graph multiplies on HMX)"
+                                                             : "does not apply to --op graph-build (the build is the CPU's work)");
+  }
+  const bool npu_attention = r.op == "attention" && r.unit == "npu";
+  const bool flash = npu_attention && (r.engine.empty() || r.engine == "hmx") && r.dtype == hw::DType::kFp16;
+  if (npu_attention && r.dtype == hw::DType::kInt8 && vm.count("operands")) {
+    throw config::ConfigError(kCli, "--operands", "does not apply to the INT8 attention graph (the vendor runtime reads its operands from DDR)");
+  }
+  // Grouped-query heads change what FlashAttention on HMX reads; the other attention kernels
+  // re-read K and V per query head whatever the grouping.
+  if (r.op == "attention" && !flash && vm.count("kv-heads")) {
+    throw config::ConfigError(kCli, "--kv-heads", "applies to --op attention --unit npu --dtype fp16 (FlashAttention on HMX) only; the other attention kernels read K and V per query head");
+  }
   if (vm.count("threads") && r.threads == 0) throw config::ConfigError(kCli, "--threads", "must be at least 1 (leave it out for the default)");
   if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
     throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
@@ -153,6 +185,7 @@ Parsed parse(const std::vector<std::string>& args) {
   for (const auto& o : sets) tree.apply_override(o);
   r.soc = hw::parse_soc_spec(tree);
   r.switches = runtime::read_kernel_switches(tree.root());
+  refuse_switches_elsewhere(tree.root(), r);
   tree.check_all_consumed();
   r.soc.source_file = soc_path.string();
   r.soc.resolved_yaml = tree.dump_yaml();

@@ -161,7 +161,10 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     work = runtime::load_workload(resolve_input(InputKind::kWorkload, workload));
     // A seed given for the run seeds the workload's draws (its file's `seed` otherwise), so a
     // sweep over --seed draws other requests.
-    if (vm.count("seed")) work.seed = seed;
+    if (vm.count("seed")) {
+      work.seed = seed;
+      if (!work.draws()) spdlog::warn("--seed {} has no effect here: workload '{}' has fixed lengths and draws nothing", seed, work.name);
+    }
     req.workload = runtime::draw_requests(work);
     req.workload_name = work.name;
     const auto& first = req.workload.front();

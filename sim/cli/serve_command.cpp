@@ -140,6 +140,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
       if (vm.count(o)) bad(std::string("--") + o, "does not apply with --trace (the trace file gives every call's time and context)");
     }
     if (vm.count("datasets")) bad("--datasets", "does not apply with --trace (the trace file gives every call's delta tokens)");
+    // The most active contexts under the bound are searched over generated traces of each count.
+    if (vm.count("latency-bound")) bad("--latency-bound", "does not apply with --trace (max_active_contexts is searched over generated traces)");
   }
   try {
     const double b = config::parse_quantity(budget, config::Quantity::kSize);
@@ -207,9 +209,25 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   if (const auto llms = root.optional_child("llms"); llms && (!trace_file.empty() || pattern != "markov")) {
     llms->refuse({"markov_decay"}, "applies to --pattern markov" + std::string(trace_file.empty() ? ", not " + pattern : " traces, not a replayed --trace"));
   }
+  // Densities are drawn or computed only for LLMS's compression: elsewhere functional mode computes
+  // nothing, and with a replayed trace the seed has nothing else to draw.
+  const bool densities_used = rq.service.policy == systems::llms::Policy::kLlms && rq.service.options.compression;
+  if (!densities_used && mode == "functional") {
+    bad("--mode", "functional computes the chunk densities LLMS's compression ranks; --policy " + policy +
+                      (rq.service.policy == systems::llms::Policy::kLlms ? " with llms.compression: false" : "") + " uses none");
+  }
+  if (!trace_file.empty() && vm.count("seed") && !densities_used) {
+    bad("--seed", "draws the trace and the densities (synthetic, or the text functional mode reads); with --trace and --policy " + policy +
+                      (rq.service.policy == systems::llms::Policy::kLlms ? " without compression" : "") + " it draws nothing");
+  }
   // LLMS's own mechanisms: the baselines have no compression, pipeline or lifecycle, and move whole
   // chunks; without compression no density is ranked. Set there, they would change nothing.
   if (const auto llms = root.optional_child("llms")) {
+    // lmk kills and recomputes: it never reads or writes storage.
+    if (rq.service.policy == systems::llms::Policy::kLmk) {
+      llms->refuse({"io_file_cycles", "io_tensor_cycles", "io_host_copies", "io_upload"},
+                   "costs the chunk I/O path, which --policy lmk never takes (it recomputes)");
+    }
     if (rq.service.policy != systems::llms::Policy::kLlms) {
       llms->refuse({"global_ratio", "compression", "recompute_pipeline", "lifecycle", "io_granularity", "density_sigma"},
                    "applies to --policy llms; --policy " + policy + " has no compression, swap/recompute pipeline or context lifecycle");

@@ -1,5 +1,9 @@
 #include "sim/hw/cpu/cpu_task.h"
 
+#include <string>
+
+#include "sim/core/time.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -49,8 +53,14 @@ std::uint64_t compute_cycles_per_thread(double ops, double per_cycle, std::uint3
   if (!(ops >= 0) || !std::isfinite(ops)) throw std::invalid_argument("CPU task ops must be finite and >= 0");
   if (!(per_cycle > 0)) throw std::invalid_argument("CPU ops per cycle must be > 0");
   if (threads == 0) throw std::invalid_argument("CPU task needs at least one thread");
-  const double cycles = ops / (per_cycle * threads);
-  return static_cast<std::uint64_t>(std::ceil(cycles - cycles * 1e-12));
+  const double exact = ops / (per_cycle * threads);
+  const double cycles = std::ceil(exact - exact * 1e-12);
+  // Past 64 bits the cast is undefined (a 2^24-cubed matmul reported 1.5 ms): the inputs ask for
+  // a duration socsim cannot represent.
+  if (cycles >= 18446744073709551616.0) {
+    throw TimeOverflow("a CPU task of " + std::to_string(ops) + " operations takes more than 2^64 cycles");
+  }
+  return static_cast<std::uint64_t>(cycles);
 }
 
 }  // namespace socsim::hw

@@ -1,5 +1,7 @@
 #include "sim/runtime/microbench/microbench.h"
 
+#include <fmt/format.h>
+
 #include "sim/config/config_error.h"
 #include "sim/runtime/microbench/gpu_cpu_microbench.h"
 #include "sim/runtime/microbench/kernel_microbench.h"
@@ -40,6 +42,21 @@ nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
   if (r.op == "matmul" || r.op == "qk") require_shape(r);
   if ((r.op == "read" || r.op == "copy") && r.bytes == 0) throw config::ConfigError(kCli, "--bytes", "is required and must be >= 1");
   if (r.op == "qk" && r.heads == 0) throw config::ConfigError(kCli, "--heads", "must be >= 1");
+  // Each head is simulated (qk ran a loop per head: 10^12 heads ran for ever), and a model has a
+  // few hundred at most.
+  if (r.heads > 65536) throw config::ConfigError(kCli, "--heads", "must be at most 65536, got " + std::to_string(r.heads));
+  // Products of the shape are counted in 64 bits (bytes, multiply-adds, score elements): past
+  // 10^18 they would wrap into a small, wrong result (CPU attention of 2^32 x 2^32 took "380 ms").
+  // The NPU's graph paths check their own sizes first (session limit, TCM) and name those keys.
+  const auto d = [](std::uint64_t v) { return static_cast<double>(v); };
+  const double work = r.op == "attention"                ? d(r.heads) * d(r.q) * d(r.kv) * d(r.k)
+                      : r.op == "softmax"                ? d(r.heads) * d(r.m) * d(r.n)
+                      : r.op == "matmul" || r.op == "qk" ? d(r.heads) * d(r.m) * d(r.k) * d(r.n)
+                                                         : 0.0;
+  if (work > 1e18 && (r.unit != "npu" || r.op == "qk")) {
+    throw config::ConfigError(kCli, r.op == "attention" ? "--kv" : "--m",
+                              fmt::format("the shape asks for {:.3g} multiply-adds (or elements), more than the 10^18 socsim counts in 64 bits", work));
+  }
   if (!r.engine.empty() && (r.unit == "cpu" || r.unit == "gpu")) {
     throw config::ConfigError(kCli, "--engine", "chooses among the NPU's engines (hmx | hvx | dma); the " + r.unit + " has one path");
   }

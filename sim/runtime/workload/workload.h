@@ -66,6 +66,10 @@ struct Workload {
   std::string name, source;
   LengthDist prompt, decode;
   std::uint64_t batch = 1, repeat = 1, seed = 1;
+  // Whether any length is drawn (a seed then matters); fixed lengths draw nothing.
+  bool draws() const {
+    return !std::holds_alternative<FixedLength>(prompt.form) || !std::holds_alternative<FixedLength>(decode.form);
+  }
 };
 
 struct Request {

@@ -41,6 +41,9 @@ Workload read_workload(config::ConfigTree& tree, const std::string& default_name
   if (!decode) throw_missing_distribution(root, "decode");
   w.prompt = *prompt;
   w.decode = *decode;
+  if (root.has("seed") && !w.draws()) {
+    throw config::ConfigError(root.location_of("seed"), "seed", "draws nothing: prompt and decode are fixed lengths (give a distribution to draw)");
+  }
   return w;
 }
 
