@@ -33,6 +33,7 @@ Options read_options(config::Section& root) {
   if (s->has("io_tensor_cycles")) o.io_tensor_cycles = s->number("io_tensor_cycles", 0.0, 1e10);
   if (s->has("io_host_copies")) o.io_host_copies = s->number("io_host_copies", 0.0, 16.0);
   o.io_upload = s->boolean_or("io_upload", true);
+  o.io_upload_given = s->has("io_upload");
   return o;
 }
 

@@ -55,6 +55,7 @@ struct Options {
   double io_tensor_cycles = 150000;
   double io_host_copies = 2;
   bool io_upload = true;
+  bool io_upload_given = false;  // set in the file or --set (refused where no upload happens)
 };
 
 const char* io_granularity_name(IoGranularity g);

@@ -126,6 +126,13 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     e.push_back(r.energy_j.value_or(0));
     for (const auto& u : r.units) kv_on_gpu = kv_on_gpu || (u.name == "gpu" && u.busy_ms > 0);
   }
+  // The upload exists only when the recompute system computes on the GPU; elsewhere the KV is read
+  // in place and the switch would change nothing.
+  if (opt.io_upload_given && !kv_on_gpu) {
+    throw config::ConfigError({"command line", 0, 0}, "llms.io_upload",
+                              "switches the copy of each chunk read to the GPU, but llms.recompute_system '" + opt.recompute_system +
+                                  "' does not compute on the GPU: the KV is read in place");
+  }
   c.recompute_s = fit_line(x, t);
   c.recompute_j = fit_line(x, e);
   // Storage: requests of the I/O path's size and a quarter of it (a 2/8 chunk), 1 and 8 of each.
