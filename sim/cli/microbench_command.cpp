@@ -161,6 +161,11 @@ Parsed parse(const std::vector<std::string>& args) {
     throw config::ConfigError(kCli, "--engine", r.op == "qk" ? "does not apply to --op qk (its static graph multiplies on HMX)"
                                                              : "does not apply to --op graph-build (the build is the CPU's work)");
   }
+  // The NPU's softmax gives each HVX thread whole rows: threads past the rows would idle.
+  if (r.op == "softmax" && r.unit == "npu" && vm.count("threads") && r.threads > r.m) {
+    throw config::ConfigError(kCli, "--threads", std::to_string(r.threads) + " HVX threads for " + std::to_string(r.m) +
+                                                     " row(s): each thread takes whole rows, so at most --m threads work");
+  }
   const bool npu_attention = r.op == "attention" && r.unit == "npu";
   const bool flash = npu_attention && (r.engine.empty() || r.engine == "hmx") && r.dtype == hw::DType::kFp16;
   if (npu_attention && r.dtype == hw::DType::kInt8 && vm.count("operands")) {
