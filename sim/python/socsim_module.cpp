@@ -44,7 +44,22 @@ std::string option_text(const py::handle& v) {
 }
 
 // kwargs -> ["--key", "value", ...]; `set` expands to one --set per entry.
+std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs);
+
+// As to_args_unchecked, with a value that has no UTF-8 text (a lone surrogate) named as bad input
+// rather than pybind11's "Unable to cast" internal error.
 std::vector<std::string> to_args(const py::kwargs& kwargs) {
+  try {
+    return to_args_unchecked(kwargs);
+  } catch (const py::cast_error&) {
+    throw socsim::config::ConfigError({"python", 0, 0}, "arguments", "a value is not text socsim can read (a str that is not UTF-8, such as a lone surrogate)");
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_UnicodeError)) throw;
+    throw socsim::config::ConfigError({"python", 0, 0}, "arguments", "a value is not text socsim can read (a str that is not UTF-8, such as a lone surrogate)");
+  }
+}
+
+std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs) {
   std::vector<std::string> args;
   for (const auto& [k, v] : kwargs) {
     std::string key = k.cast<std::string>();

@@ -134,6 +134,10 @@ class Module(unittest.TestCase):
                 self.assertIn("needs out=", str(e.exception))
             # --dry-run lists the runs and returns None (it had raised socsim.Error: no results.json).
             self.assertIsNone(socsim.sweep(spec, dry_run=True))
+        # A str with no UTF-8 form is bad input, not pybind11's internal "Unable to cast".
+        with self.assertRaises(socsim.ConfigError) as e:
+            socsim.run(soc="\udcff", model="qwen2-0.5b", system="cpu-only", prompt=8, decode=1)
+        self.assertIn("not text socsim can read", str(e.exception))
 
     def test_ctrl_c_interrupts_a_running_simulation(self):
         # Python sees SIGINT only when it holds the interpreter, which a simulation releases: the
