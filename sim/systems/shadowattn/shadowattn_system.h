@@ -35,8 +35,8 @@ class ShadowAttnSystem final : public System {
   explicit ShadowAttnSystem(AttentionVariant v) : variant_(v) {}
   std::string id() const override { return attention_variant_id(variant_); }
   void configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig& model) override;
-  // Throws config::ConfigError for a shadowattn.* option this variant never reads.
-  void reject_options_of_other_variants(config::Section& options) const;
+  // Throws config::ConfigError for an option that would change nothing here (shadowattn_option_checks.cpp).
+  void reject_options_without_effect(config::Section& options) const;
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 8.0; }
   bool decode_windows() const override { return true; }
