@@ -24,6 +24,7 @@
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
 #include "sim/config/config_error.h"
+#include "sim/config/input_file.h"
 #include "sim/config/longest_time.h"
 #include "sim/sweep/interrupt_guard.h"
 #include "sim/sweep/out_lock.h"
@@ -82,14 +83,7 @@ void print_table(const sweep::SweepResults& r, std::ostream& os) {
 }
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    throw config::ConfigError({file.string(), 0, 0}, "", "is a folder, not a sweep's results.json");
-  }
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {
-    // A FIFO would block the read, a device such as /dev/zero would be read without end.
-    throw config::ConfigError({file.string(), 0, 0}, "", "is not a regular file (a FIFO, device or socket), not a sweep's results.json");
-  }
+  if (const auto why = config::input_file_problem(file, {"a sweep's results.json", 0, false})) throw config::ConfigError({file.string(), 0, 0}, "", *why);
   std::ifstream in(file);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open" + config::errno_reason() + " (expected a sweep output folder holding results.json)");
   try {

@@ -1,4 +1,5 @@
 #include "sim/config/include_resolver.h"
+#include "sim/config/input_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -78,14 +79,13 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
                       std::string(kIncludeKey), cycle);
   }
 
-  // A file far past what a configuration holds is refused before it is read into memory.
-  std::error_code size_ec;
-  const auto size = fs::is_regular_file(path, size_ec) ? fs::file_size(path, size_ec) : 0;
-  if (!size_ec && size > kMaxConfigBytes) {
-    const SourceLocation at{name, 0, 0};
-    throw ConfigError(included_from != nullptr ? *included_from : at, included_from != nullptr ? std::string(kIncludeKey) : "",
-                      "\"" + name + "\" is " + std::to_string(size >> 20) + " MiB, more than the " + std::to_string(kMaxConfigBytes >> 20) +
-                          " MiB a configuration may have");
+  // A file far past what a configuration holds is refused before it is read into memory (a
+  // folder or a device is left to read_text_file's errno, said below).
+  if (fs::is_regular_file(path)) {
+    if (const auto why = input_file_problem(path, {"a configuration", kMaxConfigBytes, false})) {
+      if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", *why);
+      throw ConfigError(*included_from, std::string(kIncludeKey), "\"" + name + "\" " + *why);
+    }
   }
   const auto text = read_text_file(path);
   if (!text) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/config/config_error.h"
+#include "sim/config/input_file.h"
 #include "sim/config/unique_key_json.h"
 
 namespace socsim::model {
@@ -107,15 +108,8 @@ int line_of_offset(const std::string& text, std::size_t offset) {
 ModelConfig load_model_config(const std::filesystem::path& file) {
   // A config.json holds kilobytes; a huge file (a checkpoint given by mistake) is refused before
   // it is read into memory.
-  constexpr std::uintmax_t kMaxBytes = 16ull << 20;
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(file, ec)) {
-    const auto size = std::filesystem::file_size(file, ec);
-    if (!ec && size > kMaxBytes) {
-      throw config::ConfigError({file.string(), 0, 0}, "",
-                                "is " + std::to_string(size >> 20) + " MiB, more than the " + std::to_string(kMaxBytes >> 20) +
-                                    " MiB a model's config.json may have (the weights go to --weights)");
-    }
+  if (const auto why = config::input_file_problem(file, {"a model's config.json", 16ull << 20, false})) {
+    throw config::ConfigError({file.string(), 0, 0}, "", *why + (why->find("MiB") != std::string::npos ? " (the weights go to --weights)" : ""));
   }
   std::ifstream in(file);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open file" + config::errno_reason());

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/config_error.h"
+#include "sim/config/input_file.h"
 #include "sim/core/write_fully.h"
 
 namespace socsim::sweep {
@@ -46,9 +47,7 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   std::filesystem::create_directories(out_dir, ec);
   const bool exists = std::filesystem::exists(path_, ec);
   std::uint64_t keep_bytes = 0;  // on resume: the journal up to its last complete line
-  if (exists && std::filesystem::is_directory(path_, ec)) bad(path_, 0, "", "is a folder, not a sweep journal");
-  // A FIFO would block the read, a device such as /dev/zero would be read without end.
-  if (exists && !std::filesystem::is_regular_file(path_, ec)) bad(path_, 0, "", "is not a regular file (a FIFO, device or socket), not a sweep journal");
+  if (const auto why = config::input_file_problem(path_, {"a sweep journal", 0, false})) bad(path_, 0, "", *why);
   if (exists) {
     std::ifstream in(path_, std::ios::binary);
     if (!in) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());

@@ -8,6 +8,7 @@
 
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
+#include "sim/config/input_file.h"
 #include "sim/runtime/workload/portable_rng.h"
 
 namespace socsim::systems::llms {
@@ -106,23 +107,16 @@ std::vector<Call> generate_trace(const TraceSpec& spec, const std::vector<Datase
 }
 
 std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32_t contexts) {
-  std::error_code ec;
-  // A folder opens like a file and then reads as nothing: say what it is.
-  if (std::filesystem::is_directory(file, ec)) throw config::ConfigError({file.string(), 0, 0}, "--trace", "is a folder, not a trace file");
-  // A device such as /dev/zero would be read without end; a pipe or FIFO (`--trace <(make-trace)`)
-  // is read as a file, within the byte cap below.
-  const auto status = std::filesystem::status(file, ec);
-  if (!ec && (std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status) || std::filesystem::is_socket(status))) {
-    throw config::ConfigError({file.string(), 0, 0}, "--trace", "is a device or socket, not a trace file (a pipe or FIFO is read as one)");
-  }
-  // Counted as it is read (a pipe has no size): about 60 million calls, more than a serve run of
-  // one process should replay.
+  // About 60 million calls, more than a serve run of one process should replay. A pipe or FIFO
+  // (`--trace <(make-trace)`) is read too: its bytes are counted as it is read.
   constexpr std::uint64_t kMaxTraceBytes = 1ull << 30;
+  if (const auto why = config::input_file_problem(file, {"a trace file", kMaxTraceBytes, true})) {
+    throw config::ConfigError({file.string(), 0, 0}, "--trace", *why);
+  }
   const auto too_large = [&] {
     return config::ConfigError({file.string(), 0, 0}, "--trace",
-                               "holds more than the " + std::to_string(kMaxTraceBytes >> 20) + " MiB a trace may have; split it into several runs");
+                               "holds more than the " + std::to_string(kMaxTraceBytes >> 20) + " MiB a trace file may have; split it into several runs");
   };
-  if (const auto size = std::filesystem::file_size(file, ec); !ec && std::filesystem::is_regular_file(status) && size > kMaxTraceBytes) throw too_large();
   std::ifstream in(file, std::ios::binary);
   if (!in) throw config::ConfigError({file.string(), 0, 0}, "--trace", "cannot open the trace file" + config::errno_reason());
   std::vector<Call> calls;
