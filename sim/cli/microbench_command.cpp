@@ -54,6 +54,11 @@ std::set<std::string> options_read(const std::string& op, const std::string& uni
   return s;
 }
 
+// FlashAttention on HMX: the one attention kernel with tiles (kernel.flash.*) and grouped K/V heads.
+bool runs_flash_attention(const runtime::MicrobenchRequest& r) {
+  return r.op == "attention" && r.unit == "npu" && (r.engine.empty() || r.engine == "hmx") && r.dtype == hw::DType::kFp16;
+}
+
 // kernel.* switches reach one kernel each: given to another benchmark they would change nothing.
 void refuse_switches_elsewhere(const config::Section& root, const runtime::MicrobenchRequest& r) {
   const auto kernel = root.optional_child("kernel");
@@ -66,8 +71,7 @@ void refuse_switches_elsewhere(const config::Section& root, const runtime::Micro
     }
   }
   if (const auto f = kernel->optional_child("flash")) {
-    const bool flash = r.op == "attention" && r.unit == "npu" && (r.engine.empty() || r.engine == "hmx") && r.dtype == hw::DType::kFp16;
-    if (!flash) f->refuse({"kv_tile", "q_block"}, "applies to --op attention --unit npu --dtype fp16 (FlashAttention on HMX)");
+    if (!runs_flash_attention(r)) f->refuse({"kv_tile", "q_block"}, "applies to --op attention --unit npu --dtype fp16 (FlashAttention on HMX)");
   }
 }
 
@@ -167,7 +171,7 @@ Parsed parse(const std::vector<std::string>& args) {
                                                      " row(s): each thread takes whole rows, so at most --m threads work");
   }
   const bool npu_attention = r.op == "attention" && r.unit == "npu";
-  const bool flash = npu_attention && (r.engine.empty() || r.engine == "hmx") && r.dtype == hw::DType::kFp16;
+  const bool flash = runs_flash_attention(r);
   if (npu_attention && r.dtype == hw::DType::kInt8 && vm.count("operands")) {
     throw config::ConfigError(kCli, "--operands", "does not apply to the INT8 attention graph (the vendor runtime reads its operands from DDR)");
   }
