@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "kernels/quant/int8_quant.h"
@@ -62,16 +63,17 @@ std::uint64_t outlier_calibration_seed(std::uint64_t seed) { return seed ^ kOutl
 
 std::optional<systems::llm_npu::OutlierCalibrationOptions> calibrate_offline_scales(PlanForward& system, const model::ModelConfig& model,
                                                                                     const runtime::Plan& plan, const WeightSource& weights,
-                                                                                    std::uint64_t seed, std::uint64_t layers) {
+                                                                                    std::uint64_t seed, std::uint64_t layers,
+                                                                                    const systems::llm_npu::OutlierCalibration* given) {
   auto options = outlier_calibration_of(plan, layers == 0 ? model.layers : layers);
   // llm.npu profiled its activation scales offline: on sequences of their own, never the input.
-  if (options) system.set_outlier_calibration(systems::llm_npu::calibrate_outliers(model, weights, outlier_calibration_seed(seed), *options));
+  if (options) system.set_outlier_calibration(given ? *given : systems::llm_npu::calibrate_outliers(model, weights, outlier_calibration_seed(seed), *options));
   return options;
 }
 
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
                                          const WeightSource& weights, std::uint64_t seed, std::uint64_t layers,
-                                         const FunctionalProgress& progress) {
+                                         const FunctionalProgress& progress, const systems::llm_npu::OutlierCalibration* calibration) {
   if (layers == 0) layers = model.layers;
   if (layers > model.layers) throw std::invalid_argument("functional layers exceed the model's");
   const std::uint64_t steps = layers + (model.vocab + kHeadBlock - 1) / kHeadBlock;
@@ -92,7 +94,7 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     out.scale_calibration = systems::shadowattn::calibrate_scales(model, weights, out.scale_calibration_seed, out.scale_calibration_options);
     system.set_bucket_centre(out.scale_calibration->mean);
   }
-  out.outlier_calibration = calibrate_offline_scales(system, model, plan, weights, seed, layers);
+  out.outlier_calibration = calibrate_offline_scales(system, model, plan, weights, seed, layers, calibration);
   out.outlier_calibration_seed = outlier_calibration_seed(seed);
   ReferenceForward reference(model, shape, ids, weights);
   for (std::uint32_t l = 0; l < layers; ++l) {
@@ -255,6 +257,40 @@ runtime::DataDriven shadow_outlier_data(const FunctionalOutcome& o, const runtim
   return d;
 }
 
+// The layers whose NPU prefill matmuls keep their outliers (the shadow path) in `plan`.
+std::vector<std::uint32_t> shadow_layers_of(const runtime::Plan& plan) {
+  std::set<std::uint32_t> kept;
+  for (const auto& j : plan.jobs) {
+    if (j.unit != kernels::Unit::kNpu || j.outliers != runtime::OutlierHandling::kShadow) continue;
+    for (const auto& g : j.ops) kept.insert(g.layer);
+  }
+  return {kept.begin(), kept.end()};
+}
+
+// llm.npu's pruned layers (its layer pruning, 3.3 b): which layers keep their outliers, picked by the
+// importance the calibration measured when it covered every layer, else by the modelled table.
+void add_shadow_layers(runtime::DataDriven& d, const systems::llm_npu::OutlierCalibration& c, const std::vector<std::uint32_t>& modelled,
+                       const std::vector<std::uint32_t>& kept, const model::ModelConfig& m) {
+  const std::uint64_t measured = c.layer_importance.size();
+  if (modelled.empty() || modelled.size() == m.layers) return;  // nothing pruned, or nothing kept: no choice to make
+  nlohmann::ordered_json j;
+  if (measured == m.layers) {
+    d.layer_importance = c.layer_importance;
+    const std::string before = d.summary.value("quantities", "");
+    d.summary["quantities"] = before.empty() ? "llm.npu shadow layers" : before + ", llm.npu shadow layers";
+    j["source"] = "each layer's max|outlier| / s (the largest channel maximum over the offline scale, its largest matmul group) on the "
+                  "calibration's sequences; the most important layers keep their outliers";
+    j["kept"] = kept;
+    j["importance"] = c.layer_importance;
+    j["timing_mode"] = {{"kept", modelled}, {"importance", "max(1 / (l + 1), 1 / (L - l)): layers near the input and output"}};
+  } else {
+    j["source"] = "the modelled importance table: the calibration measured " + std::to_string(measured) + " of " + std::to_string(m.layers) +
+                  " layers (--functional-layers), too few to rank them";
+    j["kept"] = modelled;
+  }
+  d.summary["llm_npu.shadow_layers"] = std::move(j);
+}
+
 }  // namespace
 
 FunctionalResult run_functional_with_data(const runtime::RunRequest& req, systems::System& system, const FunctionalOptions& opt) {
@@ -268,11 +304,33 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
     weights = std::make_unique<SafetensorsWeights>(opt.weights_file, req.model);
   }
   // The request's lengths (a workload's first request): the same plan the timing run executes.
-  const runtime::Plan plan = system.plan(req.soc, req.model, {req.prompt_tokens, req.decode_tokens, req.batch});
+  const systems::RequestShape lengths{req.prompt_tokens, req.decode_tokens, req.batch};
+  runtime::Plan plan = system.plan(req.soc, req.model, lengths);
+  // llm.npu's offline calibration first: the layer importance it measures picks the layers whose
+  // outliers are kept, so the numerics follow the plan the timed run executes (layer_importance).
+  const std::uint64_t layers = opt.layers == 0 ? req.model.layers : opt.layers;
+  std::optional<systems::llm_npu::OutlierCalibration> calibration;
+  runtime::DataDriven offline;
+  std::vector<std::uint32_t> modelled_kept;
+  if (const auto options = layers <= req.model.layers ? outlier_calibration_of(plan, layers) : std::nullopt) {
+    calibration = systems::llm_npu::calibrate_outliers(req.model, *weights, outlier_calibration_seed(req.seed), *options);
+    modelled_kept = shadow_layers_of(plan);
+    if (calibration->layer_importance.size() == req.model.layers) {
+      offline.layer_importance = calibration->layer_importance;
+      struct Reset {
+        systems::System& s;
+        ~Reset() { s.use_data(nullptr); }
+      } reset{system};
+      system.use_data(&offline);
+      plan = system.plan(req.soc, req.model, lengths);
+    }
+  }
   const ForwardShape shape{req.prompt_tokens, req.decode_tokens, req.batch};
-  const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress);
+  const FunctionalOutcome o = compare_with_reference(req.model, plan, shape, *weights, req.seed, opt.layers, opt.progress,
+                                                     calibration ? &*calibration : nullptr);
   FunctionalResult result;
   result.data = shadow_outlier_data(o, plan);
+  if (calibration) add_shadow_layers(result.data, *calibration, modelled_kept, shadow_layers_of(plan), req.model);
   // A truncated forward's logits are not the model's: its samples keep the modelled lengths.
   const bool sampled = system.samples_stop_at_eos() && shape.decode > 0 && !req.model.eos_token_ids.empty();
   if (sampled && o.functional_layers == req.model.layers) add_sample_lengths(result.data, o, shape, req.model);

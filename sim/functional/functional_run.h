@@ -68,11 +68,13 @@ struct FunctionalOutcome {
 // llm.npu's offline activation scales for the system's forward, when the plan has per-tensor W8A8
 // jobs with offline scales: calibrated (systems/llm_npu/outlier_calibration.h) on seeded sequences
 // of their own (seed outlier_calibration_seed(seed)) over `layers` layers (0 = all). Returns the
-// calibration's options, or nothing when the plan needs none.
+// calibration's options, or nothing when the plan needs none. `given`: a calibration already made
+// with those options (run_functional_with_data calibrates before planning), used instead.
 std::uint64_t outlier_calibration_seed(std::uint64_t seed);
 std::optional<systems::llm_npu::OutlierCalibrationOptions> calibrate_offline_scales(PlanForward& system, const model::ModelConfig& model,
                                                                                     const runtime::Plan& plan, const WeightSource& weights,
-                                                                                    std::uint64_t seed, std::uint64_t layers);
+                                                                                    std::uint64_t seed, std::uint64_t layers,
+                                                                                    const systems::llm_npu::OutlierCalibration* given = nullptr);
 
 // Test-time scaling's sample lengths from the system's greedy tokens `top1` (one per position,
 // head group g and sequence b at g * B + b): each sequence stops at the first head group g <
@@ -85,7 +87,8 @@ std::vector<std::uint64_t> sample_decode_steps(const std::vector<std::uint64_t>&
 // The comparison for a given plan and weight source; `layers` in [1, model.layers] (0 = all).
 FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const runtime::Plan& plan, const ForwardShape& shape,
                                          const WeightSource& weights, std::uint64_t seed, std::uint64_t layers,
-                                         const FunctionalProgress& progress = {});
+                                         const FunctionalProgress& progress = {},
+                                         const systems::llm_npu::OutlierCalibration* calibration = nullptr);
 
 // `socsim run --mode functional`: plans the request with `system`, makes the weight source (a
 // safetensors file is checked before anything is computed: config::ConfigError on bad input),

@@ -34,10 +34,15 @@ struct DataDriven {
   // before its sample stopped (its greedy token was an end-of-sequence id; else the request's
   // decode length). Finished sequences leave the batch, so later steps decode fewer rows.
   std::vector<std::uint64_t> decode_steps;
+  // llm.npu (and shadowAttn's llm.npu host): every layer's outlier importance, max|outlier| / s,
+  // from the offline scale calibration on the run's weights; it picks the layers whose outliers
+  // are kept (systems/llm_npu/outlier_plan.h). An offline property of the model, so it holds for
+  // every request of the run, not only the measured one. Empty unless all layers were measured.
+  std::vector<double> layer_importance;
   // What the report's `data_driven` says: each quantity, its source and summary.
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
 
-  bool empty() const { return shadow_jobs.empty() && head_buckets.empty() && decode_steps.empty(); }
+  bool empty() const { return shadow_jobs.empty() && head_buckets.empty() && decode_steps.empty() && layer_importance.empty(); }
   // Sequences still sampling at each decode step (decode_steps' longest entry many steps).
   std::vector<std::uint64_t> active_per_step() const;
   // The measured bucket of (chunk, layer, head), or nullptr where none was measured.

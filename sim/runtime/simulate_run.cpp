@@ -117,6 +117,10 @@ void check_plan(const Plan& plan, std::uint64_t decode, const systems::System& s
 Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const RunRequest& req,
                     const std::vector<Request>& requests, std::vector<RequestTimes>& times, std::size_t& jobs,
                     nlohmann::ordered_json& info, Background* background, report::TraceRecorder& trace) {
+  // What was measured offline (llm.npu's layer importance) holds for every request, not only the
+  // one functional mode computed.
+  DataDriven offline;
+  offline.layer_importance = req.data_driven.layer_importance;
   for (const Request& q : requests) {
     progress_requests(times.size(), requests.size());
     // Functional mode computed the first request: its data-driven quantities replace the modelled
@@ -169,7 +173,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
           systems::System& s;
           ~Reset() { s.use_data(nullptr); }
         } reset{system};
-        system.use_data(measured ? &req.data_driven : nullptr);
+        system.use_data(measured ? &req.data_driven : offline.empty() ? nullptr : &offline);
         return system.plan(req.soc, req.model, {q.prompt, first_count, q.batch, 0, false, q.decode});
       }();
       if (measured) req.data_driven.apply(plan);

@@ -32,7 +32,8 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
     llm_npu::append_cpu_decode(plan, options_, m, r, 0);
     return plan;
   }
-  const auto dag = llm_npu::build_prefill_dag(plan, options_, m, placement_, shadow_kept_, r.prompt, r.batch);
+  const std::vector<bool> shadow_kept = llm_npu::planned_shadow_layers(data_, shadow_kept_, options_.outlier_prune);
+  const auto dag = llm_npu::build_prefill_dag(plan, options_, m, placement_, shadow_kept, r.prompt, r.batch);
   if (options_.prepared) plan.prepared_graphs = dag.npu_graphs;
   if (options_.ooe) {
     // The picker needs T(g) for every subgraph: profiled offline, as the paper does.
@@ -47,7 +48,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
   llm_npu::append_cpu_decode(plan, options_, m, r, dag.last);
 
   const auto mem = llm_npu::graph_memory(plan, soc.npu);
-  const auto kept = static_cast<std::uint64_t>(std::count(shadow_kept_.begin(), shadow_kept_.end(), true));
+  const auto kept = static_cast<std::uint64_t>(std::count(shadow_kept.begin(), shadow_kept.end(), true));
   const double mib = 1024.0 * 1024.0;
   plan.info = {
       {"chunk", options_.chunk},
@@ -67,7 +68,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
       {"hot_channels", options_.hot_channels},
       {"hot_hit", options_.hot_hit},
       {"hot_outlier_weights_mib",
-       options_.shadow_outliers ? static_cast<double>(llm_npu::hot_weight_bytes(options_, m, shadow_kept_)) / mib : 0.0},
+       options_.shadow_outliers ? static_cast<double>(llm_npu::hot_weight_bytes(options_, m, shadow_kept)) / mib : 0.0},
       {"ooe", options_.ooe},
       {"npu_activation_layout", kernels::graph_activation_layout_name(options_.equivalent_shapes ? kernels::GraphActivationLayout::kEquivalentShape
                                                                                                  : kernels::GraphActivationLayout::kTokensAsHeight)},

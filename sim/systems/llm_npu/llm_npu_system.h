@@ -22,11 +22,14 @@ class LlmNpu final : public System {
   double weight_bits() const override { return 8.0; }
   bool decode_windows() const override { return true; }
   runtime::SyncPolicy sync_policy() const override;
+  // Functional mode's measured layer importance picks the layers whose outliers are kept.
+  void use_data(const runtime::DataDriven* data) override { data_ = data; }
 
  private:
   llm_npu::Options options_;
   llm_npu::NpuPlacement placement_;
-  std::vector<bool> shadow_kept_;
+  std::vector<bool> shadow_kept_;  // from the modelled importance table
+  const runtime::DataDriven* data_ = nullptr;
 };
 
 void register_llm_npu(SystemRegistry& r);

@@ -48,6 +48,7 @@ OutlierCalibration calibrate_outliers(const model::ModelConfig& m, const functio
   const std::vector<std::int32_t> ids = functional::draw_tokens(shape, m.vocab, seed);
   functional::ReferenceForward ref(m, shape, ids, weights);
   OutlierCalibration out;
+  out.layer_importance.assign(layers, 0.0);
   std::uint32_t layer = 0;
   ref.set_group_input_observer([&](const char* group, const kernels::Tensor& x) {
     std::vector<float> mx = channel_max(x);
@@ -63,6 +64,8 @@ OutlierCalibration calibrate_outliers(const model::ModelConfig& m, const functio
     const std::size_t keep = std::min<std::size_t>(o.outlier_channels, width - 1);
     const float t = mx[order[keep]];
     g.scale = t > 0 ? t / 127.0f : 1.0f;
+    double& importance = out.layer_importance[layer];
+    importance = std::max(importance, static_cast<double>(mx[order[0]]) / static_cast<double>(g.scale));
     out.groups[{layer, group}] = std::move(g);
   });
   for (; layer < layers; ++layer) ref.run_layer(weights.layer(layer));

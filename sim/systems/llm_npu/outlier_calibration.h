@@ -12,6 +12,9 @@
 //           `outlier_channels` channels, the paper's 5-15, sit above it), and
 //   hot   = the ceil(hot_channels x width) channels with the largest maxima (their weight rows stay
 //           in memory; llm.npu: < 3% of channels hold > 80% of the outliers).
+// and for every layer its outlier importance, llm.npu's max|outlier| / s: the largest channel max
+// over the scale, the largest over the layer's groups (it picks the layers whose outliers are kept,
+// outlier_plan.h's shadow_layers).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -38,6 +41,7 @@ struct OutlierCalibrationOptions {
 
 struct OutlierCalibration {
   std::map<std::pair<std::uint32_t, std::string>, GroupScale> groups;  // (layer, first matmul) -> scale
+  std::vector<double> layer_importance;                                // per measured layer: max|outlier| / s
   const GroupScale* find(std::uint32_t layer, const std::string& group) const {
     const auto it = groups.find({layer, group});
     return it == groups.end() ? nullptr : &it->second;

@@ -14,8 +14,15 @@ std::vector<double> layer_importance(std::uint64_t layers) {
   return v;
 }
 
-std::vector<bool> shadow_layers(std::uint64_t layers, double prune) {
-  const auto imp = layer_importance(layers);
+std::vector<bool> shadow_layers(std::uint64_t layers, double prune) { return shadow_layers(layer_importance(layers), prune); }
+
+std::vector<bool> planned_shadow_layers(const runtime::DataDriven* data, const std::vector<bool>& modelled, double prune) {
+  if (data == nullptr || data->layer_importance.size() != modelled.size()) return modelled;
+  return shadow_layers(data->layer_importance, prune);
+}
+
+std::vector<bool> shadow_layers(const std::vector<double>& imp, double prune) {
+  const std::uint64_t layers = imp.size();
   std::vector<std::uint64_t> order(layers);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) { return imp[a] > imp[b]; });

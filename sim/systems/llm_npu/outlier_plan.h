@@ -6,6 +6,8 @@
 // outliers of the least important `outlier_prune` share. socsim has no corpus to profile, so the
 // importance table stands in with that shape: importance(l) = max(1 / (l + 1), 1 / (L - l)), and
 // the ceil((1 - prune) L) most important layers keep their shadow path (ties: lower index).
+// Functional mode measures the importance instead (outlier_calibration.h, on the run's weights:
+// runtime::DataDriven::layer_importance) and picks the layers from it the same way.
 //
 // A shadow matmul for a matmul group sharing one input [rows x k] with n outputs in all (q, k and v
 // together): `outlier_channels` = c input channels hold outliers; their float activations
@@ -21,13 +23,19 @@
 
 #include "sim/model/layer_ops.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/data_driven.h"
 #include "sim/systems/llm_npu/llm_npu_options.h"
 
 namespace socsim::systems::llm_npu {
 
 std::vector<double> layer_importance(std::uint64_t layers);
-// true for the layers whose outliers are kept (shadow path).
+// true for the layers whose outliers are kept (shadow path): the ceil((1 - prune) L) largest of
+// `importance` (one per layer), from layer_importance(layers) when none is measured.
+std::vector<bool> shadow_layers(const std::vector<double>& importance, double prune);
 std::vector<bool> shadow_layers(std::uint64_t layers, double prune);
+// The kept layers of a plan: from the importance functional mode measured when `data` holds it for
+// every layer of the model, else `modelled`.
+std::vector<bool> planned_shadow_layers(const runtime::DataDriven* data, const std::vector<bool>& modelled, double prune);
 
 model::OpDesc shadow_matmul(const Options& o, std::uint64_t rows, std::uint64_t n);
 model::OpDesc outlier_merge(std::uint64_t rows, std::uint64_t n);

@@ -363,7 +363,8 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     llm_npu::append_cpu_decode(host, host_, m, r, 0);
     return host;
   }
-  const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, shadow_kept_, r.prompt, r.batch);
+  const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, llm_npu::planned_shadow_layers(data_, shadow_kept_, host_.outlier_prune),
+                                              r.prompt, r.batch);
   runtime::JobProfiler profiler(soc, m);
   Stats stats;
   AttentionBuilder builder(variant_, options_, host_, m, soc, ratios_, profiler, stats, data_);

@@ -1,6 +1,8 @@
 // Functional mode's data-driven timing for llm.npu: outlier channels per (chunk, layer, group)
 // counted on the real activations against offline scales calibrated on data of their own; the
 // shadow jobs of the timed plan follow them.
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "sim/functional/functional_run.h"
@@ -12,6 +14,7 @@
 #include "sim/systems/llm_npu/outlier_calibration.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
 #include "tests/support/configured_system.h"
+#include "tests/unit/functional/edited_layer_weights.h"
 #include "tests/unit/functional/functional_test_helpers.h"
 
 namespace socsim::systems {
@@ -110,6 +113,66 @@ TEST(LlmNpuDataDriven, ApplyRewritesTheNamedShadowJobs) {
   EXPECT_TRUE(plan.jobs[index].ops.empty());  // no outlier: nothing to compute or read
   d.shadow_jobs["prefill.c9.L0.shadow.q_proj"] = {1, 1};
   EXPECT_THROW(d.apply(plan), std::logic_error);
+}
+
+// Weights whose layer `loud`'s input norm lifts one channel 1000-fold: that layer's q_proj input
+// has a far larger outlier over its scale than any other layer's.
+functional::test::EditedLayerWeights loud_layer(const model::ModelConfig& m, std::uint32_t loud) {
+  return {m, 3, loud, [](functional::LayerWeights& w) { w.input_norm.weight[5] *= 1000.0f; }, "loud layer"};
+}
+
+std::set<std::uint32_t> shadow_npu_layers(const runtime::Plan& plan) {
+  std::set<std::uint32_t> kept;
+  for (const auto& j : plan.jobs) {
+    if (j.unit == kernels::Unit::kNpu && j.outliers == runtime::OutlierHandling::kShadow) kept.insert(j.ops.front().layer);
+  }
+  return kept;
+}
+
+TEST(LlmNpuDataDriven, MeasuredImportancePicksTheKeptLayers) {
+  const auto m = functional::test::tiny_model();  // 2 layers
+  llm_npu::OutlierCalibrationOptions o;
+  o.tokens = 16, o.outlier_channels = 2;
+  const auto quiet = llm_npu::calibrate_outliers(m, loud_layer(m, 99), 9, o);
+  const auto loud = llm_npu::calibrate_outliers(m, loud_layer(m, 1), 9, o);
+  ASSERT_EQ(loud.layer_importance.size(), 2u);
+  // max|x| / s = 127 x the largest channel max over the (outlier_channels + 1)-th largest: >= 127.
+  for (double v : quiet.layer_importance) EXPECT_GE(v, 127.0);
+  EXPECT_GT(loud.layer_importance[1], 5 * quiet.layer_importance[1]);
+  EXPECT_DOUBLE_EQ(loud.layer_importance[0], quiet.layer_importance[0]);  // layer 0 sees the same data
+  // Pruning half: the table keeps layer 0 (a tie, the lower index), the measurement layer 1.
+  EXPECT_EQ(llm_npu::shadow_layers(2, 0.5), (std::vector<bool>{true, false}));
+  EXPECT_EQ(llm_npu::shadow_layers(loud.layer_importance, 0.5), (std::vector<bool>{false, true}));
+  // The plan follows the measurement when it covers every layer, else the table.
+  ShadowRun r({"llm_npu.outlier_prune=0.5"});
+  EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{0}));
+  runtime::DataDriven d;
+  d.layer_importance = loud.layer_importance;
+  r.system->use_data(&d);
+  EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{1}));
+  d.layer_importance.pop_back();
+  EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{0}));
+  r.system->use_data(nullptr);
+}
+
+TEST(LlmNpuDataDriven, FunctionalModeReportsAndTimesTheMeasuredKeptLayers) {
+  ShadowRun r({"llm_npu.outlier_prune=0.5"});
+  const auto f = r.functional(4);
+  ASSERT_EQ(f.data.layer_importance.size(), 2u);
+  const auto& s = f.data.summary["llm_npu.shadow_layers"];
+  const auto kept = llm_npu::shadow_layers(f.data.layer_importance, 0.5);
+  const std::uint32_t expect = kept[0] ? 0 : 1;
+  EXPECT_EQ(s["kept"], nlohmann::ordered_json::array({expect}));
+  EXPECT_EQ(s["timing_mode"]["kept"], nlohmann::ordered_json::array({0}));
+  // The shadow jobs measured are the kept layer's, and the timed plan runs them.
+  for (const auto& [name, n] : f.data.shadow_jobs) EXPECT_NE(name.find(".L" + std::to_string(expect) + "."), std::string::npos) << name;
+  EXPECT_NO_THROW(r.timed(f.data));
+  // Fewer layers computed than the model has: the table picks, and the report says so.
+  functional::FunctionalOptions one;
+  one.layers = 1;
+  const auto partial = functional::run_functional_with_data(r.req, *r.system, one);
+  EXPECT_TRUE(partial.data.layer_importance.empty());
+  EXPECT_NE(partial.data.summary["llm_npu.shadow_layers"]["source"].get<std::string>().find("1 of 2 layers"), std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "sim/systems/shadowattn/calibration.h"
 #include "sim/systems/shadowattn/importance_calibration.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
+#include "tests/unit/functional/edited_layer_weights.h"
 #include "tests/unit/functional/functional_test_helpers.h"
 
 namespace socsim::systems::shadowattn {
@@ -21,29 +22,14 @@ namespace {
 const std::string kRoot = SOCSIM_SOURCE_DIR;
 
 // Synthetic weights with one head's output projection rows zeroed: that head writes nothing.
-class SilencedHead final : public functional::WeightSource {
- public:
-  SilencedHead(const model::ModelConfig& m, std::uint32_t layer, std::uint64_t head) : m_(m), w_(m, 3), layer_(layer), head_(head) {}
-  std::string describe() const override { return "silenced"; }
-  functional::LayerWeights layer(std::uint32_t index) const override {
-    auto w = w_.layer(index);
-    if (index == layer_) {
-      auto d = w.o.data<float>();
-      const std::uint64_t cols = m_.hidden, hd = m_.head_dim;
-      std::fill(d.begin() + static_cast<std::ptrdiff_t>(head_ * hd * cols), d.begin() + static_cast<std::ptrdiff_t>((head_ + 1) * hd * cols), 0.0f);
-    }
-    return w;
-  }
-  void embedding_rows(std::span<const std::int32_t> ids, float* out) const override { w_.embedding_rows(ids, out); }
-  functional::NormWeights final_norm() const override { return w_.final_norm(); }
-  kernels::Tensor lm_head_rows(std::uint64_t first, std::uint64_t count) const override { return w_.lm_head_rows(first, count); }
-
- private:
-  model::ModelConfig m_;
-  functional::SyntheticWeights w_;
-  std::uint32_t layer_;
-  std::uint64_t head_;
-};
+functional::test::EditedLayerWeights silenced_head(const model::ModelConfig& m, std::uint32_t layer, std::uint64_t head) {
+  return {m, 3, layer,
+          [cols = m.hidden, hd = m.head_dim, head](functional::LayerWeights& w) {
+            auto d = w.o.data<float>();
+            std::fill(d.begin() + static_cast<std::ptrdiff_t>(head * hd * cols), d.begin() + static_cast<std::ptrdiff_t>((head + 1) * hd * cols), 0.0f);
+          },
+          "silenced"};
+}
 
 CalibrationOptions small() {
   CalibrationOptions o;
@@ -53,7 +39,7 @@ CalibrationOptions small() {
 
 TEST(ShadowAttnImportance, SilentHeadHasNoImportanceOthersDo) {
   const auto m = functional::test::tiny_model();  // 2 layers x 4 heads
-  const SilencedHead w(m, 1, 2);
+  const auto w = silenced_head(m, 1, 2);
   const auto c = calibrate_importance(m, w, 5, small());
   ASSERT_EQ(c.importance.head.size(), 8u);
   ASSERT_EQ(c.importance.layer.size(), 2u);

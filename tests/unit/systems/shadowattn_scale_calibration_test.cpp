@@ -81,6 +81,13 @@ struct TinyShadow : test::ConfiguredSystem {
     req.prompt_tokens = 96, req.decode_tokens = 1;
     configure("shadowattn");
   }
+  // The plan functional mode computed: llm.npu's kept layers from the importance it measured.
+  runtime::Plan measured_plan(const runtime::DataDriven& data) {
+    system->use_data(&data);
+    runtime::Plan p = plan();
+    system->use_data(nullptr);
+    return p;
+  }
 };
 
 // Recall of shadowattn's estimation with the grid centred at `centre` (none: each layer's own mean, the oracle).
@@ -98,8 +105,10 @@ double recall_with_centre(const runtime::Plan& plan, const model::ModelConfig& m
 TEST(ShadowAttnScaleCalibration, FunctionalGridIsCentredOnTheCalibration) {
   TinyShadow r;
   functional::FunctionalOptions opt;
-  const auto acc = functional::run_functional(r.req, *r.system, opt);
+  const auto result = functional::run_functional_with_data(r.req, *r.system, opt);
+  const auto& acc = result.accuracy;
   ASSERT_TRUE(acc.contains("scale_calibration"));
+  ASSERT_EQ(result.data.layer_importance.size(), r.req.model.layers);
   const auto& c = acc["scale_calibration"];
   EXPECT_EQ(c["chunk"], 32);  // the plan's estimation chunk
   EXPECT_EQ(c["samples"].get<std::uint64_t>(), 2u * 2u * r.req.model.layers * r.req.model.heads);
@@ -112,7 +121,7 @@ TEST(ShadowAttnScaleCalibration, FunctionalGridIsCentredOnTheCalibration) {
   // The same estimation with the grid centred 64x too high in Q and K: the INT8 codes of every
   // head collapse to a few levels and the kept positions drift from the FP32 top-k.
   const functional::SyntheticWeights w(r.req.model, r.req.seed);
-  const auto plan = r.plan();
+  const auto plan = r.measured_plan(result.data);
   const ScalePair calibrated{c["lam_q"].get<double>(), c["lam_k"].get<double>()};
   const double good = recall_with_centre(plan, r.req.model, w, calibrated, r.req.seed);
   const double off = recall_with_centre(plan, r.req.model, w, ScalePair{calibrated.q * 64, calibrated.k * 64}, r.req.seed);
@@ -121,10 +130,12 @@ TEST(ShadowAttnScaleCalibration, FunctionalGridIsCentredOnTheCalibration) {
   // The oracle centre (each layer's own mean) needs no calibration; its recall is what the
   // recall_with_centre helper gives without a centre.
   TinyShadow oracle({"shadowattn.scale_centre=oracle"});
-  const auto acc_oracle = functional::run_functional(oracle.req, *oracle.system, opt);
+  const auto oracle_result = functional::run_functional_with_data(oracle.req, *oracle.system, opt);
+  const auto& acc_oracle = oracle_result.accuracy;
   EXPECT_FALSE(acc_oracle.contains("scale_calibration"));
   EXPECT_EQ(acc_oracle["scale_centre"].get<std::string>().rfind("oracle", 0), 0u);
-  EXPECT_DOUBLE_EQ(acc_oracle["topk_recall"].get<double>(), recall_with_centre(oracle.plan(), r.req.model, w, std::nullopt, r.req.seed));
+  EXPECT_DOUBLE_EQ(acc_oracle["topk_recall"].get<double>(),
+                   recall_with_centre(oracle.measured_plan(oracle_result.data), r.req.model, w, std::nullopt, r.req.seed));
   EXPECT_DOUBLE_EQ(acc["topk_recall"].get<double>(), good);
   // Baselines have no grid.
   test::ConfiguredSystem base("snapdragon-8gen3", {"llm_npu.chunk=32"});
