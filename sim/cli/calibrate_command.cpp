@@ -65,7 +65,9 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (out.empty()) throw config::ConfigError(where, "--out", "is required (the calibration file to write)");
   check_output_path("--out", out, false);  // before the ablation forwards, not after
   const std::uint64_t memory_limit = host_memory_limit(max_host_memory);
-  const model::ModelConfig m = model::load_model_config(resolve_input(InputKind::kModel, model));
+  const auto model_path = resolve_input(InputKind::kModel, model);
+  check_output_not_input("--out", out, {{"--model", model_path}});
+  const model::ModelConfig m = model::load_model_config(model_path);
   if (layers > m.layers) throw config::ConfigError(where, "--layers", fmt::format("model '{}' has {} layers, got {}", m.id, m.layers, layers));
   if (sequences == 0 || scored == 0 || tokens < scored) {
     throw config::ConfigError(where, "--tokens", "need --sequences >= 1 and --tokens >= --scored >= 1");

@@ -76,6 +76,18 @@ void check_output_path(const std::string& option, const std::filesystem::path& p
   }
 }
 
+void check_output_not_input(const std::string& option, const std::filesystem::path& path, const std::vector<NamedInput>& inputs) {
+  for (const auto& in : inputs) {
+    if (in.path.empty()) continue;
+    std::error_code ec;
+    // (False, with an error code, when either is missing: a new output replaces nothing.)
+    if (!std::filesystem::equivalent(path, in.path, ec) || ec) continue;
+    throw config::ConfigError({"command line", 0, 0}, option,
+                              "'" + path.string() + "' is the " + in.option + " file ('" + in.path.string() +
+                                  "'): writing the output would replace it; choose another path");
+  }
+}
+
 void OutputFiles::write_all() const {
   // Every file goes to a temporary beside its target first; only when all are complete on disk do
   // they replace their targets (rename: atomic), so a failure (a full disk, a kill) leaves neither

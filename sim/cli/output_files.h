@@ -15,6 +15,15 @@ namespace socsim::cli {
 // reports, still leaving nothing partial.)
 void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder);
 
+// An input of a command: the option that named it and the file it resolved to.
+struct NamedInput {
+  std::string option;
+  std::filesystem::path path;
+};
+// Throws config::ConfigError naming `option` when the output `path` is the same file as one of
+// `inputs` (by identity: another spelling, a link), which the write would replace with the report.
+void check_output_not_input(const std::string& option, const std::filesystem::path& path, const std::vector<NamedInput>& inputs);
+
 class OutputFiles {
  public:
   void add(std::filesystem::path path, std::string content) { files_.emplace_back(std::move(path), std::move(content)); }

@@ -152,13 +152,15 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
 
   Lengths lengths;
   runtime::Workload work;
+  std::filesystem::path workload_path;
   if (!workload.empty()) {
     if (vm.count("prompt") || vm.count("decode") || vm.count("batch")) {
       bad("--workload", "give either --workload or --prompt/--decode/--batch, not both");
     }
     // Every drawn request is simulated, back to back (simulate_run.h); the first one's lengths
     // stand for the run in the checks below, the workload's bounds are checked once the model is known.
-    work = runtime::load_workload(resolve_input(InputKind::kWorkload, workload));
+    workload_path = resolve_input(InputKind::kWorkload, workload);
+    work = runtime::load_workload(workload_path);
     // A seed given for the run seeds the workload's draws (its file's `seed` otherwise), so a
     // sweep over --seed draws other requests.
     if (vm.count("seed")) {
@@ -195,7 +197,15 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   for (const auto& o : sets) tree.apply_override(o);
   req.soc = hw::parse_soc_spec(tree);
   req.soc.source_file = soc_path.string();
-  req.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  const auto model_path = resolve_input(InputKind::kModel, model);
+  req.model = model::load_model_config(model_path);
+  // An output that is one of the inputs would be replaced by the report (a model's config.json
+  // given as --json): refused before anything runs.
+  const std::vector<NamedInput> inputs = {{"--soc", soc_path}, {"--model", model_path}, {"--workload", workload_path}, {"--weights", weights}};
+  if (!json_file.empty()) check_output_not_input("--json", json_file, inputs);
+  for (const char* name : {"report.json", "trace.json", "report.html"}) {
+    if (!report_dir.empty()) check_output_not_input("--report-dir", std::filesystem::path(report_dir) / name, inputs);
+  }
   auto root = tree.root();
   // model.* settings of the run: the model's trained window stretched for a what-if (shadowAttn's
   // paper runs PhoneLM, trained for 2048 tokens, on 3840- and 4096-token prompts). RoPE positions

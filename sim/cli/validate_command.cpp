@@ -56,7 +56,10 @@ int validate_command(const std::vector<std::string>& args) {
   if (claims_file.empty()) {
     throw config::ConfigError({"command line", 0, 0}, "--claims", "is required (a claims YAML file)");
   }
-  if (!json_file.empty()) check_output_path("--json", json_file, false);  // before every claim runs
+  if (!json_file.empty()) {  // before every claim runs
+    check_output_path("--json", json_file, false);
+    check_output_not_input("--json", json_file, {{"--claims", claims_file}});
+  }
 
   // Loading checks the whole file before any claim runs.
   const std::vector<validation::Claim> claims = validation::load_claims_file(claims_file);
