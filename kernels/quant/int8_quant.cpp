@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/gemm/bulk_convert.h"
+#include "kernels/tensor/non_finite.h"
 
 namespace socsim::kernels {
 
@@ -33,7 +34,7 @@ std::span<const float> as_float(const Tensor& x, std::vector<float>& scratch) {
 }
 
 QuantizedI8 quantize_values(const Tensor& x, std::span<const float> v, float scale) {
-  if (!(scale > 0) || !std::isfinite(scale)) throw std::invalid_argument("quantization scale must be positive and finite");
+  if (!(scale > 0) || !std::isfinite(scale)) throw NonFiniteData("quantization scale must be positive and finite");
   QuantizedI8 out{Tensor(x.shape(), ElemType::kI8), scale};
   detail::quantize_span(v.data(), out.q.data<std::int8_t>().data(), v.size(), scale);
   return out;

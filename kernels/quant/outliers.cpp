@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kernels/tensor/non_finite.h"
+
 namespace socsim::kernels {
 
 namespace {
@@ -30,7 +32,7 @@ std::vector<std::int32_t> SparseOutliers::channels() const {
 
 OutlierSplit split_outliers(const Tensor& x, float scale) {
   if (x.rank() != 2 || x.type() != ElemType::kF32) throw std::invalid_argument("outlier extraction takes a float32 matrix");
-  if (!(scale > 0) || !std::isfinite(scale)) throw std::invalid_argument("outlier scale must be positive and finite");
+  if (!(scale > 0) || !std::isfinite(scale)) throw NonFiniteData("outlier scale must be positive and finite");
   const float t = 127.0f * scale;
   const std::int64_t rows = x.dim(0), cols = x.dim(1);
   OutlierSplit out{Tensor::matrix(rows, cols, ElemType::kF32), SparseOutliers{rows, cols, {}}};
@@ -39,7 +41,7 @@ OutlierSplit split_outliers(const Tensor& x, float scale) {
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t c = 0; c < cols; ++c) {
       const float v = in[r * cols + c];
-      if (!std::isfinite(v)) throw std::invalid_argument("outlier extraction of a non-finite value");
+      if (!std::isfinite(v)) throw NonFiniteData("outlier extraction of a non-finite value");
       if (std::fabs(v) <= t) {
         kept[r * cols + c] = v;
         continue;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/tensor/non_finite.h"
 #include "sim/cli/command.h"
 #include "sim/cli/log_level.h"
 #include "sim/config/config_error.h"
@@ -117,6 +118,12 @@ int main(int argc, char** argv) {
     // phone does), not from a bug: bad input. Other overflows are internal errors (below).
     std::cerr << "error: the inputs ask for a duration or size socsim cannot represent (64-bit picoseconds: 213 days; 64-bit bytes): "
               << e.what() << socsim::config::longest_time_hint() << "\n";
+    return 2;
+  } catch (const socsim::kernels::NonFiniteData& e) {
+    // Data a kernel cannot represent (functional mode names the layer where it catches it first).
+    std::cerr << "error: functional mode: " << e.what()
+              << ": the activations leave the range the numerics represent (check the weights' values; with synthetic weights, a smaller "
+                 "functional.outlier_scale)\n";
     return 2;
   } catch (const std::bad_alloc&) {
     // The host could not give the memory the inputs ask for: a process limit (ulimit -v) below

@@ -19,6 +19,11 @@ double relative_error(const kernels::Tensor& a, const kernels::Tensor& ref) {
   return n == 0 ? (d == 0 ? 0 : INFINITY) : std::sqrt(d / n);
 }
 
+std::uint64_t count_non_finite(const kernels::Tensor& a) {
+  const auto x = a.data<float>();
+  return static_cast<std::uint64_t>(std::count_if(x.begin(), x.end(), [](float v) { return !std::isfinite(v); }));
+}
+
 LogitsComparison::LogitsComparison(std::uint64_t positions) : sys_best_(positions), ref_best_(positions) {}
 
 void LogitsComparison::add_block(const float* sys, const float* ref, std::uint64_t cols, std::uint64_t col0) {
@@ -28,6 +33,8 @@ void LogitsComparison::add_block(const float* sys, const float* ref, std::uint64
   for (std::uint64_t p = 0; p < sys_best_.size(); ++p) {
     for (std::uint64_t c = 0; c < cols; ++c) {
       const float s = sys[p * cols + c], r = ref[p * cols + c];
+      sys_non_finite_ += std::isfinite(s) ? 0 : 1;
+      ref_non_finite_ += std::isfinite(r) ? 0 : 1;
       const double e = static_cast<double>(s) - r;
       diff_sq_ += e * e;
       ref_sq_ += static_cast<double>(r) * r;

@@ -22,6 +22,8 @@ struct AccuracyMetrics {
 
 // ||a - ref||_F / ||ref||_F over two equal-shape F32 tensors (0 when both are zero).
 double relative_error(const kernels::Tensor& a, const kernels::Tensor& ref);
+// Elements of an F32 tensor that are NaN or infinite.
+std::uint64_t count_non_finite(const kernels::Tensor& a);
 
 class LogitsComparison {
  public:
@@ -34,6 +36,9 @@ class LogitsComparison {
   double top1_agreement() const;
   // The system's greedy token (its logits' argmax) at each position, once every block is in.
   std::vector<std::uint64_t> system_top1() const;
+  // Logits that were NaN or infinite, the system's and the reference's.
+  std::uint64_t system_non_finite() const { return sys_non_finite_; }
+  std::uint64_t reference_non_finite() const { return ref_non_finite_; }
 
  private:
   struct Best {
@@ -42,6 +47,7 @@ class LogitsComparison {
     bool set = false;
   };
   double diff_sq_ = 0, ref_sq_ = 0, max_abs_ = 0;
+  std::uint64_t sys_non_finite_ = 0, ref_non_finite_ = 0;
   std::vector<Best> sys_best_, ref_best_;
 };
 

@@ -7,8 +7,12 @@
 #include <set>
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
 #include "kernels/quant/int8_quant.h"
 #include "kernels/tensor/kernel_time.h"
+#include "kernels/tensor/non_finite.h"
+#include "sim/config/config_error.h"
 #include "sim/core/host_memory.h"
 #include "sim/core/run_progress.h"
 #include "sim/functional/head_batches.h"
@@ -57,6 +61,15 @@ float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
   return mx > 0 ? mx / 127.0f : 1.0f;
 }
 
+// Data beyond what the numerics represent is bad input (the weights' values), not an internal
+// error: the message names the weights, where it happened and what to change.
+[[noreturn]] void out_of_range(const WeightSource& weights, const std::string& where, const std::string& what) {
+  throw config::ConfigError({"command line", 0, 0}, "--mode functional",
+                            where + ": " + what + ": the activations of weights '" + weights.describe() +
+                                "' leave the range the numerics represent (check the checkpoint's values; with synthetic weights, a smaller "
+                                "functional.outlier_scale)");
+}
+
 }  // namespace
 
 std::uint64_t outlier_calibration_seed(std::uint64_t seed) { return seed ^ kOutlierCalibrationSeed; }
@@ -102,7 +115,11 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
     check_host_memory();  // --max-host-memory (the caller's ScopedHostMemoryLimit), layer by layer
     const LayerWeights w = weights.layer(l);  // the only layer alive: shared by both runs
     check_host_memory();
-    system.run_layer(l, w);
+    try {
+      system.run_layer(l, w);
+    } catch (const kernels::NonFiniteData& e) {
+      out_of_range(weights, "the system's layer " + std::to_string(l), e.what());
+    }
     {
       const kernels::ScopedKernelTime timed(kernels::KernelClock::kReference);  // the accuracy baseline's arithmetic
       reference.run_layer(w);
@@ -123,6 +140,9 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
   if (sp.recall_total > 0) out.topk_recall = sp.recall_hits / sp.recall_total;
   if (sp.ref_sq > 0) out.attention_rel_error = std::sqrt(sp.diff_sq / sp.ref_sq);
   out.reference_hidden = reference.final_hidden(final_norm);
+  if (const auto n = count_non_finite(out.reference_hidden)) {
+    out_of_range(weights, "the FP32 reference", std::to_string(n) + " non-finite values in its final hidden state");
+  }
   const std::uint64_t B = shape.sequences, h = model.hidden, positions = shape.positions();
   out.system_hidden = f32_matrix(positions, h);
   for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -143,11 +163,22 @@ FunctionalOutcome compare_with_reference(const model::ModelConfig& model, const 
       const kernels::ScopedKernelTime timed(kernels::KernelClock::kReference);
       return head.apply(out.reference_hidden, Precision::kFp32);
     }();
-    const Tensor sys = head_batches.logits(head, cols);
+    const Tensor sys = [&] {
+      try {
+        return head_batches.logits(head, cols);
+      } catch (const kernels::NonFiniteData& e) {
+        out_of_range(weights, "the system's output head", e.what());
+      }
+    }();
     logits.add_block(sys.data<float>().data(), ref.data<float>().data(), cols, v0);
     step();
     progress_functional_logits(v0 / kHeadBlock + 1, (model.vocab + kHeadBlock - 1) / kHeadBlock);  // minutes at long decodes
   }
+  if (logits.reference_non_finite() > 0) {
+    out_of_range(weights, "the FP32 reference", std::to_string(logits.reference_non_finite()) + " non-finite logits");
+  }
+  out.non_finite_hidden = count_non_finite(out.system_hidden);
+  out.non_finite_logits = logits.system_non_finite();
   out.metrics.hidden_rel_error = relative_error(out.system_hidden, out.reference_hidden);
   out.metrics.logits_rel_error = logits.rel_error();
   out.metrics.logits_max_abs_error = logits.max_abs_error();
@@ -345,6 +376,18 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
   j["logits_rel_error"] = o.metrics.logits_rel_error;
   j["logits_max_abs_error"] = o.metrics.logits_max_abs_error;
   j["top1_agreement"] = o.metrics.top1_agreement;
+  if (o.non_finite_hidden > 0 || o.non_finite_logits > 0) {
+    // The system's numerics overflowed where the FP32 reference's did not: its errors are not
+    // numbers and its argmax over NaN is no token, so they are reported as null, and why.
+    for (const char* k : {"hidden_rel_error", "logits_rel_error", "logits_max_abs_error", "top1_agreement"}) j[k] = nullptr;
+    j["non_finite"] = {{"hidden_values", o.non_finite_hidden},
+                       {"logits", o.non_finite_logits},
+                       {"note", "the system's INT8/FP16 numerics overflowed (the FP32 reference did not): its outputs hold NaN or "
+                                "infinite values, so the error metrics are null"}};
+    spdlog::warn("functional mode: the system's numerics overflowed: {} of its final hidden values and {} of its logits are NaN or "
+                 "infinite (the FP32 reference's are finite); the accuracy metrics are null",
+                 o.non_finite_hidden, o.non_finite_logits);
+  }
   j["positions"] = o.metrics.positions;
   j["functional_layers"] = o.functional_layers;
   j["layers"] = req.model.layers;

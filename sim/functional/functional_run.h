@@ -62,6 +62,9 @@ struct FunctionalOutcome {
   std::map<PlanForward::OutlierKey, runtime::ShadowOutliers> shadow_outliers;
   std::map<runtime::HeadKey, std::size_t> head_buckets;  // shadowAttn (PlanForward::head_buckets)
   std::uint64_t split_matmuls = 0;                       // HeteroLLM (PlanForward::split_matmuls)
+  // The system's final hidden state and logits that were NaN or infinite (its INT8/FP16 numerics
+  // overflowed while the FP32 reference did not): the error metrics are then meaningless.
+  std::uint64_t non_finite_hidden = 0, non_finite_logits = 0;
   std::vector<std::uint64_t> system_top1;  // the system's greedy token per position (head group g, sequence b: g * B + b)
 };
 

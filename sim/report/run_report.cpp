@@ -77,12 +77,17 @@ std::string summary_text(const RunReport& r) {
     }
     s += "  accuracy vs FP32 reference (" + what + ")\n";
     const auto num = [&](const char* label, const char* key) {
-      if (a.contains(key)) s += fmt::format("    {:<20}{:>12.4e}\n", label, a[key].get<double>());
+      if (!a.contains(key)) return;
+      s += a[key].is_number() ? fmt::format("    {:<20}{:>12.4e}\n", label, a[key].get<double>()) : fmt::format("    {:<20}{:>12}\n", label, "non-finite");
     };
     num("hidden rel error", "hidden_rel_error");
     num("logits rel error", "logits_rel_error");
     num("logits max abs error", "logits_max_abs_error");
-    if (a.contains("top1_agreement")) {
+    if (a.contains("non_finite")) {
+      s += fmt::format("    {:<20}{:>12} (the system's numerics overflowed: {} hidden values, {} logits NaN or infinite)\n", "top-1 agreement",
+                       "none", a["non_finite"].value("hidden_values", std::uint64_t{0}), a["non_finite"].value("logits", std::uint64_t{0}));
+    }
+    if (a.contains("top1_agreement") && a["top1_agreement"].is_number()) {
       s += fmt::format("    {:<20}{:>11.1f}% of {} positions\n", "top-1 agreement", 100.0 * a["top1_agreement"].get<double>(),
                        a.value("positions", std::uint64_t{0}));
     }

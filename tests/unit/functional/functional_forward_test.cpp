@@ -4,11 +4,17 @@
 
 #include <cstring>
 
+#include "edited_layer_weights.h"
 #include "functional_test_helpers.h"
 #include "sim/functional/functional_run.h"
 #include "kernels/elementwise/norm.h"
 #include "sim/functional/linear.h"
+#include "sim/config/config_error.h"
+#include "sim/functional/accuracy.h"
 #include "sim/functional/synthetic_weights.h"
+#include "sim/functional/tensor_util.h"
+#include "kernels/quant/outliers.h"
+#include "kernels/tensor/non_finite.h"
 
 namespace socsim::functional {
 namespace {
@@ -179,6 +185,56 @@ TEST(FunctionalForward, SameSeedIsBitIdenticalOtherSeedDiffers) {
   EXPECT_EQ(a.metrics.logits_rel_error, b.metrics.logits_rel_error);
   EXPECT_EQ(a.metrics.logits_max_abs_error, b.metrics.logits_max_abs_error);
   EXPECT_NE(std::memcmp(a.system_hidden.raw().data(), c.system_hidden.raw().data(), a.system_hidden.bytes()), 0);
+}
+
+// Values past FP16's 65504 overflow an FP16 plan and not the FP32 reference: a result whose
+// error metrics are not numbers, said so (accuracy.non_finite), never a NaN read as an error.
+TEST(FunctionalForward, Fp16OverflowIsCountedAndTheReferenceOverflowIsBadInput) {
+  const auto m = test::tiny_model();
+  const auto fp16 = at(Unit::kCpu, Precision::kFp16);
+  const auto plan = test::uniform_plan(m, kShape, fp16, fp16);
+  const auto scaled = [&](float f) {
+    return test::EditedLayerWeights(m, 1, 0, [f](LayerWeights& w) {
+      for (float& v : w.down.data<float>()) v *= f;
+    }, "scaled");
+  };
+  const auto fine = compare_with_reference(m, plan, kShape, scaled(1.0f), 1, 0);
+  EXPECT_EQ(fine.non_finite_hidden + fine.non_finite_logits, 0u);
+  const auto over = compare_with_reference(m, plan, kShape, scaled(1e6f), 1, 0);
+  EXPECT_GT(over.non_finite_hidden, 0u);
+  EXPECT_GT(over.non_finite_logits, 0u);
+  // The same weights on an FP32 plan: finite, the reference agrees.
+  const auto fp32 = at(Unit::kCpu, Precision::kFp32);
+  const auto wide = compare_with_reference(m, test::uniform_plan(m, kShape, fp32, fp32), kShape, scaled(1e6f), 1, 0);
+  EXPECT_EQ(wide.non_finite_hidden + wide.non_finite_logits, 0u);
+  EXPECT_LT(wide.metrics.hidden_rel_error, kFp32Tolerance);
+  // Past float's range the reference itself overflows (the MLP's input 1e30-fold, its gated
+  // product near 1e60): bad input naming the weights.
+  const test::EditedLayerWeights huge(m, 1, 0, [](LayerWeights& w) {
+    for (float& v : w.post_norm.weight) v *= 1e30f;
+  }, "huge");
+  try {
+    (void)compare_with_reference(m, plan, kShape, huge, 1, 0);
+    ADD_FAILURE() << "no error";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("weights 'huge'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FunctionalForward, KernelsTellDataOutOfRangeApart) {
+  kernels::Tensor x = f32_matrix(1, 4);
+  x.data<float>()[2] = INFINITY;
+  EXPECT_THROW(kernels::split_outliers(x, 1.0f), kernels::NonFiniteData);
+  x.data<float>()[2] = 1.0f;
+  EXPECT_THROW(kernels::split_outliers(x, 0.0f), kernels::NonFiniteData);
+  EXPECT_EQ(count_non_finite(x), 0u);
+  x.data<float>()[0] = NAN;
+  EXPECT_EQ(count_non_finite(x), 1u);
+  LogitsComparison c(1);
+  const float sys[2] = {NAN, 1.0f}, ref[2] = {0.5f, 1.0f};
+  c.add_block(sys, ref, 2, 0);
+  EXPECT_EQ(c.system_non_finite(), 1u);
+  EXPECT_EQ(c.reference_non_finite(), 0u);
 }
 
 TEST(FunctionalForward, PlanWithoutTheOpIsAnInternalError) {
