@@ -22,8 +22,7 @@ void apply_rope(Tensor& x, const RopeParams& p, std::uint64_t p0) {
   const auto d = static_cast<std::uint64_t>(x.dim(2));
   const std::uint64_t r = rotary_dims(d, p.rotary_fraction), h = r / 2;
   if (h == 0) return;
-  std::vector<double> inv_freq(h);
-  for (std::uint64_t i = 0; i < h; ++i) inv_freq[i] = std::pow(p.theta, -2.0 * static_cast<double>(i) / static_cast<double>(r));
+  const std::vector<double> inv_freq = model::rope_inverse_frequencies(p.theta, r, p.scaling);
   std::vector<float> cs(h), sn(h);
   auto data = x.data<float>();
   for (std::uint64_t t = 0; t < tokens; ++t) {

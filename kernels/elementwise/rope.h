@@ -4,7 +4,7 @@
 //
 // For a head vector x of head_dim values, the first r = rotary_dims(head_dim, fraction) values
 // rotate and the rest pass through. With h = r/2, pair i (i < h) is (x[i], x[i+h]) and
-//   inv_freq[i] = theta^(-2i/r),  a = position * inv_freq[i]
+//   inv_freq[i] = theta^(-2i/r) (scaled by the model's rope_scaling),  a = position * inv_freq[i]
 //   x'[i]   = x[i]   cos a - x[i+h] sin a
 //   x'[i+h] = x[i+h] cos a + x[i]   sin a
 // Angles and cos/sin are computed in double and rounded once to FP32, so long positions do not
@@ -22,12 +22,14 @@
 #include "kernels/lowering/work.h"
 #include "kernels/tensor/tensor.h"
 #include "sim/hw/npu/npu_spec.h"
+#include "sim/model/rope_scaling.h"
 
 namespace socsim::kernels {
 
 struct RopeParams {
   double theta = 10000.0;
   double rotary_fraction = 1.0;  // of head_dim; rounded down to an even count
+  model::RopeScaling scaling;    // the model's rope_scaling: inv_freq as model/rope_scaling.h forms it
 };
 
 struct RopeShape {

@@ -285,11 +285,23 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     bad(req.prompt_tokens <= req.model.max_context ? "--decode" : "--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +
                         " tokens exceeds " + req.model.id + "'s context of " + std::to_string(req.model.max_context));
   }
+  if (const std::uint64_t w = req.model.sliding_window; w > 0) {
+    const std::uint64_t longest = req.workload.empty() ? req.prompt_tokens + req.decode_tokens : work.prompt.max() + work.decode.max();
+    if (longest > w) {
+      spdlog::warn("{} attends over a sliding window of {} tokens, which socsim does not model: attention past it is costed (and "
+                   "computed) over the whole context of up to {} tokens",
+                   req.model.id, w, longest);
+    }
+  }
 
   if (functional) {
     if (vm.count("functional-layers") && (functional_layers < 1 || static_cast<std::uint64_t>(functional_layers) > req.model.layers)) {
       bad("--functional-layers", "must be in [1, " + std::to_string(req.model.layers) + "] (" + req.model.id + "'s layers), got " +
                                      std::to_string(functional_layers));
+    }
+    if (req.model.rope_scaling.kind == model::RopeScaling::Kind::kOther) {
+      bad("--mode", req.model.id + "'s rope_scaling type '" + req.model.rope_scaling.name +
+                        "' is not computed by functional mode (linear and llama3 are); timing mode does not depend on it");
     }
     fopt.weights_file = weights;
     fopt.layers = vm.count("functional-layers") ? static_cast<std::uint64_t>(functional_layers) : 0;

@@ -397,7 +397,7 @@ void PlanForward::attend(LayerState& st, const Segment& seg, const float* q_rows
     }
     return out;
   };
-  const kernels::RopeParams rope{m.rope_theta, m.rotary_fraction};
+  const kernels::RopeParams rope{m.rope_theta, m.rotary_fraction, m.rope_scaling};
   const std::uint64_t n = seg.p0 + r;  // keys visible to the segment's last row
   for (std::uint64_t b = 0; b < B; ++b) {
     Tensor qs({static_cast<std::int64_t>(r), static_cast<std::int64_t>(heads), static_cast<std::int64_t>(hd)}, ElemType::kF32);

@@ -66,11 +66,12 @@ double activation(model::Activation a, double x) {
 void rope(Tensor& x, std::uint64_t heads, std::uint64_t hd, std::uint64_t tokens, const model::ModelConfig& m) {
   const auto rot = static_cast<std::uint64_t>(std::floor(static_cast<double>(hd) * m.rotary_fraction + 1e-9)) & ~std::uint64_t{1};
   const std::uint64_t half = rot / 2, rows = static_cast<std::uint64_t>(x.dim(0));
+  const std::vector<double> inv_freq = model::rope_inverse_frequencies(m.rope_theta, rot, m.rope_scaling);
   float* d = x.data<float>().data();
   each_index(rows, half * heads, [&](std::uint64_t r) {
     const double pos = static_cast<double>(r % tokens);
     for (std::uint64_t i = 0; i < half; ++i) {
-      const double angle = pos * std::pow(m.rope_theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
+      const double angle = pos * inv_freq[i];
       const double c = std::cos(angle), s = std::sin(angle);
       for (std::uint64_t hh = 0; hh < heads; ++hh) {
         float* v = d + r * heads * hd + hh * hd;

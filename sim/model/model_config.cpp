@@ -36,7 +36,7 @@ namespace {
 
 class Reader {
  public:
-  Reader(const json& j, std::string file) : j_(j), file_(std::move(file)) {}
+  Reader(const json& j, std::string file, std::string prefix = "") : j_(j), file_(std::move(file)), prefix_(std::move(prefix)) {}
   bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
   std::uint64_t positive(const char* key) const {
     if (!has(key)) fail(key, "missing required key");
@@ -81,13 +81,45 @@ class Reader {
     return out;
   }
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
-    throw config::ConfigError({file_, 0, 0}, key, msg);
+    throw config::ConfigError({file_, 0, 0}, prefix_ + key, msg);
   }
 
  private:
   const json& j_;
   std::string file_;
+  std::string prefix_;  // an object's keys inside the config ("rope_scaling.")
 };
+
+RopeScaling parse_rope_scaling(const json& j, const std::string& file) {
+  RopeScaling s;
+  if (!j.contains("rope_scaling") || j["rope_scaling"].is_null()) return s;
+  const json& o = j["rope_scaling"];
+  if (!o.is_object()) Reader(j, file).fail("rope_scaling", "expected an object or null, got " + o.dump());
+  const Reader r(o, file, "rope_scaling.");
+  // transformers reads rope_type, and type in older configs.
+  s.name = r.string_or("rope_type", r.string_or("type", ""));
+  if (s.name.empty()) r.fail("rope_type", "missing (linear, llama3, dynamic, yarn, ...)");
+  if (s.name == "default") return s;
+  if (s.name != "linear" && s.name != "llama3") {
+    s.kind = RopeScaling::Kind::kOther;  // kept by name: only functional mode would compute it
+    return s;
+  }
+  s.kind = s.name == "linear" ? RopeScaling::Kind::kLinear : RopeScaling::Kind::kLlama3;
+  if (!r.has("factor")) r.fail("factor", "missing required key");
+  s.factor = r.positive_number_or("factor", 1.0);
+  if (s.kind == RopeScaling::Kind::kLlama3) {
+    for (const char* k : {"low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}) {
+      if (!r.has(k)) r.fail(k, "missing required key (rope_type llama3)");
+    }
+    s.low_freq_factor = r.positive_number_or("low_freq_factor", 1.0);
+    s.high_freq_factor = r.positive_number_or("high_freq_factor", 4.0);
+    s.original_max_positions = static_cast<double>(r.positive("original_max_position_embeddings"));
+    if (!(s.high_freq_factor > s.low_freq_factor)) {
+      r.fail("high_freq_factor", fmt::format("must exceed low_freq_factor ({}), got {}", s.low_freq_factor, s.high_freq_factor));
+    }
+  }
+  return s;
+}
 
 Activation parse_activation(const Reader& r, const std::string& name) {
   if (name == "silu" || name == "swish") return Activation::kSilu;
@@ -189,7 +221,27 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   const double eps_default = m.norm == NormKind::kLayerNorm ? 1e-5 : 1e-6;
   m.norm_eps = r.positive_number_or("rms_norm_eps",
                                     r.positive_number_or("layer_norm_eps", r.positive_number_or("layer_norm_epsilon", eps_default)));
+  for (const char* k : {"rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon"}) {
+    // An epsilon beside the mean square of activations of order one: models use 1e-6..1e-5; one
+    // near 1 or above flattens every activation to zero and every comparison to a perfect match.
+    if (r.has(k) && m.norm_eps > 0.01) r.fail(k, fmt::format("must be in (0, 0.01] (models use 1e-6 to 1e-5), got {}", m.norm_eps));
+  }
   m.rope_theta = r.positive_number_or("rope_theta", 10000.0);
+  m.rope_scaling = parse_rope_scaling(j, file.string());
+  // Mixture-of-experts layers would be simulated as one dense MLP: refused, as other families are.
+  for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}) {
+    if (r.has(k) && !(j[k].is_number() && j[k].get<double>() <= 1)) {
+      r.fail(k, "mixture-of-experts layers are not modelled (socsim builds one dense MLP per layer; experts and routing would be "
+                "simulated as that), got " + j[k].dump());
+    }
+  }
+  // A sliding attention window (Mistral 7B v0.1: 4096; Qwen2 when use_sliding_window): kept so a
+  // run past it can say that attention is costed over the whole context.
+  const bool window_used = r.has("use_sliding_window") ? r.boolean_or("use_sliding_window", false) : m.model_type == "mistral";
+  if (window_used && r.has("sliding_window")) {
+    const std::uint64_t w = r.positive("sliding_window");
+    m.sliding_window = w < m.max_context ? w : 0;
+  }
   m.rotary_fraction = r.positive_number_or("partial_rotary_factor", 1.0);
   if (m.rotary_fraction > 1.0) r.fail("partial_rotary_factor", "must be in (0, 1]");
   if (m.model_type != "opt") {  // OPT learns its positions; the others rotate pairs of dimensions

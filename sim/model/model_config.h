@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/model/rope_scaling.h"
+
 namespace socsim::model {
 
 enum class Activation { kSilu, kGelu, kGeluTanh, kRelu };
@@ -32,6 +34,10 @@ struct ModelConfig {
   double norm_eps = 1e-6;          // rms_norm_eps / layer_norm_eps / layer_norm_epsilon
   double rope_theta = 10000.0;     // rope_theta (HF default 10000)
   double rotary_fraction = 1.0;    // partial_rotary_factor (phi-2: 0.4)
+  RopeScaling rope_scaling;        // rope_scaling (Llama 3.2: llama3 x32)
+  // sliding_window when the model uses one (Mistral 7B v0.1: 4096), else 0. Not modelled: attention
+  // is costed and computed over the whole context, and a run past the window says so.
+  std::uint64_t sliding_window = 0;
   // eos_token_id: the ids that end a sequence (one, or a list as Llama-3 Instruct gives; none
   // when the config names none). Functional mode stops a sample whose greedy token is one of them.
   std::vector<std::uint64_t> eos_token_ids;

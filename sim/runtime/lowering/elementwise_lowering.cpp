@@ -69,7 +69,7 @@ kernels::RopeShape rope_shape(const model::OpDesc& op, const model::ModelConfig&
   return {op.elements / per_token, heads, m.head_dim};
 }
 
-kernels::RopeParams rope_params(const model::ModelConfig& m) { return {m.rope_theta, m.rotary_fraction}; }
+kernels::RopeParams rope_params(const model::ModelConfig& m) { return {m.rope_theta, m.rotary_fraction, m.rope_scaling}; }
 
 [[noreturn]] void no_face(const model::OpDesc& op, const char* unit) {
   throw std::invalid_argument(std::string("no ") + unit + " lower face for op '" + op.name + "' (" + model::op_kind_name(op.kind) + ")");

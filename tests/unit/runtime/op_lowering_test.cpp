@@ -39,7 +39,7 @@ hw::SocSpec soc_8gen3() {
   return hw::parse_soc_spec(tree);
 }
 model::ModelConfig model_of(const std::string& id) { return model::load_model_config(kRoot + "/models/" + id + ".json"); }
-kernels::RopeParams rope(const model::ModelConfig& m) { return {m.rope_theta, m.rotary_fraction}; }
+kernels::RopeParams rope(const model::ModelConfig& m) { return {m.rope_theta, m.rotary_fraction, m.rope_scaling}; }
 
 model::OpDesc find_op(const std::vector<model::OpDesc>& ops, const std::string& name) {
   const auto it = std::find_if(ops.begin(), ops.end(), [&](const model::OpDesc& o) { return o.name == name; });
@@ -169,7 +169,7 @@ TEST(OpLowering, ActivationNormAndRopeFollowTheModel) {
   expect_same(lower_op_cpu(find_op(pops, "act"), phi, Precision::kFp32, 1),
               kernels::lower_elementwise_cpu(kernels::ElementwiseOp::kGeluTanh, {3, phi.intermediate}, 1), "act");
   // Partial rotary: phi-2 rotates 0.4 of its 80 head dims (32).
-  const kernels::RopeParams partial{phi.rope_theta, 0.4};
+  const kernels::RopeParams partial{phi.rope_theta, 0.4, {}};
   expect_same(lower_op_cpu(find_op(pops, "rope_q"), phi, Precision::kFp32, 1), kernels::lower_rope_cpu({3, 32, 80}, partial, 1), "rope_q");
   const auto npu = soc_8gen3().npu;
   expect_same(lower_op_npu(find_op(pops, "rope_k"), phi, Precision::kFp16, npu),

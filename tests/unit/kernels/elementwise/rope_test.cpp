@@ -23,7 +23,7 @@ Tensor random_heads(std::int64_t tokens, std::int64_t heads, std::int64_t d, uns
 void check_against_reference(std::int64_t tokens, std::int64_t heads, std::int64_t d, double frac, double theta, std::uint64_t p0) {
   const Tensor x0 = random_heads(tokens, heads, d, static_cast<unsigned>(d + p0));
   Tensor x = x0;
-  apply_rope(x, {theta, frac}, p0);
+  apply_rope(x, {theta, frac, {}}, p0);
   const std::int64_t r = static_cast<std::int64_t>(rotary_dims(static_cast<std::uint64_t>(d), frac)), h = r / 2;
   for (std::int64_t t = 0; t < tokens; ++t) {
     for (std::int64_t hd = 0; hd < heads; ++hd) {
@@ -49,6 +49,36 @@ TEST(Rope, LlamaFullRotary) { check_against_reference(3, 2, 128, 1.0, 500000.0, 
 TEST(Rope, Phi2PartialRotary) { check_against_reference(5, 3, 80, 0.4, 10000.0, 17); }
 TEST(Rope, OddShapes) { check_against_reference(1, 7, 64, 0.5, 10000.0, 0); }
 
+// Llama 3.2's rope_scaling (llama3: factor 32, low 1, high 4, original context 8192) at theta
+// 500000 over 64 rotary dims: with wavelength w = 2 pi / f, w < 2048 keeps f (i <= 14), w > 8192
+// divides it by 32 (i >= 18), and between them f is blended. Hand values: i = 16 has
+// f = 500000^-0.5 = 1.41421e-3, w = 4442.883, s = (8192 / w - 1) / 3 = 0.281283, so
+// f' = f (0.718717 / 32 + 0.281283) = 0.303743 f.
+TEST(Rope, Llama3ScalingOfTheFrequencies) {
+  model::RopeScaling s;
+  s.kind = model::RopeScaling::Kind::kLlama3;
+  s.factor = 32, s.low_freq_factor = 1, s.high_freq_factor = 4, s.original_max_positions = 8192;
+  const auto plain = model::rope_inverse_frequencies(500000.0, 64, {});
+  const auto scaled = model::rope_inverse_frequencies(500000.0, 64, s);
+  ASSERT_EQ(scaled.size(), 32u);
+  EXPECT_NEAR(plain[16], 1.41421e-3, 1e-8);
+  EXPECT_NEAR(scaled[16] / plain[16], 0.303743, 1e-6);
+  for (int i = 0; i <= 14; ++i) EXPECT_EQ(scaled[i], plain[i]) << i;
+  for (int i = 18; i < 32; ++i) EXPECT_DOUBLE_EQ(scaled[i], plain[i] / 32) << i;
+  // Linear: every frequency / factor, so position p rotates as p / factor does unscaled.
+  model::RopeScaling linear;
+  linear.kind = model::RopeScaling::Kind::kLinear;
+  linear.factor = 2;
+  const Tensor x0 = random_heads(1, 2, 16, 5);
+  Tensor a = x0, b = x0;
+  apply_rope(a, {10000.0, 1.0, linear}, 14);
+  apply_rope(b, {10000.0, 1.0, {}}, 7);
+  for (std::size_t i = 0; i < a.numel(); ++i) EXPECT_NEAR(a.data<float>()[i], b.data<float>()[i], 1e-6);
+  model::RopeScaling yarn;
+  yarn.kind = model::RopeScaling::Kind::kOther, yarn.name = "yarn";
+  EXPECT_THROW(model::rope_inverse_frequencies(10000.0, 16, yarn), std::invalid_argument);
+}
+
 TEST(Rope, RotaryDimsAndIdentityAtZero) {
   EXPECT_EQ(rotary_dims(80, 0.4), 32u);
   EXPECT_EQ(rotary_dims(128, 1.0), 128u);
@@ -61,7 +91,7 @@ TEST(Rope, RotaryDimsAndIdentityAtZero) {
 }
 
 TEST(RopeLower, HandCounts) {
-  const RopeParams llama{10000.0, 1.0}, phi{10000.0, 0.4};
+  const RopeParams llama{10000.0, 1.0, {}}, phi{10000.0, 0.4, {}};
   // Llama: 4 tokens x 8 heads x 128, r = 128 -> 4096 rotated values, 3 ops each = 12288 ops;
   // bytes FP32: 4096 * 4 * 2 + cache 4 tokens * 128 * 4 = 32768 + 2048 = 34816.
   auto c = lower_rope_cpu({4, 8, 128}, llama, 2);
