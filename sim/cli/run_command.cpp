@@ -414,12 +414,25 @@ RunResult simulate_prepared(RunSetup& setup) {
   return result;
 }
 
+namespace {
+constexpr std::size_t kLargeTraceBytes = 200u << 20;  // a trace past this is said to be large
+}  // namespace
+
 void add_report_files(const RunResult& result, const std::filesystem::path& dir, OutputFiles& out) {
   out.add(dir / "report.json", report::json_text(report::to_json(result.report), 2) + "\n");
   std::ostringstream trace_json, html;
   report::write_chrome_trace(result.trace, trace_json);
   report::write_html_report(result.report, result.trace, {result.soc_tree ? result.soc_tree->dump_yaml() : std::string(), result.model_text}, html);
-  out.add(dir / "trace.json", std::move(trace_json).str());  // moved out: a trace can be hundreds of MB
+  std::string trace_text = std::move(trace_json).str();  // moved out: a trace can be hundreds of MB
+  // What the trace leaves out, or its size, said where the user looks (report.json says it too).
+  if (result.report.extra.contains("trace")) {
+    spdlog::warn("{}: {}", (dir / "trace.json").string(), result.report.extra["trace"].value("note", std::string("cut short")));
+  }
+  if (trace_text.size() > kLargeTraceBytes) {
+    spdlog::warn("{}: {:.0f} MB of trace (--trace-detail full keeps every span); Perfetto opens it slowly, --trace-detail summary keeps the jobs only",
+                 (dir / "trace.json").string(), static_cast<double>(trace_text.size()) / 1e6);
+  }
+  out.add(dir / "trace.json", std::move(trace_text));
   out.add(dir / "report.html", std::move(html).str());
 }
 
