@@ -1,11 +1,14 @@
 #include "sim/cli/output_files.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "sim/config/config_error.h"
 #include "sim/core/write_fully.h"
@@ -52,6 +55,49 @@ bool write_durably_in_place(const std::filesystem::path& path, const std::string
   return fd >= 0 && write_and_close(fd, content, false);
 }
 
+// Temporaries of `target` (temporary_beside's names) whose writer no longer runs: a write that a
+// kill cut short. Removed before `target` is written again, so a rerun or a resumed sweep does not
+// keep a full-size orphan beside each output. A live writer's (another process) are left alone.
+void remove_stale_temporaries_of(const std::filesystem::path& target) {
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  const std::string prefix = "." + target.filename().string() + ".tmp.";
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    // "<pid>.<n>", digits only.
+    const std::string rest = name.substr(prefix.size());
+    const auto dot = rest.find('.');
+    if (dot == 0 || dot == std::string::npos || dot + 1 == rest.size()) continue;
+    if (rest.find_first_not_of("0123456789.") != std::string::npos || rest.find('.', dot + 1) != std::string::npos) continue;
+    if (dot > 9) continue;  // not a pid
+    const pid_t pid = static_cast<pid_t>(std::stol(rest.substr(0, dot)));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    std::filesystem::remove(it->path(), ignored);
+  }
+}
+
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT held back on this thread while the outputs are staged and
+// renamed: a Ctrl-C then ends the process once the files are complete (or the temporaries
+// removed), not between a temporary and its rename. (`run` writes on its only thread; a sweep's
+// workers write while its interrupt guard handles those signals.)
+class DeferTerminatingSignals {
+ public:
+  DeferTerminatingSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~DeferTerminatingSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  DeferTerminatingSignals(const DeferTerminatingSignals&) = delete;
+  DeferTerminatingSignals& operator=(const DeferTerminatingSignals&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 }  // namespace
 
 void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder) {
@@ -92,6 +138,7 @@ void OutputFiles::write_all() const {
   // Every file goes to a temporary beside its target first; only when all are complete on disk do
   // they replace their targets (rename: atomic), so a failure (a full disk, a kill) leaves neither
   // a truncated file nor a destroyed earlier output. On failure the temporaries are removed.
+  const DeferTerminatingSignals defer;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged;  // temporary, target
   const auto discard = [&] {
     std::error_code ignored;
@@ -115,6 +162,7 @@ void OutputFiles::write_all() const {
                                            ? std::filesystem::weakly_canonical(given, ec)
                                            : given;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    remove_stale_temporaries_of(path);
     const auto tmp = temporary_beside(path);
     staged.emplace_back(tmp, path);
     if (!write_durably(tmp, content)) {

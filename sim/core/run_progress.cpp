@@ -72,7 +72,9 @@ std::string progress_text(const ProgressSnapshot& s) {
   if (s.phase == "planning") {
     t += fmt::format(": {} jobs so far", s.jobs);
   } else if (s.layers > 0 && s.phase != "simulating") {
-    if (s.logits_blocks > 0) {
+    if (!s.calibrating.empty()) {
+      t += fmt::format(": {} (offline, on sequences of its own), layer {} of {}", s.calibrating, s.layer, s.layers);
+    } else if (s.logits_blocks > 0) {
       t += fmt::format(": logits, vocabulary block {} of {} (after {} layers)", s.logits_block, s.logits_blocks, s.layers);
     } else {
       t += fmt::format(": layer {} of {}", s.layer, s.layers);
@@ -136,7 +138,19 @@ void progress_functional(std::uint32_t layer, std::uint32_t layers) {
   r->s.layers = layers;
   r->s.step = r->s.steps = 0;
   r->s.logits_block = r->s.logits_blocks = 0;
+  r->s.calibrating.clear();
   tick_functional(*r);
+}
+
+void progress_functional_calibration(const char* what, std::uint32_t layer, std::uint32_t layers) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.calibrating = what;
+  r->s.layer = layer;
+  r->s.layers = layers;
+  r->s.step = r->s.steps = 0;
+  r->s.logits_block = r->s.logits_blocks = 0;
+  maybe_print(*r, "computing kernels (functional mode)");
 }
 
 void progress_functional_logits(std::size_t block, std::size_t blocks) {

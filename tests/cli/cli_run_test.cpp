@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -75,6 +77,20 @@ TEST(CliRun, AFailedWriteLeavesEarlierOutputsWholeAndNoTemporaries) {
   EXPECT_NE(read_file(dir / "r.json"), good);
   EXPECT_EQ(run_socsim(kRun + " --json /dev/null").exit_code, 0);
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
+// A write that a kill cut short left a full-size temporary beside its target: the next write of
+// that target removes it (its writer's pid no longer runs); a live writer's stays.
+TEST(CliRun, AnOrphanedTemporaryIsRemovedByTheNextWrite) {
+  const auto dir = scratch_dir("run_orphan");
+  const auto orphan = dir / ".r.json.tmp.999999999.0";  // beyond any pid_max: no such process
+  const auto live = dir / (".r.json.tmp." + std::to_string(::getppid()) + ".0");  // this test's parent runs
+  const auto other = dir / ".q.json.tmp.999999999.0";  // another target's: not this write's
+  for (const auto& f : {orphan, live, other}) std::ofstream(f) << "partial";
+  ASSERT_EQ(run_socsim(kRun + " --json '" + (dir / "r.json").string() + "'").exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(orphan));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(other));
 }
 
 TEST(CliRun, BadSetValueExits2NamingTheKeyAndWritesNothing) {

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "sim/core/run_progress.h"
 #include "sim/functional/forward_shape.h"
 #include "sim/functional/reference_forward.h"
 
@@ -68,7 +69,10 @@ OutlierCalibration calibrate_outliers(const model::ModelConfig& m, const functio
     importance = std::max(importance, static_cast<double>(mx[order[0]]) / static_cast<double>(g.scale));
     out.groups[{layer, group}] = std::move(g);
   });
-  for (; layer < layers; ++layer) ref.run_layer(weights.layer(layer));
+  for (; layer < layers; ++layer) {
+    progress_functional_calibration("calibrating llm.npu's activation scales", layer + 1, static_cast<std::uint32_t>(layers));
+    ref.run_layer(weights.layer(layer));
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/run_progress.h"
 #include "sim/functional/forward_shape.h"
 #include "sim/functional/reference_forward.h"
 
@@ -49,7 +50,10 @@ CalibratedScales calibrate_scales(const model::ModelConfig& m, const functional:
       }
     }
   });
-  for (std::uint32_t l = 0; l < layers; ++l) ref.run_layer(weights.layer(l));
+  for (std::uint32_t l = 0; l < layers; ++l) {
+    progress_functional_calibration("calibrating shadowAttn's scale grid", l + 1, static_cast<std::uint32_t>(layers));
+    ref.run_layer(weights.layer(l));
+  }
 
   CalibratedScales out;
   out.samples = samples.size();

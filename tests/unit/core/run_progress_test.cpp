@@ -44,6 +44,10 @@ TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
   f.phase = "computing kernels (functional mode)";
   f.layer = 2, f.layers = 24, f.step = 1200, f.steps = 5001;
   EXPECT_EQ(progress_text(f), "computing kernels (functional mode) for 40 s: layer 2 of 24, step 1200 of 5001");
+  ProgressSnapshot c = f;
+  c.calibrating = "calibrating llm.npu's activation scales", c.layer = 3, c.step = c.steps = 0;
+  EXPECT_EQ(progress_text(c),
+            "computing kernels (functional mode) for 40 s: calibrating llm.npu's activation scales (offline, on sequences of its own), layer 3 of 24");
   f.logits_block = 3, f.logits_blocks = 149;
   EXPECT_EQ(progress_text(f), "computing kernels (functional mode) for 40 s: logits, vocabulary block 3 of 149 (after 24 layers)");
   ProgressSnapshot v;
@@ -65,6 +69,19 @@ TEST(RunProgress, ServiceCallsPrintInALog) {
     progress_service_call(7, 50);
   }
   EXPECT_EQ(contents(f).rfind("socsim: serving for 0 s: call 7 of 50 of service run 2 of 5 (one per context count)", 0), 0u) << contents(f);
+  std::fclose(f);
+}
+
+TEST(RunProgress, ACalibrationPrintsOnATerminalToo) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  {
+    const ScopedRunProgress now(0, 3600, f, true);
+    progress_functional(1, 2);  // the functional bar's job on a terminal: not printed here
+    EXPECT_EQ(contents(f), "");
+    progress_functional_calibration("calibrating X", 1, 2);
+  }
+  EXPECT_NE(contents(f).find("calibrating X (offline, on sequences of its own), layer 1 of 2"), std::string::npos) << contents(f);
   std::fclose(f);
 }
 
