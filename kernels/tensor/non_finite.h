@@ -14,4 +14,9 @@ class NonFiniteData : public std::invalid_argument {
   explicit NonFiniteData(const std::string& what) : std::invalid_argument(what) {}
 };
 
+// What the user is told to change, wherever NonFiniteData becomes an error message.
+inline constexpr const char* kNonFiniteDataHint =
+    "the activations leave the range the numerics represent (check the weights' values; with synthetic weights, a smaller "
+    "functional.outlier_scale)";
+
 }  // namespace socsim::kernels

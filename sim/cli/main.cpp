@@ -121,9 +121,7 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const socsim::kernels::NonFiniteData& e) {
     // Data a kernel cannot represent (functional mode names the layer where it catches it first).
-    std::cerr << "error: functional mode: " << e.what()
-              << ": the activations leave the range the numerics represent (check the weights' values; with synthetic weights, a smaller "
-                 "functional.outlier_scale)\n";
+    std::cerr << "error: functional mode: " << e.what() << ": " << socsim::kernels::kNonFiniteDataHint << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
     // The host could not give the memory the inputs ask for: a process limit (ulimit -v) below

@@ -65,9 +65,7 @@ float head_weight_scale(const WeightSource& weights, std::uint64_t vocab) {
 // error: the message names the weights, where it happened and what to change.
 [[noreturn]] void out_of_range(const WeightSource& weights, const std::string& where, const std::string& what) {
   throw config::ConfigError({"command line", 0, 0}, "--mode functional",
-                            where + ": " + what + ": the activations of weights '" + weights.describe() +
-                                "' leave the range the numerics represent (check the checkpoint's values; with synthetic weights, a smaller "
-                                "functional.outlier_scale)");
+                            where + ": " + what + " (weights '" + weights.describe() + "'): " + kernels::kNonFiniteDataHint);
 }
 
 }  // namespace
@@ -348,12 +346,7 @@ FunctionalResult run_functional_with_data(const runtime::RunRequest& req, system
     modelled_kept = shadow_layers_of(plan);
     if (calibration->layer_importance.size() == req.model.layers) {
       offline.layer_importance = calibration->layer_importance;
-      struct Reset {
-        systems::System& s;
-        ~Reset() { s.use_data(nullptr); }
-      } reset{system};
-      system.use_data(&offline);
-      plan = system.plan(req.soc, req.model, lengths);
+      plan = system.plan_with(&offline, req.soc, req.model, lengths);
     }
   }
   const ForwardShape shape{req.prompt_tokens, req.decode_tokens, req.batch};

@@ -167,15 +167,8 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       jobs += plan.jobs.size();
     };
     {
-      Plan plan = [&] {
-        // The data holds for this plan only, also when planning throws (a system object reused).
-        struct Reset {
-          systems::System& s;
-          ~Reset() { s.use_data(nullptr); }
-        } reset{system};
-        system.use_data(measured ? &req.data_driven : offline.empty() ? nullptr : &offline);
-        return system.plan(req.soc, req.model, {q.prompt, first_count, q.batch, 0, false, q.decode});
-      }();
+      Plan plan = system.plan_with(measured ? &req.data_driven : offline.empty() ? nullptr : &offline, req.soc, req.model,
+                                   {q.prompt, first_count, q.batch, 0, false, q.decode});
       if (measured) req.data_driven.apply(plan);
       // Measured sample lengths: the decode runs until the longest sample stops (at most q.decode).
       const bool stopped = measured && !req.data_driven.decode_steps.empty();

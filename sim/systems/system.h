@@ -45,6 +45,16 @@ class System {
   // runtime/data_driven.h); nullptr: plan from the modelled values. Systems whose plans depend on
   // such data override it; the others' plans are rewritten by DataDriven::apply, if at all.
   virtual void use_data(const runtime::DataDriven* /*data*/) {}
+  // plan() with `data` in force for this plan only: use_data(nullptr) again after it, also when
+  // planning throws (a system object is reused for the next plan).
+  runtime::Plan plan_with(const runtime::DataDriven* data, const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) {
+    struct Reset {
+      System& s;
+      ~Reset() { s.use_data(nullptr); }
+    } reset{*this};
+    use_data(data);
+    return plan(soc, model, request);
+  }
   // Whether the system's samples stop at an end-of-sequence token and leave the batch (test-time
   // scaling's batched sampling): functional mode then measures each sample's decode length from
   // the system's own greedy tokens (DataDriven::decode_steps) and passes it to use_data.

@@ -148,11 +148,11 @@ TEST(LlmNpuDataDriven, MeasuredImportancePicksTheKeptLayers) {
   EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{0}));
   runtime::DataDriven d;
   d.layer_importance = loud.layer_importance;
-  r.system->use_data(&d);
-  EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{1}));
+  const auto with = [&] { return r.system->plan_with(&d, r.req.soc, r.req.model, {r.req.prompt_tokens, r.req.decode_tokens, r.req.batch}); };
+  EXPECT_EQ(shadow_npu_layers(with()), (std::set<std::uint32_t>{1}));
+  EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{0}));  // the data held for that plan only
   d.layer_importance.pop_back();
-  EXPECT_EQ(shadow_npu_layers(r.plan()), (std::set<std::uint32_t>{0}));
-  r.system->use_data(nullptr);
+  EXPECT_EQ(shadow_npu_layers(with()), (std::set<std::uint32_t>{0}));
 }
 
 TEST(LlmNpuDataDriven, FunctionalModeReportsAndTimesTheMeasuredKeptLayers) {

@@ -83,10 +83,7 @@ struct TinyShadow : test::ConfiguredSystem {
   }
   // The plan functional mode computed: llm.npu's kept layers from the importance it measured.
   runtime::Plan measured_plan(const runtime::DataDriven& data) {
-    system->use_data(&data);
-    runtime::Plan p = plan();
-    system->use_data(nullptr);
-    return p;
+    return system->plan_with(&data, req.soc, req.model, {req.prompt_tokens, req.decode_tokens, req.batch});
   }
 };
 
