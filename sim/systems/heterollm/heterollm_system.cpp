@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "sim/config/config_error.h"
+#include "sim/runtime/decode_step_copy.h"
 #include "sim/runtime/job_name.h"
 #include "sim/systems/baselines/npu_naive.h"
 #include "sim/systems/heterollm/partition_jobs.h"
@@ -268,11 +271,28 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
     add_ops(real, padded);
     plan.prefill_end = add_sample(model::Phase::kPrefill, 0);
   }
+  // Every decode step has the same ops, so the same jobs: a planned step is the template of the
+  // later ones (decode_step_copy.h; attention's context is what they change).
+  std::optional<runtime::DecodeStepCopier> copier;
+  std::map<std::string, std::uint64_t> step_kinds;  // the template step's partitions
   for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
     const std::size_t before = plan.jobs.size();
     const auto step = model::decode_step_graph(m, r.prompt, s, r.batch);
+    if (copier && copier->append(plan, s, step)) {
+      for (const auto& [kind, count] : step_kinds) kinds[kind] += count;
+      plan.decode_step_end.push_back(static_cast<std::uint32_t>(plan.jobs.size() - 1));
+      prev = {plan.decode_step_end.back()};
+      open = -1;
+      continue;
+    }
+    const auto kinds_before = kinds;
     add_ops(step, step);
     plan.decode_step_end.push_back(add_sample(model::Phase::kDecode, s));
+    if (!copier || !copier->ok()) {
+      copier.emplace(plan, static_cast<std::uint32_t>(before), static_cast<std::uint32_t>(plan.jobs.size()), s, step);
+      step_kinds = kinds;
+      for (const auto& [kind, count] : kinds_before) step_kinds[kind] -= count;
+    }
     // Every decode step has the same ops, so the same jobs: room for the rest at once (the jobs
     // are the plan's bulk; grown by doubling they were copied and faulted in twice over). Only
     // for plans of moderate size: a huge one grows step by step under Plan::add's memory check.

@@ -1,0 +1,95 @@
+#include "sim/runtime/decode_step_copy.h"
+
+#include <map>
+#include <string_view>
+#include <utility>
+
+namespace socsim::runtime {
+
+namespace {
+
+bool same_shape(const model::OpDesc& a, const model::OpDesc& b) {
+  return a.kind == b.kind && a.m == b.m && a.k == b.k && a.n == b.n && a.batch == b.batch && a.elements == b.elements &&
+         a.weight_params == b.weight_params;
+}
+
+std::string decode_prefix(std::uint64_t step) { return "decode" + std::to_string(step) + "."; }
+
+}  // namespace
+
+DecodeStepCopier::DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::uint32_t end, std::uint64_t from,
+                                   const std::vector<model::GraphOp>& from_graph)
+    : begin_(begin), end_(end), from_(from), from_graph_(from_graph), prefix_(decode_prefix(from)) {
+  if (begin == 0 || begin >= end || end > plan.jobs.size()) return;
+  std::map<std::pair<std::uint32_t, std::string_view>, std::size_t> index;
+  for (std::size_t i = 0; i < from_graph_.size(); ++i) {
+    const auto& g = from_graph_[i];
+    if (g.phase != model::Phase::kDecode || g.step != from) return;
+    if (!index.emplace(std::pair{g.layer, std::string_view(g.op.name)}, i).second) return;  // names must identify ops
+  }
+  const auto dep_ok = [&](std::uint32_t d) { return (d >= begin && d < end) || d == begin - 1; };
+  for (std::uint32_t j = begin; j < end; ++j) {
+    const Job& job = plan.jobs[j];
+    if (job.name.compare(0, prefix_.size(), prefix_) != 0) return;
+    for (auto d : job.deps) {
+      if (!dep_ok(d)) return;
+    }
+    for (auto d : job.start_deps) {
+      if (!dep_ok(d)) return;
+    }
+    for (std::uint32_t o = 0; o < job.ops.size(); ++o) {
+      const auto& g = job.ops[o];
+      if (g.phase != model::Phase::kDecode || g.step != from) return;
+      // The graph op it is, or the one it is a part of: its name, then the name cut at each '.'
+      // from the right ("q_proj.gpu_part" -> "q_proj").
+      std::string_view name = g.op.name;
+      for (;;) {
+        if (const auto it = index.find({g.layer, name}); it != index.end()) {
+          const bool exact = name.size() == g.op.name.size() && same_shape(g.op, from_graph_[it->second].op);
+          refs_.push_back({j - begin, o, it->second, exact});
+          break;
+        }
+        const auto dot = name.rfind('.');
+        if (dot == std::string_view::npos) break;  // not the graph's: step-invariant (the contract)
+        name = name.substr(0, dot);
+      }
+    }
+  }
+  ok_ = true;
+}
+
+std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph) const {
+  if (!ok_ || to_graph.size() != from_graph_.size() || end_ > plan.jobs.size()) return std::nullopt;
+  std::vector<bool> changed(to_graph.size(), false);
+  for (std::size_t i = 0; i < to_graph.size(); ++i) {
+    const auto& a = from_graph_[i];
+    const auto& b = to_graph[i];
+    if (b.op.name != a.op.name || b.layer != a.layer || b.phase != model::Phase::kDecode || b.step != to) return std::nullopt;
+    changed[i] = !same_shape(a.op, b.op);
+  }
+  for (const auto& r : refs_) {
+    if (!changed[r.graph]) continue;
+    const Job& job = plan.jobs[begin_ + r.job];
+    if (!r.exact || !job.npu_graph.empty() || job.estimate != 0) return std::nullopt;
+  }
+  const auto first = static_cast<std::uint32_t>(plan.jobs.size());
+  const std::uint32_t n = end_ - begin_;
+  const std::string prefix = decode_prefix(to);
+  auto ref = refs_.begin();
+  for (std::uint32_t j = 0; j < n; ++j) {
+    Job job = plan.jobs[begin_ + j];
+    job.name.replace(0, prefix_.size(), prefix);
+    // (Validated: below the template is only begin - 1.)
+    const auto map = [&](std::uint32_t& d) { d = d < begin_ ? first - 1 : d - begin_ + first; };
+    for (auto& d : job.deps) map(d);
+    for (auto& d : job.start_deps) map(d);
+    for (auto& g : job.ops) g.step = to;
+    for (; ref != refs_.end() && ref->job == j; ++ref) {
+      if (changed[ref->graph]) job.ops[ref->op].op = to_graph[ref->graph].op;
+    }
+    plan.add(std::move(job));
+  }
+  return first;
+}
+
+}  // namespace socsim::runtime
