@@ -17,8 +17,10 @@ enum class W4A16Kernel {
 };
 
 struct NpuKernelChoice {
-  // One-row matmuls: false = the GEMV face (weights streamed on the HVX threads); true = the
-  // precision's HMX GEMM face, a whole tile for one row (TTS decodes on HMX at any batch).
+  // Matmuls of fewer rows than an HMX tile: false = the vendor runtime's choice, one row on the
+  // GEMV face (weights streamed on the HVX threads), a few rows on it or on the HMX tiles,
+  // whichever the engines' bound finds faster (matmul_lowering.h); true = the precision's HMX GEMM
+  // face, a whole tile for one row (TTS decodes on HMX at any batch).
   bool hmx_gemv = false;
   // W4A16 matmuls: whose kernel. Systems without their own kernels get the vendor runtime's.
   W4A16Kernel w4a16 = W4A16Kernel::kVendorGraph;

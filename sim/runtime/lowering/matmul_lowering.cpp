@@ -3,6 +3,7 @@
 #include "kernels/gemm/gemm_lower_npu.h"
 #include "kernels/gemm/gemv_lower.h"
 #include "kernels/gemm/gemv_lower_npu.h"
+#include "sim/runtime/lowering/npu_work_bound.h"
 #include "sim/runtime/lowering/precision_formats.h"
 
 namespace socsim::runtime::lowering {
@@ -26,14 +27,13 @@ kernels::GpuWork lower_matmul_gpu(const model::OpDesc& op, Precision p) {
   return static_cast<std::int64_t>(op.m) < kernels::kGpuGemmMinRows ? kernels::lower_matvec_gpu(d, gemm_format(p)) : kernels::lower_gemm_gpu(d, gemm_format(p));
 }
 
-kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw::NpuSpec& npu, const NpuKernelChoice& choice) {
+namespace {
+
+// The vendor runtime's kernels for the op at any row count: static-graph HMX tiles (custom W4A16
+// kernels for TTS), or FP16 HMX.
+kernels::NpuWork lower_matmul_npu_tiles(const model::OpDesc& op, const kernels::GemmFormat& f, const hw::NpuSpec& npu,
+                                        const NpuKernelChoice& choice) {
   const auto d = dims_of(op);
-  const kernels::GemmFormat f = npu_gemm_format(p);
-  if (op.m == 1 && !choice.hmx_gemv) {
-    // The vendor runtime decodes W4 weights on its integer path (HeteroLLM's footnote, gemv_lower_npu.h).
-    const auto arithmetic = choice.w4a16 == W4A16Kernel::kVendorGraph ? kernels::GemvArithmetic::kInteger : kernels::GemvArithmetic::kFloat;
-    return kernels::lower_gemv_npu(d, f, npu, arithmetic);
-  }
   // The static graph's activation layout: the equivalent-shape search times the per-tensor GEMM
   // in the graph's own precision.
   const auto graph_width = [&](hw::DType dtype) {
@@ -55,6 +55,34 @@ kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw
     case kernels::GemmWeights::kF32: break;
   }
   return kernels::lower_gemm_f16_hmx_npu(d, npu);
+}
+
+// Formats lower_gemv_npu has a rule for.
+bool has_gemv_rule(const kernels::GemmFormat& f) {
+  if (f.weights == kernels::GemmWeights::kF32) return false;
+  return f.weights != kernels::GemmWeights::kBlock || f.block == kernels::BlockFormat::kQ4_0;
+}
+
+}  // namespace
+
+kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw::NpuSpec& npu, const NpuKernelChoice& choice) {
+  const auto d = dims_of(op);
+  const kernels::GemmFormat f = npu_gemm_format(p);
+  // The vendor runtime decodes W4 weights on its integer path (HeteroLLM's footnote, gemv_lower_npu.h).
+  const auto arithmetic = choice.w4a16 == W4A16Kernel::kVendorGraph ? kernels::GemvArithmetic::kInteger : kernels::GemvArithmetic::kFloat;
+  if (op.m == 1 && !choice.hmx_gemv) return kernels::lower_gemv_npu(d, f, npu, arithmetic);
+  kernels::NpuWork tiles = lower_matmul_npu_tiles(op, f, npu, choice);
+  // A few rows (a decode batch): HMX pads them to a whole tile of rows and stages the weights tile
+  // by tile, which costs what it costs for a full tile; streaming the weights once past every row
+  // on HVX costs arithmetic in proportion to the rows. The runtime's compiler takes the one its
+  // cost model (the engines' bound) finds faster: a batch of 2 streams (it ran 6x slower per step
+  // than one row through HMX tiles), a batch near a tile's rows multiplies on HMX.
+  // (TTS's kernels, hmx_gemv, put every row count on HMX: its point.)
+  if (!choice.hmx_gemv && op.m < npu.hmx.tile_rows && has_gemv_rule(f)) {
+    kernels::NpuWork stream = kernels::lower_gemv_npu(d, f, npu, arithmetic);
+    if (npu_engines_seconds(npu, stream) < npu_engines_seconds(npu, tiles)) return stream;
+  }
+  return tiles;
 }
 
 }  // namespace socsim::runtime::lowering

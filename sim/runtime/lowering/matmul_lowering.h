@@ -13,10 +13,14 @@
 //              m >= 2 by precision (kernels/gemm/gemm_lower_npu.h):
 //                kW8A8         lower_gemm_i8_npu (HMX INT8; its one-node graph call is the job's)
 //                kW8A8Group    lower_gemm_i8_per_group_npu, G = 128 (4 G' - 1 graph nodes)
-//                kW4A16        lower_gemm_w4a16_npu, Q4_0 (Q8_0 for down_proj with
-//                              choice.q8_0_down), choice.dequant's layout
+//                kW4A16        lower_gemm_w4a16_graph_npu (the vendor runtime's graph), or
+//                              lower_gemm_w4a16_npu for a custom kernel: Q4_0 (Q8_0 for
+//                              down_proj with choice.q8_0_down), choice.dequant's layout
 //                kFp16, kFp32  lower_gemm_f16_hmx_npu (row-major operands: tile/untile on HVX)
-//              choice.hmx_gemv: m = 1 too takes the m >= 2 faces (a whole HMX tile for one row)
+//              2 <= m < hmx.tile_rows (a decode batch): the GEMV face instead when the engines'
+//              bound (npu_work_bound.h) finds it faster than the tiles, as a compiler's cost
+//              model would (streaming wins for a few rows, HMX near a full tile of rows)
+//              choice.hmx_gemv: every m takes the m >= 2 faces (a whole HMX tile for one row)
 #include "kernels/lowering/work.h"
 #include "sim/hw/npu/npu_spec.h"
 #include "sim/model/layer_ops.h"

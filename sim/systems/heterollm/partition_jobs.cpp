@@ -6,9 +6,9 @@
 #include <string>
 
 #include "sim/hw/gpu/gpu_compute_model.h"
-#include "sim/hw/npu/gemm_plan.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
+#include "sim/runtime/lowering/npu_work_bound.h"
 #include "sim/runtime/watchdog_report.h"
 
 namespace socsim::systems::heterollm {
@@ -154,38 +154,7 @@ Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std
   const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, k, cols, 1, 0, k * cols};
   const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
   const hw::NpuSpec& npu = soc_.npu;
-  // Engine time each step holds, summed per engine (HexagonNpu): an HVX step holds n contexts for
-  // ceil(packets / n / packets_per_cycle) cycles, so at least packets / packets_per_cycle context-
-  // cycles of `contexts`; HMX work holds one of `units` for its cycles (a GEMM in TCM: its plan's);
-  // DMA (one engine) its set-up rounds, then its bytes at no more than the DMA path's cap.
-  double hvx_context_cycles = 0, hmx_cycles = 0, dma_s = 0;
-  for (const auto& step : lowered.work.steps) {
-    switch (step.kind) {
-      case kernels::NpuStep::Kind::kHvx:
-      case kernels::NpuStep::Kind::kHvxStream: hvx_context_cycles += step.packets / npu.hvx.packets_per_cycle; break;
-      case kernels::NpuStep::Kind::kHmxCycles: hmx_cycles += static_cast<double>(step.hmx_cycles); break;
-      case kernels::NpuStep::Kind::kHmxGemm: {
-        // Its plan's HMX work, and for operands staged from DRAM its DMA: the bytes in and out
-        // at the DMA path's cap and the staging transfers' set-up rounds.
-        const hw::GemmBlock total = hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).total;
-        hmx_cycles += static_cast<double>(total.hmx_cycles);
-        const std::uint64_t rounds = total.stage_transfers / npu.dma.channels;
-        dma_s += to_seconds(rounds * npu.dma.descriptor_overhead) + static_cast<double>(total.stage_bytes + total.writeback_bytes) / npu.dma.bandwidth;
-        break;
-      }
-      case kernels::NpuStep::Kind::kDma: {
-        const std::uint64_t rounds = (step.transfers + npu.dma.channels - 1) / npu.dma.channels;
-        dma_s += to_seconds(rounds * npu.dma.descriptor_overhead) + static_cast<double>(step.bytes) / npu.dma.bandwidth;
-        break;
-      }
-      case kernels::NpuStep::Kind::kGraphCall: break;  // the job's one call below stands for it
-    }
-  }
-  const double clock = static_cast<double>(npu.clock_hz);
-  const double engines_s = std::max({hvx_context_cycles / npu.hvx.contexts / clock, hmx_cycles / npu.hmx.units / clock, dma_s});
-  // Rounded down, one tick less: the engines' own rounding of each step is upward.
-  const double ticks = engines_s * static_cast<double>(kSecond);
-  const Tick engines = ticks >= 1 ? static_cast<Tick>(ticks) - 1 : 0;
+  const Tick engines = runtime::lowering::npu_engines_bound(npu, lowered.work);
   // The graph call precedes its nodes.
   return npu.graph.execute_overhead + lowered.graph_nodes * npu.graph.op_dispatch + engines;
 }

@@ -1,0 +1,59 @@
+#include "sim/runtime/lowering/npu_work_bound.h"
+
+#include <algorithm>
+
+#include "sim/hw/npu/gemm_plan.h"
+
+namespace socsim::runtime::lowering {
+
+double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
+  // Engine time each step holds, summed per engine (HexagonNpu): an HVX step holds n contexts for
+  // ceil(packets / n / packets_per_cycle) cycles, so at least packets / packets_per_cycle context-
+  // cycles of `contexts`; HMX work holds one of `units` for its cycles (a GEMM: its plan's); DMA
+  // (one engine) its set-up rounds, then its bytes at no more than the DMA path's cap; bytes HVX
+  // streams go through the core path, at most `contexts` threads' streams, the core's cap and the
+  // NPU port's.
+  double hvx_context_cycles = 0, hmx_cycles = 0, dma_s = 0, stream_bytes = 0;
+  for (const auto& step : work.steps) {
+    switch (step.kind) {
+      case kernels::NpuStep::Kind::kHvx: hvx_context_cycles += step.packets / npu.hvx.packets_per_cycle; break;
+      case kernels::NpuStep::Kind::kHvxStream:
+        hvx_context_cycles += step.packets / npu.hvx.packets_per_cycle;
+        stream_bytes += static_cast<double>(step.bytes);
+        break;
+      case kernels::NpuStep::Kind::kHmxCycles: hmx_cycles += static_cast<double>(step.hmx_cycles); break;
+      case kernels::NpuStep::Kind::kHmxGemm: {
+        // Its plan's HMX work, and for operands staged from DRAM its DMA: the bytes in and out at
+        // the DMA path's cap and the staging transfers' set-up rounds.
+        const hw::GemmBlock total = hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).total;
+        hmx_cycles += static_cast<double>(total.hmx_cycles);
+        const std::uint64_t rounds = total.stage_transfers / npu.dma.channels;
+        dma_s += to_seconds(rounds * npu.dma.descriptor_overhead) + static_cast<double>(total.stage_bytes + total.writeback_bytes) / npu.dma.bandwidth;
+        break;
+      }
+      case kernels::NpuStep::Kind::kDma: {
+        const std::uint64_t rounds = (step.transfers + npu.dma.channels - 1) / npu.dma.channels;
+        dma_s += to_seconds(rounds * npu.dma.descriptor_overhead) + static_cast<double>(step.bytes) / npu.dma.bandwidth;
+        break;
+      }
+      case kernels::NpuStep::Kind::kGraphCall: break;  // the caller's
+    }
+  }
+  const double clock = static_cast<double>(npu.clock_hz);
+  double stream_s = 0;
+  if (stream_bytes > 0) {
+    double rate = npu.hvx.read_bandwidth * npu.hvx.contexts;
+    for (double cap : {npu.core_bandwidth, npu.port_bandwidth}) {
+      if (cap > 0) rate = std::min(rate, cap);  // (a cap of 0: none)
+    }
+    if (rate > 0) stream_s = stream_bytes / rate;
+  }
+  return std::max({hvx_context_cycles / npu.hvx.contexts / clock, hmx_cycles / npu.hmx.units / clock, dma_s, stream_s});
+}
+
+Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
+  const double ticks = npu_engines_seconds(npu, work) * static_cast<double>(kSecond);
+  return ticks >= 1 ? static_cast<Tick>(ticks) - 1 : 0;
+}
+
+}  // namespace socsim::runtime::lowering

@@ -1,0 +1,22 @@
+#pragma once
+// A lower bound of the time an NPU work takes on an otherwise idle NPU, from its engines alone:
+// HVX context-cycles over the contexts, HMX cycles over the units, the DMA engine's set-up rounds
+// and bytes at the DMA path's cap, and the bytes HVX streams from DRAM at the core path's cap.
+// No engine finishes its share sooner, whatever the overlap. What a compiler's cost model
+// compares kernels with (lower_matmul_npu: the HVX streaming kernel or the HMX tiles for a few
+// rows), and HeteroLLM's coarse profiler bounds its candidates with. Graph calls are left out
+// (the caller adds its own: a kernel inside a graph pays none).
+#include "kernels/lowering/work.h"
+#include "sim/core/time.h"
+#include "sim/hw/npu/npu_spec.h"
+
+namespace socsim::runtime::lowering {
+
+// Seconds, unrounded.
+double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work);
+
+// The same in ticks, rounded down and one tick less: the engines' own rounding of each step is
+// upward, so the bound never exceeds a simulated run.
+Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work);
+
+}  // namespace socsim::runtime::lowering
