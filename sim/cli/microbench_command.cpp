@@ -198,7 +198,13 @@ Parsed parse(const std::vector<std::string>& args) {
   tree.check_all_consumed();
   r.soc.source_file = soc_path.string();
   r.soc.resolved_yaml = tree.dump_yaml();
-  if (!model.empty()) r.model = model::load_model_config(resolve_input(InputKind::kModel, model));
+  std::filesystem::path model_path;
+  if (!model.empty()) {
+    model_path = resolve_input(InputKind::kModel, model);
+    r.model = model::load_model_config(model_path);
+  }
+  // The result written over an input (--soc soc.yaml --json soc.yaml) would destroy it.
+  if (!p.json_file.empty()) check_output_not_input("--json", p.json_file, {{"--soc", soc_path}, {"--model", model_path}});
   return p;
 }
 

@@ -134,6 +134,23 @@ void check_output_not_input(const std::string& option, const std::filesystem::pa
   }
 }
 
+void check_outputs_differ(const std::string& option, const std::filesystem::path& path, const std::string& other_option,
+                          const std::filesystem::path& other) {
+  std::error_code ec;
+  bool same = std::filesystem::equivalent(path, other, ec);
+  if (ec) {
+    // Either is missing: compare the spellings resolved (symbolic links of existing parents too).
+    std::error_code e1, e2;
+    const auto a = std::filesystem::weakly_canonical(std::filesystem::absolute(path, e1), e1);
+    const auto b = std::filesystem::weakly_canonical(std::filesystem::absolute(other, e2), e2);
+    same = !e1 && !e2 && a == b;
+  }
+  if (!same) return;
+  throw config::ConfigError({"command line", 0, 0}, option,
+                            "'" + path.string() + "' is also " + other_option + "'s output '" + other.string() +
+                                "': one would replace the other; choose another path");
+}
+
 void OutputFiles::write_all() const {
   // Every file goes to a temporary beside its target first; only when all are complete on disk do
   // they replace their targets (rename: atomic), so a failure (a full disk, a kill) leaves neither

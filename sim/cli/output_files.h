@@ -23,6 +23,11 @@ struct NamedInput {
 // Throws config::ConfigError naming `option` when the output `path` is the same file as one of
 // `inputs` (by identity: another spelling, a link), which the write would replace with the report.
 void check_output_not_input(const std::string& option, const std::filesystem::path& path, const std::vector<NamedInput>& inputs);
+// Throws config::ConfigError naming `option` when two outputs of one command are the same path
+// (--json inside --report-dir under one of its names): the second write would replace the first.
+// Paths that do not exist yet are compared as written, made absolute and normalized.
+void check_outputs_differ(const std::string& option, const std::filesystem::path& path, const std::string& other_option,
+                          const std::filesystem::path& other);
 
 class OutputFiles {
  public:

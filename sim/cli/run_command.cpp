@@ -216,6 +216,18 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     }
   }
   strategy->configure(root, req.soc, req.model);
+  // Files the system's options name (shadowAttn's importance_file) are inputs too; and one output
+  // must not be another (--json inside --report-dir under one of its names).
+  for (const auto& file : strategy->input_files()) {
+    const std::vector<NamedInput> named = {{"shadowattn.importance_file", file}};
+    if (!json_file.empty()) check_output_not_input("--json", json_file, named);
+    for (const char* name : {"report.json", "trace.json", "report.html"}) {
+      if (!report_dir.empty()) check_output_not_input("--report-dir", std::filesystem::path(report_dir) / name, named);
+    }
+  }
+  for (const char* name : {"report.json", "trace.json", "report.html"}) {
+    if (!json_file.empty() && !report_dir.empty()) check_outputs_differ("--json", json_file, "--report-dir", std::filesystem::path(report_dir) / name);
+  }
   // Where shadowAttn's bucket grid is centred matters only to the scales functional mode measures;
   // timing mode draws them around the grid's centre whatever it is.
   // (Asked of shadowattn only: another system's unknown-key message must not learn of the key.)

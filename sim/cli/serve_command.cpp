@@ -241,7 +241,9 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   rq.trace.markov_decay = rq.service.options.markov_decay;
   const auto model_path = resolve_input(InputKind::kModel, model);
   rq.model = model::load_model_config(model_path);
-  if (!json_file.empty()) check_output_not_input("--json", json_file, {{"--soc", soc_path}, {"--model", model_path}, {"--trace", trace_file}});
+  if (!json_file.empty()) {
+    check_output_not_input("--json", json_file, {{"--soc", soc_path}, {"--model", model_path}, {"--trace", trace_file}, {"--datasets", datasets}});
+  }
   if (rq.service.options.max_context > 0) {
     if (rq.service.options.max_context > rq.model.max_context) {
       bad("llms.max_context", "exceeds " + rq.model.id + "'s window of " + std::to_string(rq.model.max_context) + " tokens");

@@ -12,7 +12,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
+#include <string>
 #include <thread>
 
 #include "sim/cli/command.h"
@@ -93,17 +95,38 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
   }
 }
 
+// The files a sweep reads: its spec, and every run's SoC, model, workload and weights.
+std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vector<const sweep::SweepRun*>& runs) {
+  std::vector<NamedInput> inputs = {{"--spec", resolve_input(InputKind::kSweep, spec_arg)}};
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto* run : runs) {
+    for (std::size_t a = 0; a + 1 < run->args.size(); ++a) {
+      const std::string& option = run->args[a];
+      const std::string& value = run->args[a + 1];
+      if (!seen.emplace(option, value).second) continue;
+      if (option == "--soc") inputs.push_back({"sweep run's --soc", resolve_input(InputKind::kSoc, value)});
+      if (option == "--model") inputs.push_back({"sweep run's --model", resolve_input(InputKind::kModel, value)});
+      if (option == "--workload") inputs.push_back({"sweep run's --workload", resolve_input(InputKind::kWorkload, value)});
+      if (option == "--weights") inputs.push_back({"sweep run's --weights", value});
+    }
+  }
+  return inputs;
+}
+
 // Before anything is simulated: the sweep's outputs can land in --out (none of their names is a
 // folder), and --out holds no finished results of another sweep (its spec, inputs, shard or
 // metrics differ), which writing this sweep's would destroy. Finished results of this very sweep
 // are replaced (a rerun) or, with --resume, reused.
-void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepResults& mine, bool resume) {
+void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepResults& mine, bool resume, const std::vector<NamedInput>& inputs) {
   std::error_code ec;
   for (const char* name : {"results.json", "results.csv", "report.html"}) {
     if (std::filesystem::is_directory(out_dir / name, ec)) {
       throw config::ConfigError(kCommandLine, "--out", (out_dir / name).string() + " is a folder: the sweep's " + name + " cannot be written there");
     }
   }
+  // The spec or a run's SoC, model, workload or weights file, where an output goes, would be
+  // replaced by it (a base `soc: out/report.html`).
+  for (const char* name : {"results.json", "results.csv", "report.html", "journal.jsonl"}) check_output_not_input("--out", out_dir / name, inputs);
   const auto file = out_dir / "results.json";
   // A journal there: the sweep it belongs to owns the folder, and the journal's own check says
   // whether that is this one. --resume: the user continues in this folder on purpose (a requeued
@@ -290,7 +313,7 @@ int sweep_command(const std::vector<std::string>& args) {
   results.columns = plan.columns;
   results.metrics = spec.metrics;
   results.rows.resize(runs.size());
-  check_out_folder(out_dir, results, resume);
+  check_out_folder(out_dir, results, resume, sweep_inputs(spec_arg, runs));
   // Where reports go, spelled so that another spelling of the same folder resumes: --out's own
   // runs/ (wherever --out is), or --report-dir's absolute path.
   std::string reports_where;

@@ -1,6 +1,8 @@
 // ConfigTree::apply_override: command-line "--set a.b.c=value". Overrides are the last layer
 // (after includes), and every node they create or replace is located at "--set" so errors on
 // them point at the command line rather than at a file line the user never wrote.
+#include <spdlog/spdlog.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,6 +93,15 @@ void ConfigTree::apply_override(std::string_view assignment) {
   }
   // Parse first: a malformed value must not leave half-created maps behind.
   std::unique_ptr<Node> value = parse_value(assignment.substr(eq + 1), full_key);
+  std::string dotted;
+  for (const std::string& part : parts) dotted += (dotted.empty() ? "" : ".") + part;
+  const std::string given(trim(assignment.substr(eq + 1)));
+  if (const auto [it, fresh] = overridden_.emplace(dotted, given); !fresh) {
+    // Layered settings (a script's defaults, then the user's) are a way of working: the later one
+    // holds, and the console says so rather than keep it silent.
+    spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", dotted, it->second, given, given);
+    it->second = given;
+  }
 
   Node* parent = root_.get();
   std::string path;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +38,9 @@ class ConfigTree {
   // "a.b.c=value": the value is parsed as YAML (scalar or flow node) and replaces the old one
   // (a map over a map merges, as with includes). Missing intermediate maps are created; keys
   // created this way must still be read, see check_all_consumed(). Locations become "--set".
-  // Apply overrides before taking Sections: a replaced node invalidates handles to it.
+  // Apply overrides before taking Sections: a replaced node invalidates handles to it. A key set
+  // twice (--set npu.tcm=2MiB --set npu.tcm=8MiB) keeps the later value with a console warning
+  // (layered settings are a way of working; silence is not).
   void apply_override(std::string_view assignment);
 
   Section root();
@@ -53,6 +56,7 @@ class ConfigTree {
   explicit ConfigTree(std::unique_ptr<detail::Node> root);
 
   std::unique_ptr<detail::Node> root_;  // heap-allocated so Sections survive moving the tree
+  std::map<std::string, std::string> overridden_;  // dotted key -> its --set value, as given
 };
 
 // A view of one map (or list of maps) in a ConfigTree. Cheap to copy; valid while the tree

@@ -39,7 +39,12 @@ nlohmann::json parse_json_unique_keys(std::string_view text) {
   // Per open object: its keys so far, each with its occurrence number among all keys of that name.
   std::vector<std::map<std::string, int>> open;
   std::map<std::string, int> occurrences;
-  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+    // Every file socsim reads nests a few levels; millions of '{' would build millions of nodes
+    // before any check saw them (a 96 MB header took 4.8 GB).
+    if (depth > kMaxJsonDepth) {
+      throw json::out_of_range::create(406, "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep", nullptr);
+    }
     switch (event) {
       case json::parse_event_t::object_start:
         open.emplace_back();

@@ -24,6 +24,9 @@ class DuplicateJsonKey : public std::runtime_error {
   int first_line_;
 };
 
+// Deeper nesting is refused (nlohmann::json::out_of_range, as a parse failure) while parsing.
+inline constexpr int kMaxJsonDepth = 64;
+
 // nlohmann::json::parse(text), plus DuplicateJsonKey when any object repeats a key. Parse errors
 // propagate as nlohmann::json::exception, as from json::parse.
 nlohmann::json parse_json_unique_keys(std::string_view text);

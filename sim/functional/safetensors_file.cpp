@@ -10,6 +10,7 @@
 
 #include "kernels/tensor/half.h"
 #include "sim/config/config_error.h"
+#include "sim/config/input_file.h"
 #include "sim/config/unique_key_json.h"
 
 namespace socsim::functional {
@@ -50,6 +51,8 @@ std::vector<std::string> SafetensorsFile::names() const {
 }
 
 SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(file)) {
+  // Before opening: a FIFO without a writer blocks the open, a device has no size.
+  if (const auto why = config::input_file_problem(path_, {"a safetensors file", 0, false})) fail("", "cannot read the file: it " + *why);
   std::ifstream in(path_, std::ios::binary);
   if (!in) fail("", "cannot open file" + config::errno_reason());
   std::error_code ec;

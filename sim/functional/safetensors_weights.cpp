@@ -1,7 +1,10 @@
 #include "sim/functional/safetensors_weights.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace socsim::functional {
 
@@ -13,38 +16,56 @@ std::string layer_prefix(std::uint32_t l) { return "model.layers." + std::to_str
 
 SafetensorsWeights::SafetensorsWeights(const std::filesystem::path& file, const model::ModelConfig& m)
     : file_(file), model_(m) {
+  std::set<std::string> read;  // every tensor the model reads
+  const auto require = [&](const std::string& name, const std::vector<std::int64_t>& shape) {
+    file_.require(name, shape);
+    read.insert(name);
+  };
   const auto h = static_cast<std::int64_t>(m.hidden), inter = static_cast<std::int64_t>(m.intermediate);
   const auto q_dim = static_cast<std::int64_t>(m.heads * m.head_dim), kv_dim = static_cast<std::int64_t>(m.kv_heads * m.head_dim);
   const bool ln = m.norm == model::NormKind::kLayerNorm;
   const auto norm = [&](const std::string& prefix) {
-    file_.require(prefix + ".weight", {h});
-    if (ln) file_.require(prefix + ".bias", {h});
+    require(prefix + ".weight", {h});
+    if (ln) require(prefix + ".bias", {h});
   };
-  file_.require("model.embed_tokens.weight", {static_cast<std::int64_t>(m.vocab), h});
+  require("model.embed_tokens.weight", {static_cast<std::int64_t>(m.vocab), h});
   for (std::uint32_t l = 0; l < m.layers; ++l) {
     const std::string p = layer_prefix(l);
     norm(p + "input_layernorm");
     norm(p + "post_attention_layernorm");
-    file_.require(p + "self_attn.q_proj.weight", {q_dim, h});
-    file_.require(p + "self_attn.k_proj.weight", {kv_dim, h});
-    file_.require(p + "self_attn.v_proj.weight", {kv_dim, h});
-    file_.require(p + "self_attn.o_proj.weight", {h, q_dim});
+    require(p + "self_attn.q_proj.weight", {q_dim, h});
+    require(p + "self_attn.k_proj.weight", {kv_dim, h});
+    require(p + "self_attn.v_proj.weight", {kv_dim, h});
+    require(p + "self_attn.o_proj.weight", {h, q_dim});
     if (m.attention_bias) {
-      file_.require(p + "self_attn.q_proj.bias", {q_dim});
-      file_.require(p + "self_attn.k_proj.bias", {kv_dim});
-      file_.require(p + "self_attn.v_proj.bias", {kv_dim});
+      require(p + "self_attn.q_proj.bias", {q_dim});
+      require(p + "self_attn.k_proj.bias", {kv_dim});
+      require(p + "self_attn.v_proj.bias", {kv_dim});
     }
     if (m.gated_mlp) {
-      file_.require(p + "mlp.gate_proj.weight", {inter, h});
-      file_.require(p + "mlp.up_proj.weight", {inter, h});
-      file_.require(p + "mlp.down_proj.weight", {h, inter});
+      require(p + "mlp.gate_proj.weight", {inter, h});
+      require(p + "mlp.up_proj.weight", {inter, h});
+      require(p + "mlp.down_proj.weight", {h, inter});
     } else {
-      file_.require(p + "mlp.fc1.weight", {inter, h});
-      file_.require(p + "mlp.fc2.weight", {h, inter});
+      require(p + "mlp.fc1.weight", {inter, h});
+      require(p + "mlp.fc2.weight", {h, inter});
     }
   }
   norm("model.norm");
-  file_.require(head_name(), {static_cast<std::int64_t>(m.vocab), h});
+  require(head_name(), {static_cast<std::int64_t>(m.vocab), h});
+  // Tensors the model does not read: a checkpoint of another configuration (more layers, another
+  // MLP) runs on without them, so say it (a stored lm_head.weight beside tied embeddings is one:
+  // Hugging Face ignores it too).
+  std::size_t unread = 0;
+  std::string example;
+  for (const auto& name : file_.names()) {
+    if (read.count(name) > 0) continue;
+    if (unread++ == 0) example = name;
+  }
+  if (unread > 0) {
+    spdlog::warn("{}: {} tensor(s) that {} does not read, e.g. '{}': are these the weights of this configuration?", file.string(), unread,
+                 m.id, example);
+  }
 }
 
 std::string SafetensorsWeights::head_name() const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/host_memory.h"
+
 namespace socsim::model {
 
 namespace {
@@ -11,10 +13,9 @@ void append_layers(std::vector<GraphOp>& out, const ModelConfig& m, const LayerS
                    std::uint64_t step, bool quantized) {
   // Every layer has the same ops: built once, copied per layer.
   const std::vector<OpDesc> ops = decoder_layer_ops(m, shape, quantized);
-  // Room for these layers and the head (a few ops) at once, still growing geometrically (a
-  // chunked prefill appends layers once per chunk).
-  const std::size_t need = out.size() + ops.size() * m.layers + 4;
-  if (out.capacity() < need) out.reserve(std::max(need, 2 * out.capacity()));
+  // Room for these layers and the head (a few ops) at once (a chunked prefill appends layers once
+  // per chunk).
+  reserve_graph(out, out.size() + ops.size() * m.layers + 4);
   for (std::uint32_t l = 0; l < m.layers; ++l) {
     for (const auto& op : ops) out.push_back({op, phase, l, step});
   }
@@ -26,6 +27,15 @@ void append_head(std::vector<GraphOp>& out, const ModelConfig& m, std::uint64_t 
 }
 
 }  // namespace
+
+void reserve_graph(std::vector<GraphOp>& out, std::size_t need) {
+  if (out.capacity() >= need) return;
+  const std::size_t capacity = std::max(need, 2 * out.capacity());
+  // A prompt of a hundred thousand one-token chunks is millions of ops: stop at the host's limit
+  // before allocating them, not after.
+  check_host_memory_for((capacity - out.capacity()) * sizeof(GraphOp));
+  out.reserve(capacity);
+}
 
 std::vector<GraphOp> prefill_graph(const ModelConfig& m, const PrefillShape& s, bool head_rows_all) {
   if (s.prompt == 0) throw std::invalid_argument("prefill of an empty prompt");

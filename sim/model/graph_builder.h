@@ -31,6 +31,11 @@ struct PrefillShape {
 // Ops of the prefill, chunk by chunk, layer by layer, then the head (final norm and lm_head over
 // the last chunk's rows: static graphs compute all of them, a dynamic runtime only the last one;
 // `head_rows_all` chooses).
+// Room in `out` for `need` ops, growing geometrically; throws HostMemoryExceeded (host_memory.h)
+// first when the growth would pass this thread's host-memory limit. Graph builders call it
+// before appending a chunk's layers.
+void reserve_graph(std::vector<GraphOp>& out, std::size_t need);
+
 std::vector<GraphOp> prefill_graph(const ModelConfig& m, const PrefillShape& s, bool head_rows_all);
 
 // Ops of decode step `step` (0-based) after a prompt of `prompt` tokens: one token per sequence.

@@ -230,7 +230,11 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   m.rope_scaling = parse_rope_scaling(j, file.string());
   // Mixture-of-experts layers would be simulated as one dense MLP: refused, as other families are.
   for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}) {
-    if (r.has(k) && !(j[k].is_number() && j[k].get<double>() <= 1)) {
+    if (!r.has(k) || j[k].is_null()) continue;
+    if (!j[k].is_number() || j[k].get<double>() < 0 || j[k].get<double>() != std::floor(j[k].get<double>())) {
+      r.fail(k, "expected a count of experts (0 or 1: a dense MLP), got " + j[k].dump());
+    }
+    if (j[k].get<double>() > 1) {
       r.fail(k, "mixture-of-experts layers are not modelled (socsim builds one dense MLP per layer; experts and routing would be "
                 "simulated as that), got " + j[k].dump());
     }

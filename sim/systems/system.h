@@ -3,6 +3,7 @@
 // and with which synchronization: it turns the model graph into a runtime Plan. Everything else
 // (kernels, units, memory) is shared. Systems register by id (the contract's system ids) so the
 // command line selects them without an if/else chain.
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -68,6 +69,9 @@ class System {
   // steps run one after another, each waiting for the previous step's sampled token, so a window
   // run after the previous one's end times exactly as the whole plan would.
   virtual bool decode_windows() const { return false; }
+  // Files the system's options name and it reads (shadowAttn's importance_file), once configured:
+  // a run's outputs must not replace one.
+  virtual std::vector<std::filesystem::path> input_files() const { return {}; }
 };
 
 using SystemFactory = std::function<std::unique_ptr<System>()>;

@@ -267,7 +267,7 @@ TEST(CliSemanticErrors, AFolderGivenAsTheImportanceFileIsCalledAFolder) {
   const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system shadowattn --prompt 64 --decode 1 --set shadowattn.importance_file='" +
                             dir.string() + "'");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("shadowattn.importance_file: cannot open the file (a folder, not a file)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("shadowattn.importance_file: cannot read the file: it is a folder, not an importance file"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("not valid JSON"), std::string::npos) << r.err;
 }
 

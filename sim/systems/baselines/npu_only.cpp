@@ -74,8 +74,10 @@ runtime::Plan NpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
         }
         if (s > left) s = next_standard(left);
         const std::uint64_t real = std::min(s, left);
+        const auto ops = model::decoder_layer_ops(m, {s, done + s, r.batch}, false);
+        model::reserve_graph(prefill, prefill.size() + ops.size() * m.layers + 4);
         for (std::uint32_t l = 0; l < m.layers; ++l) {
-          for (auto& op : model::decoder_layer_ops(m, {s, done + s, r.batch}, false)) prefill.push_back({op, model::Phase::kPrefill, l, chunk});
+          for (const auto& op : ops) prefill.push_back({op, model::Phase::kPrefill, l, chunk});
         }
         left -= real, done += real, ++chunk;
         graph_rows = s;

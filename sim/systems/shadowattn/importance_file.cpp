@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/config/config_error.h"
+#include "sim/config/input_file.h"
 #include "sim/config/unique_key_json.h"
 
 namespace socsim::systems::shadowattn {
@@ -68,9 +69,11 @@ nlohmann::ordered_json importance_json(const model::ModelConfig& m, const Offlin
 }
 
 OfflineImportance read_importance_file(const fs::path& file, const model::ModelConfig& m) {
-  // A folder opens as a stream on Linux and only fails to read: say what it is.
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) bad(file, "shadowattn.importance_file", "cannot open the file (a folder, not a file)");
+  // A folder opens as a stream on Linux and only fails to read, a FIFO blocks, a device reads
+  // without end: say what it is. A calibration is a few KB per layer (64 MiB is generous).
+  if (const auto why = config::input_file_problem(file, {"an importance file", 64ull << 20, false})) {
+    bad(file, "shadowattn.importance_file", "cannot read the file: it " + *why);
+  }
   std::ifstream in(file);
   if (!in) bad(file, "shadowattn.importance_file", "cannot open the file" + config::errno_reason());
   std::stringstream text;
