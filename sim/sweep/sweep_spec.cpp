@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 
 #include "sim/config/config_tree.h"
+#include "sim/config/units.h"
 #include "sim/report/report_paths.h"
 
 namespace socsim::sweep {
@@ -59,6 +61,26 @@ std::vector<std::string> setting_args(const Setting& s) {
   return {"--set", s.key + "=" + s.value};
 }
 
+namespace {
+
+// Two spellings of one value ("8", "08", "+8"; "8MiB", "8192 KiB"): the same quantity of the same
+// kind, or the same text.
+bool same_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  using config::Quantity;
+  for (Quantity q : {Quantity::kNumber, Quantity::kTime, Quantity::kFrequency, Quantity::kBandwidth, Quantity::kSize, Quantity::kPower,
+                     Quantity::kEnergy, Quantity::kEnergyPerByte}) {
+    try {
+      if (config::parse_quantity(a, q) == config::parse_quantity(b, q)) return true;
+    } catch (const std::invalid_argument&) {
+      // not both of this kind
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   auto tree = config::ConfigTree::load_file(file);
   auto root = tree.root();
@@ -78,8 +100,10 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
       for (auto& v : grid->scalar_list(key)) {
         // A value listed twice would run every combination with it twice, for the same numbers.
         for (const auto& earlier : axis.values) {
-          if (earlier.value == v.text) {
-            throw config::ConfigError(v.location, path, "'" + v.text + "' is listed twice (the first at line " + std::to_string(earlier.location.line) + ")");
+          if (same_value(earlier.value, v.text)) {
+            const std::string as = earlier.value == v.text ? "" : "as '" + earlier.value + "', ";
+            throw config::ConfigError(v.location, path,
+                                      "'" + v.text + "' is listed twice (" + as + "the first at line " + std::to_string(earlier.location.line) + ")");
           }
         }
         axis.values.push_back({key, std::move(v.text), v.location});
