@@ -95,7 +95,7 @@ nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
   }
 }
 
-// The files a sweep reads: its spec, and every run's SoC, model, workload and weights.
+// The files a sweep reads: its spec, and every run's SoC, model, workload, weights and importance file.
 std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vector<const sweep::SweepRun*>& runs) {
   std::vector<NamedInput> inputs = {{"--spec", resolve_input(InputKind::kSweep, spec_arg)}};
   std::set<std::pair<std::string, std::string>> seen;
@@ -108,6 +108,8 @@ std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vec
       if (option == "--model") inputs.push_back({"sweep run's --model", resolve_input(InputKind::kModel, value)});
       if (option == "--workload") inputs.push_back({"sweep run's --workload", resolve_input(InputKind::kWorkload, value)});
       if (option == "--weights") inputs.push_back({"sweep run's --weights", value});
+      const std::string importance = "shadowattn.importance_file=";
+      if (option == "--set" && value.rfind(importance, 0) == 0) inputs.push_back({"sweep run's shadowattn.importance_file", value.substr(importance.size())});
     }
   }
   return inputs;

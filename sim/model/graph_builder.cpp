@@ -32,8 +32,10 @@ void reserve_graph(std::vector<GraphOp>& out, std::size_t need) {
   if (out.capacity() >= need) return;
   const std::size_t capacity = std::max(need, 2 * out.capacity());
   // A prompt of a hundred thousand one-token chunks is millions of ops: stop at the host's limit
-  // before allocating them, not after.
-  check_host_memory_for((capacity - out.capacity()) * sizeof(GraphOp));
+  // before allocating them, not after. (A growth under 1 MiB, every decode step's graph, is not
+  // worth reading the process's resident memory for.)
+  const std::size_t bytes = (capacity - out.capacity()) * sizeof(GraphOp);
+  if (bytes >= (std::size_t{1} << 20)) check_host_memory_for(bytes);
   out.reserve(capacity);
 }
 

@@ -30,8 +30,9 @@ namespace socsim::runtime {
 // recompute: the graphs not aligned op by op, the shape of an op the template altered (a part of
 // a partitioned op: `<op>` keeping its name at other rows or columns, `<op>.<suffix>`), or of an
 // op in a job with a named static graph or a profiled estimate (both follow the shapes). Ops
-// that are not the graph's or a part of one (a sampler) must not depend on the step: the
-// caller's contract.
+// that are not the graph's or a part of one (a sampler) must not depend on the step, and nor may
+// a job's other fields (threads, lane, storage reads, cluster) depend on its ops' shapes: they
+// are copied as they are (the caller's contract).
 class DecodeStepCopier {
  public:
   DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::uint32_t end, std::uint64_t from, const std::vector<model::GraphOp>& from_graph);

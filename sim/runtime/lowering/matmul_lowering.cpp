@@ -57,6 +57,20 @@ kernels::NpuWork lower_matmul_npu_tiles(const model::OpDesc& op, const kernels::
   return kernels::lower_gemm_f16_hmx_npu(d, npu);
 }
 
+// The graph's node dispatches the executor charges for a work (op_lowering.cpp: its graph calls'
+// nodes, one for a kernel outside a graph): a per-group INT8 graph of 4 G - 1 nodes pays them
+// whatever its engines do.
+double dispatch_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& w) {
+  std::uint64_t nodes = 0;
+  bool graph = false;
+  for (const auto& step : w.steps) {
+    if (step.kind != kernels::NpuStep::Kind::kGraphCall) continue;
+    graph = true;
+    nodes += step.graph_ops;
+  }
+  return to_seconds((graph ? nodes : 1) * npu.graph.op_dispatch);
+}
+
 // Formats lower_gemv_npu has a rule for.
 bool has_gemv_rule(const kernels::GemmFormat& f) {
   if (f.weights == kernels::GemmWeights::kF32) return false;
@@ -78,9 +92,13 @@ kernels::NpuWork lower_matmul_npu(const model::OpDesc& op, Precision p, const hw
   // cost model (the engines' bound) finds faster: a batch of 2 streams (it ran 6x slower per step
   // than one row through HMX tiles), a batch near a tile's rows multiplies on HMX.
   // (TTS's kernels, hmx_gemv, put every row count on HMX: its point.)
-  if (!choice.hmx_gemv && op.m < npu.hmx.tile_rows && has_gemv_rule(f)) {
+  // (The compared costs: each kernel's engines and its graph's node dispatches. A custom kernel's
+  // Q8_0 down projection has no streaming rule.)
+  const bool q8_down = choice.w4a16 == W4A16Kernel::kCustom && choice.q8_0_down && op.name == "down_proj";
+  if (!choice.hmx_gemv && op.m < npu.hmx.tile_rows && has_gemv_rule(f) && !q8_down) {
     kernels::NpuWork stream = kernels::lower_gemv_npu(d, f, npu, arithmetic);
-    if (npu_engines_seconds(npu, stream) < npu_engines_seconds(npu, tiles)) return stream;
+    const auto cost = [&](const kernels::NpuWork& w) { return npu_engines_seconds(npu, w) + dispatch_seconds(npu, w); };
+    if (cost(stream) < cost(tiles)) return stream;
   }
   return tiles;
 }

@@ -1,6 +1,7 @@
 #include "sim/runtime/lowering/npu_work_bound.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "sim/hw/npu/gemm_plan.h"
 
@@ -53,6 +54,7 @@ double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work)
 
 Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   const double ticks = npu_engines_seconds(npu, work) * static_cast<double>(kSecond);
+  if (!(ticks < 1.8e19)) return std::numeric_limits<Tick>::max();  // (beyond 2^64 the cast is undefined)
   return ticks >= 1 ? static_cast<Tick>(ticks) - 1 : 0;
 }
 

@@ -4,6 +4,8 @@
 // unchanged.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "sim/model/model_config.h"
 #include "sim/runtime/decode_step_copy.h"
 #include "sim/runtime/job_name.h"
@@ -171,13 +173,17 @@ TEST(DecodeStepCopy, TemplatesACopyCannotFollowAreRefused) {
 // HeteroLLM copies every decode step after the first from it: each copied step equals the same
 // step planned alone (a decode window of one step, whose jobs start at 0 and wait for nothing).
 TEST(DecodeStepCopy, HeteroLlmCopiesAreTheStepsPlannedAlone) {
-  for (const char* id : {"hetero-tensor", "hetero-layer"}) {
-    test::ConfiguredSystem c("snapdragon-8gen3", {});
+  // (The standard path's GPU halves start after their NPU halves' hand-over: start_deps.)
+  const std::vector<std::pair<const char*, std::vector<std::string>>> configs = {
+      {"hetero-tensor", {}}, {"hetero-layer", {}}, {"hetero-tensor", {"heterollm.fast_sync=false"}}};
+  for (const auto& [id, sets] : configs) {
+    test::ConfiguredSystem c("snapdragon-8gen3", sets);
     c.req.model = qwen();
     c.configure(id);
     const std::uint64_t prompt = 300, decode = 4, batch = 2;
     const Plan whole = c.system->plan(c.req.soc, c.req.model, {prompt, decode, batch});
     ASSERT_EQ(whole.decode_step_end.size(), decode);
+    std::size_t starts = 0;
     for (std::uint64_t s = 1; s < decode; ++s) {
       systems::RequestShape window{prompt, 1, batch};
       window.first_step = s, window.decode_only = true, window.request_decode = decode;
@@ -193,7 +199,20 @@ TEST(DecodeStepCopy, HeteroLlmCopiesAreTheStepsPlannedAlone) {
           else EXPECT_EQ(d, begin - 1) << a.name;  // the step before's end, which the window lacks
         }
         EXPECT_EQ(relative, alone.jobs[j].deps) << a.name;
+        std::vector<std::uint32_t> start_relative;
+        for (auto d : a.start_deps) {
+          if (d >= begin) {
+            start_relative.push_back(d - begin);
+          } else {
+            ADD_FAILURE() << a.name << " starts after a job of another step";
+          }
+        }
+        EXPECT_EQ(start_relative, alone.jobs[j].start_deps) << a.name;
+        starts += a.start_deps.size();
       }
+    }
+    if (!sets.empty()) {
+      EXPECT_GT(starts, 0u) << "the standard path's copies carry their start dependencies";
     }
   }
 }

@@ -59,6 +59,14 @@ TEST(NpuDecodeBatchLowering, AFewRowsStreamANearlyFullTileMultipliesOnHmx) {
   EXPECT_TRUE(uses_hmx(lowering::lower_matmul_npu(op(2), Precision::kW4A16, npu, tts)));
   // INT8 static graphs choose the same way (npu-naive's decode batch).
   EXPECT_TRUE(streams(lowering::lower_matmul_npu(op(2), Precision::kW8A8, npu)));
+  // A per-group INT8 graph pays a node dispatch per node (4 G - 1 of them) whatever its engines
+  // do, the streaming kernel one: the choice counts them. Near a whole tile of rows the tiles win
+  // at no dispatch cost, and lose when each node costs a millisecond.
+  hw::NpuSpec free_nodes = npu, dear_nodes = npu;
+  free_nodes.graph.op_dispatch = 0;
+  dear_nodes.graph.op_dispatch = kMillisecond;
+  EXPECT_FALSE(streams(lowering::lower_matmul_npu(op(npu.hmx.tile_rows - 1), Precision::kW8A8Group, free_nodes)));
+  EXPECT_TRUE(streams(lowering::lower_matmul_npu(op(npu.hmx.tile_rows - 1), Precision::kW8A8Group, dear_nodes)));
 }
 
 TEST(NpuDecodeBatchLowering, NpuOnlyDecodeThroughputGrowsWithTheBatch) {
