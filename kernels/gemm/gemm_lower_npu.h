@@ -62,10 +62,17 @@ struct W4A16NpuOptions {
 
 // W4A16 (Q4_0) or W8A16 (Q8_0) as TTS runs it: the quantized weights stream through TCM, HVX
 // dequantizes them there into FP16 tiles, HMX multiplies them with operands in TCM. The working
-// set gets half the TCM (the other half is the next chunk's double buffer):
+// set gets at most half the TCM (the other half is the next chunk's double buffer):
 //   row blocks:   mb = clamp(floor(tcm/4 / (kt * tile)), 1, mt) activation tile rows
-//   column chunks: nb = clamp(floor((tcm/2 - mb kt tile) / (kt tile + q_col + mb tile)), 1, nt)
+//   column chunks: at most cap = clamp(floor((tcm/2 - mb kt tile) / (kt tile + q_col + mb tile)), 1, nt)
 // (tile = 2 KiB FP16 tile, q_col = quantized bytes of 32 columns, mt, kt, nt = tiles per dim).
+// Of the chunks of 1, 2, 4, ... tile columns up to cap (and nt when it fits), the kernel takes
+// the one its pipeline is estimated fastest with on an idle NPU, as its author tunes it: the
+// first chunk's stages back to back (the fill), then one chunk per period, the longest of each
+// engine's work per chunk (DMA: weights in and outputs out; HVX: dequantize and untile; HMX) and
+// of each two adjacent stages' work over the buffers between them; the larger chunk on a tie.
+// Filling the TCM is not the fastest: one chunk leaves the pipeline nothing to overlap. The
+// candidates that fit a TCM fit every bigger one, so more TCM never makes the choice worse.
 // A software pipeline (NpuWork::stages) with one iteration per (row block, column chunk):
 //   load        DMA the row block's activations in (its first chunk, one transfer) and the
 //               chunk's quantized weights (one transfer per 32-column strip)

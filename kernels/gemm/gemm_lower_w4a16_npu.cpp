@@ -1,9 +1,11 @@
 // lower_gemm_w4a16_npu (declared in gemm_lower_npu.h): TCM chunking of TTS's W4A16 kernel.
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "kernels/gemm/gemm_lower_npu.h"
 #include "kernels/gemm/hvx_costs.h"
+#include "sim/hw/npu/gemm_plan.h"
 
 namespace socsim::kernels {
 
@@ -17,7 +19,85 @@ struct Chunking {
   std::uint64_t mb, nb;      // tile rows per row block, tile columns per column chunk
 };
 
-Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec) {
+// Idle seconds of one iteration's stages for a chunk of `tiles_c` column tiles of a row block of
+// `tiles_r` tile rows (`m_here` real rows), as lower_gemm_w4a16_npu emits its steps: load (DMA of
+// the weights; the row block's activations on its first chunk), dequantize (HVX on all contexts;
+// tiling the activations on the first chunk), multiply (HMX) and store (HVX untile, DMA out).
+struct StageSeconds {
+  double load = 0, dequantize = 0, multiply = 0, store_hvx = 0, store_dma = 0;
+  double store() const { return store_hvx + store_dma; }
+  double sum() const { return load + dequantize + multiply + store(); }
+  // One chunk per period at best: no engine does more than a period's work (DMA and HVX each
+  // serve two stages), and a stage's buffer comes back only when the next stage is done with it:
+  // with b buffers, b periods hold both stages' work of a chunk.
+  double period(std::uint32_t buffers) const {
+    const double b = buffers;
+    return std::max({load + store_dma, dequantize + store_hvx, multiply, (load + dequantize) / b, (dequantize + multiply) / b,
+                     (multiply + store()) / b});
+  }
+};
+
+StageSeconds chunk_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options, std::uint64_t tiles_r,
+                           std::uint64_t m_here, std::uint64_t tiles_c, std::uint64_t kt, bool first) {
+  const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
+  const std::uint64_t n_here = std::min(u64(d.n), tiles_c * rows);
+  const double hvx_rate = static_cast<double>(std::min(spec.hvx.contexts, spec.scalar_threads)) * spec.hvx.packets_per_cycle *
+                          static_cast<double>(spec.clock_hz);
+  const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
+  StageSeconds s;
+  s.load = hw::idle_dma_seconds(spec, n_here * ceil_div(u64(d.k), kQuantBlock) * u64(block_bytes(f)), tiles_c);
+  if (first) s.load += hw::idle_dma_seconds(spec, m_here * u64(d.k) * 2, 1);
+  const double units = static_cast<double>(tiles_c * kt * rows * depth) / hvx::weights_per_unit(spec.hvx);
+  double packets = units * hvx::dequant_packets_per_unit(spec.hvx, f, options.dequant);
+  if (first && !options.layout.activations_tiled) packets += static_cast<double>(tiles_r * kt) * shuffle;
+  s.dequantize = packets / hvx_rate;
+  const auto gemm = hw::plan_hmx_gemm_summary(spec, {m_here, u64(d.k), n_here, hw::DType::kFp16}, hw::OperandHome::kTcm);
+  s.multiply = static_cast<double>(gemm.total.hmx_cycles) / static_cast<double>(spec.clock_hz);
+  if (!options.layout.outputs_tiled) s.store_hvx = static_cast<double>(tiles_r * tiles_c) * shuffle / hvx_rate;
+  s.store_dma = hw::idle_dma_seconds(spec, m_here * n_here * 2, 1);
+  return s;
+}
+
+// Estimated idle seconds of the whole GEMM with chunks of `nb` tile columns and row blocks of
+// `mb` tile rows: the first chunk's stages one after another (the pipeline's fill), then one
+// chunk per period (each row block's first chunk with its activations, its last, shorter chunk
+// by its own); the iterations run on across row blocks, so the fill is paid once.
+double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options, const Chunking& c,
+                    std::uint64_t nb) {
+  const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
+  const std::uint64_t rows = spec.hmx.tile_rows;
+  const std::uint64_t full = c.nt / nb, rest = c.nt % nb;
+  double total = 0;
+  bool filled = false;
+  // Row blocks of mb tile rows, then the remainder (fewer tiles, or fewer real rows).
+  const auto row_blocks = [&](std::uint64_t count, std::uint64_t tiles_r, std::uint64_t m_here) {
+    if (count == 0) return;
+    const auto chunk = [&](std::uint64_t tiles_c, bool first) { return chunk_seconds(d, f, spec, options, tiles_r, m_here, tiles_c, c.kt, first); };
+    const double n = static_cast<double>(count);
+    const StageSeconds head = chunk(full > 0 ? nb : rest, true);
+    if (!filled) {
+      total += head.sum() + (n - 1) * head.period(buffers);
+      filled = true;
+    } else {
+      total += n * head.period(buffers);
+    }
+    if (full > 1) total += n * static_cast<double>(full - 1) * chunk(nb, false).period(buffers);
+    if (full > 0 && rest > 0) total += n * chunk(rest, false).period(buffers);
+  };
+  const std::uint64_t blocks = c.mt / c.mb, rest_tiles = c.mt % c.mb;
+  const std::uint64_t block_rows = c.mb * rows;
+  if (rest_tiles == 0) {
+    // The last block may hold fewer real rows than its tiles.
+    row_blocks(blocks - 1, c.mb, block_rows);
+    row_blocks(1, c.mb, u64(d.m) - (blocks - 1) * block_rows);
+  } else {
+    row_blocks(blocks, c.mb, block_rows);
+    row_blocks(1, rest_tiles, u64(d.m) - blocks * block_rows);
+  }
+  return total;
+}
+
+Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options) {
   const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
   const std::uint64_t tile = rows * depth * 2, out_tile = rows * rows * 2;
   Chunking c{ceil_div(u64(d.m), rows), ceil_div(u64(d.k), depth), ceil_div(u64(d.n), rows), 1, 1};
@@ -26,7 +106,30 @@ Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec) {
   const std::uint64_t a_bytes = c.mb * c.kt * tile;
   const std::uint64_t q_col = rows * ceil_div(u64(d.k), kQuantBlock) * u64(block_bytes(f));
   const std::uint64_t per_col = c.kt * tile + q_col + c.mb * out_tile;
-  c.nb = a_bytes >= budget ? 1 : std::clamp<std::uint64_t>((budget - a_bytes) / per_col, 1, c.nt);
+  // The most the TCM holds; the kernel takes the chunk estimated fastest of those that fit
+  // (gemm_lower_npu.h): at 64 MiB, filling it made a decode GEMV run its load, dequantization and
+  // multiply back to back, 2.2x its time at 1 MiB.
+  const std::uint64_t cap = a_bytes >= budget ? 1 : std::clamp<std::uint64_t>((budget - a_bytes) / per_col, 1, c.nt);
+  double best = 0;
+  const auto consider = [&](std::uint64_t nb) {
+    const double t = gemm_seconds(d, f, spec, options, c, nb);
+    if (nb == 1 || t <= best) best = t, c.nb = nb;  // ascending: on a tie the larger chunk (fewer steps)
+  };
+  // Candidates that depend on the shape only: the chunks that split a row evenly into j
+  // (ceil(nt / j) tiles each, j = nt .. 1: every distinct one, about 2 sqrt(nt)) and powers of
+  // two, ascending.
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t nb = 1; nb < c.nt; nb *= 2) sizes.push_back(nb);
+  for (std::uint64_t j = c.nt; j >= 1; --j) {
+    const std::uint64_t nb = ceil_div(c.nt, j);
+    j = ceil_div(c.nt, nb);  // the fewest chunks of this size: skip the j with the same size
+    sizes.push_back(nb);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  for (const std::uint64_t nb : sizes) {
+    if (nb <= cap) consider(nb);
+  }
   return c;
 }
 
@@ -34,7 +137,7 @@ Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec) {
 
 NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options) {
   if (d.m <= 0 || d.k <= 0 || d.n <= 0) throw std::invalid_argument("NPU GEMM with an empty dimension");
-  const Chunking c = chunking(d, f, spec);
+  const Chunking c = chunking(d, f, spec, options);
   const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
   const std::uint64_t blocks_per_col = ceil_div(u64(d.k), kQuantBlock);
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);

@@ -44,8 +44,9 @@ Task<> HexagonNpu::dma(std::uint64_t bytes, std::uint64_t transfers, std::string
 
 Task<> HexagonNpu::hmx(std::uint64_t cycles, std::string name) {
   if (cycles == 0) co_return;
-  auto thread = co_await scalar_.acquire(1);
+  // The engine first, then the hardware thread that drives it (see hvx below).
   auto lease = co_await hmx_.acquire();
+  auto thread = co_await scalar_.acquire(1);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
   co_await sim_.delay(clock_.cycles_to_ticks(cycles));
@@ -68,8 +69,12 @@ void HexagonNpu::thread_spans(std::uint64_t threads, const std::string& name, Ti
 Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) {
   const std::uint32_t n = hvx_threads(threads);
   if (packets <= 0) co_return;
-  auto issuers = co_await scalar_.acquire(n);
+  // Contexts first, then the hardware threads: a software thread waiting for an HVX context (or
+  // for HMX) is blocked in the OS and holds no hardware thread, so work queued for an engine never
+  // keeps a thread from work that could run (a held thread in front of HMX stalled a pipeline
+  // whose HVX stage was the faster one).
   auto contexts = co_await hvx_.acquire(n);
+  auto issuers = co_await scalar_.acquire(n);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
   const double per_thread = packets / n / spec_.hvx.packets_per_cycle;
@@ -82,8 +87,8 @@ Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) 
 Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::string name, double packets) {
   const std::uint32_t n = hvx_threads(threads);
   if (bytes == 0 && packets <= 0) co_return;
+  auto contexts = co_await hvx_.acquire(n);  // contexts first, as in hvx()
   auto issuers = co_await scalar_.acquire(n);
-  auto contexts = co_await hvx_.acquire(n);
   busy_.begin(sim_.now());
   const Tick start = sim_.now();
   TaskList parts;

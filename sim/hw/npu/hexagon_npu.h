@@ -3,12 +3,13 @@
 // contexts, a DMA engine between DRAM and TCM, and the vendor runtime's per-graph costs. Each
 // engine is a FIFO resource, so work from several issuers queues and overlaps the way the
 // hardware allows (HMX computes while DMA stages the next block). HVX contexts and HMX are driven
-// by scalar hardware threads: work takes its threads first (one per HVX context it uses, one for
-// HMX), then its engine, so six threads bound how much runs at once; a pipelined kernel's HVX
-// stage on four threads and its HMX stage on a fifth run side by side, on four threads they take
-// turns. Work asking for more threads than the NPU can give it (more software threads than
-// hardware threads or HVX contexts) runs on as many as there are. DMA runs on its own once its
-// transfers are queued. Threads and contexts are named units, so the trace has a track per
+// by scalar hardware threads: work takes its engine first, then its threads (one per HVX context it
+// uses, one for HMX): a software thread waiting for an HVX context or for HMX is blocked in the OS
+// and holds no hardware thread (QuRT runs another on it), so six threads bound how much runs at
+// once, never what waits; a pipelined kernel's HVX stage on four threads and its HMX stage on a
+// fifth run side by side, on four threads they take turns. Work asking for more threads than the
+// NPU can give it (more software threads than hardware threads or HVX contexts) runs on as many as
+// there are. DMA runs on its own once its transfers are queued. Threads and contexts are named units, so the trace has a track per
 // hardware thread (npu.thread0..) showing what each issued.
 //
 // DRAM ports (children of the shared DRAM model's root):

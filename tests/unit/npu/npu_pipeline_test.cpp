@@ -113,6 +113,61 @@ TEST(NpuPipeline, StagesShareTheHardwareThreads) {
   EXPECT_EQ(s.run(hvx_then_hmx(2)), 4 * 1015 * kNanosecond);
 }
 
+TEST(NpuPipeline, WorkWaitingForAnEngineHoldsNoHardwareThread) {
+  // small_npu: 4 threads, 2 HVX contexts. HVX work A (1000 packets on 2 contexts: 500 ns) runs;
+  // B, the same, waits for the contexts; HMX work C needs one thread. B's software threads are
+  // blocked in the OS until the contexts free, holding no hardware thread, so C starts at once
+  // (a B holding 2 threads in front of C would have kept it waiting until A ended).
+  Rig r;
+  const auto one = [](NpuStep step) {
+    NpuWork w;
+    w.steps = {std::move(step)};
+    return w;
+  };
+  // run_npu_work holds its work by reference: the works outlive the run.
+  const NpuWork a = one(NpuStep::hvx("a", 1000, 2)), b = one(NpuStep::hvx("b", 1000, 2));
+  const NpuWork c = one(NpuStep::hmx_gemm("c", {32, 32, 32, DType::kFp16}, OperandHome::kTcm));
+  r.sim.spawn(runtime::run_npu_work(r.npu, a), "a");
+  r.sim.spawn(runtime::run_npu_work(r.npu, b), "b");
+  r.sim.spawn(runtime::run_npu_work(r.npu, c), "c");
+  ASSERT_EQ(r.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(r.sim.now(), 1000 * kNanosecond);  // A then B on the contexts
+  for (const auto& span : r.trace.spans()) {
+    if (span.track == "npu.hmx") {
+      EXPECT_EQ(span.start, 0);
+      EXPECT_EQ(span.end, 15 * kNanosecond);
+    }
+  }
+  EXPECT_EQ(r.overlap("npu.hvx", "npu.hmx"), 15 * kNanosecond);
+}
+
+TEST(NpuPipeline, MoreTcmNeverSlowsTheW4A16Kernel) {
+  // TTS's kernel (double-buffered, coalesced super-groups) on a decode GEMV and a prefill GEMM:
+  // a bigger TCM allows bigger chunks, and the kernel takes them only when its pipeline is
+  // estimated faster, so the simulated time never grows with the TCM; at 64 MiB the GEMV still
+  // runs as several chunks (one chunk would leave nothing to overlap).
+  const kernels::W4A16NpuOptions tts{kernels::DequantLayout::kCoalesced, true, {}};
+  for (const kernels::GemmDims d : {kernels::GemmDims{1, 896, 4864}, kernels::GemmDims{64, 1024, 2048}}) {
+    Tick previous = 0;
+    for (const std::uint64_t tcm : {256ULL << 10, 1ULL << 20, 4ULL << 20, 16ULL << 20, 64ULL << 20}) {
+      NpuSpec spec = test::small_npu();
+      spec.tcm_bytes = tcm;
+      spec.hvx.contexts = 4;
+      spec.scalar_threads = 6;
+      const NpuWork w = kernels::lower_gemm_w4a16_npu(d, kernels::BlockFormat::kQ4_0, spec, tts);
+      Rig r(spec);
+      const Tick t = r.run(w);
+      if (previous > 0) {
+        EXPECT_LE(t, previous) << d.m << "x" << d.k << "x" << d.n << " at " << tcm << " B of TCM";
+      }
+      previous = t;
+      if (tcm == (64ULL << 20) && d.m == 1) {
+        EXPECT_GT(w.steps.back().iteration, 2u);
+      }
+    }
+  }
+}
+
 TEST(NpuPipeline, WorkAskingForMoreThreadsThanContextsRunsOnTheContexts) {
   // small_npu: 2 HVX contexts. 8 software threads share them: 1000 packets / 2 = 500 ns.
   EXPECT_EQ(alone(NpuStep::hvx("v", 1000, 8)), 500 * kNanosecond);

@@ -129,6 +129,8 @@ inline hw::NpuSpec small_npu(bool qfloat = true) {
   n.hvx.qfloat = qfloat;
   n.hvx.fp16_mac_packets = 4;
   n.hvx.read_bandwidth = 1e9;
+  n.port_bandwidth = 4e9;
+  n.dma = {2e9, 100 * kNanosecond, 1};  // what the W4A16 chunk chooser estimates transfers with
   return n;
 }
 
