@@ -73,6 +73,9 @@ struct W4A16NpuOptions {
 // of each two adjacent stages' work over the buffers between them; the larger chunk on a tie.
 // Filling the TCM is not the fastest: one chunk leaves the pipeline nothing to overlap. The
 // candidates that fit a TCM fit every bigger one, so more TCM never makes the choice worse.
+// When the working set (activations, a chunk's quantized and FP16 weights) leaves room for every
+// output tile of the GEMM, the outputs stay in TCM until stored and the multiply stage has no
+// output buffers to wait for (NpuWork stage buffers 0).
 // A software pipeline (NpuWork::stages) with one iteration per (row block, column chunk):
 //   load        DMA the row block's activations in (its first chunk, one transfer) and the
 //               chunk's quantized weights (one transfer per 32-column strip)
@@ -81,7 +84,8 @@ struct W4A16NpuOptions {
 //   multiply    the HMX GEMM on TCM operands
 //   store       untile the outputs on HVX (unless tiled), DMA them out (one transfer)
 // With prefetch_weights, load / dequantize / multiply each have two buffers: DMA of chunk i + 1,
-// HVX on chunk i and HMX on chunk i - 1 overlap; without, one each.
+// HVX on chunk i and HMX on chunk i - 1 overlap; without, one each (multiply none when the
+// outputs stay in TCM).
 NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options = {});
 
 }  // namespace socsim::kernels

@@ -17,6 +17,7 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / 
 struct Chunking {
   std::uint64_t mt, kt, nt;  // tiles per dimension
   std::uint64_t mb, nb;      // tile rows per row block, tile columns per column chunk
+  bool keep_outputs = false;  // every output stays in TCM until stored: the multiply stage never waits for the store
 };
 
 // Idle seconds of one iteration's stages for a chunk of `tiles_c` column tiles of a row block of
@@ -29,11 +30,12 @@ struct StageSeconds {
   double sum() const { return load + dequantize + multiply + store(); }
   // One chunk per period at best: no engine does more than a period's work (DMA and HVX each
   // serve two stages), and a stage's buffer comes back only when the next stage is done with it:
-  // with b buffers, b periods hold both stages' work of a chunk.
-  double period(std::uint32_t buffers) const {
+  // with b buffers, b periods hold both stages' work of a chunk (multiply and store too, unless
+  // every output stays in TCM).
+  double period(std::uint32_t buffers, bool keep_outputs) const {
     const double b = buffers;
     return std::max({load + store_dma, dequantize + store_hvx, multiply, (load + dequantize) / b, (dequantize + multiply) / b,
-                     (multiply + store()) / b});
+                     keep_outputs ? 0.0 : (multiply + store()) / b});
   }
 };
 
@@ -63,7 +65,7 @@ StageSeconds chunk_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& 
 // chunk per period (each row block's first chunk with its activations, its last, shorter chunk
 // by its own); the iterations run on across row blocks, so the fill is paid once.
 double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options, const Chunking& c,
-                    std::uint64_t nb) {
+                    std::uint64_t nb, bool keep) {
   const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   const std::uint64_t rows = spec.hmx.tile_rows;
   const std::uint64_t full = c.nt / nb, rest = c.nt % nb;
@@ -76,13 +78,13 @@ double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, c
     const double n = static_cast<double>(count);
     const StageSeconds head = chunk(full > 0 ? nb : rest, true);
     if (!filled) {
-      total += head.sum() + (n - 1) * head.period(buffers);
+      total += head.sum() + (n - 1) * head.period(buffers, keep);
       filled = true;
     } else {
-      total += n * head.period(buffers);
+      total += n * head.period(buffers, keep);
     }
-    if (full > 1) total += n * static_cast<double>(full - 1) * chunk(nb, false).period(buffers);
-    if (full > 0 && rest > 0) total += n * chunk(rest, false).period(buffers);
+    if (full > 1) total += n * static_cast<double>(full - 1) * chunk(nb, false).period(buffers, keep);
+    if (full > 0 && rest > 0) total += n * chunk(rest, false).period(buffers, keep);
   };
   const std::uint64_t blocks = c.mt / c.mb, rest_tiles = c.mt % c.mb;
   const std::uint64_t block_rows = c.mb * rows;
@@ -111,9 +113,15 @@ Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, con
   // multiply back to back, 2.2x its time at 1 MiB.
   const std::uint64_t cap = a_bytes >= budget ? 1 : std::clamp<std::uint64_t>((budget - a_bytes) / per_col, 1, c.nt);
   double best = 0;
+  // When the working set leaves room for every output tile of the GEMM (a decode GEMV's few rows),
+  // they all stay in TCM until stored: HMX never waits for a store. Double-buffered outputs tied
+  // HMX to the store's HVX untiling and DMA, which queue behind the other stages' work on the same
+  // engines (a 16-row GEMV on 8 Gen 2 ran 1.3x its busiest engine's time).
+  const std::uint64_t all_outputs = c.mt * c.nt * out_tile;
   const auto consider = [&](std::uint64_t nb) {
-    const double t = gemm_seconds(d, f, spec, options, c, nb);
-    if (nb == 1 || t <= best) best = t, c.nb = nb;  // ascending: on a tie the larger chunk (fewer steps)
+    const bool keep = a_bytes + nb * (c.kt * tile + q_col) + all_outputs <= budget;
+    const double t = gemm_seconds(d, f, spec, options, c, nb, keep);
+    if (nb == 1 || t <= best) best = t, c.nb = nb, c.keep_outputs = keep;  // ascending: on a tie the larger chunk (fewer steps)
   };
   // Candidates that depend on the shape only: the chunks that split a row evenly into j
   // (ceil(nt / j) tiles each, j = nt .. 1: every distinct one, about 2 sqrt(nt)) and powers of
@@ -145,7 +153,7 @@ NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec
   const auto threads = spec.hvx.contexts;
   const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   NpuWork w;
-  w.stages = {{"load", buffers}, {"dequantize", buffers}, {"multiply", buffers}, {"store", 0}};
+  w.stages = {{"load", buffers}, {"dequantize", buffers}, {"multiply", c.keep_outputs ? 0 : buffers}, {"store", 0}};
   std::uint32_t it = 0;  // one iteration per (row block, column chunk)
   for (std::uint64_t r0 = 0; r0 < c.mt; r0 += c.mb) {
     const std::uint64_t tiles_r = std::min(c.mb, c.mt - r0);

@@ -201,11 +201,17 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   req.model = model::load_model_config(model_path);
   // An output that is one of the inputs would be replaced by the report (a model's config.json
   // given as --json): refused before anything runs.
-  const std::vector<NamedInput> inputs = {{"--soc", soc_path}, {"--model", model_path}, {"--workload", workload_path}, {"--weights", weights}};
-  if (!json_file.empty()) check_output_not_input("--json", json_file, inputs);
-  for (const char* name : {"report.json", "trace.json", "report.html"}) {
-    if (!report_dir.empty()) check_output_not_input("--report-dir", std::filesystem::path(report_dir) / name, inputs);
+  std::vector<NamedInput> inputs = {{"--soc", soc_path}, {"--model", model_path}, {"--workload", workload_path}, {"--weights", weights}};
+  // The files --report-dir gets (add_report_files below).
+  std::vector<std::filesystem::path> dir_outputs;
+  if (!report_dir.empty()) {
+    for (const char* name : {"report.json", "trace.json", "report.html"}) dir_outputs.push_back(std::filesystem::path(report_dir) / name);
   }
+  const auto check_outputs_not_inputs = [&] {
+    if (!json_file.empty()) check_output_not_input("--json", json_file, inputs);
+    for (const auto& out : dir_outputs) check_output_not_input("--report-dir", out, inputs);
+  };
+  check_outputs_not_inputs();
   auto root = tree.root();
   // model.* settings of the run: the model's trained window stretched for a what-if (shadowAttn's
   // paper runs PhoneLM, trained for 2048 tokens, on 3840- and 4096-token prompts). RoPE positions
@@ -218,15 +224,11 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   strategy->configure(root, req.soc, req.model);
   // Files the system's options name (shadowAttn's importance_file) are inputs too; and one output
   // must not be another (--json inside --report-dir under one of its names).
-  for (const auto& file : strategy->input_files()) {
-    const std::vector<NamedInput> named = {{"shadowattn.importance_file", file}};
-    if (!json_file.empty()) check_output_not_input("--json", json_file, named);
-    for (const char* name : {"report.json", "trace.json", "report.html"}) {
-      if (!report_dir.empty()) check_output_not_input("--report-dir", std::filesystem::path(report_dir) / name, named);
-    }
-  }
-  for (const char* name : {"report.json", "trace.json", "report.html"}) {
-    if (!json_file.empty() && !report_dir.empty()) check_outputs_differ("--json", json_file, "--report-dir", std::filesystem::path(report_dir) / name);
+  inputs.clear();
+  for (auto& file : strategy->input_files()) inputs.push_back({std::move(file.key), std::move(file.path)});
+  check_outputs_not_inputs();
+  for (const auto& out : dir_outputs) {
+    if (!json_file.empty()) check_outputs_differ("--json", json_file, "--report-dir", out);
   }
   // Where shadowAttn's bucket grid is centred matters only to the scales functional mode measures;
   // timing mode draws them around the grid's centre whatever it is.

@@ -69,9 +69,13 @@ class System {
   // steps run one after another, each waiting for the previous step's sampled token, so a window
   // run after the previous one's end times exactly as the whole plan would.
   virtual bool decode_windows() const { return false; }
-  // Files the system's options name and it reads (shadowAttn's importance_file), once configured:
-  // a run's outputs must not replace one.
-  virtual std::vector<std::filesystem::path> input_files() const { return {}; }
+  // Files the system's options name and it reads (shadowAttn's importance_file), once configured,
+  // each with its option's key: a run's outputs must not replace one.
+  struct InputFile {
+    std::string key;  // "shadowattn.importance_file"
+    std::filesystem::path path;
+  };
+  virtual std::vector<InputFile> input_files() const { return {}; }
 };
 
 using SystemFactory = std::function<std::unique_ptr<System>()>;

@@ -40,9 +40,9 @@ class ShadowAttnSystem final : public System {
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   double weight_bits() const override { return 8.0; }
   bool decode_windows() const override { return true; }
-  std::vector<std::filesystem::path> input_files() const override {
+  std::vector<InputFile> input_files() const override {
     if (options_.importance_file.empty()) return {};
-    return {options_.importance_file};
+    return {{"shadowattn.importance_file", options_.importance_file}};
   }
   runtime::SyncPolicy sync_policy() const override;
   // Functional mode's measured head buckets replace the drawn scales' (fused launches follow).

@@ -141,6 +141,21 @@ TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   expect_dma(o.steps[4], 33 * 17 * 2, 1);
 }
 
+TEST(GemmLowerNpu, W4A16KeepsEveryOutputInTcmWhenItFits) {
+  // small_npu (1 MiB TCM, 512 KiB working set). 1x256x512: kt 8, nt 16; activations 8 x 2 KiB,
+  // all 16 output tiles 32 KiB, a whole row's weights 16 x (16 KiB + 32 x 8 x 18 B): everything
+  // fits, so the multiply stage has no output buffers to wait for.
+  const auto spec = test::small_npu();
+  const kernels::W4A16NpuOptions tts{DequantLayout::kCoalesced, true, {}};
+  const NpuWork small = lower_gemm_w4a16_npu({1, 256, 512}, BlockFormat::kQ4_0, spec, tts);
+  ASSERT_EQ(small.stages.size(), 4u);
+  EXPECT_EQ(small.stages[1].buffers, 2u);
+  EXPECT_EQ(small.stages[2].buffers, 0u);
+  // 1x2048x4096: 128 output tiles (256 KiB) beside 128 KiB of activations and even one tile
+  // column's 165 KiB of weights exceed 512 KiB: outputs double-buffered.
+  EXPECT_EQ(lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec, tts).stages[2].buffers, 2u);
+}
+
 TEST(GemmLowerNpu, W4A16IsAPipelineOfLoadDequantizeMultiplyStore) {
   // 1x2048x4096 as above (64 chunks of 64 columns): one iteration per chunk; the row block's
   // activations ride in the first iteration's load and dequantize stages. Double buffering
