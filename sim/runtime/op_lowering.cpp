@@ -7,6 +7,7 @@
 
 #include "sim/runtime/lowering/attention_lowering.h"
 #include "sim/runtime/lowering/npu_step_coalescing.h"
+#include "sim/runtime/lowering/npu_work_bound.h"
 #include "sim/runtime/lowering/elementwise_lowering.h"
 #include "sim/runtime/lowering/llamacpp_lowering.h"
 #include "sim/runtime/lowering/matmul_lowering.h"
@@ -93,18 +94,11 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
   } else {
     const kernels::NpuWork all =
         op.kind == OpKind::kMatMul ? lowering::lower_matmul_npu(op, p, npu, choice) : lowering::lower_pointwise_npu(op, m, npu);
-    std::uint32_t graph_nodes = 0;
-    bool graph = false;
+    out.graph_nodes = lowering::graph_node_dispatches(all);
     out.work.stages = all.stages;
     for (const auto& step : all.steps) {
-      if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
-        graph = true;
-        graph_nodes += step.graph_ops;
-      } else {
-        out.work.steps.push_back(step);
-      }
+      if (step.kind != kernels::NpuStep::Kind::kGraphCall) out.work.steps.push_back(step);
     }
-    out.graph_nodes = graph ? graph_nodes : 1;
   }
   // Coalesced first: merging keeps the first name of each merged run, so naming after it gives the
   // same names for far fewer steps (a decode attention at batch 16 lists thousands).

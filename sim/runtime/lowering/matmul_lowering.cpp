@@ -57,19 +57,9 @@ kernels::NpuWork lower_matmul_npu_tiles(const model::OpDesc& op, const kernels::
   return kernels::lower_gemm_f16_hmx_npu(d, npu);
 }
 
-// The graph's node dispatches the executor charges for a work (op_lowering.cpp: its graph calls'
-// nodes, one for a kernel outside a graph): a per-group INT8 graph of 4 G - 1 nodes pays them
-// whatever its engines do.
-double dispatch_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& w) {
-  std::uint64_t nodes = 0;
-  bool graph = false;
-  for (const auto& step : w.steps) {
-    if (step.kind != kernels::NpuStep::Kind::kGraphCall) continue;
-    graph = true;
-    nodes += step.graph_ops;
-  }
-  return to_seconds((graph ? nodes : 1) * npu.graph.op_dispatch);
-}
+// The graph's node dispatches the executor charges for a work: a per-group INT8 graph of 4 G - 1
+// nodes pays them whatever its engines do.
+double dispatch_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& w) { return to_seconds(graph_node_dispatches(w) * npu.graph.op_dispatch); }
 
 // Formats lower_gemv_npu has a rule for.
 bool has_gemv_rule(const kernels::GemmFormat& f) {

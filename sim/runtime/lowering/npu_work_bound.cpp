@@ -58,4 +58,15 @@ Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   return ticks >= 1 ? static_cast<Tick>(ticks) - 1 : 0;
 }
 
+std::uint32_t graph_node_dispatches(const kernels::NpuWork& work) {
+  std::uint32_t nodes = 0;
+  bool graph = false;
+  for (const auto& step : work.steps) {
+    if (step.kind != kernels::NpuStep::Kind::kGraphCall) continue;
+    graph = true;
+    nodes += step.graph_ops;
+  }
+  return graph ? nodes : 1;
+}
+
 }  // namespace socsim::runtime::lowering

@@ -69,6 +69,18 @@ TEST(NpuDecodeBatchLowering, AFewRowsStreamANearlyFullTileMultipliesOnHmx) {
   EXPECT_TRUE(streams(lowering::lower_matmul_npu(op(npu.hmx.tile_rows - 1), Precision::kW8A8Group, dear_nodes)));
 }
 
+TEST(NpuDecodeBatchLowering, GraphNodeDispatchesCountTheGraphsNodesOrOne) {
+  // A kernel outside a graph is a node of its own; a graph call's nodes are summed over its calls.
+  kernels::NpuWork plain;
+  plain.steps = {kernels::NpuStep::hvx("v", 100, 1)};
+  EXPECT_EQ(lowering::graph_node_dispatches(plain), 1u);
+  kernels::NpuWork graph = plain;
+  graph.steps.push_back(kernels::NpuStep::graph_call("g", 7));
+  graph.steps.push_back(kernels::NpuStep::graph_call("h", 4));
+  EXPECT_EQ(lowering::graph_node_dispatches(graph), 11u);
+  EXPECT_EQ(lowering::graph_node_dispatches(kernels::NpuWork{}), 1u);
+}
+
 TEST(NpuDecodeBatchLowering, NpuOnlyDecodeThroughputGrowsWithTheBatch) {
   double previous_tokens_per_s = 0, one_row_ms = 0;
   for (std::uint64_t batch : {1, 2, 4, 8, 16, 32}) {
