@@ -62,20 +62,22 @@ struct W4A16NpuOptions {
 
 // W4A16 (Q4_0) or W8A16 (Q8_0) as TTS runs it: the quantized weights stream through TCM, HVX
 // dequantizes them there into FP16 tiles, HMX multiplies them with operands in TCM. The working
-// set gets at most half the TCM (the other half is the next chunk's double buffer):
-//   row blocks:   mb = clamp(floor(tcm/4 / (kt * tile)), 1, mt) activation tile rows
-//   column chunks: at most cap = clamp(floor((tcm/2 - mb kt tile) / (kt tile + q_col + mb tile)), 1, nt)
-// (tile = 2 KiB FP16 tile, q_col = quantized bytes of 32 columns, mt, kt, nt = tiles per dim).
-// Of the chunks of 1, 2, 4, ... tile columns up to cap (and nt when it fits), the kernel takes
-// the one its pipeline is estimated fastest with on an idle NPU, as its author tunes it: the
-// first chunk's stages back to back (the fill), then one chunk per period, the longest of each
-// engine's work per chunk (DMA: weights in and outputs out; HVX: dequantize and untile; HMX) and
-// of each two adjacent stages' work over the buffers between them; the larger chunk on a tie.
-// Filling the TCM is not the fastest: one chunk leaves the pipeline nothing to overlap. The
-// candidates that fit a TCM fit every bigger one, so more TCM never makes the choice worse.
-// When the working set (activations, a chunk's quantized and FP16 weights) leaves room for every
-// output tile of the GEMM, the outputs stay in TCM until stored and the multiply stage has no
-// output buffers to wait for (NpuWork stage buffers 0).
+// set gets half the TCM (the other half is the next chunk's double buffer): a row block's
+// activations (mb kt tiles) and, per tile column of a chunk, its FP16 tiles, quantized bytes and
+// output tiles (tile = 2 KiB FP16 tile, mt, kt, nt = tiles per dim). Row blocks of mb tile rows
+// and column chunks of nb tile columns: of the sizes that depend on the shape only (powers of two
+// and every even split of mt or nt) and fit, the kernel takes the pair its pipeline is estimated
+// fastest with on an idle NPU, as its author tunes it: the first chunk's stages back to back (the
+// fill, paid once), then one chunk per period, the longest of each engine's work per chunk (DMA:
+// weights in, outputs out; HVX: dequantize, untile; HMX), each stage's, each two adjacent
+// stages' over the buffers between them, and HVX plus HMX when their threads cannot all run at
+// once; the larger pair on a tie. Filling the TCM is not the fastest (one chunk leaves the
+// pipeline nothing to overlap). The pairs that fit a TCM fit every bigger one, so more TCM never
+// makes the estimate worse; the simulated time follows it within the estimate's error (FIFO
+// engines shared by two stages queue in ways it does not see: up to 2% on most shapes, more at a
+// few TCM sizes, README). Double-buffered, the load stage gets a third buffer and the multiply
+// stage a ring of chunk outputs as deep as the working set has room for (buffers 0: every output
+// stays in TCM until stored).
 // A software pipeline (NpuWork::stages) with one iteration per (row block, column chunk):
 //   load        DMA the row block's activations in (its first chunk, one transfer) and the
 //               chunk's quantized weights (one transfer per 32-column strip)
@@ -83,9 +85,8 @@ struct W4A16NpuOptions {
 //               weight of the chunk's whole tiles (dequant_packets_per_unit of options.dequant)
 //   multiply    the HMX GEMM on TCM operands
 //   store       untile the outputs on HVX (unless tiled), DMA them out (one transfer)
-// With prefetch_weights, load / dequantize / multiply each have two buffers: DMA of chunk i + 1,
-// HVX on chunk i and HMX on chunk i - 1 overlap; without, one each (multiply none when the
-// outputs stay in TCM).
+// With prefetch_weights, load / dequantize / multiply each have two buffers or more (above): DMA
+// of chunk i + 1, HVX on chunk i and HMX on chunk i - 1 overlap; without, one each.
 NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, W4A16NpuOptions options = {});
 
 }  // namespace socsim::kernels

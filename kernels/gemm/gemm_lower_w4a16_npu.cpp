@@ -1,5 +1,6 @@
 // lower_gemm_w4a16_npu (declared in gemm_lower_npu.h): TCM chunking of TTS's W4A16 kernel.
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -14,10 +15,23 @@ namespace {
 std::uint64_t u64(std::int64_t v) { return static_cast<std::uint64_t>(v); }
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
+// HVX threads the kernel's vector stages run on. Double-buffered, HMX multiplies beside them and
+// needs a hardware thread of its own: the kernel leaves it one (8 Elite: 6 threads, 6 contexts ->
+// 5 HVX workers; all 6 made HVX and HMX take turns, 1.5x the time of a 128-row GEMM).
+std::uint32_t hvx_workers(const hw::NpuSpec& spec, const W4A16NpuOptions& options) {
+  const std::uint32_t most = std::min(spec.hvx.contexts, spec.scalar_threads);
+  if (!options.prefetch_weights || spec.scalar_threads <= spec.hmx.units) return most;
+  return std::max<std::uint32_t>(1, std::min(most, spec.scalar_threads - spec.hmx.units));
+}
+
 struct Chunking {
   std::uint64_t mt, kt, nt;  // tiles per dimension
   std::uint64_t mb, nb;      // tile rows per row block, tile columns per column chunk
-  bool keep_outputs = false;  // every output stays in TCM until stored: the multiply stage never waits for the store
+  // Output buffers of the multiply stage (a ring of chunk outputs in TCM); 0: every output of the
+  // GEMM stays in TCM until stored, the multiply stage never waits for the store.
+  std::uint64_t out_buffers = 0;
+  // Buffers of the load stage (quantized weights): a third when the working set has room for it.
+  std::uint32_t load_buffers = 1;
 };
 
 // Idle seconds of one iteration's stages for a chunk of `tiles_c` column tiles of a row block of
@@ -29,13 +43,16 @@ struct StageSeconds {
   double store() const { return store_hvx + store_dma; }
   double sum() const { return load + dequantize + multiply + store(); }
   // One chunk per period at best: no engine does more than a period's work (DMA and HVX each
-  // serve two stages), and a stage's buffer comes back only when the next stage is done with it:
-  // with b buffers, b periods hold both stages' work of a chunk (multiply and store too, unless
-  // every output stays in TCM).
-  double period(std::uint32_t buffers, bool keep_outputs) const {
+  // serve two stages), no stage either (the store untiles, then sends), and a stage's buffer
+  // comes back only when the next stage is done with it: with b buffers, b periods hold both
+  // stages' work of a chunk (multiply and store: none when every output stays in TCM).
+  // `shared_threads`: HVX on every context and HMX cannot both have a hardware thread, so they
+  // take turns.
+  double period(std::uint32_t load_buffers, std::uint32_t buffers, std::uint64_t out_buffers, bool shared_threads) const {
     const double b = buffers;
-    return std::max({load + store_dma, dequantize + store_hvx, multiply, (load + dequantize) / b, (dequantize + multiply) / b,
-                     keep_outputs ? 0.0 : (multiply + store()) / b});
+    return std::max({load + store_dma, dequantize + store_hvx, multiply, store(), (load + dequantize) / load_buffers, (dequantize + multiply) / b,
+                     out_buffers == 0 ? 0.0 : (multiply + store()) / static_cast<double>(out_buffers),
+                     shared_threads ? dequantize + store_hvx + multiply : 0.0});
   }
 };
 
@@ -43,7 +60,7 @@ StageSeconds chunk_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& 
                            std::uint64_t m_here, std::uint64_t tiles_c, std::uint64_t kt, bool first) {
   const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
   const std::uint64_t n_here = std::min(u64(d.n), tiles_c * rows);
-  const double hvx_rate = static_cast<double>(std::min(spec.hvx.contexts, spec.scalar_threads)) * spec.hvx.packets_per_cycle *
+  const double hvx_rate = static_cast<double>(hvx_workers(spec, options)) * spec.hvx.packets_per_cycle *
                           static_cast<double>(spec.clock_hz);
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
   StageSeconds s;
@@ -65,10 +82,12 @@ StageSeconds chunk_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& 
 // chunk per period (each row block's first chunk with its activations, its last, shorter chunk
 // by its own); the iterations run on across row blocks, so the fill is paid once.
 double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options, const Chunking& c,
-                    std::uint64_t nb, bool keep) {
+                    std::uint64_t nb) {
+  const std::uint64_t ob = c.out_buffers;
   const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   const std::uint64_t rows = spec.hmx.tile_rows;
   const std::uint64_t full = c.nt / nb, rest = c.nt % nb;
+  const bool shared = hvx_workers(spec, options) + spec.hmx.units > spec.scalar_threads;
   double total = 0;
   bool filled = false;
   // Row blocks of mb tile rows, then the remainder (fewer tiles, or fewer real rows).
@@ -78,13 +97,13 @@ double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, c
     const double n = static_cast<double>(count);
     const StageSeconds head = chunk(full > 0 ? nb : rest, true);
     if (!filled) {
-      total += head.sum() + (n - 1) * head.period(buffers, keep);
+      total += head.sum() + (n - 1) * head.period(c.load_buffers, buffers, ob, shared);
       filled = true;
     } else {
-      total += n * head.period(buffers, keep);
+      total += n * head.period(c.load_buffers, buffers, ob, shared);
     }
-    if (full > 1) total += n * static_cast<double>(full - 1) * chunk(nb, false).period(buffers, keep);
-    if (full > 0 && rest > 0) total += n * chunk(rest, false).period(buffers, keep);
+    if (full > 1) total += n * static_cast<double>(full - 1) * chunk(nb, false).period(c.load_buffers, buffers, ob, shared);
+    if (full > 0 && rest > 0) total += n * chunk(rest, false).period(c.load_buffers, buffers, ob, shared);
   };
   const std::uint64_t blocks = c.mt / c.mb, rest_tiles = c.mt % c.mb;
   const std::uint64_t block_rows = c.mb * rows;
@@ -99,46 +118,70 @@ double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, c
   return total;
 }
 
+// Block sizes that depend on the dimension only, ascending: powers of two below `tiles`, and
+// every size that splits it evenly into j blocks (ceil(tiles / j), j = tiles .. 1: about
+// 2 sqrt(tiles) distinct ones).
+std::vector<std::uint64_t> block_sizes(std::uint64_t tiles) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t b = 1; b < tiles; b *= 2) sizes.push_back(b);
+  for (std::uint64_t j = tiles; j >= 1; --j) {
+    const std::uint64_t b = ceil_div(tiles, j);
+    j = ceil_div(tiles, b);  // the fewest blocks of this size: skip the j with the same size
+    sizes.push_back(b);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
 Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options) {
   const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
   const std::uint64_t tile = rows * depth * 2, out_tile = rows * rows * 2;
   Chunking c{ceil_div(u64(d.m), rows), ceil_div(u64(d.k), depth), ceil_div(u64(d.n), rows), 1, 1};
+  // The working set gets half the TCM (the other half: the next chunk's buffers). It holds a row
+  // block's activations (mb kt tiles) and, per tile column of a chunk, its FP16 weight tiles, its
+  // quantized bytes and its output tiles. Of the (row block, chunk) sizes that fit, the kernel
+  // takes the pair estimated fastest (gemm_lower_npu.h); on a tie the larger (fewer steps). Filling
+  // the TCM is not the fastest: at 64 MiB a decode GEMV ran its load, dequantization and multiply
+  // back to back (2.2x its time at 1 MiB), and a prefill GEMM's row block of all its rows made its
+  // pipeline's fill the activations of every row.
   const std::uint64_t budget = spec.tcm_bytes / 2;
-  c.mb = std::clamp<std::uint64_t>(budget / 2 / (c.kt * tile), 1, c.mt);
-  const std::uint64_t a_bytes = c.mb * c.kt * tile;
   const std::uint64_t q_col = rows * ceil_div(u64(d.k), kQuantBlock) * u64(block_bytes(f));
-  const std::uint64_t per_col = c.kt * tile + q_col + c.mb * out_tile;
-  // The most the TCM holds; the kernel takes the chunk estimated fastest of those that fit
-  // (gemm_lower_npu.h): at 64 MiB, filling it made a decode GEMV run its load, dequantization and
-  // multiply back to back, 2.2x its time at 1 MiB.
-  const std::uint64_t cap = a_bytes >= budget ? 1 : std::clamp<std::uint64_t>((budget - a_bytes) / per_col, 1, c.nt);
-  double best = 0;
-  // When the working set leaves room for every output tile of the GEMM (a decode GEMV's few rows),
-  // they all stay in TCM until stored: HMX never waits for a store. Double-buffered outputs tied
-  // HMX to the store's HVX untiling and DMA, which queue behind the other stages' work on the same
-  // engines (a 16-row GEMV on 8 Gen 2 ran 1.3x its busiest engine's time).
-  const std::uint64_t all_outputs = c.mt * c.nt * out_tile;
-  const auto consider = [&](std::uint64_t nb) {
-    const bool keep = a_bytes + nb * (c.kt * tile + q_col) + all_outputs <= budget;
-    const double t = gemm_seconds(d, f, spec, options, c, nb, keep);
-    if (nb == 1 || t <= best) best = t, c.nb = nb, c.keep_outputs = keep;  // ascending: on a tie the larger chunk (fewer steps)
-  };
-  // Candidates that depend on the shape only: the chunks that split a row evenly into j
-  // (ceil(nt / j) tiles each, j = nt .. 1: every distinct one, about 2 sqrt(nt)) and powers of
-  // two, ascending.
-  std::vector<std::uint64_t> sizes;
-  for (std::uint64_t nb = 1; nb < c.nt; nb *= 2) sizes.push_back(nb);
-  for (std::uint64_t j = c.nt; j >= 1; --j) {
-    const std::uint64_t nb = ceil_div(c.nt, j);
-    j = ceil_div(c.nt, nb);  // the fewest chunks of this size: skip the j with the same size
-    sizes.push_back(nb);
+  // The multiply stage's outputs go to a ring of chunk outputs as deep as the working set has
+  // room for: with only the stage's two buffers, HMX waited for the store's HVX untiling and
+  // output DMA, which queue behind the other stages' work on the same engines (a 16-row GEMV on
+  // 8 Gen 2 ran 1.3x its busiest engine's time). When every output fits (a decode GEMV's few
+  // rows), they all stay in TCM until stored.
+  const std::vector<std::uint64_t> nb_sizes = block_sizes(c.nt);
+  Chunking best = c;
+  double best_t = -1;
+  for (const std::uint64_t mb : block_sizes(c.mt)) {
+    const std::uint64_t a_bytes = mb * c.kt * tile;
+    const std::uint64_t per_col = c.kt * tile + q_col + mb * out_tile;
+    Chunking cand = c;
+    cand.mb = mb;
+    for (const std::uint64_t nb : nb_sizes) {
+      // Ascending: once one does not fit, no bigger chunk does. One tile column of one tile row
+      // runs whatever the TCM (the smallest working set there is).
+      if (a_bytes + nb * per_col > budget && (mb > 1 || nb > 1)) break;
+      cand.nb = nb;
+      // Double-buffered (TTS's kernel): a third buffer of quantized weights (small beside their
+      // FP16 tiles) when it fits: with two, a DMA engine and HVX both nearly saturated (each also
+      // serving the store) left bubbles (a decode GEMV on 8 Gen 2 at 768 KiB ran 100 us against 81
+      // with three). Then a ring of as many chunks' outputs as the rest holds (at least two;
+      // every output when they all fit). Single-buffered: one buffer each.
+      const std::uint64_t used = a_bytes + nb * (c.kt * tile + q_col);
+      cand.load_buffers = !options.prefetch_weights ? 1 : used + nb * q_col <= budget ? 3 : 2;
+      const std::uint64_t chunk_out = mb * nb * out_tile;
+      const std::uint64_t rest = budget - std::min(budget, used + (cand.load_buffers == 3 ? nb * q_col : 0));
+      const std::uint64_t chunks = ceil_div(c.mt, mb) * ceil_div(c.nt, nb);
+      const std::uint64_t ring = options.prefetch_weights ? std::max<std::uint64_t>(rest / chunk_out, 2) : 1;
+      cand.out_buffers = options.prefetch_weights && ring >= chunks ? 0 : std::min<std::uint64_t>(ring, UINT32_MAX);
+      const double t = gemm_seconds(d, f, spec, options, cand, nb);
+      if (best_t < 0 || t <= best_t) best_t = t, best = cand;
+    }
   }
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  for (const std::uint64_t nb : sizes) {
-    if (nb <= cap) consider(nb);
-  }
-  return c;
+  return best;
 }
 
 }  // namespace
@@ -150,10 +193,10 @@ NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec
   const std::uint64_t blocks_per_col = ceil_div(u64(d.k), kQuantBlock);
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
   const double per_unit = hvx::dequant_packets_per_unit(spec.hvx, f, options.dequant);
-  const auto threads = spec.hvx.contexts;
+  const std::uint32_t threads = hvx_workers(spec, options);
   const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   NpuWork w;
-  w.stages = {{"load", buffers}, {"dequantize", buffers}, {"multiply", c.keep_outputs ? 0 : buffers}, {"store", 0}};
+  w.stages = {{"load", c.load_buffers}, {"dequantize", buffers}, {"multiply", static_cast<std::uint32_t>(c.out_buffers)}, {"store", 0}};
   std::uint32_t it = 0;  // one iteration per (row block, column chunk)
   for (std::uint64_t r0 = 0; r0 < c.mt; r0 += c.mb) {
     const std::uint64_t tiles_r = std::min(c.mb, c.mt - r0);

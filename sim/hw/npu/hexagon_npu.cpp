@@ -48,9 +48,11 @@ Task<> HexagonNpu::hmx(std::uint64_t cycles, std::string name) {
   auto lease = co_await hmx_.acquire();
   auto thread = co_await scalar_.acquire(1);
   busy_.begin(sim_.now());
+  hmx_active_.begin(sim_.now());
   const Tick start = sim_.now();
   co_await sim_.delay(clock_.cycles_to_ticks(cycles));
   hmx_cycles_.add(cycles);
+  hmx_active_.end(sim_.now());
   busy_.end(sim_.now());
   span("npu.hmx", name, start);
   thread_spans(thread.ids(), name, start);
@@ -76,9 +78,11 @@ Task<> HexagonNpu::hvx(double packets, std::uint32_t threads, std::string name) 
   auto contexts = co_await hvx_.acquire(n);
   auto issuers = co_await scalar_.acquire(n);
   busy_.begin(sim_.now());
+  hvx_active_.begin(sim_.now());
   const Tick start = sim_.now();
   const double per_thread = packets / n / spec_.hvx.packets_per_cycle;
   co_await sim_.delay(clock_.cycles_to_ticks(static_cast<std::uint64_t>(std::ceil(per_thread))));
+  hvx_active_.end(sim_.now());
   busy_.end(sim_.now());
   span("npu.hvx", name, start);
   thread_spans(issuers.ids(), name, start);
@@ -90,6 +94,7 @@ Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::s
   auto contexts = co_await hvx_.acquire(n);  // contexts first, as in hvx()
   auto issuers = co_await scalar_.acquire(n);
   busy_.begin(sim_.now());
+  hvx_active_.begin(sim_.now());
   const Tick start = sim_.now();
   TaskList parts;
   if (packets > 0) {
@@ -103,6 +108,7 @@ Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::s
     parts.push_back(dram_.transfer(hvx_ports_[ctx], share));
   });
   co_await when_all(sim_, std::move(parts));
+  hvx_active_.end(sim_.now());
   busy_.end(sim_.now());
   span("npu.hvx", name, start);
   thread_spans(issuers.ids(), name, start);
@@ -127,6 +133,8 @@ NpuRunRecord HexagonNpu::record(Tick duration) const {
   r.duration = duration;
   r.units = {scalar_.stats(), hvx_.stats(), hmx_.stats(), dma_.stats(), rpc_.stats()};
   r.busy = busy_;
+  r.hvx_active = hvx_active_;
+  r.hmx_active = hmx_active_;
   r.dma_bytes = dma_bytes_.value();
   r.hmx_cycles = hmx_cycles_.value();
   r.dram = dram_.stats();
@@ -145,6 +153,8 @@ void HexagonNpu::absorb(const NpuRunRecord& r, Tick offset) {
   dma_.absorb(r.units[3], offset);
   rpc_.absorb(r.units[4], offset);
   busy_.absorb(r.busy);
+  hvx_active_.absorb(r.hvx_active);
+  hmx_active_.absorb(r.hmx_active);
   dma_bytes_.add(r.dma_bytes);
   hmx_cycles_.add(r.hmx_cycles);
   dram_.absorb(r.dram, offset);

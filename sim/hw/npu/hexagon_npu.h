@@ -95,9 +95,11 @@ class HexagonNpu {
 
   // Statistics.
   const BusyTime& busy() const { return busy_; }  // any engine active
-  const BusyTime& hmx_busy() const { return hmx_.busy(); }
+  // Time HMX / HVX computed (from the moment the work had its engine and its threads: an engine
+  // taken while its work waits for a hardware thread is not busy), and the DMA engine's.
+  const BusyTime& hmx_busy() const { return hmx_active_; }
   const BusyTime& dma_busy() const { return dma_.busy(); }
-  const BusyTime& hvx_busy() const { return hvx_.resource().busy(); }
+  const BusyTime& hvx_busy() const { return hvx_active_; }
   const Resource& threads() const { return scalar_.resource(); }
   std::uint64_t dma_bytes() const { return dma_bytes_.value(); }
   std::uint64_t hmx_cycles() const { return hmx_cycles_.value(); }
@@ -126,6 +128,7 @@ class HexagonNpu {
   std::vector<PortId> hvx_ports_;
   BusyTime busy_;
   Counter dma_bytes_, hmx_cycles_;
+  BusyTime hvx_active_, hmx_active_;  // engines computing (hvx_busy, hmx_busy)
   HexagonNpu* plan_source_ = nullptr;
   NpuRunMemo run_memo_;
   bool replay_alone_runs_ = true;

@@ -17,7 +17,7 @@ namespace socsim::hw {
 struct NpuRunRecord {
   Tick duration = 0;
   std::vector<Resource::Stats> units;  // scalar threads, HVX, HMX, DMA, RPC
-  BusyTime busy;
+  BusyTime busy, hvx_active, hmx_active;
   std::uint64_t dma_bytes = 0, hmx_cycles = 0;
   DramModel::Stats dram;
   std::vector<DramModel::PortStats> ports;  // npu, npu.dma, npu.core, npu.core.hvxN
