@@ -15,15 +15,6 @@ namespace {
 std::uint64_t u64(std::int64_t v) { return static_cast<std::uint64_t>(v); }
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-// HVX threads the kernel's vector stages run on. Double-buffered, HMX multiplies beside them and
-// needs a hardware thread of its own: the kernel leaves it one (8 Elite: 6 threads, 6 contexts ->
-// 5 HVX workers; all 6 made HVX and HMX take turns, 1.5x the time of a 128-row GEMM).
-std::uint32_t hvx_workers(const hw::NpuSpec& spec, const W4A16NpuOptions& options) {
-  const std::uint32_t most = std::min(spec.hvx.contexts, spec.scalar_threads);
-  if (!options.prefetch_weights || spec.scalar_threads <= spec.hmx.units) return most;
-  return std::max<std::uint32_t>(1, std::min(most, spec.scalar_threads - spec.hmx.units));
-}
-
 struct Chunking {
   std::uint64_t mt, kt, nt;  // tiles per dimension
   std::uint64_t mb, nb;      // tile rows per row block, tile columns per column chunk
@@ -32,6 +23,10 @@ struct Chunking {
   std::uint64_t out_buffers = 0;
   // Buffers of the load stage (quantized weights): a third when the working set has room for it.
   std::uint32_t load_buffers = 1;
+  // HVX threads of the vector stages: every context, or (double-buffered) one fewer so that HMX
+  // has a hardware thread beside them, whichever is estimated faster (8 Elite: 6 threads, 6
+  // contexts; on all 6 HVX and HMX took turns, 1.4x the time of a 128-row GEMM).
+  std::uint32_t workers = 1;
 };
 
 // Idle seconds of one iteration's stages for a chunk of `tiles_c` column tiles of a row block of
@@ -56,11 +51,11 @@ struct StageSeconds {
   }
 };
 
-StageSeconds chunk_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options, std::uint64_t tiles_r,
-                           std::uint64_t m_here, std::uint64_t tiles_c, std::uint64_t kt, bool first) {
+StageSeconds chunk_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, const W4A16NpuOptions& options, std::uint32_t workers,
+                           std::uint64_t tiles_r, std::uint64_t m_here, std::uint64_t tiles_c, std::uint64_t kt, bool first) {
   const std::uint64_t rows = spec.hmx.tile_rows, depth = spec.hmx.fp16_tile_depth;
   const std::uint64_t n_here = std::min(u64(d.n), tiles_c * rows);
-  const double hvx_rate = static_cast<double>(hvx_workers(spec, options)) * spec.hvx.packets_per_cycle *
+  const double hvx_rate = static_cast<double>(workers) * spec.hvx.packets_per_cycle *
                           static_cast<double>(spec.clock_hz);
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
   StageSeconds s;
@@ -87,13 +82,13 @@ double gemm_seconds(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, c
   const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   const std::uint64_t rows = spec.hmx.tile_rows;
   const std::uint64_t full = c.nt / nb, rest = c.nt % nb;
-  const bool shared = hvx_workers(spec, options) + spec.hmx.units > spec.scalar_threads;
+  const bool shared = c.workers + spec.hmx.units > spec.scalar_threads;
   double total = 0;
   bool filled = false;
   // Row blocks of mb tile rows, then the remainder (fewer tiles, or fewer real rows).
   const auto row_blocks = [&](std::uint64_t count, std::uint64_t tiles_r, std::uint64_t m_here) {
     if (count == 0) return;
-    const auto chunk = [&](std::uint64_t tiles_c, bool first) { return chunk_seconds(d, f, spec, options, tiles_r, m_here, tiles_c, c.kt, first); };
+    const auto chunk = [&](std::uint64_t tiles_c, bool first) { return chunk_seconds(d, f, spec, options, c.workers, tiles_r, m_here, tiles_c, c.kt, first); };
     const double n = static_cast<double>(count);
     const StageSeconds head = chunk(full > 0 ? nb : rest, true);
     if (!filled) {
@@ -155,30 +150,36 @@ Chunking chunking(const GemmDims& d, BlockFormat f, const hw::NpuSpec& spec, con
   const std::vector<std::uint64_t> nb_sizes = block_sizes(c.nt);
   Chunking best = c;
   double best_t = -1;
-  for (const std::uint64_t mb : block_sizes(c.mt)) {
-    const std::uint64_t a_bytes = mb * c.kt * tile;
-    const std::uint64_t per_col = c.kt * tile + q_col + mb * out_tile;
-    Chunking cand = c;
-    cand.mb = mb;
-    for (const std::uint64_t nb : nb_sizes) {
-      // Ascending: once one does not fit, no bigger chunk does. One tile column of one tile row
-      // runs whatever the TCM (the smallest working set there is).
-      if (a_bytes + nb * per_col > budget && (mb > 1 || nb > 1)) break;
-      cand.nb = nb;
-      // Double-buffered (TTS's kernel): a third buffer of quantized weights (small beside their
-      // FP16 tiles) when it fits: with two, a DMA engine and HVX both nearly saturated (each also
-      // serving the store) left bubbles (a decode GEMV on 8 Gen 2 at 768 KiB ran 100 us against 81
-      // with three). Then a ring of as many chunks' outputs as the rest holds (at least two;
-      // every output when they all fit). Single-buffered: one buffer each.
-      const std::uint64_t used = a_bytes + nb * (c.kt * tile + q_col);
-      cand.load_buffers = !options.prefetch_weights ? 1 : used + nb * q_col <= budget ? 3 : 2;
-      const std::uint64_t chunk_out = mb * nb * out_tile;
-      const std::uint64_t rest = budget - std::min(budget, used + (cand.load_buffers == 3 ? nb * q_col : 0));
-      const std::uint64_t chunks = ceil_div(c.mt, mb) * ceil_div(c.nt, nb);
-      const std::uint64_t ring = options.prefetch_weights ? std::max<std::uint64_t>(rest / chunk_out, 2) : 1;
-      cand.out_buffers = options.prefetch_weights && ring >= chunks ? 0 : std::min<std::uint64_t>(ring, UINT32_MAX);
-      const double t = gemm_seconds(d, f, spec, options, cand, nb);
-      if (best_t < 0 || t <= best_t) best_t = t, best = cand;
+  const std::uint32_t most = std::min(spec.hvx.contexts, spec.scalar_threads);
+  std::vector<std::uint32_t> worker_counts = {most};
+  if (options.prefetch_weights && most > 1 && most + spec.hmx.units > spec.scalar_threads) worker_counts.insert(worker_counts.begin(), most - 1);
+  for (const std::uint32_t workers : worker_counts) {
+    for (const std::uint64_t mb : block_sizes(c.mt)) {
+      const std::uint64_t a_bytes = mb * c.kt * tile;
+      const std::uint64_t per_col = c.kt * tile + q_col + mb * out_tile;
+      Chunking cand = c;
+      cand.mb = mb;
+      cand.workers = workers;
+      for (const std::uint64_t nb : nb_sizes) {
+        // Ascending: once one does not fit, no bigger chunk does. One tile column of one tile row
+        // runs whatever the TCM (the smallest working set there is).
+        if (a_bytes + nb * per_col > budget && (mb > 1 || nb > 1)) break;
+        cand.nb = nb;
+        // Double-buffered (TTS's kernel): a third buffer of quantized weights (small beside their
+        // FP16 tiles) when it fits: with two, a DMA engine and HVX both nearly saturated (each also
+        // serving the store) left bubbles (a decode GEMV on 8 Gen 2 at 768 KiB ran 100 us against 81
+        // with three). Then a ring of as many chunks' outputs as the rest holds (at least two;
+        // every output when they all fit). Single-buffered: one buffer each.
+        const std::uint64_t used = a_bytes + nb * (c.kt * tile + q_col);
+        cand.load_buffers = !options.prefetch_weights ? 1 : used + nb * q_col <= budget ? 3 : 2;
+        const std::uint64_t chunk_out = mb * nb * out_tile;
+        const std::uint64_t rest = budget - std::min(budget, used + (cand.load_buffers == 3 ? nb * q_col : 0));
+        const std::uint64_t chunks = ceil_div(c.mt, mb) * ceil_div(c.nt, nb);
+        const std::uint64_t ring = options.prefetch_weights ? std::max<std::uint64_t>(rest / chunk_out, 2) : 1;
+        cand.out_buffers = options.prefetch_weights && ring >= chunks ? 0 : std::min<std::uint64_t>(ring, UINT32_MAX);
+        const double t = gemm_seconds(d, f, spec, options, cand, nb);
+        if (best_t < 0 || t <= best_t) best_t = t, best = cand;
+      }
     }
   }
   return best;
@@ -193,7 +194,7 @@ NpuWork lower_gemm_w4a16_npu(const GemmDims& d, BlockFormat f, const hw::NpuSpec
   const std::uint64_t blocks_per_col = ceil_div(u64(d.k), kQuantBlock);
   const double shuffle = hvx::tile_shuffle_packets(spec.hvx);
   const double per_unit = hvx::dequant_packets_per_unit(spec.hvx, f, options.dequant);
-  const std::uint32_t threads = hvx_workers(spec, options);
+  const std::uint32_t threads = c.workers;
   const std::uint32_t buffers = options.prefetch_weights ? 2 : 1;
   NpuWork w;
   w.stages = {{"load", c.load_buffers}, {"dequantize", buffers}, {"multiply", static_cast<std::uint32_t>(c.out_buffers)}, {"store", 0}};

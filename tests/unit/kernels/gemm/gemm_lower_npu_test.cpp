@@ -101,23 +101,23 @@ TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   const auto spec = test::small_npu();  // TCM 1 MiB: working set 512 KiB
   // 1x2048x4096 Q4_0, tile groups: mt 1, kt 64, nt 128. Row block: 256 KiB / (64 x 2 KiB) = 2 -> 1.
   // Column chunk: at most (512 KiB - 128 KiB) / (128 KiB + 32 x 64 x 18 = 36,864 + 2 KiB) = 2.31
-  // -> 2 tile columns. Double-buffered, the kernel leaves HMX one of the 4 hardware threads: HVX
-  // on 3 (3 packets/ns). The chooser estimates (DMA 2 GB/s and 100 ns a transfer; the one DMA
-  // engine is the busiest):
-  //   1 tile:  fill 20.68 (weights 18.532 + activations 2.148) + 1.877 HVX + 0.137 store = 22.694
-  //            us, then 127 periods of 18.532 + 0.132 (outputs) = 18.664 us: 2393.02 us + HMX
-  //   2 tiles: fill 39.212 + 3.413 + 0.175 = 42.8 us, then 63 periods of 37.064 + 0.164 = 37.228
-  //            us: 2388.16 us + HMX (one output transfer per two tiles)
+  // -> 2 tile columns. Double-buffered, the chooser estimates (DMA 2 GB/s and 100 ns a transfer;
+  // the one DMA engine is the busiest; HVX on all 4 threads, 4 packets/ns: leaving HMX a thread
+  // of its own, 3 workers, only lengthens the fill here):
+  //   1 tile:  fill 20.68 (weights 18.532 + activations 2.148) + 1.408 HVX + 0.136 store = 22.224
+  //            us, then 127 periods of 18.532 + 0.132 (outputs) = 18.664 us: 2392.55 us + HMX
+  //   2 tiles: fill 39.212 + 2.56 + 0.172 = 41.944 us, then 63 periods of 37.064 + 0.164 = 37.228
+  //            us: 2387.31 us + HMX (one output transfer per two tiles)
   // -> 2 tiles, 64 chunks of 64 weight columns.
   const NpuWork w = lower_gemm_w4a16_npu({1, 2048, 4096}, BlockFormat::kQ4_0, spec, {DequantLayout::kCoalesced, true, {}});
   ASSERT_EQ(w.steps.size(), 2u + 64 * 5);
   expect_dma(w.steps[0], 1 * 2048 * 2, 1);
   expect_dma(w.steps[1], 64 * 64 * 18, 2);  // 64 columns x 64 blocks x 18 B, one transfer per strip
-  expect_hvx(w.steps[2], 1 * 64 * 16, 3);
+  expect_hvx(w.steps[2], 1 * 64 * 16, 4);
   // 2 x 64 tiles x 1024 weights / 256 = 512 units x (2 + 2*2 + 2*2 + 4 + 4 qfloat = 18) = 9216.
-  expect_hvx(w.steps[3], 9216, 3);
+  expect_hvx(w.steps[3], 9216, 4);
   expect_gemm(w.steps[4], 1, 2048, 64, hw::DType::kFp16, hw::OperandHome::kTcm);
-  expect_hvx(w.steps[5], 2 * 16, 3);
+  expect_hvx(w.steps[5], 2 * 16, 4);
   expect_dma(w.steps[6], 64 * 2, 1);
   double dequant = 0;
   for (const auto& s : w.steps) {
@@ -162,6 +162,23 @@ TEST(GemmLowerNpu, W4A16BuffersAsDeepAsTheWorkingSetHolds) {
   // Single-buffered: one buffer each.
   const NpuWork one = lower_gemm_w4a16_npu({1, 256, 512}, BlockFormat::kQ4_0, spec);
   for (std::size_t s = 0; s < 3; ++s) EXPECT_EQ(one.stages[s].buffers, 1u);
+}
+
+TEST(GemmLowerNpu, W4A16LeavesHmxAHardwareThreadWhenThatIsFaster) {
+  // small_npu: 4 hardware threads, 4 HVX contexts, one HMX; DMA made fast (60 GB/s) so that the
+  // engines, not the weight stream, bound the GEMM. HVX on all four leaves HMX no thread: they
+  // take turns. A 128-row GEMM keeps HMX busy, so the double-buffered kernel runs its vector
+  // stages on three threads beside HMX; single-buffered, stages hardly overlap: all four.
+  auto spec = test::small_npu();
+  spec.dma.bandwidth = spec.port_bandwidth = 60e9;
+  const auto threads_of = [](const NpuWork& w) {
+    for (const auto& st : w.steps) {
+      if (st.name == "w4a16 dequantize") return st.threads;
+    }
+    return 0u;
+  };
+  EXPECT_EQ(threads_of(lower_gemm_w4a16_npu({128, 1024, 1024}, BlockFormat::kQ4_0, spec, {DequantLayout::kCoalesced, true, {}})), 3u);
+  EXPECT_EQ(threads_of(lower_gemm_w4a16_npu({128, 1024, 1024}, BlockFormat::kQ4_0, spec)), 4u);
 }
 
 TEST(GemmLowerNpu, W4A16IsAPipelineOfLoadDequantizeMultiplyStore) {
