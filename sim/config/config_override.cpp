@@ -93,16 +93,6 @@ void ConfigTree::apply_override(std::string_view assignment) {
   }
   // Parse first: a malformed value must not leave half-created maps behind.
   std::unique_ptr<Node> value = parse_value(assignment.substr(eq + 1), full_key);
-  std::string dotted;
-  for (const std::string& part : parts) dotted += (dotted.empty() ? "" : ".") + part;
-  const std::string given(trim(assignment.substr(eq + 1)));
-  if (const auto [it, fresh] = overridden_.emplace(dotted, given); !fresh) {
-    // Layered settings (a script's defaults, then the user's) are a way of working: the later one
-    // holds, and the console says so rather than keep it silent.
-    spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", dotted, it->second, given, given);
-    it->second = given;
-  }
-
   Node* parent = root_.get();
   std::string path;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -112,6 +102,14 @@ void ConfigTree::apply_override(std::string_view assignment) {
   }
   std::string child_path;
   std::unique_ptr<Node>& target = slot(*parent, parts.back(), path, full_key, &child_path);
+  // Twice the same setting, by the path it resolved to (a list index spelled 0 or 00 is one):
+  // layered settings (a script's defaults, then the user's) are a way of working, so the later
+  // one holds, and the console says so rather than keep it silent.
+  const std::string given(trim(assignment.substr(eq + 1)));
+  if (const auto [it, fresh] = overridden_.emplace(child_path, given); !fresh) {
+    spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", child_path, it->second, given, given);
+    it->second = given;
+  }
   if (target->kind == Node::Kind::kMap && value->kind == Node::Kind::kMap) {
     // Same rule as includes: "--set dram={peak: 1 GB/s}" keeps dram's other keys.
     detail::merge_into(*target, std::move(value));
