@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "kernels/elementwise/op_costs.h"
 #include "kernels/softmax/softmax_lower.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
 namespace socsim::kernels {
@@ -122,6 +124,25 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
     e = {r, flash_chunk_tiles(npu, r, d, p), flash_tile_hvx_packets(npu.hvx, r, Bc, d, p.exp), hvx_threads(npu, threads, r)};
     return e;
   };
+  // The steps this work will hold, counted before any is made: the host memory guard
+  // (--max-host-memory) refuses a shape too large for the limit before allocating it (a long
+  // prompt's kernel holds hundreds of MiB), and the list is allocated once (grown by doubling it
+  // held one and a half lists at a time, past the limit between two checks).
+  std::uint64_t head_iterations = 0;
+  for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
+    const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
+    head_iterations += ceil_div(ceil_div(s.visible(i0 + r - 1), Bc), rows_costs(r).chunk);
+  }
+  const std::string softmax_name = std::string("flash.softmax.") + exp_variant_name(p.exp);
+  const std::uint64_t iterations = head_iterations * s.heads;
+  const std::uint64_t steps = iterations * (dram && !kv_resident ? 4 : 3) + (dram ? 3 * s.heads : 0);
+  const std::uint64_t name_bytes = softmax_name.size() > 15 ? softmax_name.size() + 1 : 0;
+  check_host_memory_for(steps * sizeof(NpuStep) + iterations * name_bytes);
+  if (iterations > std::numeric_limits<std::uint32_t>::max()) {
+    throw TimeOverflow("FlashAttention on the NPU: " + std::to_string(iterations) +
+                       " pipeline iterations (heads x query blocks x key chunks), more than a kernel counts (2^32)");
+  }
+  w.steps.reserve(steps);
   std::uint32_t it = 0;  // one iteration per (head, query block, chunk of key tiles)
   for (std::uint64_t h = 0; h < s.heads; ++h) {
     for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
@@ -132,9 +153,6 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
       const double tile_packets = pr.tile_packets;
       const std::uint32_t hvx_t = pr.hvx_t;
       for (std::uint64_t t0 = 0; t0 < tiles; t0 += chunk, ++it) {
-        // Steps grow with heads x query blocks x key chunks: a huge shape is stopped by the host
-        // memory limit (--max-host-memory) while it is being lowered, not after.
-        if ((it & 0xFFFF) == 0xFFFF) check_host_memory();
         const std::uint64_t g = std::min(chunk, tiles - t0);
         const bool first_of_head = i0 == 0 && t0 == 0;
         const bool last = t0 + g == tiles;
@@ -145,7 +163,7 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
         if (dram && !kv_resident) w.steps.push_back(NpuStep::dma("flash.kv", g * Bc * d * 2 * 2, 2).at(it, 0));
         w.steps.push_back(NpuStep::hmx_gemm("flash.qk", {r, d, g * Bc, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 1));
         const double packets = static_cast<double>(g) * tile_packets + (last ? flash_finalize_hvx_packets(npu.hvx, r, d) : 0.0);
-        w.steps.push_back(NpuStep::hvx(std::string("flash.softmax.") + exp_variant_name(p.exp), packets, hvx_t).at(it, 2));
+        w.steps.push_back(NpuStep::hvx(softmax_name, packets, hvx_t).at(it, 2));
         w.steps.push_back(NpuStep::hmx_gemm("flash.pv", {r, g * Bc, d, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 3));
         if (dram && last && i0 + r >= s.q_len) w.steps.push_back(NpuStep::dma("flash.o", s.q_len * d * 2, 1).at(it, 3));
       }

@@ -86,6 +86,16 @@ struct NpuWork {
   bool pipelined() const { return stages.size() > 1; }
 };
 
+// Host bytes a work's steps hold (the step list and names longer than the string's inline
+// buffer), for the host memory guard (sim/core/host_memory.h: note_host_growth).
+inline std::uint64_t host_bytes(const NpuWork& w) {
+  std::uint64_t bytes = w.steps.capacity() * sizeof(NpuStep) + w.stages.capacity() * sizeof(NpuStage);
+  for (const NpuStep& s : w.steps) {
+    if (s.name.capacity() > 15) bytes += s.name.capacity() + 1;
+  }
+  return bytes;
+}
+
 // GPU kernels, enqueued in order on the GPU's queue.
 struct GpuWork {
   std::vector<hw::GpuKernel> kernels;

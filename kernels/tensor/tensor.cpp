@@ -46,7 +46,13 @@ Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout, bo
   }
   // Large tensors are checked against the thread's host memory limit (--max-host-memory) before
   // they are allocated: a functional run of a huge batch holds gigabytes within one layer.
-  if (const std::size_t bytes = storage_bytes(type_, numel_); bytes >= kCheckedTensorBytes) check_host_memory_for(bytes);
+  // Smaller ones count towards the next check (a layer's many small tensors held 1.4 times the
+  // limit between two of functional mode's per-layer checks).
+  if (const std::size_t bytes = storage_bytes(type_, numel_); bytes >= kCheckedTensorBytes) {
+    check_host_memory_for(bytes);
+  } else {
+    note_host_growth(bytes);
+  }
   if (zero) {
     storage_.assign(storage_bytes(type_, numel_), 0);
   } else {

@@ -135,11 +135,26 @@ void check_host_memory_for(std::uint64_t bytes) {
   if (after > limit_bytes) throw HostMemoryExceeded(after, limit_bytes, bytes);
 }
 
+namespace {
+thread_local std::uint64_t growth_since_check = 0;
+
+// MiB rounded up: a size just past the limit reads as more than it ("201 MiB ... the limit of 200").
+std::string mib_up(std::uint64_t bytes) { return std::to_string(bytes / (1u << 20) + (bytes % (1u << 20) != 0 ? 1 : 0)); }
+}  // namespace
+
+void note_host_growth(std::uint64_t bytes) {
+  if (!host_checks_active()) return;
+  growth_since_check += bytes;
+  if (growth_since_check < kGrowthCheckBytes) return;
+  growth_since_check = 0;
+  check_host_memory();
+}
+
 HostMemoryExceeded::HostMemoryExceeded(std::uint64_t resident, std::uint64_t limit, std::uint64_t allocating)
-    : std::runtime_error(allocating == 0 ? "the simulation holds " + std::to_string(resident >> 20) + " MiB of host memory, more than the limit of " +
+    : std::runtime_error(allocating == 0 ? "the simulation holds " + mib_up(resident) + " MiB of host memory, more than the limit of " +
                                                std::to_string(limit >> 20) + " MiB"
-                                         : "the simulation would hold " + std::to_string(resident >> 20) + " MiB of host memory with the next " +
-                                               std::to_string(allocating >> 20) + " MiB it allocates, more than the limit of " +
+                                         : "the simulation would hold " + mib_up(resident) + " MiB of host memory with the next " +
+                                               mib_up(allocating) + " MiB it allocates, more than the limit of " +
                                                std::to_string(limit >> 20) + " MiB"),
       resident_(resident),
       limit_(limit) {}

@@ -60,6 +60,13 @@ class ScopedInterruptPoll {
 // between two checks).
 void check_host_memory_for(std::uint64_t bytes);
 
+// Work that keeps memory between two checks of the event loop (lowering caches filling with the
+// kernels of a long prompt's chunks: a few events, hundreds of MiB) reports the bytes it just
+// kept; every kGrowthCheckBytes of them on this thread, check_host_memory() runs (a /proc read), so
+// such growth passes the limit by at most that much before it stops the run.
+inline constexpr std::uint64_t kGrowthCheckBytes = std::uint64_t{8} << 20;
+void note_host_growth(std::uint64_t bytes);
+
 // Thrown when the process's resident memory passes the limit.
 class HostMemoryExceeded : public std::runtime_error {
  public:

@@ -258,8 +258,8 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
                                   (sim.events_fired() <= 1 ? std::string(" while planning the run")
                                                            : " after " + std::to_string(sim.events_fired()) + " events (simulated t = " +
                                                                  fmt::format("{:.3f}", static_cast<double>(sim.now()) / 1e9) + " ms)") +
-                                  where + ": socsim keeps work per simulated token, so a long decode needs memory in " +
-                                  "proportion; shorten the run or raise --max-host-memory (default: half the machine's memory)");
+                                  where + ": socsim keeps work per simulated token (a long prompt's kernels, a long decode's steps), so a long run " +
+                                  "needs memory in proportion; shorten the run or raise --max-host-memory (default: half the machine's memory)");
   }
   check_run_finished(finished, sim, soc, &ex);
   // With a render load the timeline runs on to the last frame in flight (prefill and decode

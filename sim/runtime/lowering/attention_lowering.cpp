@@ -7,6 +7,7 @@
 #include "kernels/attention/attention_lower.h"
 #include "kernels/attention/flash_lower.h"
 #include "kernels/attention/int8_attention.h"
+#include "sim/core/host_memory.h"
 
 namespace socsim::runtime::lowering {
 
@@ -115,6 +116,9 @@ std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::Attenti
     part_index[i] = static_cast<std::uint8_t>(part_of_step(step.name));
     ++sizes[part_index[i]];
   }
+  // The parts are made beside the whole kernel (its list is freed after): a batch's kernel of
+  // 100 MiB held twice that for a moment, past the host memory limit between two checks.
+  check_host_memory_for((sizes[0] + sizes[1] + sizes[2]) * sizeof(kernels::NpuStep));
   for (std::size_t q = 0; q < out.size(); ++q) out[q].work.steps.reserve(sizes[q]);
   for (std::size_t i = 0; i < all.steps.size(); ++i) {
     if (all.steps[i].kind != kernels::NpuStep::Kind::kGraphCall) out[part_index[i]].work.steps.push_back(std::move(all.steps[i]));
@@ -137,6 +141,7 @@ const NpuAttentionPart& NpuAttentionParts::get(const kernels::AttentionShape& s,
   if (it == parts_.end()) {
     if (parts_.size() >= kLimit) parts_.clear();
     it = parts_.emplace(key, lower_attention_parts_npu(s, p, npu_, exp)).first;
+    for (const NpuAttentionPart& kept : it->second) note_host_growth(kernels::host_bytes(kept.work));  // as LoweringCache::npu
   }
   return it->second[static_cast<std::size_t>(part)];
 }

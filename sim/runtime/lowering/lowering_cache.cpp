@@ -1,6 +1,7 @@
 #include "sim/runtime/lowering/lowering_cache.h"
 
 #include "sim/core/field_hash.h"
+#include "sim/core/host_memory.h"
 #include "sim/runtime/job_profiler.h"
 
 namespace socsim::runtime::lowering {
@@ -68,7 +69,12 @@ const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const 
   Key key = key_of(op, p, 0, attention);
   key.npu_kernels = choice;
   auto it = npu_work_.find(key);
-  if (it == npu_work_.end()) it = npu_work_.emplace(std::move(key), lower_op_npu(stemmed(op), model_, p, npu_, attention, choice, &attention_parts_)).first;
+  if (it == npu_work_.end()) {
+    it = npu_work_.emplace(std::move(key), lower_op_npu(stemmed(op), model_, p, npu_, attention, choice, &attention_parts_)).first;
+    // Kept for the run: a long prompt's chunks each lower their own attention, and the cache can
+    // grow by hundreds of MiB within a few events (the event loop's memory check would not see it).
+    note_host_growth(kernels::host_bytes(it->second.work));
+  }
   return it->second;
 }
 

@@ -5,6 +5,7 @@
 #include "kernels/attention/attention_lower.h"
 #include "kernels/attention/flash_lower.h"
 #include "kernels/attention/int8_attention.h"
+#include "sim/core/host_memory.h"
 #include "tests/unit/kernels/elementwise/kernel_test_specs.h"
 
 namespace socsim::kernels {
@@ -173,6 +174,28 @@ TEST(AttentionLower, FlashNpuDramDecode) {
   EXPECT_EQ(w.steps[5].kind, Kind::kDma);
   EXPECT_EQ(w.steps[6].kind, Kind::kDma);  // head 1: q only
   EXPECT_EQ(w.steps[7].kind, Kind::kHmxGemm);
+}
+
+// A long prompt's kernel is counted before its steps are made: past the host memory limit it is
+// refused before allocating (it held hundreds of MiB between two of the event loop's checks), and
+// within it the list is allocated once, to the size the loops fill.
+TEST(AttentionLower, FlashNpuStepsAreCountedBeforeTheyAreMade) {
+  const auto npu = test::v75();
+  const FlashParams p{64, 64, ExpVariant::kLut};
+  const AttentionShape small{4, 2, 64, 300, 0, 300};  // DRAM operands, K+V resident
+  const auto w = lower_flash_attention_npu(npu, small, p, 4, hw::OperandHome::kDram);
+  EXPECT_EQ(w.steps.capacity(), w.steps.size() + 2);  // counted with kv loads for all 4 heads; GQA loads 2
+  const AttentionShape prompt{12, 2, 128, 131072, 0, 131072};  // qwen2-1.5b at 128k: ~600 MiB of steps
+  const std::uint64_t resident = resident_bytes();
+  ASSERT_GT(resident, 0u);
+  const ScopedHostMemoryLimit limit(resident + (std::uint64_t{64} << 20));
+  try {
+    (void)lower_flash_attention_npu(npu, prompt, p, 4, hw::OperandHome::kDram);
+    ADD_FAILURE() << "a kernel of hundreds of MiB passed a limit 64 MiB above the process";
+  } catch (const HostMemoryExceeded& e) {
+    EXPECT_NE(std::string(e.what()).find("it allocates"), std::string::npos) << e.what();  // before allocating
+    EXPECT_LT(resident_bytes(), resident + (std::uint64_t{32} << 20));
+  }
 }
 
 TEST(AttentionLower, FlashNpuChunksToTcm) {
