@@ -88,7 +88,7 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
   } else if (lowering::is_attention_op(op.kind)) {
     const auto shape = attention_for(op, m, attention);
     const auto which = lowering::attention_part(op.kind);
-    auto part = attention_parts ? attention_parts->get(shape, which, p, choice.exp) : lowering::lower_attention_part_npu(shape, which, p, npu, choice.exp);
+    auto part = attention_parts ? attention_parts->take(shape, which, p, choice.exp) : lowering::lower_attention_part_npu(shape, which, p, npu, choice.exp);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
   } else {

@@ -135,15 +135,20 @@ NpuAttentionPart lower_attention_part_npu(const kernels::AttentionShape& s, Atte
   return std::move(lower_attention_parts_npu(s, p, npu, exp)[static_cast<std::size_t>(part)]);
 }
 
-const NpuAttentionPart& NpuAttentionParts::get(const kernels::AttentionShape& s, AttentionPart part, Precision p, kernels::ExpVariant exp) {
+NpuAttentionPart NpuAttentionParts::take(const kernels::AttentionShape& s, AttentionPart part, Precision p, kernels::ExpVariant exp) {
   const Key key{s.heads, s.kv_heads, s.head_dim, s.q_len, s.q_pos0, s.kv_len, static_cast<int>(p), static_cast<int>(exp)};
+  const auto which = static_cast<std::size_t>(part);
   auto it = parts_.find(key);
-  if (it == parts_.end()) {
+  if (it == parts_.end() || it->second.taken[which]) {
+    if (it != parts_.end()) parts_.erase(it);
     if (parts_.size() >= kLimit) parts_.clear();
-    it = parts_.emplace(key, lower_attention_parts_npu(s, p, npu_, exp)).first;
-    for (const NpuAttentionPart& kept : it->second) note_host_growth(kernels::host_bytes(kept.work));  // as LoweringCache::npu
+    it = parts_.emplace(key, Held{lower_attention_parts_npu(s, p, npu_, exp), {}}).first;
+    for (const NpuAttentionPart& kept : it->second.parts) note_host_growth(kernels::host_bytes(kept.work));  // as LoweringCache::npu
   }
-  return it->second[static_cast<std::size_t>(part)];
+  NpuAttentionPart out = std::move(it->second.parts[which]);
+  it->second.taken[which] = true;
+  if (it->second.taken[0] && it->second.taken[1] && it->second.taken[2]) parts_.erase(it);
+  return out;
 }
 
 }  // namespace socsim::runtime::lowering

@@ -70,17 +70,25 @@ std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::Attenti
                                                           kernels::ExpVariant exp);
 // lower_attention_parts_npu memoized for one NPU: a layer's three attention ops lower the same
 // kernel for the same shape one after another (a decode step's KV length is new each step), and
-// lowering the whole kernel once per part tripled the cost. Bounded: starts over past kLimit.
+// lowering the whole kernel once per part tripled the cost. Each part is handed over (moved) once
+// and the kernel forgotten when all three are: the caller keeps its own copy (the lowering cache),
+// and keeping them here as well held a long prompt's or a big batch's kernels twice (hundreds of
+// MiB). A part asked for again lowers the kernel again. Bounded: starts over past kLimit.
 class NpuAttentionParts {
  public:
   explicit NpuAttentionParts(const hw::NpuSpec& npu) : npu_(npu) {}
   static constexpr std::size_t kLimit = 16;
-  const NpuAttentionPart& get(const kernels::AttentionShape& s, AttentionPart part, Precision p, kernels::ExpVariant exp);
+  NpuAttentionPart take(const kernels::AttentionShape& s, AttentionPart part, Precision p, kernels::ExpVariant exp);
+  std::size_t kernels_held() const { return parts_.size(); }
 
  private:
   using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int>;
+  struct Held {
+    std::array<NpuAttentionPart, 3> parts;
+    std::array<bool, 3> taken{};
+  };
   const hw::NpuSpec& npu_;
-  std::map<Key, std::array<NpuAttentionPart, 3>> parts_;
+  std::map<Key, Held> parts_;
 };
 kernels::CpuWork lower_attention_part_cpu(const kernels::AttentionShape& s, AttentionPart part, std::uint32_t threads,
                                           Precision p = Precision::kFp32);

@@ -455,6 +455,16 @@ TEST(OpLowering, MemoizedAttentionPartsEqualThePartsLoweredAlone) {
         ASSERT_EQ(memo.work.steps.size(), alone.work.steps.size()) << op->name;
         for (std::size_t i = 0; i < memo.work.steps.size(); ++i) EXPECT_EQ(memo.work.steps[i].name, alone.work.steps[i].name);
       }
+      // All three handed over: the kernel is not kept a second time beside the caller's copies.
+      EXPECT_EQ(parts.kernels_held(), 0u);
+      // A part asked for again (another op of the same shape) is lowered again, the same.
+      const auto again = lower_op_npu(softmax, q.m, p, npu, &s, {}, &parts);
+      EXPECT_EQ(again.signature, lower_op_npu(softmax, q.m, p, npu, &s).signature);
+      EXPECT_EQ(parts.kernels_held(), 1u);  // scores and context kept until taken
+      EXPECT_EQ(lower_op_npu(softmax, q.m, p, npu, &s, {}, &parts).signature, again.signature);
+      (void)lower_op_npu(scores, q.m, p, npu, &s, {}, &parts);
+      (void)lower_op_npu(context, q.m, p, npu, &s, {}, &parts);
+      EXPECT_EQ(parts.kernels_held(), 0u);
     }
   }
 }
