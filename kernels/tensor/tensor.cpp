@@ -8,7 +8,20 @@
 namespace socsim::kernels {
 
 namespace {
-constexpr std::size_t kCheckedTensorBytes = std::size_t{64} << 20;
+constexpr std::size_t kCheckedTensorBytes = std::size_t{1} << 20;
+
+// Tensors of 1 MiB or more are checked against the thread's host memory limit (--max-host-memory)
+// before they are allocated (a /proc read, small beside making them): a functional run of a huge
+// batch holds gigabytes within one layer, and a calibration's 59 MiB activations, unchecked below
+// the 64 MiB this was, took it 1.25 times past the limit. Smaller ones count towards the next
+// check (note_host_growth: a layer's many small tensors).
+void guard_allocation(std::size_t bytes) {
+  if (bytes >= kCheckedTensorBytes) {
+    check_host_memory_for(bytes);
+  } else {
+    note_host_growth(bytes);
+  }
+}
 }  // namespace
 
 const char* elem_type_name(ElemType t) {
@@ -44,20 +57,29 @@ Tensor::Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout, bo
     }
     numel_ *= static_cast<std::size_t>(d);
   }
-  // Large tensors are checked against the thread's host memory limit (--max-host-memory) before
-  // they are allocated: a functional run of a huge batch holds gigabytes within one layer.
-  // Smaller ones count towards the next check (a layer's many small tensors held 1.4 times the
-  // limit between two of functional mode's per-layer checks).
-  if (const std::size_t bytes = storage_bytes(type_, numel_); bytes >= kCheckedTensorBytes) {
-    check_host_memory_for(bytes);
-  } else {
-    note_host_growth(bytes);
-  }
+  guard_allocation(storage_bytes(type_, numel_));
   if (zero) {
     storage_.assign(storage_bytes(type_, numel_), 0);
   } else {
     storage_.resize(storage_bytes(type_, numel_));
   }
+}
+
+Tensor::Tensor(const Tensor& other) : shape_(other.shape_), numel_(other.numel_), type_(other.type_), layout_(other.layout_) {
+  guard_allocation(other.storage_.size());
+  storage_ = other.storage_;
+}
+
+Tensor& Tensor::operator=(const Tensor& other) {
+  if (this != &other) {
+    guard_allocation(other.storage_.size());
+    shape_ = other.shape_;
+    numel_ = other.numel_;
+    type_ = other.type_;
+    layout_ = other.layout_;
+    storage_ = other.storage_;
+  }
+  return *this;
 }
 
 }  // namespace socsim::kernels

@@ -58,6 +58,13 @@ struct DefaultInitAllocator : std::allocator<T> {
 class Tensor {
  public:
   Tensor() = default;
+  // Copies are checked against the host memory limit like new tensors (a calibration copies its
+  // base forward's tensors once per ablated head).
+  Tensor(const Tensor& other);
+  Tensor& operator=(const Tensor& other);
+  Tensor(Tensor&&) noexcept = default;
+  Tensor& operator=(Tensor&&) noexcept = default;
+  ~Tensor() = default;
   // Elements zero.
   Tensor(std::vector<std::int64_t> shape, ElemType type, Layout layout = Layout::kRowMajor);
   static Tensor matrix(std::int64_t rows, std::int64_t cols, ElemType type) { return Tensor({rows, cols}, type); }

@@ -55,10 +55,23 @@ TEST(TensorStorage, ALargeTensorPastTheHostMemoryLimitIsRefusedBeforeItIsAllocat
     } catch (const HostMemoryExceeded& e) {
       EXPECT_NE(std::string(e.what()).find("with the next 128 MiB it allocates"), std::string::npos) << e.what();
     }
-    EXPECT_NO_THROW(Tensor::matrix(1024, 1024, ElemType::kF32));  // 4 MiB: below the size checked
+    EXPECT_NO_THROW(Tensor::matrix(1024, 1024, ElemType::kF32));  // 4 MiB: checked, within the limit
   }
   const ScopedHostMemoryLimit roomy(resident + (1ull << 30));
   EXPECT_EQ(Tensor::matrix(4096, 8192, ElemType::kF32).bytes(), std::size_t{128} << 20);
+}
+
+// A copy is checked like a new tensor (a calibration copies its base forward per ablated head);
+// moves allocate nothing and are not.
+TEST(TensorStorage, CopiesAreCheckedAgainstTheHostMemoryLimit) {
+  Tensor big = Tensor::matrix(1024, 1024, ElemType::kF32);  // 4 MiB
+  Tensor copy;
+  const ScopedHostMemoryLimit limit(std::uint64_t{1} << 20);  // below what the process holds already
+  EXPECT_THROW(Tensor{big}, HostMemoryExceeded);
+  EXPECT_THROW(copy = big, HostMemoryExceeded);
+  EXPECT_EQ(copy.bytes(), 0u);  // left as it was
+  EXPECT_NO_THROW(copy = std::move(big));
+  EXPECT_EQ(copy.bytes(), std::size_t{4} << 20);
 }
 
 // Dimensions whose product no host could address are an error, not a wrapped small tensor.
