@@ -133,15 +133,17 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
     const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
     head_iterations += ceil_div(ceil_div(s.visible(i0 + r - 1), Bc), rows_costs(r).chunk);
   }
+  // Iterations are counted in 32 bits (NpuStep::iteration); checked before the products below,
+  // which then stay far inside 64 bits.
+  if (head_iterations > std::numeric_limits<std::uint32_t>::max() / std::max<std::uint64_t>(s.heads, 1)) {
+    throw TimeOverflow("FlashAttention on the NPU: " + std::to_string(s.heads) + " heads x " + std::to_string(head_iterations) +
+                       " pipeline iterations (query blocks x key chunks), more than a kernel counts (2^32)");
+  }
   const std::string softmax_name = std::string("flash.softmax.") + exp_variant_name(p.exp);
   const std::uint64_t iterations = head_iterations * s.heads;
   const std::uint64_t steps = iterations * (dram && !kv_resident ? 4 : 3) + (dram ? 3 * s.heads : 0);
   const std::uint64_t name_bytes = softmax_name.size() > 15 ? softmax_name.size() + 1 : 0;
   check_host_memory_for(steps * sizeof(NpuStep) + iterations * name_bytes);
-  if (iterations > std::numeric_limits<std::uint32_t>::max()) {
-    throw TimeOverflow("FlashAttention on the NPU: " + std::to_string(iterations) +
-                       " pipeline iterations (heads x query blocks x key chunks), more than a kernel counts (2^32)");
-  }
   w.steps.reserve(steps);
   std::uint32_t it = 0;  // one iteration per (head, query block, chunk of key tiles)
   for (std::uint64_t h = 0; h < s.heads; ++h) {
