@@ -28,6 +28,7 @@
 #include "sim/config/config_error.h"
 #include "sim/config/input_file.h"
 #include "sim/config/longest_time.h"
+#include "sim/core/host_memory.h"
 #include "sim/sweep/interrupt_guard.h"
 #include "sim/sweep/out_lock.h"
 #include "sim/sweep/parallel_runs.h"
@@ -273,7 +274,17 @@ int sweep_command(const std::vector<std::string>& args) {
   const std::filesystem::path reports_root = report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir);
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
-  const auto plan = sweep::expand_sweep(spec);
+  // The grid's runs are held for the whole sweep, under the limit as its simulations are (a
+  // million runs of a short spec took 0.9 GB under a 300 MiB limit).
+  sweep::SweepPlan plan;
+  try {
+    const ScopedHostMemoryLimit limit(memory_limit);
+    plan = sweep::expand_sweep(spec);
+  } catch (const HostMemoryExceeded& e) {
+    throw config::ConfigError({spec.file, 0, 0}, "--max-host-memory",
+                              std::string(e.what()) + " while expanding the grid (every run's settings are kept for the sweep); " +
+                                  "split the study into several specs or raise --max-host-memory");
+  }
   const auto runs = sweep::shard_runs(plan, shard, shard.count > 1 ? sweep_run_costs(plan) : std::vector<double>(plan.runs.size(), 1.0));
 
   {

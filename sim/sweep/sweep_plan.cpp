@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/config/config_error.h"
+#include "sim/core/host_memory.h"
 
 namespace socsim::sweep {
 
@@ -26,6 +27,20 @@ std::string SweepRun::label() const {
   for (const auto& st : settings) s += (s.empty() ? "" : " ") + st.key + "=" + st.value;
   return s;
 }
+
+namespace {
+
+std::uint64_t string_bytes(const std::string& t) { return sizeof(std::string) + (t.capacity() > 15 ? t.capacity() + 1 : 0); }
+
+// Host bytes a run holds (its settings and arguments), for the host memory guard.
+std::uint64_t held_bytes(const SweepRun& run) {
+  std::uint64_t bytes = sizeof(SweepRun);
+  for (const auto& a : run.args) bytes += string_bytes(a);
+  for (const auto& st : run.settings) bytes += sizeof(Setting) - 2 * sizeof(std::string) + string_bytes(st.key) + string_bytes(st.value);
+  return bytes;
+}
+
+}  // namespace
 
 SweepPlan expand_sweep(const SweepSpec& spec) {
   SweepPlan plan;
@@ -69,6 +84,9 @@ SweepPlan expand_sweep(const SweepSpec& spec) {
       }
       for (const auto& a : run.args) fingerprint_mix(h, a);
       fingerprint_mix(h, "\n");
+      // Each run's strings are kept for the whole sweep: a million runs of a long base are
+      // gigabytes, counted towards the caller's host memory limit (--max-host-memory).
+      note_host_growth(held_bytes(run));
       plan.runs.push_back(std::move(run));
       std::size_t i = spec.grid.size();
       while (i > 0 && ++digit[i - 1] == spec.grid[i - 1].values.size()) digit[--i] = 0;
