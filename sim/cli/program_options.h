@@ -45,13 +45,19 @@ inline void validate(boost::any& v, const std::vector<std::string>& values, unsi
 
 namespace socsim::cli {
 
+// Options are taken by their whole names only: boost's default guesses an unambiguous prefix, so
+// `--trace x.json` was read as --trace-detail and `--rep DIR` as --report-dir, and any option
+// added later with the same prefix would silently change what an existing script means.
+inline constexpr int kOptionStyle = boost::program_options::command_line_style::default_style &
+                                    ~boost::program_options::command_line_style::allow_guessing;
+
 // Parses a command's options into `vm`. A word that is no option and no option's value (`socsim
 // run ... extra`, or `--set x =y`, whose `=y` stands alone) is refused with boost's error, which
 // the commands report as bad input naming it; boost keeps such words aside and says nothing.
 inline void parse_options(const std::vector<std::string>& args, const boost::program_options::options_description& opts,
                           boost::program_options::variables_map& vm) {
   namespace po = boost::program_options;
-  const po::parsed_options parsed = po::command_line_parser(args).options(opts).run();
+  const po::parsed_options parsed = po::command_line_parser(args).options(opts).style(kOptionStyle).run();
   for (const auto& o : parsed.options) {
     if (o.position_key >= 0) {
       throw po::error("unexpected argument '" + (o.value.empty() ? std::string() : o.value.front()) +

@@ -169,7 +169,7 @@ int merge_command(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("shards", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+  po::store(po::command_line_parser(args).options(opts).positional(pos).style(kOptionStyle).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << "usage: socsim sweep merge --out DIR SHARD_DIR...\n\n" << opts;
