@@ -428,8 +428,10 @@ int sweep_command(const std::vector<std::string>& args) {
             // unwritable report) is recorded with its message; the others go on.
             entry.metrics.assign(spec.metrics.size(), std::nullopt);
             entry.error = e.what();
-            if (e.key() == "--max-host-memory" && jobs > 1 && entry.error.find("the simulation holds") != std::string::npos) {
-              // The memory is the process's: other runs in flight count too.
+            if (e.key() == "--max-host-memory" && jobs > 1 &&
+                (entry.error.find("the simulation holds") != std::string::npos || entry.error.find("the simulation would hold") != std::string::npos)) {
+              // The memory is the process's: other runs in flight count too (also in the check
+              // before an allocation: a kernel's steps, a large tensor).
               entry.error += fmt::format(" [in this sweep {} runs simulate at once and the limit is the whole process's: "
                                          "`--resume --jobs 1`, or a higher `socsim sweep --max-host-memory`, retries it]",
                                          jobs);
