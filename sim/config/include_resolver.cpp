@@ -53,6 +53,10 @@ std::optional<std::string> read_text_file(const fs::path& path) {
   if (!fs::is_regular_file(path, ec)) {
     // errno says why, for the caller's message (errno_reason): a folder, no such file, or another
     // kind of file.
+    if (ec) {  // the file system's own reason (a name too long, a permission on the way)
+      errno = ec.value();
+      return std::nullopt;
+    }
     errno = fs::is_directory(path, ec) ? EISDIR : fs::exists(path, ec) ? EINVAL : ENOENT;
     return std::nullopt;
   }
@@ -81,7 +85,10 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
 
   // A file far past what a configuration holds is refused before it is read into memory (a
   // folder or a device is left to read_text_file's errno, said below).
-  if (fs::is_regular_file(path)) {
+  // (The error_code form: a name the file system refuses, e.g. a component past NAME_MAX, threw
+  // std::filesystem::filesystem_error here, found by fuzz_soc_yaml; it is read_text_file's error.)
+  std::error_code regular_ec;
+  if (fs::is_regular_file(path, regular_ec)) {
     if (const auto why = input_file_problem(path, {"a configuration", kMaxConfigBytes, false})) {
       if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", *why);
       throw ConfigError(*included_from, std::string(kIncludeKey), "\"" + name + "\" " + *why);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
 #include "sim/functional/safetensors_file.h"
 #include "sim/model/model_config.h"
 #include "sim/sweep/sweep_plan.h"
@@ -26,6 +27,20 @@ TEST(FuzzRegressions, ModelConfigNumberOverflowIsABadInputError) {
   } catch (const config::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("overflow.json"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("invalid JSON"), std::string::npos) << e.what();
+  }
+}
+
+// fuzz_soc_yaml: an include whose name has a component past the file system's NAME_MAX made
+// std::filesystem::is_regular_file throw filesystem_error ("File name too long"), which escaped
+// as a crash (exit 1 from the CLI); it is a file that cannot be opened, named at the include line.
+TEST(FuzzRegressions, IncludeOfANameTooLongIsABadInputError) {
+  const std::string text = "a: 1\ninclude: does_" + std::string(400, '4') + "/_exist.yaml\n";
+  try {
+    (void)config::ConfigTree::load_string(text, "long-include.yaml");
+    FAIL() << "expected a ConfigError";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("long-include.yaml:2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot open file"), std::string::npos) << e.what();
   }
 }
 
