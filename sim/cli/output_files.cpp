@@ -122,6 +122,16 @@ void check_output_path(const std::string& option, const std::filesystem::path& p
   }
 }
 
+void check_outputs_not_folders(const std::string& option, const std::filesystem::path& dir, std::initializer_list<const char*> names,
+                               const std::string& whose) {
+  for (const char* name : names) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir / name, ec)) {
+      throw config::ConfigError({"command line", 0, 0}, option, (dir / name).string() + " is a folder: " + whose + " " + name + " cannot be written there");
+    }
+  }
+}
+
 void check_output_not_input(const std::string& option, const std::filesystem::path& path, const std::vector<NamedInput>& inputs) {
   for (const auto& in : inputs) {
     if (in.path.empty()) continue;

@@ -2,6 +2,7 @@
 // Output files gathered in memory and written together at the end of a command, so a command that
 // fails part-way writes nothing (contract: nothing is written on bad input).
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,12 @@ namespace socsim::cli {
 // existing file. (What only writing can tell, a full disk or a read-only folder, write_all()
 // reports, still leaving nothing partial.)
 void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder);
+
+// Throws config::ConfigError naming `option` when one of the files `names` that a command writes
+// into `dir` exists as a folder ("the <whose> <name> cannot be written there"): its write would
+// fail only after the command's work.
+void check_outputs_not_folders(const std::string& option, const std::filesystem::path& dir, std::initializer_list<const char*> names,
+                               const std::string& whose);
 
 // An input of a command: the option that named it and the file it resolved to.
 struct NamedInput {

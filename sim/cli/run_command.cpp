@@ -205,15 +205,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   // The files --report-dir gets (add_report_files below).
   std::vector<std::filesystem::path> dir_outputs;
   if (!report_dir.empty()) {
-    for (const char* name : {"report.json", "trace.json", "report.html"}) {
-      dir_outputs.push_back(std::filesystem::path(report_dir) / name);
-      // A folder where a report file goes fails its write only after the whole run (found by an
-      // audit: 23 s of simulating, then exit 2): refused now, as sweep's --out is.
-      std::error_code ec;
-      if (std::filesystem::is_directory(dir_outputs.back(), ec)) {
-        bad("--report-dir", "'" + dir_outputs.back().string() + "' is a folder: the run's " + name + " cannot be written there");
-      }
-    }
+    for (const char* name : {"report.json", "trace.json", "report.html"}) dir_outputs.push_back(std::filesystem::path(report_dir) / name);
+    check_outputs_not_folders("--report-dir", report_dir, {"report.json", "trace.json", "report.html"}, "the run's");
   }
   const auto check_outputs_not_inputs = [&] {
     if (!json_file.empty()) check_output_not_input("--json", json_file, inputs);

@@ -122,11 +122,7 @@ std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vec
 // are replaced (a rerun) or, with --resume, reused.
 void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepResults& mine, bool resume, const std::vector<NamedInput>& inputs) {
   std::error_code ec;
-  for (const char* name : {"results.json", "results.csv", "report.html"}) {
-    if (std::filesystem::is_directory(out_dir / name, ec)) {
-      throw config::ConfigError(kCommandLine, "--out", (out_dir / name).string() + " is a folder: the sweep's " + name + " cannot be written there");
-    }
-  }
+  check_outputs_not_folders("--out", out_dir, {"results.json", "results.csv", "report.html"}, "the sweep's");
   // The spec or a run's SoC, model, workload or weights file, where an output goes, would be
   // replaced by it (a base `soc: out/report.html`).
   for (const char* name : {"results.json", "results.csv", "report.html", "journal.jsonl"}) check_output_not_input("--out", out_dir / name, inputs);
@@ -274,17 +270,7 @@ int sweep_command(const std::vector<std::string>& args) {
   const std::filesystem::path reports_root = report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir);
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
-  // The grid's runs are held for the whole sweep, under the limit as its simulations are (a
-  // million runs of a short spec took 0.9 GB under a 300 MiB limit).
-  sweep::SweepPlan plan;
-  try {
-    const ScopedHostMemoryLimit limit(memory_limit);
-    plan = sweep::expand_sweep(spec);
-  } catch (const HostMemoryExceeded& e) {
-    throw config::ConfigError({spec.file, 0, 0}, "--max-host-memory",
-                              std::string(e.what()) + " while expanding the grid (every run's settings are kept for the sweep); " +
-                                  "split the study into several specs or raise --max-host-memory");
-  }
+  const auto plan = sweep::expand_sweep(spec, memory_limit);
   const auto runs = sweep::shard_runs(plan, shard, shard.count > 1 ? sweep_run_costs(plan) : std::vector<double>(plan.runs.size(), 1.0));
 
   {

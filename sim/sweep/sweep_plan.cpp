@@ -97,6 +97,17 @@ SweepPlan expand_sweep(const SweepSpec& spec) {
   return plan;
 }
 
+SweepPlan expand_sweep(const SweepSpec& spec, std::uint64_t host_memory_limit) {
+  try {
+    const ScopedHostMemoryLimit limit(host_memory_limit);
+    return expand_sweep(spec);
+  } catch (const HostMemoryExceeded& e) {
+    throw config::ConfigError({spec.file, 0, 0}, "--max-host-memory",
+                              std::string(e.what()) + " while expanding the grid (every run's settings are kept for the sweep); " +
+                                  "split the study into several specs or raise --max-host-memory");
+  }
+}
+
 Shard parse_shard(const std::string& text) {
   const auto fail = [&] {
     throw config::ConfigError({"command line", 0, 0}, "--shard", "expected I/N with 0 <= I < N (e.g. 0/4), got '" + text + "'");
