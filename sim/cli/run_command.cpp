@@ -281,19 +281,31 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
         {"llm_npu", "--system llm-npu and the shadowattn family"},
         {"heterollm", "--system hetero-layer and hetero-tensor"},
         {"llms", "socsim serve"}};
+    // Single system options inside the SoC's sections (npu.shape_policy among npu.clock, npu.tcm...).
+    static const std::pair<const char*, const char*> kKeyOwners[] = {{"npu.shape_policy", "--system npu-only"},
+                                                                     {"npu.standard_lengths", "--system npu-only"}};
+    const bool unknown = e.message().rfind("unknown key", 0) == 0;
     for (const auto& [section, owner] : kOwners) {
-      if (e.key() == section && e.message().rfind("unknown key", 0) == 0) {
+      if (e.key() == section && unknown) {
         throw config::ConfigError(e.location(), e.key(),
                                   std::string("unknown key; its options belong to ") + owner + ", not --system " + system);
+      }
+    }
+    for (const auto& [key, owner] : kKeyOwners) {
+      if (e.key() == key && unknown) {
+        throw config::ConfigError(e.location(), e.key(), std::string("unknown key; it is an option of ") + owner + ", not --system " + system);
       }
     }
     throw;
   }
   outcome.soc_tree = std::make_shared<const config::ConfigTree>(std::move(tree));
   if (!req.workload.empty() && work.prompt.max() + work.decode.max() > req.model.max_context) {
-    bad("--workload", "workload '" + work.name + "' allows prompt + decode up to " + std::to_string(work.prompt.max()) + " + " +
-                          std::to_string(work.decode.max()) + " tokens, beyond " + req.model.id + "'s context of " +
-                          std::to_string(req.model.max_context));
+    // At the line of the longer of the two ranges: the one to shorten (or a longer-context model).
+    const bool prompt_alone = work.prompt.max() > req.model.max_context || work.prompt.max() >= work.decode.max();
+    throw config::ConfigError(prompt_alone ? work.prompt_at : work.decode_at, prompt_alone ? "prompt" : "decode",
+                              "workload '" + work.name + "' allows prompt + decode up to " + std::to_string(work.prompt.max()) + " + " +
+                                  std::to_string(work.decode.max()) + " tokens, beyond " + req.model.id + "'s context of " +
+                                  std::to_string(req.model.max_context) + " (--model " + req.model.id + ")");
   }
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
     // The option that pushed the request past the window: --decode when the prompt alone fits.

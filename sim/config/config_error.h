@@ -4,6 +4,7 @@
 // with the error instead of being baked only into a string.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace socsim::config {
 
@@ -12,6 +13,9 @@ struct SourceLocation {
   int line = 0;    // 1-based; 0 = unknown (e.g. values given with --set)
   int column = 0;  // 1-based; 0 = unknown
 };
+
+// Where `--set key=value` overrides are located (ConfigTree::apply_override).
+inline constexpr std::string_view kCommandLineSetFile = "--set";
 
 class ConfigError : public std::runtime_error {
  public:

@@ -18,7 +18,7 @@ namespace {
 using detail::MapEntry;
 using detail::Node;
 
-const SourceLocation kSetLocation{"--set", 0, 0};
+const SourceLocation kSetLocation{std::string(kCommandLineSetFile), 0, 0};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

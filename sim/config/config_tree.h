@@ -101,6 +101,10 @@ class Section {
   // Throws ConfigError at the first of `keys` present ("<path>.<key>: <why>"): options of a
   // mechanism the reader does not have in this configuration, refused rather than ignored.
   void refuse(std::initializer_list<std::string_view> keys, const std::string& why) const;
+  // A rule between keys of this map (session_limit <= address_space) is broken by the value the
+  // user changed: the first of `keys` given with --set, else the first of `keys` (the file's own
+  // line). Errors blame that key, not a file line the user never touched.
+  std::string_view changed_of(std::initializer_list<std::string_view> keys) const;
 
   // When this section is a list of maps (e.g. cpu clusters).
   std::size_t size() const;

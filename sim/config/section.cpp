@@ -59,6 +59,13 @@ void Section::refuse(std::initializer_list<std::string_view> keys, const std::st
   }
 }
 
+std::string_view Section::changed_of(std::initializer_list<std::string_view> keys) const {
+  for (const std::string_view key : keys) {
+    if (has(key) && location_of(key).file == kCommandLineSetFile) return key;
+  }
+  return keys.size() > 0 ? *keys.begin() : std::string_view();
+}
+
 SourceLocation Section::location_of(std::string_view key) const {
   const Node& map = detail::as_map(*node_, path_);
   const Node* value = detail::find_value(map, key, false);

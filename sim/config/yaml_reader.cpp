@@ -323,6 +323,20 @@ std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& option
     throw ConfigError(location_of_offset(options, text, *bad), "",
                       fmt::format("byte 0x{:02x} is not UTF-8 text (configuration text is UTF-8)", static_cast<unsigned char>(text[*bad])));
   }
+  // Control bytes (NUL, ESC, DEL...) are not YAML text anywhere, quoted or not; yaml-cpp read a NUL
+  // as "unknown escape character" and took others into the value ("expected an integer, got "1"").
+  if (!wide) {
+    const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+      const auto b = static_cast<unsigned char>(c);
+      return (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f;
+    });
+    if (control != text.end()) {
+      const auto at = static_cast<std::size_t>(control - text.begin());
+      throw ConfigError(location_of_offset(options, text, at), "",
+                        fmt::format("byte 0x{:02x} is a control character, which YAML text may not hold (is this a binary file?)",
+                                    static_cast<unsigned char>(*control)));
+    }
+  }
   std::istringstream in{std::string(text)};
   TreeBuilder builder(options, text);
   try {

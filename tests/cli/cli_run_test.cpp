@@ -172,5 +172,23 @@ TEST(CliRun, ModelWindowStretchedOnRequest) {
   EXPECT_NE(r.err.find("max_context"), std::string::npos) << r.err;
 }
 
+// A workload whose lengths can pass the model's window names the file's line of the range to
+// shorten (it said "command line: --workload: ...", no line).
+TEST(CliRun, WorkloadPastTheWindowNamesItsLine) {
+  const auto dir = scratch_dir("run_workload_window");
+  std::ofstream(dir / "long.yaml") << "prompt:\n  uniform: [100, 2000]\ndecode: 100\n";
+  std::ofstream(dir / "longdecode.yaml") << "prompt: 64\ndecode:\n  uniform: [1, 3000]\n";
+  const std::string base = "run --soc snapdragon-8gen3 --model phonelm-0.5b --system cpu-only --workload ";
+  auto r = run_socsim(base + "'" + (dir / "long.yaml").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("long.yaml:1: prompt: workload 'long' allows prompt + decode up to 2000 + 100 tokens, beyond "
+                       "phonelm-0.5b's context of 2048 (--model phonelm-0.5b)"),
+            std::string::npos)
+      << r.err;
+  r = run_socsim(base + "'" + (dir / "longdecode.yaml").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("longdecode.yaml:2: decode: workload 'longdecode' allows"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace socsim::test

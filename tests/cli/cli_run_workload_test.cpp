@@ -36,7 +36,7 @@ TEST(CliRunWorkload, LengthsBeyondTheContextAreRejected) {
   const auto r = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system gpu-only --workload '" + (dir / "long.yaml").string() +
                             "' --json '" + (dir / "r.json").string() + "'");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--workload"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("long.yaml:1: prompt: workload 'long' allows"), std::string::npos) << r.err;  // the line to change
   EXPECT_NE(r.err.find("context"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
 }

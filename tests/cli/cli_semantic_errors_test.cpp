@@ -38,9 +38,18 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       {"--model qwen2-0.5b --system npu-only --set 'npu.clock=1e30 Hz'", "npu.clock", "at most 1000 GHz"},
       {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.stalled=2W", "power.cpu_core.mid.stalled",
        "active (power.cpu_core.mid.active, 1 W) power"},
-      // Lowering active under the file's stalled names both keys.
-      {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.active=0.3W", "power.cpu_core.mid.stalled",
+      // Lowering active under the file's stalled names both keys and blames the one changed.
+      {"--model qwen2-0.5b --system cpu-only --set power.cpu_core.mid.active=0.3W", "power.cpu_core.mid.active",
        "active (power.cpu_core.mid.active, 0.3 W)"},
+      // The same for an address space set below the file's session limit (it blamed the file's
+      // session_limit line, which the user never touched).
+      {"--model qwen2-0.5b --system npu-only --set 'npu.address_space=0.5 GiB'", "--set: npu.address_space",
+       "must not exceed the address space (npu.address_space, 536870912 B)"},
+      // npu-only's options under another NPU system said "unknown key; expected one of: impl, clock, ...".
+      {"--model qwen2-0.5b --system npu-naive --set npu.shape_policy=pipe", "npu.shape_policy",
+       "it is an option of --system npu-only, not --system npu-naive"},
+      {"--model qwen2-0.5b --system llm-npu --set 'npu.standard_lengths=[64]'", "npu.standard_lengths",
+       "it is an option of --system npu-only, not --system llm-npu"},
       // Found by a hostile campaign: more outlier channels than the model's hidden size ran, and
       // each extra channel made the prefill slower.
       {"--model qwen2-0.5b --system llm-npu --set llm_npu.outlier_channels=4096", "llm_npu.outlier_channels", "must be in [0, 896]"},
@@ -201,6 +210,11 @@ TEST(CliSemanticErrors, ServeOfMoreThanADayOfWorkExits2NamingTheContexts) {
   r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 64 --hours 720 --rate 1/4s --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("in functional mode"), std::string::npos) << r.err;
+  // Functional mode over 1024 contexts for an hour at 1/s: 3.7e6 call simulations, about 17 hours at the
+  // measured 73-110 a second (counted as 20 timing calls each it was started).
+  r = run_socsim("serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 1024 --hours 1 --rate 1/1s --mode functional");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("3.69e+06 call simulations in functional mode (each about 250 in timing mode)"), std::string::npos) << r.err;
 }
 
 // A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not

@@ -1,5 +1,7 @@
 #include "sim/hw/npu/npu_spec.h"
 
+#include <fmt/format.h>
+
 #include "sim/config/config_error.h"
 
 namespace socsim::hw {
@@ -84,8 +86,12 @@ NpuSpec parse_npu_spec(const config::Section& s) {
     }
   }
   if (n.session_limit_bytes > n.address_space_bytes) {
-    throw config::ConfigError(s.location_of("session_limit"), s.path() + ".session_limit",
-                              "must not exceed address_space");
+    // Blame the one the user changed (`--set npu.address_space=...` below the file's session limit).
+    const std::string_view blamed = s.changed_of({"session_limit", "address_space"});
+    throw config::ConfigError(s.location_of(blamed), s.path() + "." + std::string(blamed),
+                              fmt::format("the session limit ({}.session_limit, {} B) must not exceed the address space "
+                                          "({}.address_space, {} B): a session lives inside the address space",
+                                          s.path(), n.session_limit_bytes, s.path(), n.address_space_bytes));
   }
   return n;
 }

@@ -21,12 +21,14 @@ ActiveIdle parse_core_power(const config::Section& s) {
   if (s.has("stalled")) {
     a.stalled_w = s.quantity("stalled", Quantity::kPower, 0, 100);
     if (a.stalled_w > a.active_w || a.stalled_w < a.idle_w) {
-      const std::string key = s.path() + ".stalled";
-      throw config::ConfigError(s.location_of("stalled"), key,
-                                fmt::format("is {:g} W; it must lie between the core's idle ({}.idle, {:g} W) and active "
+      // Blame the one the user changed (`--set` of active below the file's stalled power).
+      const std::string_view blamed = s.changed_of({"stalled", "active", "idle"});
+      const std::string key = s.path() + "." + std::string(blamed);
+      throw config::ConfigError(s.location_of(blamed), key,
+                                fmt::format("the stalled power ({}.stalled, {:g} W) must lie between the core's idle ({}.idle, {:g} W) and active "
                                             "({}.active, {:g} W) power: a stalled core is busy but waits on memory "
                                             "(changing active or idle may need stalled changed too)",
-                                            a.stalled_w, s.path(), a.idle_w, s.path(), a.active_w));
+                                            s.path(), a.stalled_w, s.path(), a.idle_w, s.path(), a.active_w));
     }
   }
   return a;

@@ -35,6 +35,8 @@
 #include <variant>
 #include <vector>
 
+#include "sim/config/config_error.h"
+
 namespace socsim::runtime {
 
 struct FixedLength {
@@ -65,6 +67,7 @@ struct LengthDist {
 struct Workload {
   std::string name, source;
   LengthDist prompt, decode;
+  config::SourceLocation prompt_at, decode_at;  // their lines in the file (errors against a model's window)
   std::uint64_t batch = 1, repeat = 1, seed = 1;
   // Whether any length is drawn (a seed then matters); fixed lengths draw nothing.
   bool draws() const {

@@ -28,7 +28,10 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
   if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, std::max<std::uint32_t>(1, cores)));
   o.q8_0_down = s->boolean_or("q8_0_down", true);
   o.prefetch_weights = s->boolean_or("prefetch", true);
-  if (s->has("kv_context")) o.kv_context = static_cast<std::uint64_t>(s->integer("kv_context", 0, 1LL << 24));
+  if (s->has("kv_context")) {
+    o.kv_context = static_cast<std::uint64_t>(s->integer("kv_context", 0, 1LL << 24));
+    o.kv_context_at = s->location_of("kv_context");
+  }
   if (s->has("role")) o.reward = s->choice("role", {"policy", "reward"}) == "reward";
   // A reward model scores with its value head: it has no lm_head to place.
   if (o.reward) s->refuse({"lm_head_unit"}, "places the policy's lm_head; role: reward scores with the value head instead");

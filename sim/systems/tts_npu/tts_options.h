@@ -35,6 +35,7 @@ struct Options {
   bool prefetch_weights = true;
   bool reward = false;
   std::uint64_t kv_context = 0;
+  config::SourceLocation kv_context_at;  // where kv_context was given (errors about the KV cache's size)
 };
 
 // The names of the exp variants as the paper's ablation calls them.

@@ -55,13 +55,15 @@ runtime::Plan TtsNpuSystem::plan(const hw::SocSpec& soc, const model::ModelConfi
   }
   const std::uint64_t context = r.prompt + r.total_decode();
   if (options_.kv_context != 0 && options_.kv_context < context) {
-    throw config::ConfigError(kCli, "tts.kv_context", std::to_string(options_.kv_context) + " tokens of KV cache cannot hold prompt + decode = " +
+    throw config::ConfigError(options_.kv_context_at, "tts.kv_context", std::to_string(options_.kv_context) + " tokens of KV cache cannot hold prompt + decode = " +
                                                           std::to_string(context));
   }
   const std::uint64_t kv_tokens = options_.kv_context != 0 ? options_.kv_context : context;
   const tts::NpuFootprint fp = tts::npu_footprint(m, r.batch, kv_tokens, options_.lm_head_on_npu, options_.q8_0_down);
   if (fp.total() > soc.npu.address_space_bytes) {
-    throw config::ConfigError(kCli, "--model",
+    // A KV cache the user sized (tts.kv_context) is what to shrink; else the model and its context.
+    const bool sized = options_.kv_context != 0;
+    throw config::ConfigError(sized ? options_.kv_context_at : kCli, sized ? "tts.kv_context" : "--model",
                               m.id + " at batch " + std::to_string(r.batch) + " and " + std::to_string(kv_tokens) +
                                   " tokens needs " + std::to_string(fp.total()) + " B in the NPU's address space (weights " +
                                   std::to_string(fp.layer_weights) + ", KV caches " + std::to_string(fp.kv_cache) +

@@ -82,6 +82,18 @@ TEST_F(ConfigSection, RefuseNamesTheFirstPresentKeyAtItsLine) {
   EXPECT_STREQ(e.what(), "soc.yaml:3: dram.ratio: applies to something else");
 }
 
+// A rule between two keys blames the one the user changed with --set, else the first named.
+TEST_F(ConfigSection, ChangedOfPrefersTheKeyGivenWithSet) {
+  EXPECT_EQ(dram_.changed_of({"channels", "ratio"}), "channels");
+  EXPECT_EQ(dram_.changed_of({"peak", "ratio"}), "peak");  // absent keys are never "changed"
+  ConfigTree tree = ConfigTree::load_string(kDoc, "soc.yaml");
+  tree.apply_override("dram.ratio=0.5");
+  const Section dram = tree.root().child("dram");
+  EXPECT_EQ(dram.changed_of({"channels", "ratio"}), "ratio");
+  EXPECT_EQ(dram.location_of(dram.changed_of({"channels", "ratio"})).file, "--set");
+  EXPECT_EQ(dram.changed_of({"ratio", "channels"}), "ratio");
+}
+
 TEST_F(ConfigSection, MissingRequiredKey) {
   const ConfigError e = capture_config_error([&] { dram_.number("peak"); });
   EXPECT_EQ(e.key(), "dram.peak");

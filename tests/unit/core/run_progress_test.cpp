@@ -58,6 +58,12 @@ TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
   EXPECT_EQ(progress_text(v), "serving for 90 s: call 120 of 400 of service run 3 of 16 (one per context count), about 8.9 min left");
   v.service_runs = 1, v.service_run = 1;  // a replayed trace: one run, 30% in 90 s
   EXPECT_EQ(progress_text(v), "serving for 90 s: call 120 of 400, about 3.5 min left");
+  // Under 1% done: an estimate from 30 s on (run 5 of 1024 after 4.7 min said nothing of 17 hours).
+  v.service_runs = 1024, v.service_run = 5, v.call = 2139, v.calls = 3648;
+  v.elapsed_s = 282;
+  EXPECT_EQ(progress_text(v), "serving for 4.7 min: call 2139 of 3648 of service run 5 of 1024 (one per context count), about 17.4 h left");
+  v.elapsed_s = 20, v.service_run = 1, v.call = 10;  // too early to say
+  EXPECT_EQ(progress_text(v), "serving for 20 s: call 10 of 3648 of service run 1 of 1024 (one per context count)");
 }
 
 TEST(RunProgress, ServiceCallsPrintInALog) {
