@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/host_memory.h"
 #include "sim/hw/cpu/cpu_task.h"
 #include "sim/hw/gpu/gpu_kernel.h"
 #include "sim/hw/npu/gemm_plan.h"
@@ -90,9 +91,7 @@ struct NpuWork {
 // buffer), for the host memory guard (sim/core/host_memory.h: note_host_growth).
 inline std::uint64_t host_bytes(const NpuWork& w) {
   std::uint64_t bytes = w.steps.capacity() * sizeof(NpuStep) + w.stages.capacity() * sizeof(NpuStage);
-  for (const NpuStep& s : w.steps) {
-    if (s.name.capacity() > 15) bytes += s.name.capacity() + 1;
-  }
+  for (const NpuStep& s : w.steps) bytes += string_heap_bytes(s.name);
   return bytes;
 }
 

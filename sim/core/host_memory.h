@@ -67,6 +67,15 @@ void check_host_memory_for(std::uint64_t bytes);
 inline constexpr std::uint64_t kGrowthCheckBytes = std::uint64_t{8} << 20;
 void note_host_growth(std::uint64_t bytes);
 
+// Heap bytes a string holds beyond its own object: 0 while its text fits the object's inline
+// buffer (no allocation), else its capacity and terminator. Asked of the string, not of a
+// library's buffer size, for the growth noted above.
+inline std::uint64_t string_heap_bytes(const std::string& s) {
+  const auto* object = reinterpret_cast<const char*>(&s);
+  const bool inline_text = s.data() >= object && s.data() < object + sizeof(std::string);
+  return inline_text ? 0 : s.capacity() + 1;
+}
+
 // Thrown when the process's resident memory passes the limit.
 class HostMemoryExceeded : public std::runtime_error {
  public:

@@ -30,7 +30,7 @@ std::string SweepRun::label() const {
 
 namespace {
 
-std::uint64_t string_bytes(const std::string& t) { return sizeof(std::string) + (t.capacity() > 15 ? t.capacity() + 1 : 0); }
+std::uint64_t string_bytes(const std::string& t) { return sizeof(std::string) + string_heap_bytes(t); }
 
 // Host bytes a run holds (its settings and arguments), for the host memory guard.
 std::uint64_t held_bytes(const SweepRun& run) {

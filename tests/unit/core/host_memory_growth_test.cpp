@@ -34,5 +34,17 @@ TEST(HostMemoryGrowth, MessageRoundsUpToTheNextMiB) {
   EXPECT_NE(would.find("would hold 201 MiB of host memory with the next 11 MiB it allocates"), std::string::npos) << would;
 }
 
+// A short string lives in its object (no heap); a long one holds its capacity and terminator.
+TEST(HostMemoryGrowth, StringHeapBytesAreTheAllocationOnly) {
+  const std::string empty, short_text = "ab";
+  EXPECT_EQ(string_heap_bytes(empty), 0u);
+  EXPECT_EQ(string_heap_bytes(short_text), 0u);
+  std::string long_text(1000, 'x');
+  EXPECT_GE(string_heap_bytes(long_text), 1001u);
+  EXPECT_EQ(string_heap_bytes(long_text), long_text.capacity() + 1);
+  long_text.reserve(5000);
+  EXPECT_EQ(string_heap_bytes(long_text), long_text.capacity() + 1);
+}
+
 }  // namespace
 }  // namespace socsim
