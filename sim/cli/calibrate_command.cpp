@@ -75,8 +75,11 @@ int calibrate_command(const std::vector<std::string>& args) {
   // The calibration runs the model on these sequences: no longer than its window, no more head
   // rows than its vocabulary (both ran to GBs or were accepted in silence).
   if (tokens > m.max_context) {
-    throw config::ConfigError(where, "--tokens", fmt::format("{} tokens exceed {}'s context of {}", tokens, m.id, m.max_context));
+    throw config::ConfigError(where, "--tokens", fmt::format("{} tokens{} exceed {}'s context of {}", tokens,
+                                                             vm["tokens"].defaulted() ? " (the default)" : "", m.id, m.max_context));
   }
+  // The default's 4096 rows on a model of fewer: the whole vocabulary (it blamed an option never given).
+  if (vocab_rows > m.vocab && vm["vocab-rows"].defaulted()) vocab_rows = 0;
   if (vocab_rows > m.vocab) {
     throw config::ConfigError(where, "--vocab-rows", fmt::format("model '{}' has {} vocabulary rows, got {} (0 = all)", m.id, m.vocab, vocab_rows));
   }

@@ -181,6 +181,7 @@ Parsed parse(const std::vector<std::string>& args) {
     throw config::ConfigError(kCli, "--kv-heads", "applies to --op attention --unit npu --dtype fp16 (FlashAttention on HMX) only; the other attention kernels read K and V per query head");
   }
   if (vm.count("threads") && r.threads == 0) throw config::ConfigError(kCli, "--threads", "must be at least 1 (leave it out for the default)");
+  if (vm.count("kv-heads") && r.kv_heads == 0) throw config::ConfigError(kCli, "--kv-heads", "must be at least 1 (leave it out for as many as --heads)");
   if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
     throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
   }

@@ -100,6 +100,29 @@ class DeferTerminatingSignals {
 
 }  // namespace
 
+namespace {
+
+// Whether a file can be created in `dir` (a temporary made and removed at once): permissions alone
+// do not say (root may write anywhere but /proc, a read-only mount refuses everyone), and a run
+// that learns it only when it writes has done its work for nothing. errno is kept on failure.
+bool can_create_in(const std::filesystem::path& dir) {
+  const std::filesystem::path probe = temporary_beside(dir / "probe");
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
+
+[[noreturn]] void cannot_create(const std::string& option, const std::filesystem::path& path, const std::filesystem::path& dir) {
+  const std::string reason = std::strerror(errno);
+  throw config::ConfigError({"command line", 0, 0}, option,
+                            "'" + path.string() + "' cannot be written: no file can be created in '" + dir.string() + "' (" + reason +
+                                "); checked before any work");
+}
+
+}  // namespace
+
 void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -107,15 +130,21 @@ void check_output_path(const std::string& option, const std::filesystem::path& p
     const bool is_folder = std::filesystem::is_directory(status);
     if (folder && !is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' exists and is not a folder");
     if (!folder && is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' is a folder, expected a file path");
+    // A regular file is replaced through a temporary beside it; a folder's files are made in it.
+    // (A device or FIFO is written in place.)
+    const std::filesystem::path dir = folder ? path : (path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
+    if ((folder || std::filesystem::is_regular_file(status)) && !can_create_in(dir)) cannot_create(option, path, dir);
     return;
   }
-  // Not there yet: its nearest existing ancestor must be a folder (it is created under it).
-  for (std::filesystem::path up = path.parent_path(); !up.empty(); up = up.parent_path()) {
+  // Not there yet: its nearest existing ancestor must be a folder (it is created under it) where
+  // files can be created.
+  for (std::filesystem::path up = path.has_parent_path() ? path.parent_path() : std::filesystem::path("."); !up.empty(); up = up.parent_path()) {
     const auto s = std::filesystem::status(up, ec);
     if (!ec && std::filesystem::exists(s)) {
       if (!std::filesystem::is_directory(s)) {
         throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' lies under '" + up.string() + "', which is a file");
       }
+      if (!can_create_in(up)) cannot_create(option, path, up);
       return;
     }
     if (up == up.parent_path()) return;

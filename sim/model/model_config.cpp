@@ -1,6 +1,9 @@
 #include "sim/model/model_config.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
+#include <set>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -8,6 +11,7 @@
 #include <sstream>
 
 #include "sim/config/config_error.h"
+#include "sim/config/edit_distance.h"
 #include "sim/config/input_file.h"
 #include "sim/config/unique_key_json.h"
 
@@ -34,17 +38,50 @@ double ModelConfig::streamed_weight_bytes(double bits_per_weight) const {
 
 namespace {
 
+// A published config.json's dimensions are thousands; these bounds are far beyond any model and
+// keep the products the simulator forms (parameters per layer, bytes, FLOPs) inside 64 bits: a
+// hidden_size of 2^62 wrapped the weight count to 0 and passed every memory check.
+constexpr std::uint64_t kMaxWidth = 1 << 20;        // hidden_size, intermediate_size, ffn_dim
+constexpr std::uint64_t kMaxCount = 1 << 14;        // layers, heads, head_dim
+constexpr std::uint64_t kMaxTokens = 1 << 24;       // vocab_size, max_position_embeddings (as --set model.*)
+constexpr double kMaxParams = 1e14;                 // and all of them together
+
+// Line of the first `"key":` in the text after `from` (0 when not found): a config's values are
+// reported at their lines; keys are unique per object and a nested object is searched after its name.
+int line_of_key(const std::string& text, const std::string& key, std::size_t from) {
+  const std::string quoted = "\"" + key + "\"";
+  for (std::size_t at = text.find(quoted, from); at != std::string::npos; at = text.find(quoted, at + 1)) {
+    std::size_t colon = at + quoted.size();
+    while (colon < text.size() && std::isspace(static_cast<unsigned char>(text[colon]))) ++colon;
+    if (colon < text.size() && text[colon] == ':') {
+      return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    }
+  }
+  return 0;
+}
+
 class Reader {
  public:
-  Reader(const json& j, std::string file, std::string prefix = "") : j_(j), file_(std::move(file)), prefix_(std::move(prefix)) {}
-  bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
-  std::uint64_t positive(const char* key) const {
+  // `text`: the file's text, for the lines of errors; `asked`: every key read, present or not (the
+  // near-miss check after reading).
+  Reader(const json& j, std::string file, const std::string& text, std::set<std::string>* asked, std::string prefix = "")
+      : j_(j), file_(std::move(file)), text_(text), asked_(asked), prefix_(std::move(prefix)) {}
+  bool has(const char* key) const {
+    if (asked_ != nullptr) asked_->insert(key);
+    return j_.contains(key) && !j_[key].is_null();
+  }
+  std::uint64_t positive(const char* key, std::uint64_t max) const {
     if (!has(key)) fail(key, "missing required key");
     const json& v = j_[key];
     if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) fail(key, "expected a positive integer, got " + v.dump());
+    if (v.get<std::uint64_t>() > max) {
+      fail(key, fmt::format("expected at most {} (far beyond any published model; larger values overflow the simulator's "
+                            "parameter and byte counts), got {}",
+                            max, v.dump()));
+    }
     return v.get<std::uint64_t>();
   }
-  std::uint64_t positive_or(const char* key, std::uint64_t dflt) const { return has(key) ? positive(key) : dflt; }
+  std::uint64_t positive_or(const char* key, std::uint64_t dflt, std::uint64_t max) const { return has(key) ? positive(key, max) : dflt; }
   bool boolean_or(const char* key, bool dflt) const {
     if (!has(key)) return dflt;
     if (!j_[key].is_boolean()) fail(key, "expected true or false, got " + j_[key].dump());
@@ -80,24 +117,53 @@ class Reader {
     }
     return out;
   }
+  // At the key's line (its object's when the key is missing; the file's when neither is found).
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
-    throw config::ConfigError({file_, 0, 0}, prefix_ + key, msg);
+    const std::string object = prefix_.empty() ? std::string() : prefix_.substr(0, prefix_.size() - 1);
+    const std::size_t from = object.empty() ? 0 : text_.find("\"" + object + "\"");
+    int line = from == std::string::npos ? 0 : line_of_key(text_, key, from);
+    if (line == 0 && !object.empty()) line = line_of_key(text_, object, 0);
+    throw config::ConfigError({file_, line, 0}, prefix_ + key, msg);
   }
+  const json& object() const { return j_; }
 
  private:
   const json& j_;
   std::string file_;
+  const std::string& text_;
+  std::set<std::string>* asked_;
   std::string prefix_;  // an object's keys inside the config ("rope_scaling.")
 };
 
-RopeScaling parse_rope_scaling(const json& j, const std::string& file) {
+// A key one or two typos from a key socsim reads and the file does not give
+// ("num_key_value_head") would leave that setting at its default (multi-head attention, a 7x
+// larger KV cache) without a word: refused. Hugging Face's own near neighbours pass.
+void refuse_near_misses(const Reader& r, const json& j, const std::set<std::string>& asked) {
+  static const std::set<std::string> kHfKeys = {"bos_token_id", "pad_token_id", "sep_token_id", "unk_token_id", "cls_token_id"};
+  for (const auto& [key, value] : j.items()) {
+    if (asked.count(key) != 0 || kHfKeys.count(key) != 0) continue;
+    for (const std::string& wanted : asked) {
+      if (j.contains(wanted) && !j[wanted].is_null()) continue;  // given: the other key is something else
+      const std::size_t distance = config::detail::edit_distance(key, wanted);
+      if (distance <= 2 && distance < wanted.size()) {
+        r.fail(key, "unknown key; did you mean '" + wanted + "'? (without it socsim would use " + wanted + "'s default)");
+      }
+    }
+  }
+}
+
+RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const std::string& text) {
   RopeScaling s;
-  if (!j.contains("rope_scaling") || j["rope_scaling"].is_null()) return s;
+  const json& j = top.object();
+  if (!top.has("rope_scaling")) return s;
   const json& o = j["rope_scaling"];
-  if (!o.is_object()) Reader(j, file).fail("rope_scaling", "expected an object or null, got " + o.dump());
-  const Reader r(o, file, "rope_scaling.");
+  if (!o.is_object()) top.fail("rope_scaling", "expected an object or null, got " + o.dump());
+  const Reader r(o, file, text, nullptr, "rope_scaling.");
   // transformers reads rope_type, and type in older configs.
   s.name = r.string_or("rope_type", r.string_or("type", ""));
+  if (r.has("rope_type") && r.has("type") && r.string_or("type", "") != s.name) {
+    r.fail("type", "is '" + r.string_or("type", "") + "', but rope_type says '" + s.name + "': give the scaling's type once");
+  }
   if (s.name.empty()) r.fail("rope_type", "missing (linear, llama3, dynamic, yarn, ...)");
   if (s.name == "default") return s;
   if (s.name != "linear" && s.name != "llama3") {
@@ -105,6 +171,17 @@ RopeScaling parse_rope_scaling(const json& j, const std::string& file) {
     return s;
   }
   s.kind = s.name == "linear" ? RopeScaling::Kind::kLinear : RopeScaling::Kind::kLlama3;
+  // The keys of the two scalings socsim computes; another key would be ignored.
+  for (const auto& [key, value] : o.items()) {
+    const bool known = key == "rope_type" || key == "type" || key == "factor" ||
+                       (s.kind == RopeScaling::Kind::kLlama3 &&
+                        (key == "low_freq_factor" || key == "high_freq_factor" || key == "original_max_position_embeddings"));
+    if (!known) {
+      r.fail(key, "unknown key for rope_type " + s.name + " (it takes factor" +
+                      std::string(s.kind == RopeScaling::Kind::kLlama3 ? ", low_freq_factor, high_freq_factor, original_max_position_embeddings" : "") +
+                      ")");
+    }
+  }
   if (!r.has("factor")) r.fail("factor", "missing required key");
   s.factor = r.positive_number_or("factor", 1.0);
   if (s.kind == RopeScaling::Kind::kLlama3) {
@@ -113,7 +190,7 @@ RopeScaling parse_rope_scaling(const json& j, const std::string& file) {
     }
     s.low_freq_factor = r.positive_number_or("low_freq_factor", 1.0);
     s.high_freq_factor = r.positive_number_or("high_freq_factor", 4.0);
-    s.original_max_positions = static_cast<double>(r.positive("original_max_position_embeddings"));
+    s.original_max_positions = static_cast<double>(r.positive("original_max_position_embeddings", kMaxTokens));
     if (!(s.high_freq_factor > s.low_freq_factor)) {
       r.fail("high_freq_factor", fmt::format("must exceed low_freq_factor ({}), got {}", s.low_freq_factor, s.high_freq_factor));
     }
@@ -162,7 +239,8 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     throw config::ConfigError({file.string(), 0, 0}, "", "invalid JSON: " + std::string(e.what()));
   }
   if (!j.is_object()) throw config::ConfigError({file.string(), 1, 0}, "", "expected a JSON object");
-  const Reader r(j, file.string());
+  std::set<std::string> asked;
+  const Reader r(j, file.string(), text, &asked);
 
   ModelConfig m;
   m.id = file.stem().string();
@@ -176,18 +254,18 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     for (auto k : kKnown) known += (known.empty() ? "" : ", ") + std::string(k);
     r.fail("model_type", "'" + m.model_type + "' is not a family socsim models (known: " + known + ")");
   }
-  m.hidden = r.positive("hidden_size");
-  m.layers = r.positive("num_hidden_layers");
-  m.heads = r.positive("num_attention_heads");
-  m.vocab = r.positive("vocab_size");
+  m.hidden = r.positive("hidden_size", kMaxWidth);
+  m.layers = r.positive("num_hidden_layers", kMaxCount);
+  m.heads = r.positive("num_attention_heads", kMaxCount);
+  m.vocab = r.positive("vocab_size", kMaxTokens);
   // Required: every family socsim models publishes it, and a window guessed for a config that
   // lost it would let prompts run that the model cannot take (or refuse ones it can).
-  m.max_context = r.positive("max_position_embeddings");
+  m.max_context = r.positive("max_position_embeddings", kMaxTokens);
   m.eos_token_ids = r.token_ids("eos_token_id", m.vocab);
 
   if (m.model_type == "opt") {
     // OPT: plain ReLU MLP of width ffn_dim, LayerNorm, biases everywhere, no GQA.
-    m.intermediate = r.positive("ffn_dim");
+    m.intermediate = r.positive("ffn_dim", kMaxWidth);
     m.kv_heads = m.heads;
     m.gated_mlp = false;
     m.attention_bias = r.boolean_or("enable_bias", true);
@@ -195,8 +273,8 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     m.activation = parse_activation(r, r.string_or("activation_function", "relu"));
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
   } else {
-    m.intermediate = r.positive("intermediate_size");
-    m.kv_heads = r.positive_or("num_key_value_heads", m.heads);
+    m.intermediate = r.positive("intermediate_size", kMaxWidth);
+    m.kv_heads = r.positive_or("num_key_value_heads", m.heads, kMaxCount);
     const bool phi = m.model_type == "phi";
     m.gated_mlp = !phi;
     m.norm = phi ? NormKind::kLayerNorm : NormKind::kRmsNorm;
@@ -210,24 +288,45 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     m.attention_bias = m.model_type == "qwen2" || phi || r.boolean_or("attention_bias", false) ||
                        r.boolean_or("bias", false) || r.boolean_or("qkv_bias", false);
   }
-  m.head_dim = r.positive_or("head_dim", 0);
+  m.head_dim = r.positive_or("head_dim", 0, kMaxCount);
   if (m.head_dim == 0) {
     if (m.hidden % m.heads != 0) r.fail("num_attention_heads", "does not divide hidden_size and no head_dim is given");
     m.head_dim = m.hidden / m.heads;
   }
   if (m.heads % m.kv_heads != 0) r.fail("num_key_value_heads", "must divide num_attention_heads");
+  // Each dimension within its bound, their product may still pass 64 bits (2^20 wide x 2^14 heads
+  // of 2^14 dimensions x 2^14 layers): counted in floating point first.
+  {
+    const double h = static_cast<double>(m.hidden), attn = static_cast<double>(m.heads + m.kv_heads) * static_cast<double>(m.head_dim);
+    const double per_layer = 2 * h * attn + 3 * h * static_cast<double>(m.intermediate);
+    const double params = static_cast<double>(m.layers) * per_layer + 2 * h * static_cast<double>(m.vocab);
+    if (params > kMaxParams) {
+      r.fail("hidden_size", fmt::format("with {} layers, {} heads of {} dimensions, intermediate size {} and a vocabulary of {}, "
+                                        "the model has about {:.3g} parameters, more than the {:.0e} socsim counts (the largest "
+                                        "published models have about 2e12)",
+                                        m.layers, m.heads, m.head_dim, m.intermediate, m.vocab, params, kMaxParams));
+    }
+  }
   // Functional-mode numerics. Families name the norm epsilon differently; the defaults are
   // Hugging Face's (RMSNorm models 1e-6, LayerNorm ones 1e-5).
   const double eps_default = m.norm == NormKind::kLayerNorm ? 1e-5 : 1e-6;
   m.norm_eps = r.positive_number_or("rms_norm_eps",
                                     r.positive_number_or("layer_norm_eps", r.positive_number_or("layer_norm_epsilon", eps_default)));
+  const char* eps_given = nullptr;
   for (const char* k : {"rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon"}) {
+    if (!r.has(k)) continue;
     // An epsilon beside the mean square of activations of order one: models use 1e-6..1e-5; one
     // near 1 or above flattens every activation to zero and every comparison to a perfect match.
-    if (r.has(k) && m.norm_eps > 0.01) r.fail(k, fmt::format("must be in (0, 0.01] (models use 1e-6 to 1e-5), got {}", m.norm_eps));
+    const double eps = r.positive_number_or(k, eps_default);
+    if (eps > 0.01) r.fail(k, fmt::format("must be in (0, 0.01] (models use 1e-6 to 1e-5), got {}", eps));
+    // Two names with two values: which one the model was trained with is not for socsim to guess.
+    if (eps_given != nullptr && eps != m.norm_eps) {
+      r.fail(k, fmt::format("is {}, but {} says {}: give the norm epsilon once", eps, eps_given, m.norm_eps));
+    }
+    if (eps_given == nullptr) eps_given = k;
   }
   m.rope_theta = r.positive_number_or("rope_theta", 10000.0);
-  m.rope_scaling = parse_rope_scaling(j, file.string());
+  m.rope_scaling = parse_rope_scaling(r, file.string(), text);
   // Mixture-of-experts layers would be simulated as one dense MLP: refused, as other families are.
   for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}) {
     if (!r.has(k) || j[k].is_null()) continue;
@@ -243,7 +342,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   // run past it can say that attention is costed over the whole context.
   const bool window_used = r.has("use_sliding_window") ? r.boolean_or("use_sliding_window", false) : m.model_type == "mistral";
   if (window_used && r.has("sliding_window")) {
-    const std::uint64_t w = r.positive("sliding_window");
+    const std::uint64_t w = r.positive("sliding_window", std::numeric_limits<std::int64_t>::max());
     m.sliding_window = w < m.max_context ? w : 0;
   }
   m.rotary_fraction = r.positive_number_or("partial_rotary_factor", 1.0);
@@ -258,6 +357,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
                  std::to_string(rotary) + " rotary dimensions (it must be even and at least 2)");
     }
   }
+  refuse_near_misses(r, j, asked);
   return m;
 }
 

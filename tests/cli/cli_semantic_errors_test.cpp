@@ -243,7 +243,7 @@ TEST(CliSemanticErrors, FunctionalModeChecksMemoryAndTinyModels) {
                       " --system cpu-only --prompt 8 --decode 2 --mode functional");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // Weights larger than the device, as timing mode refuses them (std::bad_alloc, exit 1).
-  r = run_socsim("run --soc snapdragon-8gen3 --model " + model_with("huge.json", R"({"intermediate_size": 1000000000000})") +
+  r = run_socsim("run --soc snapdragon-8gen3 --model " + model_with("huge.json", R"({"intermediate_size": 1000000})") +
                  " --system cpu-only --prompt 8 --decode 2 --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("more than the device's 16.00 GiB of memory (dram.capacity)"), std::string::npos) << r.err;

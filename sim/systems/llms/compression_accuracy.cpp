@@ -13,29 +13,47 @@ using kernels::Tensor;
 
 namespace {
 
+// std::lround to the nearest integer (ties away from zero), clamped to INT8's symmetric range, without
+// lround's library call (13% of a functional serve): in double, v + 1/2 is exact for any float v
+// below 2^29 and the truncation rounds the rest as lround does. NaN as lround's LONG_MIN, clamped.
+std::int8_t round_to_int8(float v) {
+  if (std::isnan(v)) return -127;
+  const double r = std::trunc(static_cast<double>(v) + std::copysign(0.5, static_cast<double>(v)));
+  return static_cast<std::int8_t>(std::clamp(r, -127.0, 127.0));
+}
+
 // One [heads, n, d] cache through INT8 (per-channel symmetric) and, per chunk, its level's bits.
+// Channel c is head c / d, element c % d; the loops walk the cache in memory order.
 Tensor compress(const Tensor& x, const std::vector<int>& level, std::uint32_t chunk_tokens) {
   const std::int64_t heads = x.dim(0), n = x.dim(1), d = x.dim(2), ch = heads * d;
-  auto at = [&](std::int64_t t, std::int64_t c) { return x.data<float>()[static_cast<std::size_t>(((c / d) * n + t) * d + c % d)]; };
+  const float* xs = x.data<float>().data();
   std::vector<float> s(static_cast<std::size_t>(ch), 1e-12f);
-  for (std::int64_t c = 0; c < ch; ++c) {
-    for (std::int64_t t = 0; t < n; ++t) s[static_cast<std::size_t>(c)] = std::max(s[static_cast<std::size_t>(c)], std::abs(at(t, c)) / 127.0f);
+  for (std::int64_t h = 0; h < heads; ++h) {
+    float* sh = s.data() + h * d;
+    for (std::int64_t t = 0; t < n; ++t) {
+      const float* row = xs + (h * n + t) * d;
+      for (std::int64_t i = 0; i < d; ++i) sh[i] = std::max(sh[i], std::abs(row[i]) / 127.0f);
+    }
   }
   Tensor out({heads, n, d}, kernels::ElemType::kF32);
+  float* os = out.data<float>().data();
   for (std::int64_t t0 = 0, chunk = 0; t0 < n; t0 += chunk_tokens, ++chunk) {
     const std::int64_t rows = std::min<std::int64_t>(chunk_tokens, n - t0);
-    std::vector<std::int8_t> q(static_cast<std::size_t>(rows * ch));
-    for (std::int64_t t = 0; t < rows; ++t) {
-      for (std::int64_t c = 0; c < ch; ++c) {
-        q[static_cast<std::size_t>(t * ch + c)] = static_cast<std::int8_t>(std::clamp(std::lround(at(t0 + t, c) / s[static_cast<std::size_t>(c)]), -127L, 127L));
+    std::vector<std::int8_t> q(static_cast<std::size_t>(rows * ch));  // [rows, channels]
+    for (std::int64_t h = 0; h < heads; ++h) {
+      for (std::int64_t t = 0; t < rows; ++t) {
+        const float* row = xs + (h * n + t0 + t) * d;
+        std::int8_t* qr = q.data() + t * ch + h * d;
+        for (std::int64_t i = 0; i < d; ++i) qr[i] = round_to_int8(row[i] / s[static_cast<std::size_t>(h * d + i)]);
       }
     }
     const int lv = level[static_cast<std::size_t>(chunk)];
     if (lv > 0) q = kernels::dequantize_channelwise(kernels::requantize_channelwise(q, rows, ch, lv == 1 ? 4 : 2));
-    for (std::int64_t t = 0; t < rows; ++t) {
-      for (std::int64_t c = 0; c < ch; ++c) {
-        out.data<float>()[static_cast<std::size_t>(((c / d) * n + t0 + t) * d + c % d)] =
-            static_cast<float>(q[static_cast<std::size_t>(t * ch + c)]) * s[static_cast<std::size_t>(c)];
+    for (std::int64_t h = 0; h < heads; ++h) {
+      for (std::int64_t t = 0; t < rows; ++t) {
+        float* row = os + (h * n + t0 + t) * d;
+        const std::int8_t* qr = q.data() + t * ch + h * d;
+        for (std::int64_t i = 0; i < d; ++i) row[i] = static_cast<float>(qr[i]) * s[static_cast<std::size_t>(h * d + i)];
       }
     }
   }

@@ -1,0 +1,94 @@
+// Hostile or mistaken values in a model's config.json (a hostile-input audit): dimensions whose
+// products wrap 64 bits, misspelt keys that would leave a default in place, two values for one
+// setting, rope_scaling keys nobody reads; every error at its key's line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "sim/config/config_error.h"
+#include "sim/model/model_config.h"
+
+namespace socsim::model {
+namespace {
+
+// One key per line: line 1 is "{", the keys from line 2 on, `extra` after them.
+std::string config_text(const std::string& hidden = "64", const std::string& extra = "") {
+  return "{\n"
+         "  \"model_type\": \"qwen2\",\n"           // 2
+         "  \"hidden_size\": " + hidden + ",\n"     // 3
+         "  \"intermediate_size\": 128,\n"          // 4
+         "  \"num_hidden_layers\": 2,\n"            // 5
+         "  \"num_attention_heads\": 4,\n"          // 6
+         "  \"vocab_size\": 100,\n"                 // 7
+         "  \"max_position_embeddings\": 2048" +    // 8
+         extra + "\n}\n";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_model_config(text, "m.json");
+  } catch (const config::ConfigError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+// A hidden size of 2^62 wrapped the weight count to 0 bytes: every memory check passed and the
+// NPU lowering took 14.7 GB past --max-host-memory.
+TEST(ModelConfigBounds, DimensionsPastAnyModelAreRefusedAtTheirLine) {
+  EXPECT_EQ(error_of(config_text("4611686018427387904")),
+            "m.json:3: hidden_size: expected at most 1048576 (far beyond any published model; larger values overflow the "
+            "simulator's parameter and byte counts), got 4611686018427387904");
+  EXPECT_NE(error_of(config_text("64", ",\n  \"head_dim\": 65536")).find("m.json:9: head_dim: expected at most 16384"), std::string::npos);
+  // Each within its bound, all together past 10^14 parameters.
+  const std::string wide = "{\"model_type\": \"qwen2\", \"hidden_size\": 1048576, \"intermediate_size\": 1048576, \"num_hidden_layers\": 16384, "
+                           "\"num_attention_heads\": 16384, \"head_dim\": 16384, \"vocab_size\": 100, \"max_position_embeddings\": 2048}";
+  EXPECT_NE(error_of(wide).find("hidden_size: with 16384 layers, 16384 heads of 16384 dimensions"), std::string::npos) << error_of(wide);
+  EXPECT_EQ(error_of(config_text()), "(accepted)");
+}
+
+TEST(ModelConfigBounds, ValueErrorsNameTheirLine) {
+  EXPECT_EQ(error_of(config_text("\"64\"")), "m.json:3: hidden_size: expected a positive integer, got \"64\"");
+  EXPECT_NE(error_of(config_text("64", ",\n  \"rope_scaling\": {\n    \"type\": \"linear\"\n  }")).find("m.json:9: rope_scaling.factor: missing"),
+            std::string::npos);
+}
+
+// "num_key_value_head" for "num_key_value_heads" ran as multi-head attention (a 7x larger KV
+// cache); "rope_thetta" at 10000. Hugging Face's bos_token_id (one letter from eos_token_id) passes.
+TEST(ModelConfigBounds, AKeyOneTypoFromAKnownOneIsRefused) {
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"num_key_value_head\": 2")),
+            "m.json:9: num_key_value_head: unknown key; did you mean 'num_key_value_heads'? (without it socsim would use "
+            "num_key_value_heads's default)");
+  EXPECT_NE(error_of(config_text("64", ",\n  \"rope_thetta\": 5e5")).find("did you mean 'rope_theta'"), std::string::npos);
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"bos_token_id\": 1, \"torch_dtype\": \"bfloat16\", \"use_cache\": true")), "(accepted)");
+  // Given both, the near neighbour is another key, not a typo.
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"rope_theta\": 5e5, \"rope_thetas\": 1")), "(accepted)");
+}
+
+TEST(ModelConfigBounds, OneSettingGivenTwiceWithTwoValuesIsRefused) {
+  EXPECT_NE(error_of(config_text("64", ",\n  \"rms_norm_eps\": 1e-6,\n  \"layer_norm_eps\": 0.5")).find("m.json:10: layer_norm_eps: must be in (0, 0.01]"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_text("64", ",\n  \"rms_norm_eps\": 1e-6,\n  \"layer_norm_eps\": 1e-5"))
+                .find("layer_norm_eps: is 1e-05, but rms_norm_eps says 1e-06: give the norm epsilon once"),
+            std::string::npos);
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"rms_norm_eps\": 1e-6,\n  \"layer_norm_eps\": 1e-6")), "(accepted)");
+  EXPECT_NE(error_of(config_text("64", ",\n  \"rope_scaling\": {\"type\": \"linear\", \"rope_type\": \"llama3\", \"factor\": 2}"))
+                .find("rope_scaling.type: is 'linear', but rope_type says 'llama3'"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_text("64", ",\n  \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2, \"bogus\": 1}"))
+                .find("rope_scaling.bogus: unknown key for rope_type linear (it takes factor)"),
+            std::string::npos);
+}
+
+// Every shipped model still loads.
+TEST(ModelConfigBounds, ShippedModelsLoad) {
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SOCSIM_SOURCE_DIR) + "/models")) {
+    if (e.path().extension() == ".json") {
+      EXPECT_NO_THROW(load_model_config(e.path())) << e.path();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace socsim::model
