@@ -8,6 +8,8 @@
 #include <span>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "sim/config/config_tree.h"
 #include "sim/config/edit_distance.h"
 #include "sim/validation/command_args.h"
@@ -132,6 +134,13 @@ Claim read_claim(const Section& c) {
   Claim claim;
   claim.location = c.location();
   claim.id = non_empty_string(c, "id");
+  // Printed in the results table: a newline or a terminal escape ("\u001b[31m" in a quoted id)
+  // would break the table or recolour the user's terminal.
+  if (const auto bad = std::find_if(claim.id.begin(), claim.id.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; });
+      bad != claim.id.end()) {
+    throw ConfigError(c.location_of("id"), key_path(c, "id"),
+                      fmt::format("holds control character 0x{:02x}; an id is printed in the results table", static_cast<unsigned char>(*bad)));
+  }
   claim.source = non_empty_string(c, "source");
   const std::string kind = find_command(c, kKinds);
   if (kind == "ratio") {
