@@ -106,12 +106,17 @@ namespace {
 // do not say (root may write anywhere but /proc, a read-only mount refuses everyone), and a run
 // that learns it only when it writes has done its work for nothing. errno is kept on failure.
 bool can_create_in(const std::filesystem::path& dir) {
-  const std::filesystem::path probe = temporary_beside(dir / "probe");
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  ::close(fd);
-  ::unlink(probe.c_str());
-  return true;
+  // A name left by a killed run under a reused pid exists already: the next name is tried.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const std::filesystem::path probe = temporary_beside(dir / "probe");
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) return false;
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return true;
+  }
+  return true;  // the folder holds files of that name: files can be created in it
 }
 
 [[noreturn]] void cannot_create(const std::string& option, const std::filesystem::path& path, const std::filesystem::path& dir) {
@@ -123,31 +128,39 @@ bool can_create_in(const std::filesystem::path& dir) {
 
 }  // namespace
 
-void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder) {
+void check_output_path(const std::string& option, const std::filesystem::path& given, bool folder) {
   std::error_code ec;
+  // A symbolic link is followed as the writer follows it (write_all): its target's folder is where
+  // the temporary goes (`--json /dev/stdout > out.json` writes beside out.json, not in /dev).
+  std::filesystem::path path = given;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(given, ec))) {
+    std::error_code resolve;
+    if (auto target = std::filesystem::weakly_canonical(given, resolve); !resolve) path = std::move(target);
+  }
   const auto status = std::filesystem::status(path, ec);
   if (!ec && std::filesystem::exists(status)) {
     const bool is_folder = std::filesystem::is_directory(status);
-    if (folder && !is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' exists and is not a folder");
-    if (!folder && is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' is a folder, expected a file path");
+    if (folder && !is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + given.string() + "' exists and is not a folder");
+    if (!folder && is_folder) throw config::ConfigError({"command line", 0, 0}, option, "'" + given.string() + "' is a folder, expected a file path");
     // A regular file is replaced through a temporary beside it; a folder's files are made in it.
     // (A device or FIFO is written in place.)
     const std::filesystem::path dir = folder ? path : (path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
-    if ((folder || std::filesystem::is_regular_file(status)) && !can_create_in(dir)) cannot_create(option, path, dir);
+    if ((folder || std::filesystem::is_regular_file(status)) && !can_create_in(dir)) cannot_create(option, given, dir);
     return;
   }
   // Not there yet: its nearest existing ancestor must be a folder (it is created under it) where
   // files can be created.
-  for (std::filesystem::path up = path.has_parent_path() ? path.parent_path() : std::filesystem::path("."); !up.empty(); up = up.parent_path()) {
+  for (std::filesystem::path up = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");;
+       up = up.has_parent_path() ? up.parent_path() : std::filesystem::path(".")) {
     const auto s = std::filesystem::status(up, ec);
     if (!ec && std::filesystem::exists(s)) {
       if (!std::filesystem::is_directory(s)) {
-        throw config::ConfigError({"command line", 0, 0}, option, "'" + path.string() + "' lies under '" + up.string() + "', which is a file");
+        throw config::ConfigError({"command line", 0, 0}, option, "'" + given.string() + "' lies under '" + up.string() + "', which is a file");
       }
-      if (!can_create_in(up)) cannot_create(option, path, up);
+      if (!can_create_in(up)) cannot_create(option, given, up);
       return;
     }
-    if (up == up.parent_path()) return;
+    if (up == up.parent_path() || up == ".") return;  // the root, or "." missing (a removed working folder)
   }
 }
 

@@ -15,6 +15,8 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include "sim/config/utf8_text.h"
+
 namespace socsim::config::detail {
 namespace {
 
@@ -242,36 +244,6 @@ class TreeBuilder : public YAML::EventHandler {
   std::uint64_t nodes_ = 0, bytes_ = 0, last_bytes_ = 0;
   int documents_ = 0;
 };
-
-// The first byte sequence that is not UTF-8 (overlong forms, surrogates and code points past
-// U+10FFFF included), as its offset; nullopt when the text is UTF-8 throughout. yaml-cpp reads
-// such bytes as Latin-1 or drops them, so a key of stray binary would be matched against nothing
-// and reported as whatever key it displaced.
-std::optional<std::size_t> first_non_utf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len = 0;
-    std::uint32_t cp = 0, least = 0;
-    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F, least = 0x80;
-    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F, least = 0x800;
-    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07, least = 0x10000;
-    else return i;
-    if (i + len > text.size()) return i;
-    for (std::size_t k = 1; k < len; ++k) {
-      const auto d = static_cast<unsigned char>(text[i + k]);
-      if ((d & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    if (cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += len;
-  }
-  return std::nullopt;
-}
 
 // 1-based line and column of a byte offset.
 SourceLocation location_of_offset(const ReadOptions& options, std::string_view text, std::size_t offset) {

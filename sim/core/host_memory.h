@@ -3,6 +3,7 @@
 // (ScopedHostMemoryLimit below, checked by Simulator::run and Plan::add): a long decode keeps work
 // per simulated token, and an operating system's out-of-memory killer would end the run without a word.
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -72,7 +73,8 @@ void note_host_growth(std::uint64_t bytes);
 // library's buffer size, for the growth noted above.
 inline std::uint64_t string_heap_bytes(const std::string& s) {
   const auto* object = reinterpret_cast<const char*>(&s);
-  const bool inline_text = s.data() >= object && s.data() < object + sizeof(std::string);
+  const std::less<const char*> before;  // a total order for pointers into different objects
+  const bool inline_text = !before(s.data(), object) && before(s.data(), object + sizeof(std::string));
   return inline_text ? 0 : s.capacity() + 1;
 }
 

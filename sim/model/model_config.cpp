@@ -14,6 +14,7 @@
 #include "sim/config/edit_distance.h"
 #include "sim/config/input_file.h"
 #include "sim/config/unique_key_json.h"
+#include "sim/config/utf8_text.h"
 
 namespace socsim::model {
 
@@ -144,6 +145,9 @@ void refuse_near_misses(const Reader& r, const json& j, const std::set<std::stri
     if (asked.count(key) != 0 || kHfKeys.count(key) != 0) continue;
     for (const std::string& wanted : asked) {
       if (j.contains(wanted) && !j[wanted].is_null()) continue;  // given: the other key is something else
+      // The distance is at least the lengths' difference: a long key (megabytes of it) is never
+      // compared (edit_distance's table is length x length).
+      if (key.size() > wanted.size() + 2 || wanted.size() > key.size() + 2) continue;
       const std::size_t distance = config::detail::edit_distance(key, wanted);
       if (distance <= 2 && distance < wanted.size()) {
         r.fail(key, "unknown key; did you mean '" + wanted + "'? (without it socsim would use " + wanted + "'s default)");
@@ -198,12 +202,12 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
   return s;
 }
 
-Activation parse_activation(const Reader& r, const std::string& name) {
+Activation parse_activation(const Reader& r, const char* key, const std::string& name) {
   if (name == "silu" || name == "swish") return Activation::kSilu;
   if (name == "gelu") return Activation::kGelu;
   if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::kGeluTanh;
   if (name == "relu") return Activation::kRelu;
-  r.fail("hidden_act", "unsupported activation '" + name + "' (supported: silu, gelu, gelu_new, gelu_pytorch_tanh, relu)");
+  r.fail(key, "unsupported activation '" + name + "' (supported: silu, gelu, gelu_new, gelu_pytorch_tanh, relu)");
 }
 
 int line_of_offset(const std::string& text, std::size_t offset) {
@@ -228,6 +232,13 @@ ModelConfig load_model_config(const std::filesystem::path& file) {
 }
 
 ModelConfig parse_model_config(const std::string& text, const std::filesystem::path& file) {
+  // JSON is UTF-8 (a UTF-8 byte order mark is fine); nlohmann's message for UTF-16 text echoed the raw byte.
+  const std::string_view body = std::string_view(text).substr(text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0);
+  if (const auto bad = config::detail::first_non_utf8(body)) {
+    const std::size_t at = *bad + (text.size() - body.size());
+    throw config::ConfigError({file.string(), line_of_offset(text, at), 0}, "",
+                              fmt::format("byte 0x{:02x} is not UTF-8 text (a config.json is UTF-8 JSON)", static_cast<unsigned char>(text[at])));
+  }
   json j;
   try {
     j = config::parse_json_unique_keys(text);
@@ -270,7 +281,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     m.gated_mlp = false;
     m.attention_bias = r.boolean_or("enable_bias", true);
     m.norm = NormKind::kLayerNorm;
-    m.activation = parse_activation(r, r.string_or("activation_function", "relu"));
+    m.activation = parse_activation(r, "activation_function", r.string_or("activation_function", "relu"));
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
   } else {
     m.intermediate = r.positive("intermediate_size", kMaxWidth);
@@ -278,7 +289,8 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     const bool phi = m.model_type == "phi";
     m.gated_mlp = !phi;
     m.norm = phi ? NormKind::kLayerNorm : NormKind::kRmsNorm;
-    m.activation = parse_activation(r, r.string_or("hidden_act", r.string_or("hidden_activation", "silu")));
+    const char* act_key = r.has("hidden_act") || !r.has("hidden_activation") ? "hidden_act" : "hidden_activation";
+    m.activation = parse_activation(r, act_key, r.string_or("hidden_act", r.string_or("hidden_activation", "silu")));
     // Gemma's published config says "gelu" but the model runs the tanh approximation (HF
     // GemmaConfig maps it to gelu_pytorch_tanh), and GemmaConfig ties embeddings by default.
     const bool gemma = m.model_type == "gemma";
@@ -292,6 +304,12 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   if (m.head_dim == 0) {
     if (m.hidden % m.heads != 0) r.fail("num_attention_heads", "does not divide hidden_size and no head_dim is given");
     m.head_dim = m.hidden / m.heads;
+    // Derived, under the same bound as a given one (hidden 2^20 over one head).
+    if (m.head_dim > kMaxCount) {
+      r.fail("num_attention_heads", fmt::format("hidden_size / num_attention_heads gives heads of {} dimensions, more than {} "
+                                                "(far beyond any published model)",
+                                                m.head_dim, kMaxCount));
+    }
   }
   if (m.heads % m.kv_heads != 0) r.fail("num_key_value_heads", "must divide num_attention_heads");
   // Each dimension within its bound, their product may still pass 64 bits (2^20 wide x 2^14 heads

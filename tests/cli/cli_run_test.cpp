@@ -93,6 +93,30 @@ TEST(CliRun, AnOrphanedTemporaryIsRemovedByTheNextWrite) {
   EXPECT_TRUE(std::filesystem::exists(other));
 }
 
+// The output check before the work follows a symbolic link as the writer does: a link into a
+// folder where no file can be made is refused first; a link in such a folder to a writable place
+// (`--json /dev/stdout > out.json`) is written. The probe leaves nothing behind.
+TEST(CliRun, TheOutputCheckFollowsSymbolicLinksAndLeavesNoProbe) {
+  const auto dir = scratch_dir("run_link");
+  std::filesystem::create_directories(dir / "real");
+  std::ofstream(dir / "real" / "r.json") << "old";
+  std::filesystem::create_symlink(dir / "real" / "r.json", dir / "link.json");
+  std::filesystem::create_symlink("/proc/version", dir / "proc.json");  // a file beside which nothing can be made
+  ASSERT_EQ(run_socsim(kRun + " --json '" + (dir / "link.json").string() + "'").exit_code, 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.json"));
+  std::ifstream in(dir / "real" / "r.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("ttft_ms"), std::string::npos);
+  const auto r = run_socsim(kRun + " --json '" + (dir / "proc.json").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("proc.json' cannot be written: no file can be created in '/proc'"), std::string::npos) << r.err;
+  for (const auto& d : {dir, dir / "real"}) {
+    for (const auto& e : std::filesystem::directory_iterator(d)) {
+      EXPECT_EQ(e.path().filename().string().find(".probe"), std::string::npos) << e.path();
+    }
+  }
+}
+
 TEST(CliRun, BadSetValueExits2NamingTheKeyAndWritesNothing) {
   const auto dir = scratch_dir("run_bad_set");
   auto r = run_socsim("run --soc soc_configs/snapdragon-8gen3.yaml --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 "

@@ -62,7 +62,7 @@ runtime::Plan TtsNpuSystem::plan(const hw::SocSpec& soc, const model::ModelConfi
   const tts::NpuFootprint fp = tts::npu_footprint(m, r.batch, kv_tokens, options_.lm_head_on_npu, options_.q8_0_down);
   if (fp.total() > soc.npu.address_space_bytes) {
     // A KV cache the user sized (tts.kv_context) is what to shrink; else the model and its context.
-    const bool sized = options_.kv_context != 0;
+    const bool sized = options_.kv_context != 0 && fp.total() - fp.kv_cache <= soc.npu.address_space_bytes;  // a smaller cache would fit
     throw config::ConfigError(sized ? options_.kv_context_at : kCli, sized ? "tts.kv_context" : "--model",
                               m.id + " at batch " + std::to_string(r.batch) + " and " + std::to_string(kv_tokens) +
                                   " tokens needs " + std::to_string(fp.total()) + " B in the NPU's address space (weights " +

@@ -46,6 +46,20 @@ TEST(ModelConfigBounds, DimensionsPastAnyModelAreRefusedAtTheirLine) {
                            "\"num_attention_heads\": 16384, \"head_dim\": 16384, \"vocab_size\": 100, \"max_position_embeddings\": 2048}";
   EXPECT_NE(error_of(wide).find("hidden_size: with 16384 layers, 16384 heads of 16384 dimensions"), std::string::npos) << error_of(wide);
   EXPECT_EQ(error_of(config_text()), "(accepted)");
+  // A derived head_dim under the same bound (hidden 2^20 over one head).
+  const std::string one_head = "{\"model_type\": \"qwen2\", \"hidden_size\": 1048576, \"intermediate_size\": 4, \"num_hidden_layers\": 1, "
+                               "\"num_attention_heads\": 1, \"vocab_size\": 100, \"max_position_embeddings\": 2048}";
+  EXPECT_NE(error_of(one_head).find("num_attention_heads: hidden_size / num_attention_heads gives heads of 1048576 dimensions"), std::string::npos)
+      << error_of(one_head);
+  // A key of megabytes is not compared character by character with every known key.
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"" + std::string(1 << 20, 'k') + "\": 1")), "(accepted)");
+}
+
+// The activation's error names the key the file gave (hidden_activation, OPT's activation_function).
+TEST(ModelConfigBounds, AnActivationErrorNamesTheKeyGiven) {
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"hidden_activation\": \"swiglu9\"")),
+            "m.json:9: hidden_activation: unsupported activation 'swiglu9' (supported: silu, gelu, gelu_new, gelu_pytorch_tanh, relu)");
+  EXPECT_NE(error_of(config_text("64", ",\n  \"hidden_act\": \"swiglu9\"")).find("m.json:9: hidden_act: unsupported"), std::string::npos);
 }
 
 TEST(ModelConfigBounds, ValueErrorsNameTheirLine) {
@@ -79,6 +93,13 @@ TEST(ModelConfigBounds, OneSettingGivenTwiceWithTwoValuesIsRefused) {
   EXPECT_NE(error_of(config_text("64", ",\n  \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2, \"bogus\": 1}"))
                 .find("rope_scaling.bogus: unknown key for rope_type linear (it takes factor)"),
             std::string::npos);
+}
+
+// UTF-16 text: nlohmann's message echoed the raw 0xFF byte; a UTF-8 byte order mark is fine.
+TEST(ModelConfigBounds, TextThatIsNotUtf8IsNamedByItsByte) {
+  EXPECT_EQ(error_of(std::string("\xFF\xFE{\0}\0", 6)), "m.json:1: byte 0xff is not UTF-8 text (a config.json is UTF-8 JSON)");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"x\": \"\xC3\"")), "m.json:9: byte 0xc3 is not UTF-8 text (a config.json is UTF-8 JSON)");
+  EXPECT_EQ(error_of("\xEF\xBB\xBF" + config_text()), "(accepted)");
 }
 
 // Every shipped model still loads.
