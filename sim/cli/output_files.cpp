@@ -106,7 +106,9 @@ namespace {
 // do not say (root may write anywhere but /proc, a read-only mount refuses everyone), and a run
 // that learns it only when it writes has done its work for nothing. errno is kept on failure.
 bool can_create_in(const std::filesystem::path& dir) {
-  // A name left by a killed run under a reused pid exists already: the next name is tried.
+  // A probe a killed run left is removed as any orphaned temporary (its pid gone); one under a
+  // reused pid exists still: the next name is tried.
+  remove_stale_temporaries_of(dir / "probe");
   for (int attempt = 0; attempt < 8; ++attempt) {
     const std::filesystem::path probe = temporary_beside(dir / "probe");
     const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

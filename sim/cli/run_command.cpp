@@ -15,6 +15,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
+#include "sim/cli/option_owners.h"
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
@@ -270,34 +271,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                                             to_ms(req.gpu_background_frame), period_s * 1e3));
     }
   }
-  try {
-    tree.check_all_consumed();
-  } catch (const config::ConfigError& e) {
-    // A whole section of another system's options (--set tts.prefetch=false under npu-only) is
-    // unread because this system has no such mechanism: say whose options they are.
-    static const std::pair<const char*, const char*> kOwners[] = {
-        {"tts", "--system tts-npu"},
-        {"shadowattn", "--system shadowattn and its baselines cg-full, cg-sparse, cg-block-sparse, npu-full"},
-        {"llm_npu", "--system llm-npu and the shadowattn family"},
-        {"heterollm", "--system hetero-layer and hetero-tensor"},
-        {"llms", "socsim serve"}};
-    // Single system options inside the SoC's sections (npu.shape_policy among npu.clock, npu.tcm...).
-    static const std::pair<const char*, const char*> kKeyOwners[] = {{"npu.shape_policy", "--system npu-only"},
-                                                                     {"npu.standard_lengths", "--system npu-only"}};
-    const bool unknown = e.message().rfind("unknown key", 0) == 0;
-    for (const auto& [section, owner] : kOwners) {
-      if (e.key() == section && unknown) {
-        throw config::ConfigError(e.location(), e.key(),
-                                  std::string("unknown key; its options belong to ") + owner + ", not --system " + system);
-      }
-    }
-    for (const auto& [key, owner] : kKeyOwners) {
-      if (e.key() == key && unknown) {
-        throw config::ConfigError(e.location(), e.key(), std::string("unknown key; it is an option of ") + owner + ", not --system " + system);
-      }
-    }
-    throw;
-  }
+  check_all_options_read(tree, system);
   outcome.soc_tree = std::make_shared<const config::ConfigTree>(std::move(tree));
   if (!req.workload.empty() && work.prompt.max() + work.decode.max() > req.model.max_context) {
     // At the line of the longer of the two ranges: the one to shorten (or a longer-context model).

@@ -47,6 +47,13 @@ constexpr std::uint64_t kMaxCount = 1 << 14;        // layers, heads, head_dim
 constexpr std::uint64_t kMaxTokens = 1 << 24;       // vocab_size, max_position_embeddings (as --set model.*)
 constexpr double kMaxParams = 1e14;                 // and all of them together
 
+// 1-based line of a byte offset.
+int line_of_offset(const std::string& text, std::size_t offset) {
+  int line = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  return line;
+}
+
 // Line of the first `"key":` in the text after `from` (0 when not found): a config's values are
 // reported at their lines; keys are unique per object and a nested object is searched after its name.
 int line_of_key(const std::string& text, const std::string& key, std::size_t from) {
@@ -55,7 +62,7 @@ int line_of_key(const std::string& text, const std::string& key, std::size_t fro
     std::size_t colon = at + quoted.size();
     while (colon < text.size() && std::isspace(static_cast<unsigned char>(text[colon]))) ++colon;
     if (colon < text.size() && text[colon] == ':') {
-      return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      return line_of_offset(text, at);
     }
   }
   return 0;
@@ -208,12 +215,6 @@ Activation parse_activation(const Reader& r, const char* key, const std::string&
   if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::kGeluTanh;
   if (name == "relu") return Activation::kRelu;
   r.fail(key, "unsupported activation '" + name + "' (supported: silu, gelu, gelu_new, gelu_pytorch_tanh, relu)");
-}
-
-int line_of_offset(const std::string& text, std::size_t offset) {
-  int line = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
-  return line;
 }
 
 }  // namespace

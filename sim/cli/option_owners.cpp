@@ -1,0 +1,42 @@
+#include "sim/cli/option_owners.h"
+
+#include "sim/config/config_error.h"
+
+namespace socsim::cli {
+
+namespace {
+
+struct Owner {
+  const char* key;    // a whole section ("tts") or one key in a SoC section ("npu.shape_policy")
+  const char* owner;  // who reads it
+  bool section;
+};
+
+constexpr Owner kOwners[] = {
+    {"tts", "--system tts-npu", true},
+    {"shadowattn", "--system shadowattn and its baselines cg-full, cg-sparse, cg-block-sparse, npu-full", true},
+    {"llm_npu", "--system llm-npu and the shadowattn family", true},
+    {"heterollm", "--system hetero-layer and hetero-tensor", true},
+    {"llms", "socsim serve", true},
+    {"npu.shape_policy", "--system npu-only", false},
+    {"npu.standard_lengths", "--system npu-only", false},
+};
+
+}  // namespace
+
+void check_all_options_read(const config::ConfigTree& tree, const std::string& system) {
+  try {
+    tree.check_all_consumed();
+  } catch (const config::ConfigError& e) {
+    if (e.message().rfind("unknown key", 0) != 0) throw;
+    for (const Owner& o : kOwners) {
+      if (e.key() != o.key) continue;
+      throw config::ConfigError(e.location(), e.key(),
+                                std::string(o.section ? "unknown key; its options belong to " : "unknown key; it is an option of ") +
+                                    o.owner + ", not --system " + system);
+    }
+    throw;
+  }
+}
+
+}  // namespace socsim::cli
