@@ -254,6 +254,12 @@ void OutputFiles::write_all() const {
   }
 }
 
+std::uintmax_t OutputFiles::bytes() const {
+  std::uintmax_t n = 0;
+  for (const auto& f : files_) n += f.second.size();
+  return n;
+}
+
 std::vector<std::filesystem::path> OutputFiles::paths() const {
   std::vector<std::filesystem::path> v;
   for (const auto& f : files_) v.push_back(f.first);

@@ -1,6 +1,7 @@
 #pragma once
 // Output files gathered in memory and written together at the end of a command, so a command that
 // fails part-way writes nothing (contract: nothing is written on bad input).
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
@@ -44,6 +45,7 @@ class OutputFiles {
   // config::ConfigError (exit 2) naming a path it cannot write.
   void write_all() const;
   std::vector<std::filesystem::path> paths() const;
+  std::uintmax_t bytes() const;  // what write_all() writes, all files together
 
  private:
   std::vector<std::pair<std::filesystem::path, std::string>> files_;

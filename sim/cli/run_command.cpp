@@ -19,6 +19,7 @@
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
+#include "sim/cli/trace_detail_option.h"
 #include "sim/config/config_error.h"
 #include "sim/config/longest_time.h"
 #include "sim/config/config_tree.h"
@@ -131,16 +132,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   auto& strategy = outcome.strategy;
   if (mode != "timing" && mode != "functional") bad("--mode", "expected timing or functional, got '" + mode + "'");
   if (vm.count("trace-detail") && report_dir.empty()) bad("--trace-detail", "applies only with --report-dir (no trace is written without it)");
-  if (trace_detail == "auto") {
-    outcome.trace_detail = report::TraceDetail::kAuto;
-  } else if (trace_detail == "full") {
-    outcome.trace_detail = report::TraceDetail::kFull;
-  } else if (trace_detail == "summary") {
-    outcome.trace_detail = report::TraceDetail::kSummary;
-  } else {
-    bad("--trace-detail", "expected auto, full or summary, got '" + trace_detail + "'");
-  }
-  if (report_dir.empty()) outcome.trace_detail = report::TraceDetail::kOff;
+  outcome.trace_detail = report_dir.empty() ? report::TraceDetail::kOff : trace_detail_option(trace_detail);
 
   runtime::RunRequest& req = outcome.req;
   req.system = system;

@@ -25,6 +25,8 @@
 #include "sim/cli/run_setup.h"
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
+#include "sim/cli/sweep_run_reports.h"
+#include "sim/cli/trace_detail_option.h"
 #include "sim/config/config_error.h"
 #include "sim/config/input_file.h"
 #include "sim/config/longest_time.h"
@@ -59,30 +61,6 @@ const config::SourceLocation kCommandLine{"command line", 0, 0};
     if (s.key == key) throw config::ConfigError(s.location, "base." + s.key, context);
   }
   throw config::ConfigError({spec.file, 0, 0}, "", context);
-}
-
-// Rows of a finished sweep as an aligned table: the varied keys and the first metrics.
-void print_table(const sweep::SweepResults& r, std::ostream& os) {
-  const std::size_t shown = std::min<std::size_t>(r.metrics.size(), 3);
-  std::vector<std::string> head{"run"};
-  for (const auto& c : r.columns) head.push_back(c);
-  for (std::size_t m = 0; m < shown; ++m) head.push_back(r.metrics[m]);
-  std::vector<std::vector<std::string>> rows{head};
-  for (const auto& row : r.rows) {
-    std::vector<std::string> cells{std::to_string(row.run)};
-    for (const auto& v : row.values) cells.push_back(v);
-    for (std::size_t m = 0; m < shown; ++m) cells.push_back(row.metrics[m] ? fmt::format("{:.3f}", *row.metrics[m]) : "-");
-    rows.push_back(std::move(cells));
-  }
-  std::vector<std::size_t> width(head.size(), 0);
-  for (const auto& cells : rows) {
-    for (std::size_t i = 0; i < cells.size(); ++i) width[i] = std::max(width[i], cells[i].size());
-  }
-  for (const auto& cells : rows) {
-    std::string line = " ";
-    for (std::size_t i = 0; i < cells.size(); ++i) line += fmt::format(" {:>{}}", cells[i], width[i]);
-    os << line << "\n";
-  }
 }
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
@@ -217,7 +195,7 @@ int sweep_command(const std::vector<std::string>& args) {
   std::string spec_arg, out_dir, shard_arg = "0/1", report_dir;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool reports = false, resume = false;
-  std::string max_host_memory;
+  std::string max_host_memory, trace_detail = "auto";
   opts.add_options()
       ("help,h", "this message")
       ("spec", po::value(&spec_arg), "sweep spec file or id (workloads/sweeps/<id>.yaml)")
@@ -226,6 +204,8 @@ int sweep_command(const std::vector<std::string>& args) {
       ("shard", po::value(&shard_arg), "I/N: run only part I of N (0 <= I < N), the runs balanced over the parts by estimated cost; merge with `socsim sweep merge`")
       ("reports", po::bool_switch(&reports), "also write each run's report.json, trace.json and report.html under OUT/runs/<n>/")
       ("report-dir", po::value(&report_dir), "as --reports, under DIR/<n>/ instead")
+      ("trace-detail", po::value(&trace_detail), "with --reports or --report-dir: auto (default), full or summary, as `socsim run` takes it "
+       "(summary: jobs only, far smaller traces)")
       ("max-host-memory", po::value(&max_host_memory),
        "a run stops (recorded as failed) when the process holds more host memory than this; the process holds every run "
        "in flight (--jobs) at once (default: half the machine's memory; 0 = no limit), e.g. 8GiB")
@@ -235,7 +215,7 @@ int sweep_command(const std::vector<std::string>& args) {
   parse_options(args, opts, vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports | --report-dir DIR] [--resume] --out DIR\n"
+    std::cout << "usage: socsim sweep --spec SPEC [--jobs N] [--shard I/N] [--reports | --report-dir DIR] [--trace-detail D] [--resume] --out DIR\n"
                  "       socsim sweep merge --out DIR SHARD_DIR...\n\n"
               << opts
               << "\nA spec (YAML) has `base:` (options of every run, `set:` for parameters), `grid:` (key: [values], every\n"
@@ -251,6 +231,10 @@ int sweep_command(const std::vector<std::string>& args) {
     throw config::ConfigError(kCommandLine, "--reports", "and --report-dir exclude each other (--report-dir DIR writes the reports under DIR instead of OUT/runs/)");
   }
   if (vm.count("report-dir") && report_dir.empty()) throw config::ConfigError(kCommandLine, "--report-dir", "is empty: give a folder");
+  if (vm.count("trace-detail") && !reports && !vm.count("report-dir")) {
+    throw config::ConfigError(kCommandLine, "--trace-detail", "applies only with --reports or --report-dir (no trace is written without them)");
+  }
+  const report::TraceDetail detail = trace_detail_option(trace_detail);
   if (vm.count("dry-run")) {
     // (--jobs and --max-host-memory may stay on a command line that --dry-run checks first.)
     const std::pair<const char*, bool> writes[] = {{"--resume", resume}, {"--reports", reports}, {"--report-dir", vm.count("report-dir") > 0}};
@@ -267,7 +251,8 @@ int sweep_command(const std::vector<std::string>& args) {
       throw config::ConfigError(kCommandLine, "--report-dir", report_dir + " is a file, not a folder");
     }
   }
-  const std::filesystem::path reports_root = report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir);
+  SweepRunReports run_reports(report_dir.empty() ? std::filesystem::path(out_dir) / "runs" : std::filesystem::path(report_dir),
+                              report_dir.empty() ? "--reports" : "--report-dir", detail == report::TraceDetail::kSummary);
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
   const auto plan = sweep::expand_sweep(spec, memory_limit);
@@ -392,7 +377,7 @@ int sweep_command(const std::vector<std::string>& args) {
           sweep::JournalEntry entry{run.index, {}, {}};
           try {
             auto setup = prepare_run(run.args);
-            set_trace_detail(*setup, reports ? report::TraceDetail::kAuto : report::TraceDetail::kOff);
+            set_trace_detail(*setup, reports ? detail : report::TraceDetail::kOff);
             set_host_memory_limit(*setup, memory_limit);
             const RunResult result = simulate_prepared(*setup);
             const auto json = report::to_json(result.report);
@@ -403,12 +388,8 @@ int sweep_command(const std::vector<std::string>& args) {
                 entry.metrics.push_back(std::nullopt);  // e.g. decode metrics of a prefill-only run
               }
             }
-            if (reports) {
-              // Written as each run finishes, so a long sweep's reports can be opened while it runs.
-              OutputFiles files;
-              add_report_files(result, reports_root / std::to_string(run.index), files);
-              files.write_all();
-            }
+            // Written as each run finishes, so a long sweep's reports can be opened while it runs.
+            if (reports) run_reports.write(result, run.index);
           } catch (const config::ConfigError& e) {
             // One failing run (a grid point the device cannot hold, out of host memory, an
             // unwritable report) is recorded with its message; the others go on.
@@ -436,10 +417,21 @@ int sweep_command(const std::vector<std::string>& args) {
           if (!entry.error.empty()) ++failed_now;
           journal.append(entry);
         },
-        [&](std::size_t done) { bar.update(done); }, [] { return sweep::InterruptGuard::received() != 0; });
+        [&](std::size_t done) { bar.update(done); }, [&] { return sweep::InterruptGuard::received() != 0 || run_reports.disk_full(); });
     sig = sweep::InterruptGuard::received();
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (sig == 0 && run_reports.disk_full() && ran < todo.size()) {
+    // As an interrupt: no results.json (it stands for a whole sweep); the journal holds the runs.
+    journal.close();
+    std::cerr << fmt::format("sweep {}: stopped after {:.1f} s, {} of {} runs simulated now ({} failed): the disk is too full for "
+                             "more reports. The runs that finished are in {}; the same command with --resume simulates the others\n",
+                             spec.name, wall, ran, todo.size(), failed_now.load(), journal.path().string());
+    for (const auto& row : results.rows) {
+      if (!row.error.empty()) std::cerr << fmt::format("  run {}: {}\n", row.run, row.error);
+    }
+    return 3;
+  }
   if (sig != 0 && ran < todo.size()) {
     // No results.json: it stands for a whole sweep. The journal is the record --resume reads.
     journal.close();
@@ -465,9 +457,9 @@ int sweep_command(const std::vector<std::string>& args) {
   }
   std::cout << fmt::format("sweep {}: {} of {} runs (shard {}), {} simulated now, {} jobs, {:.1f} s\n", spec.name, runs.size(),
                            plan.runs.size(), results.shard, todo.size(), jobs, wall);
-  print_table(results, std::cout);
+  sweep::print_table(results, std::cout);
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
-  if (reports) std::cout << "  wrote " << reports_root.string() << "/<run>/{report.html,trace.json,report.json}\n";
+  if (reports) std::cout << "  wrote " << run_reports.root().string() << "/<run>/{report.html,trace.json,report.json} (" << run_reports.written() << ")\n";
   // A metric no run reported: checked against the report's keys before running, so this is a
   // key that exists for other systems or lengths only (e.g. decode metrics of prefill-only runs).
   for (std::size_t m = 0; m < spec.metrics.size(); ++m) {

@@ -189,4 +189,27 @@ SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults
   return out;
 }
 
+void print_table(const SweepResults& r, std::ostream& os) {
+  const std::size_t shown = std::min<std::size_t>(r.metrics.size(), 3);
+  std::vector<std::string> head{"run"};
+  for (const auto& c : r.columns) head.push_back(c);
+  for (std::size_t m = 0; m < shown; ++m) head.push_back(r.metrics[m]);
+  std::vector<std::vector<std::string>> rows{head};
+  for (const auto& row : r.rows) {
+    std::vector<std::string> cells{std::to_string(row.run)};
+    for (const auto& v : row.values) cells.push_back(v);
+    for (std::size_t m = 0; m < shown; ++m) cells.push_back(row.metrics[m] ? fmt::format("{:.3f}", *row.metrics[m]) : "-");
+    rows.push_back(std::move(cells));
+  }
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& cells : rows) {
+    for (std::size_t i = 0; i < cells.size(); ++i) width[i] = std::max(width[i], cells[i].size());
+  }
+  for (const auto& cells : rows) {
+    std::string line = " ";
+    for (std::size_t i = 0; i < cells.size(); ++i) line += fmt::format(" {:>{}}", cells[i], width[i]);
+    os << line << "\n";
+  }
+}
+
 }  // namespace socsim::sweep

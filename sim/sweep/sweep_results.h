@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
 // CSV: run, the columns, the metrics, and an `error` column when any run failed.
 std::string to_csv(const SweepResults& r);
 std::size_t failed_runs(const SweepResults& r);
+// The rows as an aligned table for the console: run, the varied keys and the first three metrics.
+void print_table(const SweepResults& r, std::ostream& os);
 
 // Shards of one sweep into one table. Throws config::ConfigError (exit 2) when the shards come
 // from different specs, overlap, or leave runs out (naming the missing run numbers).

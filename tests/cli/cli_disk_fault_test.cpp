@@ -26,6 +26,15 @@ void expect_no_temporaries(const std::filesystem::path& dir) {
   }
 }
 
+// dir/s.yaml: a sweep of cpu-only runs, one per dram.peak of `peaks` ("60GB/s, 68GB/s").
+void write_sweep_spec(const std::filesystem::path& dir, const std::string& peaks) {
+  std::ofstream(dir / "s.yaml") << "name: s\n"
+                                   "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, prompt: 8, decode: 1}\n"
+                                   "grid:\n"
+                                   "  dram.peak: [" << peaks << "]\n"
+                                   "metrics: [ttft_ms]\n";
+}
+
 // Runs once without faults, then again (another seed, other contents) with `var` set: the second
 // must fail with `why` and leave the first run's files as they were.
 void expect_outputs_survive(const std::string& name, const std::string& var, const std::string& why) {
@@ -58,11 +67,7 @@ TEST(CliDiskFault, AFailingFsyncKeepsTheEarlierOutputs) {
 // stops at once, naming it, rather than run on with work it could lose.
 TEST(CliDiskFault, AJournalThatCannotBeSyncedStopsTheSweep) {
   const auto dir = scratch_dir("disk_journal");
-  std::ofstream(dir / "s.yaml") << "name: s\n"
-                                   "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, prompt: 8, decode: 1}\n"
-                                   "grid:\n"
-                                   "  dram.peak: [60GB/s, 68GB/s]\n"
-                                   "metrics: [ttft_ms]\n";
+  write_sweep_spec(dir, "60GB/s, 68GB/s");
   const auto out = dir / "o";
   const auto r = run_socsim("sweep --spec '" + (dir / "s.yaml").string() + "' --out '" + out.string() + "'", SOCSIM_SOURCE_DIR,
                             fault("SOCSIM_FAULT_FDATASYNC"));
@@ -76,6 +81,30 @@ TEST(CliDiskFault, AJournalThatCannotBeSyncedStopsTheSweep) {
   const auto again = run_socsim("sweep --spec '" + (dir / "s.yaml").string() + "' --out '" + out.string() + "'");
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(std::filesystem::exists(out / "results.json"));
+}
+
+// A sweep whose per-run reports would fill the disk (a trace of up to ~100 MB each) writes none
+// past the free space it leaves, stops starting runs and says how to go on; --resume then
+// finishes the sweep once there is room.
+TEST(CliDiskFault, ASweepStopsBeforeItsReportsFillTheDisk) {
+  const auto dir = scratch_dir("disk_sweep_reports");
+  write_sweep_spec(dir, "60GB/s, 64GB/s, 68GB/s");
+  const auto out = dir / "o";
+  const std::string sweep = "sweep --jobs 1 --reports --spec '" + (dir / "s.yaml").string() + "' --out '" + out.string() + "'";
+  // 1000 bytes more than the 64 MiB that must stay free: less than any run's reports take.
+  const auto r = run_socsim(sweep, SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_FREE_BYTES=67109864"));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("the disk is too full for more reports"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--reports: not written: this run's reports take"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("MB free (a sweep leaves 64 MiB free)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 of 3 runs simulated now (1 failed)"), std::string::npos) << r.err;  // no run started after it
+  EXPECT_FALSE(std::filesystem::exists(out / "results.json"));
+  EXPECT_FALSE(std::filesystem::exists(out / "runs" / "0" / "trace.json"));
+  EXPECT_TRUE(std::filesystem::exists(out / "journal.jsonl"));
+  expect_no_temporaries(dir);
+  const auto again = run_socsim(sweep + " --resume");
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  for (const char* run : {"0", "1", "2"}) EXPECT_TRUE(std::filesystem::exists(out / "runs" / run / "trace.json")) << run;
 }
 
 // An input that cannot be opened names the file, the option it came from and the reason, and

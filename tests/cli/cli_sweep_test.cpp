@@ -24,6 +24,14 @@ std::filesystem::path write(const std::filesystem::path& dir, const std::string&
   return dir / name;
 }
 
+// A sweep of one npu-only run (npu.clock=1GHz), for the per-run reports.
+std::string one_run_spec(const std::filesystem::path& dir) {
+  return write(dir, "one.yaml",
+               "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: npu-only, prompt: 32, decode: 0}\n"
+               "grid:\n  npu.clock: [1GHz]\n")
+      .string();
+}
+
 TEST(CliSweep, JobsDoNotChangeResultsAndShardsMergeToTheWhole) {
   const auto dir = scratch_dir("sweep_jobs");
   const auto spec = write(dir, "small.yaml", kSpec).string();
@@ -58,10 +66,7 @@ TEST(CliSweep, JobsDoNotChangeResultsAndShardsMergeToTheWhole) {
 
 TEST(CliSweep, ReportsPerRun) {
   const auto dir = scratch_dir("sweep_reports");
-  const auto spec = write(dir, "one.yaml",
-                          "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: npu-only, prompt: 32, decode: 0}\n"
-                          "grid:\n  npu.clock: [1GHz]\n")
-                        .string();
+  const auto spec = one_run_spec(dir);
   const auto r = run_socsim("sweep --spec '" + spec + "' --reports --out '" + (dir / "o").string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"report.html", "trace.json", "report.json"}) EXPECT_TRUE(std::filesystem::exists(dir / "o" / "runs" / "0" / f)) << f;
@@ -82,6 +87,35 @@ TEST(CliSweep, ReportsPerRun) {
             direct.at("events").get<std::uint64_t>() + direct.at("events_saved_by_replays").get<std::uint64_t>());
   for (auto* j : {&swept, &direct}) j->erase("events"), j->erase("events_saved_by_replays");
   EXPECT_EQ(swept, direct);
+}
+
+// --trace-detail sets how much of each run's timeline its trace.json keeps, as `socsim run`'s
+// does; without reports it has nothing to apply to, and a value it does not know is refused.
+TEST(CliSweep, TraceDetailOfEachRunsReports) {
+  const auto dir = scratch_dir("sweep_trace_detail");
+  const auto spec = one_run_spec(dir);
+  const std::string sweep = "sweep --spec '" + spec + "' --out '" + (dir / "o").string() + "'";
+  ASSERT_EQ(run_socsim(sweep + " --reports").exit_code, 0);
+  const auto whole = read_file(dir / "o" / "runs" / "0" / "trace.json");
+  const auto r = run_socsim(sweep + " --reports --trace-detail summary");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(1 runs' reports, "), std::string::npos) << r.out;
+  const auto summary = read_file(dir / "o" / "runs" / "0" / "trace.json");
+  EXPECT_LT(summary.size(), whole.size());
+  EXPECT_NE(whole.find("\"npu.hmx\""), std::string::npos);
+  EXPECT_EQ(summary.find("\"npu.hmx\""), std::string::npos);
+  const auto run = run_socsim("run --soc snapdragon-8gen3 --model qwen2-0.5b --system npu-only --prompt 32 --decode 0 --set npu.clock=1GHz "
+                              "--trace-detail summary --report-dir '" + (dir / "run").string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_file(dir / "run" / "trace.json"), summary);
+  for (const auto& [args, why] : std::vector<std::pair<std::string, std::string>>{
+           {" --trace-detail summary", "--trace-detail: applies only with --reports or --report-dir"},
+           {" --reports --trace-detail most", "--trace-detail: expected auto, full or summary, got 'most'"}}) {
+    const auto bad = run_socsim("sweep --spec '" + spec + "' --out '" + (dir / "bad").string() + "'" + args);
+    EXPECT_EQ(bad.exit_code, 2) << args;
+    EXPECT_NE(bad.err.find(why), std::string::npos) << bad.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+  }
 }
 
 TEST(CliSweep, BadSpecNamesFileLineKeyAndWritesNothing) {

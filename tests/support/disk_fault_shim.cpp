@@ -6,11 +6,14 @@
 //                                in the middle of a file
 //   SOCSIM_FAULT_FSYNC=1         fsync() fails with EIO
 //   SOCSIM_FAULT_FDATASYNC=1     fdatasync() fails with EIO
+//   SOCSIM_FAULT_FREE_BYTES=N    statvfs() says N bytes are free for the caller (f_bavail): a disk
+//                                nearly full, which a writer that checks first must see
 //   SOCSIM_FAULT_EACCES=TEXT     fopen()/fopen64() of a path containing TEXT fails with EACCES: an
 //                                unreadable input (std::ifstream opens through them)
 // Everything else goes to the next definition (libc's, or a sanitizer's interceptor).
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -90,4 +93,28 @@ extern "C" FILE* fopen64(const char* path, const char* mode) {
     return nullptr;
   }
   return real(path, mode);
+}
+
+// Free space as statvfs reports it (std::filesystem::space reads f_bavail * f_frsize).
+namespace {
+template <class Stat>
+int faked_free(int rc, Stat* st) {
+  const char* text = std::getenv("SOCSIM_FAULT_FREE_BYTES");
+  if (rc != 0 || text == nullptr || text[0] == '\0' || st == nullptr) return rc;
+  const unsigned long long bytes = std::strtoull(text, nullptr, 10);
+  const unsigned long long unit = st->f_frsize != 0 ? st->f_frsize : 4096;
+  st->f_bavail = bytes / unit;
+  st->f_bfree = st->f_bavail;
+  return rc;
+}
+}  // namespace
+
+extern "C" int statvfs(const char* path, struct statvfs* st) {
+  static const auto real = next<int (*)(const char*, struct statvfs*)>("statvfs");
+  return faked_free(real(path, st), st);
+}
+
+extern "C" int statvfs64(const char* path, struct statvfs64* st) {
+  static const auto real = next<int (*)(const char*, struct statvfs64*)>("statvfs64");
+  return faked_free(real(path, st), st);
 }

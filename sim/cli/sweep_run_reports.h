@@ -1,0 +1,48 @@
+#pragma once
+// One sweep run's report.json, trace.json and report.html (--reports, --report-dir), written as
+// the run finishes only when they fit on the disk with room to spare: a sweep of thousands of
+// runs, each with a trace of up to ~100 MB, must not fill the disk (other programs, the sweep's
+// own journal and results need room too). When they do not fit, the sweep stops starting runs
+// (the caller reads disk_full()) and says how to go on.
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "sim/cli/run_setup.h"
+
+namespace socsim::cli {
+
+class SweepRunReports {
+ public:
+  // Space left free on the reports' disk after a run's reports are written.
+  static constexpr std::uintmax_t kKeepFree = 64ull << 20;
+
+  // `option`: --reports or --report-dir, named in the errors; `summary`: the traces are already
+  // --trace-detail summary (the advice then leaves it out).
+  SweepRunReports(std::filesystem::path root, std::string option, bool summary)
+      : root_(std::move(root)), option_(std::move(option)), summary_(summary) {}
+
+  // Writes run `index`'s reports under root/<index>/; throws config::ConfigError (the run is
+  // recorded as failed) when they cannot be written, and then, when the disk lacks the room,
+  // also marks the sweep to stop.
+  void write(const RunResult& result, std::size_t index);
+  bool disk_full() const { return disk_full_.load(); }
+  // "N runs' reports, X MB" for the sweep's summary.
+  std::string written() const;
+  const std::filesystem::path& root() const { return root_; }
+
+ private:
+  std::filesystem::path root_;
+  std::string option_;
+  bool summary_;
+  std::atomic<bool> disk_full_{false};
+  std::atomic<std::uintmax_t> bytes_{0};
+  std::atomic<std::size_t> runs_{0};
+};
+
+// Bytes the calling process may still write on the disk holding `path` (its nearest existing
+// folder); nullopt-like UINTMAX_MAX when that cannot be told (the write itself then decides).
+std::uintmax_t available_bytes(const std::filesystem::path& path);
+
+}  // namespace socsim::cli
