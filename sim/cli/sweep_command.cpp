@@ -48,17 +48,38 @@ namespace {
 
 const config::SourceLocation kCommandLine{"command line", 0, 0};
 
+// Whether setting `s` names `file` (a soc, model or workload id or path, weights, a *_file).
+bool names_file(const sweep::Setting& s, const std::string& file) {
+  if (file.empty()) return false;
+  std::filesystem::path named;
+  try {
+    if (s.key == "soc" || s.key == "model" || s.key == "workload") {
+      named = resolve_input(s.key == "soc" ? InputKind::kSoc : s.key == "model" ? InputKind::kModel : InputKind::kWorkload, s.value);
+    } else if (s.key == "weights" || s.key.ends_with("_file")) {
+      named = s.value;
+    } else {
+      return false;
+    }
+  } catch (const config::ConfigError&) {
+    return false;
+  }
+  std::error_code ec;
+  return std::filesystem::equivalent(named, file, ec);
+}
+
 // A run that fails its checks is blamed on the spec line of the setting it names (a grid value,
-// a case or base entry), with the run's number and settings, then the run's own message.
+// a case or base entry), or of the setting that names the file the error is in (a model file's
+// bad key), with the run's number and settings, then the run's own message.
 [[noreturn]] void blame(const sweep::SweepSpec& spec, const sweep::SweepRun& run, const config::ConfigError& e) {
   std::string key = e.key();
   if (key.rfind("--", 0) == 0) key = key.substr(2);
   const std::string context = fmt::format("run {} ({}): {}", run.index, run.label(), e.what());
-  for (const auto& s : run.settings) {
-    if (s.key == key) throw config::ConfigError(s.location, s.key, context);
-  }
-  for (const auto& s : spec.base) {
-    if (s.key == key) throw config::ConfigError(s.location, "base." + s.key, context);
+  for (const auto* settings : {&run.settings, &spec.base}) {
+    for (const auto& s : *settings) {
+      if (s.key == key || names_file(s, e.location().file)) {
+        throw config::ConfigError(s.location, settings == &spec.base ? "base." + s.key : s.key, context);
+      }
+    }
   }
   throw config::ConfigError({spec.file, 0, 0}, "", context);
 }
