@@ -118,6 +118,23 @@ TEST(CliRun, TheOutputCheckFollowsSymbolicLinksAndLeavesNoProbe) {
   }
 }
 
+// A link whose target does not exist yet is followed as a shell's `>` follows it: the target is
+// made and the link kept (a relative target is from the link's folder); a loop of links is
+// refused before the work, naming the option.
+TEST(CliRun, ADanglingLinkIsWrittenThroughAndALoopIsRefused) {
+  const auto dir = scratch_dir("run_dangling_link");
+  std::filesystem::create_symlink("target.json", dir / "link.json");
+  ASSERT_EQ(run_socsim(kRun + " --json '" + (dir / "link.json").string() + "'").exit_code, 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.json"));
+  EXPECT_NE(read_file(dir / "target.json").find("ttft_ms"), std::string::npos);
+  std::filesystem::create_symlink("l2", dir / "l1");
+  std::filesystem::create_symlink("l1", dir / "l2");
+  const auto r = run_socsim(kRun + " --json '" + (dir / "l1").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--json: '" + (dir / "l1").string() + "' is a loop (or a chain of more than 40) of symbolic links"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "l1"));
+}
+
 TEST(CliRun, BadSetValueExits2NamingTheKeyAndWritesNothing) {
   const auto dir = scratch_dir("run_bad_set");
   auto r = run_socsim("run --soc soc_configs/snapdragon-8gen3.yaml --model qwen2-0.5b --system cpu-only --prompt 8 --decode 1 "
