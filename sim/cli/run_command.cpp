@@ -273,6 +273,10 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                                   std::to_string(work.decode.max()) + " tokens, beyond " + req.model.id + "'s context of " +
                                   std::to_string(req.model.max_context) + " (--model " + req.model.id + ")");
   }
+  config::note_run_work(fmt::format("--model {} (about {:.3g} parameters, {} layer{}) with {}", model, static_cast<double>(req.model.total_params()),
+                                    req.model.layers, req.model.layers == 1 ? "" : "s",
+                                    req.workload.empty() ? fmt::format("--prompt {} --decode {} --batch {}", req.prompt_tokens, req.decode_tokens, req.batch)
+                                                         : "--workload " + workload));
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
     // The option that pushed the request past the window: --decode when the prompt alone fits.
     bad(req.prompt_tokens <= req.model.max_context ? "--decode" : "--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +

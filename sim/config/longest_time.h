@@ -20,11 +20,15 @@ struct TimeRead {
 
 // Called by Section::time for every value it reads; keeps the longest.
 void note_time_read(const std::string& key, const std::string& text, const SourceLocation& where, Tick ticks);
-// Starts afresh (each run's setup calls it before reading its inputs).
+// The work a run asks for ("--model m.json (about 5.2e+12 parameters, 1000 layers), --prompt 100000
+// ..."), which the hint names when no duration in the inputs explains an overflow.
+void note_run_work(std::string text);
+// Starts afresh (each run's setup calls it before reading its inputs); forgets the work too.
 void forget_times_read();
 std::optional<TimeRead> longest_time_read();
-// "; the longest duration in the inputs is gpu.submit = 9000000 s (soc.yaml:70)", or "" when none
-// was read or the longest is under a second (then the overflow comes from the run's length).
+// "; the longest duration in the inputs is gpu.submit = 9000000 s (soc.yaml:70)" when one reaches a
+// second, then "; the work asked for is <note_run_work's text>" (saying, when no duration reaches a
+// second, that the work is what overflows), or "" when neither is known.
 std::string longest_time_hint();
 
 }  // namespace socsim::config

@@ -22,5 +22,19 @@ TEST(LongestTime, SectionTimeRecordsTheLongestWithItsPlace) {
   EXPECT_FALSE(longest_time_read().has_value());
 }
 
+// The work a run asks for follows the longest duration, and stands alone (said to be what
+// overflows) when no duration reaches a second; forget_times_read forgets it too.
+TEST(LongestTime, TheRunsWorkIsNamedBesideOrInsteadOfADuration) {
+  forget_times_read();
+  note_run_work("--model m.json with --prompt 9");
+  EXPECT_EQ(longest_time_hint(), "; the work asked for is --model m.json with --prompt 9 (no duration in the inputs reaches a second: a "
+                                 "smaller model, prompt, decode or batch fits)");
+  auto tree = ConfigTree::load_string("a:\n  long: 7200 s\n", "soc.yaml");
+  (void)tree.root().child("a").time("long");
+  EXPECT_EQ(longest_time_hint(), "; the longest duration in the inputs is a.long = 7200 s (soc.yaml:2); the work asked for is --model m.json with --prompt 9");
+  forget_times_read();
+  EXPECT_EQ(longest_time_hint(), "");
+}
+
 }  // namespace
 }  // namespace socsim::config
