@@ -12,6 +12,7 @@
 
 #include "sim/config/config_error.h"
 #include "sim/config/input_file.h"
+#include "sim/config/unique_key_json.h"
 #include "sim/core/write_fully.h"
 
 namespace socsim::sweep {
@@ -51,70 +52,62 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   if (exists) {
     std::ifstream in(path_, std::ios::binary);
     if (!in) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
     std::map<std::size_t, JournalEntry> by_run;
-    std::size_t line_no = 0, pos = 0;
+    std::size_t line_no = 0;
+    std::uint64_t complete = 0;  // bytes up to the end of the last complete line
     bool have_header = false;
-    while (pos < complete) {
-      const std::size_t nl = text.find('\n', pos);
-      const std::string line = text.substr(pos, nl - pos);
-      pos = nl + 1;
+    std::string partial;         // a line not yet ended (the last one may be torn by a kill)
+    const auto take_line = [&](const std::string& line) {
       ++line_no;
+      complete += line.size() + 1;
       nlohmann::ordered_json j;
       try {
+        (void)config::parse_json_unique_keys(line);  // a key given twice (an edit) is refused, not resolved
         j = nlohmann::ordered_json::parse(line);
+      } catch (const config::DuplicateJsonKey& e) {
+        bad(path_, line_no, e.key(), "given twice in one line (edited? remove the journal to start over)");
       } catch (const nlohmann::json::exception&) {
         bad(path_, line_no, "", "not a JSON line of a sweep journal (edited or damaged? remove it to start over)");
       }
       if (!have_header) {
-        if (!j.is_object() || !j.contains("socsim_sweep_journal")) bad(path_, line_no, "", "not a sweep journal (no header line)");
         have_header = true;
-        if (!resume) {
-          bad(path_, 0, "--out",
-              "this folder holds the journal of a sweep (" + j.value("sweep", std::string("?")) +
-                  "): add --resume to continue it without repeating finished runs, or choose another --out");
-        }
-        const auto want = header_json(header);
-        for (const char* key : {"sweep", "fingerprint", "shard", "metrics"}) {
-          if (j.value(key, nlohmann::ordered_json()) != want[key]) {
-            bad(path_, line_no, key,
-                "the journal is of another sweep or other inputs (" + std::string(key) + " " + j.value(key, nlohmann::ordered_json()).dump() +
-                    ", this sweep: " + want[key].dump() +
-                    "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
-          }
-        }
-        // (Journals written before the key existed carry no reports: nothing to compare.)
-        if (j.contains("reports") && j.at("reports") != want["reports"]) {
-          const auto then = j.at("reports").is_string() ? j.at("reports").get<std::string>() : j.at("reports").dump();
-          bad(path_, line_no, "--reports",
-              then.empty() ? "the sweep being resumed wrote no reports: resume it without --reports / --report-dir"
-                           : "the sweep being resumed wrote each run's reports to " + then +
-                                 ": resume it with the same --reports / --report-dir, so every run has its reports");
-        }
-        continue;
+        check_header(j, line_no, header, resume);
+        return;
       }
-      JournalEntry e;
-      try {
-        const auto& run = j.at("run");
-        // A negative or fractional number would wrap or truncate to another run's index.
-        if (!run.is_number_unsigned()) bad(path_, line_no, "run", "expected a run index (a whole number from 0), got " + run.dump());
-        e.run = run.get<std::size_t>();
-        if (j.contains("error")) {
-          e.error = j.at("error").get<std::string>();
-        } else {
-          const auto& m = j.at("metrics");
-          if (!m.is_array() || m.size() != metrics_.size()) bad(path_, line_no, "metrics", "expected one value per metric of the sweep");
-          for (const auto& v : m) e.metrics.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
-        }
-      } catch (const nlohmann::json::exception& x) {
-        bad(path_, line_no, "", std::string("not a run line of a sweep journal: ") + x.what());
-      }
+      JournalEntry e = run_line(j, line_no);
       if (e.run >= runs_total) bad(path_, line_no, "run", "run " + std::to_string(e.run) + " is not in this sweep");
       by_run[e.run] = std::move(e);
+    };
+    // Read in blocks, a line at a time: a journal is never held whole (a million runs' lines), and
+    // a line longer than any socsim writes is refused as soon as it is seen.
+    std::vector<char> block(1 << 20);
+    while (in) {
+      in.read(block.data(), static_cast<std::streamsize>(block.size()));
+      const std::size_t got = static_cast<std::size_t>(in.gcount());
+      std::size_t pos = 0;
+      while (pos < got) {
+        const char* nl = static_cast<const char*>(std::memchr(block.data() + pos, '\n', got - pos));
+        const std::size_t end = nl == nullptr ? got : static_cast<std::size_t>(nl - block.data());
+        partial.append(block.data() + pos, end - pos);
+        if (partial.size() > kMaxLineBytes) {
+          bad(path_, line_no + 1, "", fmt::format("a line longer than {} MiB: not a sweep journal's (edited or damaged? remove it to start over)",
+                                                  kMaxLineBytes >> 20));
+        }
+        if (nl == nullptr) break;
+        take_line(partial);
+        partial.clear();
+        pos = end + 1;
+      }
     }
     if (!have_header) {
-      if (!resume && !text.empty()) bad(path_, 0, "--out", "this folder holds an unreadable sweep journal: remove it or choose another --out");
+      // A journal torn while its header was written (a kill before the first run) holds a
+      // beginning of this sweep's header: nothing to keep. Anything else is not socsim's.
+      const std::string mine = safe_dump(header_json(header));
+      const bool torn_header = line_no == 0 && partial.size() < mine.size() && mine.compare(0, partial.size(), partial) == 0;
+      if (!partial.empty() && !torn_header) {
+        bad(path_, 0, "--out", "this folder holds a file named " + std::string(kFileName) +
+                                   " that is not a sweep journal (no header line): remove it or choose another --out");
+      }
     } else {
       resumed_ = true;
       keep_bytes = complete;
@@ -141,6 +134,62 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
   if (!resumed_) ++syncs_;
   last_sync_ = std::chrono::steady_clock::now();
   flusher_ = std::thread([this] { flush_loop(); });
+}
+
+void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t line_no, const JournalHeader& header, bool resume) const {
+  if (!j.is_object() || !j.contains("socsim_sweep_journal")) {
+    bad(path_, line_no, "", "not a sweep journal (no header line): remove it or choose another --out");
+  }
+  if (!resume) {
+    bad(path_, 0, "--out",
+        "this folder holds the journal of a sweep (" + j.value("sweep", std::string("?")) +
+            "): add --resume to continue it without repeating finished runs, or choose another --out");
+  }
+  const auto want = header_json(header);
+  for (const char* key : {"sweep", "fingerprint", "shard", "metrics"}) {
+    if (j.value(key, nlohmann::ordered_json()) != want[key]) {
+      bad(path_, line_no, key,
+          "the journal is of another sweep or other inputs (" + std::string(key) + " " + j.value(key, nlohmann::ordered_json()).dump() +
+              ", this sweep: " + want[key].dump() +
+              "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
+    }
+  }
+  // (Journals written before the key existed carry no reports: nothing to compare.)
+  if (j.contains("reports") && j.at("reports") != want["reports"]) {
+    const auto then = j.at("reports").is_string() ? j.at("reports").get<std::string>() : j.at("reports").dump();
+    bad(path_, line_no, "--reports",
+        then.empty() ? "the sweep being resumed wrote no reports: resume it without --reports / --report-dir"
+                     : "the sweep being resumed wrote each run's reports to " + then +
+                           ": resume it with the same --reports / --report-dir, so every run has its reports");
+  }
+}
+
+JournalEntry SweepJournal::run_line(const nlohmann::ordered_json& j, std::size_t line_no) const {
+  // Exactly what append() writes: a run and either its error message or one value per metric.
+  if (!j.is_object()) bad(path_, line_no, "", "expected a run's line {\"run\": N, \"metrics\": [...]} or {\"run\": N, \"error\": \"...\"}, got " + j.dump());
+  for (const auto& [key, value] : j.items()) {
+    if (key != "run" && key != "metrics" && key != "error") bad(path_, line_no, key, "not a key of a sweep journal's run line (run, metrics or error)");
+  }
+  if (j.contains("metrics") == j.contains("error")) bad(path_, line_no, "", "expected either metrics (a finished run) or error (a failed one)");
+  JournalEntry e;
+  try {
+    const auto& run = j.at("run");
+    // A negative or fractional number would wrap or truncate to another run's index.
+    if (!run.is_number_unsigned()) bad(path_, line_no, "run", "expected a run index (a whole number from 0), got " + run.dump());
+    e.run = run.get<std::size_t>();
+    if (j.contains("error")) {
+      e.error = j.at("error").get<std::string>();
+      // An empty message would read as a finished run without metrics.
+      if (e.error.empty()) bad(path_, line_no, "error", "expected the run's failure message, got an empty one");
+    } else {
+      const auto& m = j.at("metrics");
+      if (!m.is_array() || m.size() != metrics_.size()) bad(path_, line_no, "metrics", "expected one value per metric of the sweep");
+      for (const auto& v : m) e.metrics.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+    }
+  } catch (const nlohmann::json::exception& x) {
+    bad(path_, line_no, "", std::string("not a run line of a sweep journal: ") + x.what());
+  }
+  return e;
 }
 
 SweepJournal::~SweepJournal() {

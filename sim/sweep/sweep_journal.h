@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace socsim::sweep {
 
 struct JournalHeader {
@@ -41,6 +43,8 @@ struct JournalEntry {
 class SweepJournal {
  public:
   static constexpr const char* kFileName = "journal.jsonl";
+  // The longest line a journal may hold: a run's line is its metrics or its error message.
+  static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
   // Opens `out_dir`/journal.jsonl. Without `resume`, a journal already there is an error (exit 2:
   // finished work is never thrown away; --resume continues it); a new journal gets its header.
@@ -87,6 +91,10 @@ class SweepJournal {
   std::condition_variable wake_;
   std::thread flusher_;
 
+  // The reading of an existing journal (resume): its first line, then each run's line; both throw
+  // config::ConfigError naming the journal's line.
+  void check_header(const nlohmann::ordered_json& j, std::size_t line, const JournalHeader& header, bool resume) const;
+  JournalEntry run_line(const nlohmann::ordered_json& j, std::size_t line) const;
   void flush_loop();
   void sync_locked();                 // fdatasync if unsynced; errno into sync_errno_ on failure
   void throw_if_sync_failed_locked();
