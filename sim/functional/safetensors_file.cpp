@@ -63,9 +63,13 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
   in.read(reinterpret_cast<char*>(len_bytes), 8);
   std::uint64_t header_len = 0;
   for (int i = 7; i >= 0; --i) header_len = header_len << 8 | len_bytes[i];  // little-endian
-  if (header_len > kMaxHeader || header_len > size - 8) {
+  if (header_len > size - 8) {
     fail("", "truncated or not a safetensors file: header length " + std::to_string(header_len) + " but the file has " +
                  std::to_string(size - 8) + " bytes after the length");
+  }
+  if (header_len > kMaxHeader) {
+    fail("", "a header of " + std::to_string(header_len) + " bytes, more than the " + std::to_string(kMaxHeader) +
+                 " a safetensors header may have (the format's own limit)");
   }
   std::string header(header_len, '\0');
   in.read(header.data(), static_cast<std::streamsize>(header_len));
@@ -83,7 +87,14 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
   }
   if (!j.is_object()) fail("", "the header is not a JSON object");
   for (const auto& [name, v] : j.items()) {
-    if (name == "__metadata__") continue;
+    if (name == "__metadata__") {
+      // The format's metadata is a map of strings to strings ({"format": "pt"}).
+      if (!v.is_object()) fail(name, "expected a map of strings to strings, got " + v.dump());
+      for (const auto& [key, value] : v.items()) {
+        if (!value.is_string()) fail(name, "expected a map of strings to strings; '" + key + "' is " + value.dump());
+      }
+      continue;
+    }
     if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") || !v.contains("data_offsets")) {
       fail(name, "header entry must be an object with dtype, shape and data_offsets");
     }
@@ -128,14 +139,24 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
   std::sort(by_offset.begin(), by_offset.end(), [](const auto& a, const auto& b) {
     return a.second->begin != b.second->begin ? a.second->begin < b.second->begin : *a.first < *b.first;
   });
-  for (std::size_t i = 1; i < by_offset.size(); ++i) {
-    const auto& [prev_name, prev] = by_offset[i - 1];
+  // Bytes that no tensor covers are refused as the format refuses them (its buffer "needs to be
+  // entirely indexed, and cannot contain holes": data hidden there would go unread).
+  const auto hole = [&](std::uint64_t from, std::uint64_t to) {
+    fail("", "bytes [" + std::to_string(from) + ", " + std::to_string(to) + ") of the data belong to no tensor (a safetensors file's data " +
+                 "has no holes: a damaged or crafted file)");
+  };
+  std::uint64_t covered = 0;
+  for (std::size_t i = 0; i < by_offset.size(); ++i) {
     const auto& [name, e] = by_offset[i];
-    if (e->begin < prev->end) {
+    if (i > 0 && e->begin < by_offset[i - 1].second->end) {
+      const auto& [prev_name, prev] = by_offset[i - 1];
       fail(*name, "data_offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) + ") overlap tensor '" + *prev_name + "' [" +
                       std::to_string(prev->begin) + ", " + std::to_string(prev->end) + ")");
     }
+    if (e->begin > covered) hole(covered, e->begin);
+    covered = e->end;
   }
+  if (covered < data_size) hole(covered, data_size);
 }
 
 const SafetensorsFile::Entry& SafetensorsFile::entry(const std::string& name) const {

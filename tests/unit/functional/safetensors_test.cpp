@@ -207,5 +207,48 @@ TEST(FunctionalSafetensors, ErrorsNameTheFileAndTheTensor) {
   EXPECT_NE(e.find("does-not-exist.safetensors: cannot open file"), std::string::npos) << e;
 }
 
+// The format's own rules: the data has no holes (bytes before, between or after the tensors),
+// the metadata maps strings to strings, and a header past the format's 100 MB is named as such.
+TEST(FunctionalSafetensors, HolesMetadataAndHeaderSizeFollowTheFormat) {
+  Fixture f;
+  const auto open = [&](const std::string& name) { return error_of([&] { SafetensorsFile file(f.dir / name); }); };
+  test::write_safetensors(f.dir / "ok.safetensors", f.tensors);
+  EXPECT_EQ(open("ok.safetensors"), "(no error)");
+  const auto data_bytes = [&] {
+    std::uint64_t n = 0;
+    for (const auto& [name, t] : f.tensors) n += t.bytes.size();
+    return n;
+  }();
+  std::filesystem::copy_file(f.dir / "ok.safetensors", f.dir / "trailing.safetensors");
+  std::ofstream(f.dir / "trailing.safetensors", std::ios::binary | std::ios::app) << std::string(100, '\0');
+  auto e = open("trailing.safetensors");
+  EXPECT_NE(e.find("trailing.safetensors: bytes [" + std::to_string(data_bytes) + ", " + std::to_string(data_bytes + 100) +
+                   ") of the data belong to no tensor"), std::string::npos) << e;
+  // Every tensor moved 64 bytes on: the first 64 bytes are a hole.
+  test::write_safetensors(f.dir / "gap.safetensors", f.tensors, [](nlohmann::json& h) {
+    for (auto& [name, v] : h.items()) {
+      if (name == "__metadata__") continue;
+      v["data_offsets"][0] = v["data_offsets"][0].get<std::uint64_t>() + 64;
+      v["data_offsets"][1] = v["data_offsets"][1].get<std::uint64_t>() + 64;
+    }
+  });
+  std::ofstream(f.dir / "gap.safetensors", std::ios::binary | std::ios::app) << std::string(64, '\0');
+  e = open("gap.safetensors");
+  EXPECT_NE(e.find("bytes [0, 64) of the data belong to no tensor"), std::string::npos) << e;
+  test::write_safetensors(f.dir / "meta.safetensors", f.tensors, [](nlohmann::json& h) { h["__metadata__"] = {{"format", 5}}; });
+  e = open("meta.safetensors");
+  EXPECT_NE(e.find("__metadata__: expected a map of strings to strings; 'format' is 5"), std::string::npos) << e;
+  {
+    // A header length past 100,000,000 in a file that holds that many bytes (sparse on disk).
+    std::ofstream big(f.dir / "big.safetensors", std::ios::binary);
+    const std::uint64_t n = 100'000'001;
+    for (int i = 0; i < 8; ++i) big.put(static_cast<char>((n >> (8 * i)) & 0xFF));
+    big.seekp(static_cast<std::streamoff>(8 + n));
+    big.put('\0');
+  }
+  e = open("big.safetensors");
+  EXPECT_NE(e.find("big.safetensors: a header of 100000001 bytes, more than the 100000000 a safetensors header may have"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace socsim::functional
