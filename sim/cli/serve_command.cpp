@@ -33,14 +33,20 @@ const config::SourceLocation kCommandLine{"command line", 0, 0};
 
 [[noreturn]] void bad(const std::string& option, const std::string& msg) { throw config::ConfigError(kCommandLine, option, msg); }
 
-// "1/5min", "12/h", "0.01/s": calls per second.
+// "1/5min", "12/h", "0.01/s", "2e3/1ms": calls per second.
 double parse_rate(const std::string& text) {
-  static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+)\s*/\s*([0-9]*\.?[0-9]*)\s*(s|min|h)\s*$)");
+  static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*/\s*([0-9]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]+)\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re)) bad("--rate", "expected calls per period such as 1/5min, 12/h or 0.01/s, got '" + text + "'");
-  const double calls = std::stod(m[1]);
-  const double periods = m[2].length() ? std::stod(m[2]) : 1.0;
-  const double unit = m[3] == "s" ? 1.0 : (m[3] == "min" ? 60.0 : 3600.0);
+  static const std::pair<const char*, double> units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}, {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0}};
+  double unit = 0;
+  for (const auto& [name, seconds] : units) {
+    if (m[3] == name) unit = seconds;
+  }
+  if (unit == 0) bad("--rate", "'" + m[3].str() + "' is not a unit of time (expected ns, us, ms, s, min, h or d), got '" + text + "'");
+  const double calls = std::strtod(m[1].str().c_str(), nullptr);
+  const double periods = m[2].length() ? std::strtod(m[2].str().c_str(), nullptr) : 1.0;
+  if (!std::isfinite(calls) || !std::isfinite(periods)) bad("--rate", "a number past double's range, got '" + text + "'");
   if (!(calls > 0) || !(periods > 0)) bad("--rate", "must be > 0, got '" + text + "'");
   return calls / (periods * unit);
 }

@@ -73,7 +73,8 @@ bool names_file(const sweep::Setting& s, const std::string& file) {
 [[noreturn]] void blame(const sweep::SweepSpec& spec, const sweep::SweepRun& run, const config::ConfigError& e) {
   std::string key = e.key();
   if (key.rfind("--", 0) == 0) key = key.substr(2);
-  const std::string context = fmt::format("run {} ({}): {}", run.index, run.label(), e.what());
+  const std::string label = run.label();
+  const std::string context = fmt::format("run {} ({}): {}", run.index, label.empty() ? "the base settings alone" : label, e.what());
   for (const auto* settings : {&run.settings, &spec.base}) {
     for (const auto& s : *settings) {
       if (s.key == key || names_file(s, e.location().file)) {
@@ -81,6 +82,8 @@ bool names_file(const sweep::Setting& s, const std::string& file) {
       }
     }
   }
+  // An option no setting gives (a required --prompt): where the settings every run shares begin.
+  if (!spec.base.empty()) throw config::ConfigError(spec.base.front().location, "base", context);
   throw config::ConfigError({spec.file, 0, 0}, "", context);
 }
 

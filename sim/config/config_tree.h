@@ -106,6 +106,8 @@ class Section {
   // line). Errors blame that key, not a file line the user never touched.
   std::string_view changed_of(std::initializer_list<std::string_view> keys) const;
 
+  // A child that must be a list (of maps): "expected a list, got ..." for anything else.
+  Section list_child(std::string_view key) const;
   // When this section is a list of maps (e.g. cpu clusters).
   std::size_t size() const;
   Section at(std::size_t i) const;

@@ -45,6 +45,13 @@ Section Section::child(std::string_view key) const {
   return Section(&value, std::move(key_path));
 }
 
+Section Section::list_child(std::string_view key) const {
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  std::string key_path = detail::join_path(path_, key);
+  if (value.kind != Node::Kind::kSequence) detail::throw_expected(value, key_path, "a list");
+  return Section(&value, std::move(key_path));
+}
+
 std::optional<Section> Section::optional_child(std::string_view key) const {
   const Node* value = detail::find_value(detail::as_map(*node_, path_), key, true);
   if (value == nullptr) return std::nullopt;

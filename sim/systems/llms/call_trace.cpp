@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,13 +15,23 @@
 namespace socsim::systems::llms {
 
 std::vector<Dataset> read_dataset_table(const std::filesystem::path& file) {
+  // A folder, device or FIFO is named as such before the YAML reader opens it.
+  if (const auto why = config::input_file_problem(file, {"a dataset table", 64ull << 20, false})) {
+    throw config::ConfigError({file.string(), 0, 0}, "--datasets", *why);
+  }
   auto tree = config::ConfigTree::load_file(file);
-  const auto list = tree.root().child("datasets");
+  const auto list = tree.root().list_child("datasets");
   std::vector<Dataset> out;
+  std::map<std::string, int> line_of_name;  // a name twice: which row would a context be drawn from?
   for (std::size_t i = 0; i < list.size(); ++i) {
     const auto d = list.at(i);
     Dataset ds;
     ds.name = d.string("name");
+    const int line = d.location_of("name").line;
+    if (const auto [it, fresh] = line_of_name.emplace(ds.name, line); !fresh) {
+      throw config::ConfigError(d.location_of("name"), d.path() + ".name",
+                                "'" + ds.name + "' is listed twice (the first at line " + std::to_string(it->second) + ")");
+    }
     (void)d.string_or("task", "");
     ds.min_tokens = static_cast<std::uint32_t>(d.integer("min", 1, 1 << 20));
     ds.max_tokens = static_cast<std::uint32_t>(d.integer("max", ds.min_tokens, 1 << 20));
