@@ -59,6 +59,7 @@ struct RunSetup {
   runtime::RunRequest req;
   std::unique_ptr<systems::System> strategy;
   bool functional = false;
+  bool seed_without_effect = false;  // --seed given where nothing draws (warned)
   functional::FunctionalOptions fopt;
   std::string report_dir, json_file;
   report::TraceDetail trace_detail = report::TraceDetail::kOff;
@@ -158,7 +159,10 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     // sweep over --seed draws other requests.
     if (vm.count("seed")) {
       work.seed = seed;
-      if (!work.draws()) spdlog::warn("--seed {} has no effect here: workload '{}' has fixed lengths and draws nothing", seed, work.name);
+      if (!work.draws()) {
+        outcome.seed_without_effect = true;
+        spdlog::warn("--seed has no effect here: workload '{}' has fixed lengths and draws nothing", work.name);
+      }
     }
     req.workload = runtime::draw_requests(work);
     req.workload_name = work.name;
@@ -167,7 +171,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   } else {
     // One request in timing mode draws nothing: the seed would be recorded and change no number.
     if (!functional && vm.count("seed")) {
-      spdlog::warn("--seed {} has no effect here: it seeds functional mode's synthetic weights and tokens and a --workload's draws; a timing run of one request draws nothing", seed);
+      outcome.seed_without_effect = true;
+      spdlog::warn("--seed has no effect here: it seeds functional mode's synthetic weights and tokens and a --workload's draws; a timing run of one request draws nothing");
     }
     // Given or not is what vm says: -1 is also what a user can type.
     if (!vm.count("prompt")) bad("--prompt", "is required without --workload");
@@ -310,6 +315,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
 }
 
 bool is_help(const RunSetup& setup) { return setup.help; }
+bool seed_without_effect(const RunSetup& setup) { return setup.seed_without_effect; }
 
 void set_trace_detail(RunSetup& setup, report::TraceDetail detail) { setup.trace_detail = detail; }
 void set_host_memory_limit(RunSetup& setup, std::uint64_t bytes) { setup.req.max_host_memory = bytes; }

@@ -34,6 +34,9 @@ struct RunResult {
 // The same options as `socsim run`; throws config::ConfigError on bad input.
 RunSetupPtr prepare_run(const std::vector<std::string>& args);
 bool is_help(const RunSetup& setup);  // --help was given: nothing to simulate
+// --seed was given to a run that draws nothing with it (a timing run of one request, a workload
+// of fixed lengths): the run warned; a sweep over seeds would repeat one simulation.
+bool seed_without_effect(const RunSetup& setup);
 // How much of a timeline simulate_prepared records: `run` sets it from --report-dir and
 // --trace-detail (kOff without a report); a sweep sets it per run from --reports.
 void set_trace_detail(RunSetup& setup, report::TraceDetail detail);

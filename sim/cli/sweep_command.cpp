@@ -5,6 +5,7 @@
 // grid value fails at once, naming the spec's file:line, with nothing written.
 #include "sim/cli/program_options.h"
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <chrono>
@@ -18,11 +19,13 @@
 #include <thread>
 
 #include "sim/cli/command.h"
+#include "sim/cli/distinct_warnings.h"
 #include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
+#include "sim/cli/sweep_files.h"
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
 #include "sim/cli/sweep_run_reports.h"
@@ -87,17 +90,6 @@ bool names_file(const sweep::Setting& s, const std::string& file) {
   throw config::ConfigError({spec.file, 0, 0}, "", context);
 }
 
-nlohmann::ordered_json read_json_file(const std::filesystem::path& file) {
-  if (const auto why = config::input_file_problem(file, {"a sweep's results.json", 0, false})) throw config::ConfigError({file.string(), 0, 0}, "", *why);
-  std::ifstream in(file);
-  if (!in) throw config::ConfigError({file.string(), 0, 0}, "", "cannot open" + config::errno_reason() + " (expected a sweep output folder holding results.json)");
-  try {
-    return nlohmann::ordered_json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw config::ConfigError({file.string(), 0, 0}, "", std::string("not valid JSON: ") + e.what());
-  }
-}
-
 // The files a sweep reads: its spec, and every run's SoC, model, workload, weights and importance file.
 std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vector<const sweep::SweepRun*>& runs) {
   std::vector<NamedInput> inputs = {{"--spec", resolve_input(InputKind::kSweep, spec_arg)}};
@@ -136,7 +128,7 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
   if (resume || !std::filesystem::exists(file, ec) || std::filesystem::exists(out_dir / sweep::SweepJournal::kFileName, ec)) return;
   sweep::SweepResults done;
   try {
-    done = sweep::results_from_json(read_json_file(file), file.string());
+    done = sweep::results_from_json(read_results_json(file), file.string());
   } catch (const config::ConfigError&) {
     return;  // not a sweep's results (unreadable, another format): nothing of value to keep
   }
@@ -149,72 +141,10 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
                                 "with this sweep's, or remove " + file.string());
 }
 
-void add_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out) {
-  out.add(out_dir / "results.csv", sweep::to_csv(r));
-  // Replacing bytes that are not UTF-8 (a failed run's message may quote a path): never a throw.
-  out.add(out_dir / "results.json", sweep::to_json(r).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
-  std::ostringstream html;
-  sweep::write_sweep_html(r, html);
-  out.add(out_dir / "report.html", std::move(html).str());
-}
-
-int merge_command(const std::vector<std::string>& args) {
-  po::options_description opts("socsim sweep merge options");
-  std::string out_dir;
-  std::vector<std::string> shards;
-  opts.add_options()("help,h", "this message")("out", po::value(&out_dir), "folder for the merged results.csv/results.json")(
-      "shards", po::value(&shards)->composing(), "shard output folders");
-  po::positional_options_description pos;
-  pos.add("shards", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(pos).style(kOptionStyle).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << "usage: socsim sweep merge --out DIR SHARD_DIR...\n\n" << opts;
-    return 0;
-  }
-  if (out_dir.empty()) throw config::ConfigError(kCommandLine, "--out", "is required");
-  std::vector<std::pair<std::string, sweep::SweepResults>> loaded;
-  for (const auto& d : shards) {
-    const auto dir = std::filesystem::path(d);
-    const auto file = (dir / "results.json").string();
-    if (std::filesystem::is_directory(dir) && !std::filesystem::exists(file)) {
-      // A shard that stopped before writing its results (killed, failed, still running).
-      throw config::ConfigError(kCommandLine, "shard folder " + d,
-                                std::filesystem::exists(dir / "journal.jsonl")
-                                    ? "has a journal but no results.json: the shard did not finish; run its `socsim sweep` again with "
-                                      "--resume and --out " + d + " (it keeps the finished runs), then merge"
-                                    : "holds no results.json: the shard did not run or did not finish; run it, then merge");
-    }
-    loaded.emplace_back(file, sweep::results_from_json(read_json_file(file), file));
-  }
-  for (const auto& d : shards) {
-    std::error_code ec;
-    if (std::filesystem::equivalent(std::filesystem::path(d), std::filesystem::path(out_dir), ec)) {
-      throw config::ConfigError(kCommandLine, "--out", "is the shard folder " + d + ": the merged results would replace the shard's own; choose another --out");
-    }
-  }
-  const auto merged = sweep::merge_results(loaded);
-  // The merged folder is a sweep's output: the same lock as `socsim sweep --out`.
-  const sweep::OutLock lock(out_dir);
-  OutputFiles out;
-  add_results(merged, out_dir, out);
-  out.write_all();
-  std::cout << fmt::format("sweep {}: merged {} shard folders, {} runs\n", merged.name, shards.size(), merged.rows.size());
-  for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
-  // As a sweep: exit 3 when runs failed (their messages are in the error column).
-  if (const std::size_t failed = sweep::failed_runs(merged); failed > 0) {
-    std::cerr << fmt::format("sweep {}: {} of {} merged runs failed (their messages are in the error column of results.csv)\n",
-                             merged.name, failed, merged.rows.size());
-    return 3;
-  }
-  return 0;
-}
-
 }  // namespace
 
 int sweep_command(const std::vector<std::string>& args) {
-  if (!args.empty() && args.front() == "merge") return merge_command({args.begin() + 1, args.end()});
+  if (!args.empty() && args.front() == "merge") return sweep_merge_command({args.begin() + 1, args.end()});
   po::options_description opts("socsim sweep options");
   std::string spec_arg, out_dir, shard_arg = "0/1", report_dir;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -282,14 +212,19 @@ int sweep_command(const std::vector<std::string>& args) {
   const auto plan = sweep::expand_sweep(spec, memory_limit);
   const auto runs = sweep::shard_runs(plan, shard, shard.count > 1 ? sweep_run_costs(plan) : std::vector<double>(plan.runs.size(), 1.0));
 
+  // A warning every run gives is printed once (the summary counts the repeats).
+  const DistinctWarnings distinct_warnings;
   {
     // Every run's options are checked before any is simulated (about 2 ms each: a million-run
     // grid takes most of an hour here, so it says how far it has got).
     ProgressBar checked("runs' options checked", runs.size(), NotATerminal::kLogLines);
+    bool seed_drawn = false;  // by some run
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const auto* run = runs[i];
       try {
-        if (is_help(*prepare_run(run->args))) throw config::ConfigError(kCommandLine, "help", "is not a sweep setting");
+        const auto setup = prepare_run(run->args);
+        if (is_help(*setup)) throw config::ConfigError(kCommandLine, "help", "is not a sweep setting");
+        seed_drawn = seed_drawn || !seed_without_effect(*setup);
       } catch (const config::ConfigError& e) {
         blame(spec, *run, e);
       } catch (const po::error_with_option_name& e) {
@@ -297,6 +232,18 @@ int sweep_command(const std::vector<std::string>& args) {
         blame(spec, *run, config::ConfigError(kCommandLine, e.get_option_name(), e.what()));
       }
       checked.update(i + 1);
+    }
+    // Seeds varied where no run draws with them repeat the same simulations: said once (a test
+    // or a study may want identical runs; the runs' own warnings are printed once too).
+    if (!seed_drawn && !runs.empty()) {
+      for (const auto& st : runs.front()->settings) {
+        if (st.key == "seed") {
+          spdlog::warn("{}", config::format_config_error(st.location, "seed",
+                                                          "varies, but no run of this sweep draws with its seed (it seeds functional mode's "
+                                                          "synthetic weights and tokens and a --workload's draws; a timing run of one request "
+                                                          "draws nothing): its values repeat the same simulations"));
+        }
+      }
     }
   }
   if (vm.count("dry-run")) {
@@ -339,7 +286,7 @@ int sweep_command(const std::vector<std::string>& args) {
   const auto results_file = std::filesystem::path(out_dir) / "results.json";
   if (resume && !journal.resumed() && std::filesystem::exists(results_file)) {
     try {
-      const auto done = sweep::results_from_json(read_json_file(results_file), results_file.string());
+      const auto done = sweep::results_from_json(read_results_json(results_file), results_file.string());
       if (done.fingerprint == results.fingerprint && done.shard == results.shard && done.metrics == results.metrics &&
           done.runs_total == results.runs_total) {
         for (const auto& row : done.rows) {
@@ -471,7 +418,7 @@ int sweep_command(const std::vector<std::string>& args) {
     return 128 + sig;  // main() then ends the process by the signal itself
   }
   OutputFiles out;
-  add_results(results, out_dir, out);
+  add_sweep_results(results, out_dir, out);
   out.write_all();
   const std::size_t failed = sweep::failed_runs(results);
   if (failed == 0) {
@@ -483,6 +430,9 @@ int sweep_command(const std::vector<std::string>& args) {
                            plan.runs.size(), results.shard, todo.size(), jobs, wall);
   sweep::print_table(results, std::cout);
   for (const auto& f : out.paths()) std::cout << "  wrote " << f.string() << "\n";
+  if (const std::size_t repeats = distinct_warnings.repeats(); repeats > 0) {
+    std::cerr << fmt::format("({} repeats of the warnings above, given by other runs of the sweep, are not shown)\n", repeats);
+  }
   if (reports) std::cout << "  wrote " << run_reports.root().string() << "/<run>/{report.html,trace.json,report.json} (" << run_reports.written() << ")\n";
   // A metric no run reported: checked against the report's keys before running, so this is a
   // key that exists for other systems or lengths only (e.g. decode metrics of prefill-only runs).
