@@ -12,6 +12,8 @@
 
 #include "sim/report/json_text.h"
 #include "sim/cli/command.h"
+#include "sim/core/host_memory.h"
+#include "sim/cli/host_memory_option.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
@@ -64,6 +66,7 @@ struct ServeInvocation {
   bool help = false;
   systems::llms::ServeRequest rq;
   std::string json_file;
+  std::uint64_t max_host_memory = 0;  // 0 = none
 };
 
 ServeInvocation parse_serve(const std::vector<std::string>& args) {
@@ -73,7 +76,7 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   auto& json_file = inv.json_file;
   po::options_description opts("socsim serve options");
   std::string soc, model, policy, pattern = "random", budget = "2 GiB", rate = "1/5min", trace_file, datasets,
-                                  bound = "10 ms", mode = "timing";
+                                  bound = "10 ms", mode = "timing", max_host_memory;
   std::vector<std::string> sets;
   std::int64_t contexts = -1;
   double hours = 72;
@@ -95,7 +98,9 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
                                  "scores of a seeded stand-in decoder run over each context's text as it grows; reports compression accuracy)")
       ("seed", po::value(&seed), "seed of the trace and the synthetic chunk densities (default 0)")
       ("set", po::value(&sets)->composing(), "override a parameter: --set llms.chunk_tokens=32, --set storage.read_bandwidth=1GB/s")
-      ("json", po::value(&json_file), "write the JSON report to this file");
+      ("json", po::value(&json_file), "write the JSON report to this file")
+      ("max-host-memory", po::value(&max_host_memory), "stop with exit 2 when the service holds more host memory than this "
+                                                       "(default: half the machine's memory; 0 = no limit), e.g. 4GiB");
   po::variables_map vm;
   parse_options(args, opts, vm);
   po::notify(vm);
@@ -103,7 +108,7 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
     std::cout << "usage: socsim serve --soc S --model M --policy llms|lmk|swap|vllm-s|vllm-sq --contexts N\n"
                  "                    [--pattern random|markov|gaussian] [--hours H] [--memory-budget 2GiB] [--rate 1/5min]\n"
                  "                    [--latency-bound 10ms] [--trace FILE] [--mode timing|functional] [--seed N] [--set key=value]...\n"
-                 "                    [--json FILE]\n\n"
+                 "                    [--json FILE] [--max-host-memory SIZE]\n\n"
                  "Simulates LLMS (an LLM as a system service): apps' contexts called over hours; reports the context-switching\n"
                  "latency (time to bring the called context's KV cache into memory), the most active contexts whose mean stays\n"
                  "under --latency-bound, storage traffic and energy. llms.* options (--set): chunk_tokens (16), global_ratio\n"
@@ -279,7 +284,21 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
                                std::to_string(window) + " B under --policy " + policy + "; the budget must hold at least that (or cap contexts: --set llms.max_context=N)");
   }
 
+  inv.max_host_memory = host_memory_limit(max_host_memory);
   return inv;
+}
+
+// serve_run under --max-host-memory (contexts grow with every call: many contexts of small chunks
+// over a long window took gigabytes).
+nlohmann::ordered_json bounded_serve(const ServeInvocation& inv) {
+  const ScopedHostMemoryLimit limit(inv.max_host_memory);
+  try {
+    return systems::llms::serve_run(inv.rq);
+  } catch (const HostMemoryExceeded& e) {
+    throw config::ConfigError(kCommandLine, "--max-host-memory",
+                              std::string(e.what()) + " while serving; use fewer --contexts, a larger llms.chunk_tokens, a smaller "
+                                                      "llms.max_context or fewer --hours, or raise --max-host-memory");
+  }
 }
 
 }  // namespace
@@ -287,7 +306,7 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
 nlohmann::ordered_json serve_to_json(const std::vector<std::string>& args) {
   const auto inv = parse_serve(args);
   if (inv.help) throw config::ConfigError(kCommandLine, "--help", "has no JSON result");
-  return systems::llms::serve_run(inv.rq);
+  return bounded_serve(inv);
 }
 
 int serve_command(const std::vector<std::string>& args) {
@@ -300,7 +319,7 @@ int serve_command(const std::vector<std::string>& args) {
   nlohmann::ordered_json report;
   {
     const ScopedRunProgress progress(10.0, terminal ? 1.0 : 30.0, stderr, terminal);
-    report = systems::llms::serve_run(inv.rq);
+    report = bounded_serve(inv);
   }
   OutputFiles out;
   if (!json_file.empty()) out.add(json_file, report::json_text(report, 2) + "\n");

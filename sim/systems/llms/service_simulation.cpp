@@ -245,6 +245,7 @@ class Service {
       ch.in_memory = true;
       if (!functional()) ch.density = synthetic_density(rng_, cfg_.options.density_sigma);
       ctx.chunks.push_back(ch);
+      note_host_growth(sizeof(Chunk));  // --max-host-memory: contexts grow chunk by chunk (1-token chunks over a 128k window: 4 MB each)
       left -= ch.tokens;
     }
     if (functional()) {
