@@ -89,11 +89,24 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       ResultRow row;
       if (!jr.at("run").is_number_unsigned()) bad_file(file, "run", "expected a run index (a whole number from 0), got " + jr.at("run").dump());
       row.run = jr.at("run").get<std::size_t>();
-      for (const auto& c : r.columns) row.values.push_back(jr.at("keys").value(c, std::string()));
-      for (const auto& m : r.metrics) {
-        const auto& jm = jr.at("metrics");
-        row.metrics.push_back(jm.contains(m) ? std::optional<double>(jm.at(m).get<double>()) : std::nullopt);
+      const std::string where = "run " + std::to_string(row.run);
+      if (row.run >= r.runs_total) bad_file(file, "run", where + " is not in the sweep (it has " + std::to_string(r.runs_total) + " runs)");
+      // What to_json writes: every column's value, and only the sweep's metrics (a metric no run
+      // reported is left out).
+      const auto& keys = jr.at("keys");
+      const auto& jm = jr.at("metrics");
+      if (!keys.is_object() || !jm.is_object()) bad_file(file, "", where + ": keys and metrics must be objects");
+      for (const auto& [key, value] : keys.items()) {
+        if (std::find(r.columns.begin(), r.columns.end(), key) == r.columns.end()) bad_file(file, "keys." + key, where + ": not a column of the sweep");
       }
+      for (const auto& [key, value] : jm.items()) {
+        if (std::find(r.metrics.begin(), r.metrics.end(), key) == r.metrics.end()) bad_file(file, "metrics." + key, where + ": not a metric of the sweep");
+      }
+      for (const auto& c : r.columns) {
+        if (!keys.contains(c)) bad_file(file, "keys." + c, where + ": lacks the value of this column");
+        row.values.push_back(keys.at(c).get<std::string>());
+      }
+      for (const auto& m : r.metrics) row.metrics.push_back(jm.contains(m) ? std::optional<double>(jm.at(m).get<double>()) : std::nullopt);
       row.error = jr.value("error", std::string());
       r.rows.push_back(std::move(row));
     }
