@@ -31,6 +31,7 @@ int microbench_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
+int sweep_merge_command(const std::vector<std::string>& args);  // `socsim sweep merge`, called by sweep_command
 int serve_command(const std::vector<std::string>& args);
 int calibrate_command(const std::vector<std::string>& args);
 

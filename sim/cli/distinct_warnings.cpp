@@ -1,22 +1,40 @@
 #include "sim/cli/distinct_warnings.h"
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 namespace socsim::cli {
 
-// Forwards a message to the sinks it wraps the first time its text is seen. At most kMaxTexts
-// texts are remembered (messages that differ in every run, e.g. naming the run, would otherwise
-// grow the set with the sweep); past that every message passes.
+namespace {
+
+// Forwards a message to the sinks it wraps unless a session is open and its text was seen in it.
+// At most kMaxTexts texts are remembered (messages that differ in every run would otherwise grow
+// the set with the sweep); past that every message passes.
 class DistinctSink : public spdlog::sinks::base_sink<std::mutex> {
  public:
   static constexpr std::size_t kMaxTexts = 10'000;
 
   explicit DistinctSink(std::vector<spdlog::sink_ptr> targets) : targets_(std::move(targets)) {}
+
+  bool open() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (active_) return false;
+    active_ = true;
+    seen_.clear();
+    repeats_ = 0;
+    return true;
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    active_ = false;
+    seen_.clear();
+  }
   std::size_t repeats() {
     std::lock_guard<std::mutex> lock(mutex_);
     return repeats_;
@@ -24,12 +42,14 @@ class DistinctSink : public spdlog::sinks::base_sink<std::mutex> {
 
  protected:
   void sink_it_(const spdlog::details::log_msg& msg) override {
-    std::string text(msg.payload.data(), msg.payload.size());
-    if (seen_.count(text) > 0) {
-      ++repeats_;
-      return;
+    if (active_) {
+      std::string text(msg.payload.data(), msg.payload.size());
+      if (seen_.count(text) > 0) {
+        ++repeats_;
+        return;
+      }
+      if (seen_.size() < kMaxTexts) seen_.insert(std::move(text));
     }
-    if (seen_.size() < kMaxTexts) seen_.insert(std::move(text));
     for (const auto& t : targets_) {
       if (t->should_log(msg.level)) t->log(msg);
     }
@@ -40,22 +60,28 @@ class DistinctSink : public spdlog::sinks::base_sink<std::mutex> {
 
  private:
   std::vector<spdlog::sink_ptr> targets_;
+  bool active_ = false;
   std::unordered_set<std::string> seen_;
   std::size_t repeats_ = 0;
 };
 
-DistinctWarnings::DistinctWarnings() {
+std::shared_ptr<DistinctSink> g_filter;  // set once by install_distinct_warnings_filter
+
+}  // namespace
+
+void install_distinct_warnings_filter() {
+  if (g_filter) return;
   auto& sinks = spdlog::default_logger()->sinks();
-  saved_ = sinks;
-  filter_ = std::make_shared<DistinctSink>(saved_);
-  sinks.assign({filter_});
+  g_filter = std::make_shared<DistinctSink>(sinks);
+  sinks.assign({g_filter});
 }
+
+DistinctWarnings::DistinctWarnings() : owner_(g_filter && g_filter->open()) {}
 
 DistinctWarnings::~DistinctWarnings() {
-  spdlog::default_logger()->flush();
-  spdlog::default_logger()->sinks() = saved_;
+  if (owner_) g_filter->close();
 }
 
-std::size_t DistinctWarnings::repeats() const { return filter_->repeats(); }
+std::size_t DistinctWarnings::repeats() const { return owner_ ? g_filter->repeats() : 0; }
 
 }  // namespace socsim::cli

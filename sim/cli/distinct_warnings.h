@@ -1,30 +1,30 @@
 #pragma once
-// While one is alive, each distinct log message is printed once: a sweep prepares and simulates
-// thousands of runs of one spec, and a warning every run gives (a seed that draws nothing, a model
-// without a calibration file) buried the progress lines (100,000 of one warning in a dry run).
-// The default logger's sinks are wrapped on construction and restored on destruction; construct
-// it before any thread logs.
+// While a DistinctWarnings session is open, each distinct log message is printed once: a sweep
+// prepares and simulates thousands of runs of one spec, and a warning every run gives (a seed that
+// draws nothing, a model without a calibration file) buried the progress lines (100,000 of one
+// warning in a dry run). The filter wraps the default logger's sinks once, at startup (before any
+// thread logs: swapping sinks later would race with threads that log, e.g. Python callers);
+// sessions only switch it on and off.
 #include <cstddef>
-#include <memory>
-#include <vector>
-
-#include <spdlog/sinks/sink.h>
 
 namespace socsim::cli {
 
+// Wraps the default logger's sinks in the filter; call once, after the logger is set up and
+// before other threads start. Without it a session filters nothing.
+void install_distinct_warnings_filter();
+
 class DistinctWarnings {
  public:
-  DistinctWarnings();
-  ~DistinctWarnings();
+  DistinctWarnings();   // opens a session (a nested or concurrent one is a no-op)
+  ~DistinctWarnings();  // closes it
   DistinctWarnings(const DistinctWarnings&) = delete;
   DistinctWarnings& operator=(const DistinctWarnings&) = delete;
 
-  // Messages left out because they had been printed already.
+  // Messages left out because they had been printed already in this session.
   std::size_t repeats() const;
 
  private:
-  std::vector<spdlog::sink_ptr> saved_;
-  std::shared_ptr<class DistinctSink> filter_;
+  bool owner_ = false;
 };
 
 }  // namespace socsim::cli

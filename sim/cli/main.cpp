@@ -22,6 +22,7 @@
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 #include "sim/sweep/interrupt_guard.h"
+#include "sim/cli/distinct_warnings.h"
 
 namespace po = boost::program_options;
 using socsim::cli::commands;
@@ -98,6 +99,8 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("socsim"));
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("[%l] %v");
+  // After the pattern (the filter forwards to the sinks it wraps, which format), before any thread.
+  socsim::cli::install_distinct_warnings_filter();
   try {
     const int rc = dispatch(argc, argv);
     // A sweep stopped by a signal ends by that signal, now that its journal is closed and its lock

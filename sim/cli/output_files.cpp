@@ -18,24 +18,24 @@ namespace socsim::cli {
 
 namespace {
 
-// A temporary name beside `path` (same folder, so the rename is atomic on one file system),
-// unique per process and call.
 // Where a write to `given` lands: a symbolic link is followed to its target, also when the target
-// does not exist yet (as a shell's `>` creates it), link by link, at most 40 (the kernel's limit);
-// a longer chain or a loop stays a link (nullopt: writing there fails with ELOOP).
-std::optional<std::filesystem::path> write_target(const std::filesystem::path& given) {
+// does not exist yet (as a shell's `>` creates it), link by link, at most 40 (the kernel's limit).
+// Throws config::ConfigError naming `option` for a longer chain, a loop or a link that cannot be read.
+std::filesystem::path write_target(const std::filesystem::path& given, const std::string& option) {
   std::error_code ec;
   std::filesystem::path p = given;
   for (int hops = 0; std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)); ++hops) {
-    if (hops == 40) return std::nullopt;
+    if (hops == 40) throw config::ConfigError({"command line", 0, 0}, option, "'" + given.string() + "' is a loop (or a chain of more than 40) of symbolic links");
     const auto target = std::filesystem::read_symlink(p, ec);
-    if (ec) return std::nullopt;
+    if (ec) throw config::ConfigError({"command line", 0, 0}, option, "'" + given.string() + "': cannot read the symbolic link '" + p.string() + "' (" + ec.message() + ")");
     p = target.is_absolute() ? target : p.parent_path() / target;
   }
   auto canonical = std::filesystem::weakly_canonical(p, ec);
   return ec ? p : canonical;
 }
 
+// A temporary name beside `path` (same folder, so the rename is atomic on one file system),
+// unique per process and call.
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
   const std::string name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
@@ -153,9 +153,7 @@ void check_output_path(const std::string& option, const std::filesystem::path& g
   // the temporary goes (`--json /dev/stdout > out.json` writes beside out.json, not in /dev).
   std::filesystem::path path = given;
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(given, ec))) {
-    const auto target = write_target(given);
-    if (!target) throw config::ConfigError({"command line", 0, 0}, option, "'" + given.string() + "' is a loop (or a chain of more than 40) of symbolic links");
-    path = *target;
+    path = write_target(given, option);
   }
   const auto status = std::filesystem::status(path, ec);
   if (!ec && std::filesystem::exists(status)) {
@@ -247,7 +245,15 @@ void OutputFiles::write_all() const {
       }
       continue;
     }
-    const std::filesystem::path path = std::filesystem::is_symlink(std::filesystem::symlink_status(given, ec)) ? write_target(given).value_or(given) : given;
+    std::filesystem::path path = given;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(given, ec))) {
+      try {
+        path = write_target(given, "output file");  // a loop made since the check before the work
+      } catch (const config::ConfigError&) {
+        discard();
+        throw;
+      }
+    }
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     remove_stale_temporaries_of(path);
     const auto tmp = temporary_beside(path);

@@ -50,7 +50,9 @@ double parse_rate(const std::string& text) {
   const double periods = m[2].length() ? std::strtod(m[2].str().c_str(), nullptr) : 1.0;
   if (!std::isfinite(calls) || !std::isfinite(periods)) bad("--rate", "a number past double's range, got '" + text + "'");
   if (!(calls > 0) || !(periods > 0)) bad("--rate", "must be > 0, got '" + text + "'");
-  return calls / (periods * unit);
+  const double rate = calls / (periods * unit);
+  if (!std::isfinite(rate) || !(rate > 0)) bad("--rate", "calls per second past double's range, got '" + text + "'");
+  return rate;
 }
 
 std::filesystem::path default_datasets() {
@@ -176,9 +178,9 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   // calls, an allocation failure rather than a message).
   constexpr double kMaxCalls = 10e6;
   if (rq.trace.calls_per_s * hours * 3600.0 > kMaxCalls) {
-    bad("--rate", "with --hours " + std::to_string(hours) + " this is " +
-                      std::to_string(static_cast<std::uint64_t>(rq.trace.calls_per_s * hours * 3600.0)) +
-                      " calls on average, more than the 10000000 a trace may hold; lower --rate or --hours");
+    // (Printed as a double: the count may pass 64 bits.)
+    bad("--rate", fmt::format("with --hours {} this is {:.4g} calls on average, more than the 10000000 a trace may hold; lower --rate or --hours",
+                              hours, rq.trace.calls_per_s * hours * 3600.0));
   }
   // A synthetic trace of less than one call on average has nothing to serve (a --trace without
   // calls is refused as well).

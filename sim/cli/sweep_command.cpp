@@ -78,15 +78,18 @@ bool names_file(const sweep::Setting& s, const std::string& file) {
   if (key.rfind("--", 0) == 0) key = key.substr(2);
   const std::string label = run.label();
   const std::string context = fmt::format("run {} ({}): {}", run.index, label.empty() ? "the base settings alone" : label, e.what());
-  for (const auto* settings : {&run.settings, &spec.base}) {
-    for (const auto& s : *settings) {
-      if (s.key == key || names_file(s, e.location().file)) {
-        throw config::ConfigError(s.location, settings == &spec.base ? "base." + s.key : s.key, context);
+  // The setting whose key failed first; then the one naming the file the error is in.
+  for (const bool by_file : {false, true}) {
+    for (const auto* settings : {&run.settings, &spec.base}) {
+      for (const auto& s : *settings) {
+        if (by_file ? names_file(s, e.location().file) : s.key == key) {
+          throw config::ConfigError(s.location, settings == &spec.base ? "base." + s.key : s.key, context);
+        }
       }
     }
   }
   // An option no setting gives (a required --prompt): where the settings every run shares begin.
-  if (!spec.base.empty()) throw config::ConfigError(spec.base.front().location, "base", context);
+  if (!spec.base.empty() && e.location().file == kCommandLine.file) throw config::ConfigError(spec.base.front().location, "base", context);
   throw config::ConfigError({spec.file, 0, 0}, "", context);
 }
 

@@ -19,7 +19,4 @@ nlohmann::ordered_json read_results_json(const std::filesystem::path& file);
 // results.csv, results.json and report.html of `r` into `out_dir`.
 void add_sweep_results(const sweep::SweepResults& r, const std::filesystem::path& out_dir, OutputFiles& out);
 
-// `socsim sweep merge --out DIR SHARD_DIR...`.
-int sweep_merge_command(const std::vector<std::string>& args);
-
 }  // namespace socsim::cli

@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "sim/cli/command.h"
 #include "sim/cli/sweep_files.h"
 #include "sim/config/config_error.h"
 #include "sim/sweep/out_lock.h"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <mutex>
 
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
@@ -23,7 +24,8 @@ std::uintmax_t available_bytes(const std::filesystem::path& path) {
   // does is on the same disk, unless a mount point is created on the way (it cannot be).
   while (!std::filesystem::exists(p, ec) && p.has_relative_path()) p = p.parent_path();
   const auto info = std::filesystem::space(p, ec);
-  if (ec || info.available == static_cast<std::uintmax_t>(-1)) return std::numeric_limits<std::uintmax_t>::max();
+  // A file system that reports no capacity (some FUSE mounts) says nothing about its room.
+  if (ec || info.capacity == 0 || info.available == static_cast<std::uintmax_t>(-1)) return std::numeric_limits<std::uintmax_t>::max();
   return info.available;
 }
 
@@ -34,20 +36,35 @@ void SweepRunReports::write(const RunResult& result, std::size_t index) {
   const std::uintmax_t need = files.bytes();
   const auto out_of_room = [&](std::uintmax_t free) {
     disk_full_ = true;
+    // (The journal records whether reports are written, so a resume keeps the same report option.)
     return fmt::format(
         "this run's reports take {:.1f} MB and the disk holding {} has {:.1f} MB free (a sweep leaves {} MiB free): "
-        "the sweep starts no more runs. Free some space, or give {}no {}, then the same command with --resume",
-        megabytes(need), dir.string(), megabytes(free), kKeepFree >> 20, summary_ ? "" : "--trace-detail summary (far smaller traces) or ",
-        option_);
+        "the sweep starts no more runs. Free some space{}, then the same command with --resume",
+        megabytes(need), dir.string(), megabytes(free), kKeepFree >> 20, summary_ ? "" : " or add --trace-detail summary (far smaller traces)");
   };
   const config::SourceLocation command_line{"command line", 0, 0};
-  const std::uintmax_t before = available_bytes(dir);
-  if (before < need || before - need < kKeepFree) throw config::ConfigError(command_line, option_, "not written: " + out_of_room(before));
+  {
+    // Runs finishing at once (--jobs) each see the same free space: the bytes the others are
+    // writing count as taken.
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::uintmax_t free = available_bytes(dir);
+    const std::uintmax_t taken = reserved_ + need;
+    if (free < taken || free - taken < kKeepFree) throw config::ConfigError(command_line, option_, "not written: " + out_of_room(free));
+    reserved_ += need;
+  }
+  struct Release {
+    SweepRunReports& self;
+    std::uintmax_t bytes;
+    ~Release() {
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      self.reserved_ -= bytes;
+    }
+  } release{*this, need};
   try {
     files.write_all();
   } catch (const config::ConfigError& e) {
-    // Another writer filled the disk meanwhile (another run of this sweep, another program):
-    // the write's own message (a full disk) stands, and the sweep stops as above.
+    // Another program filled the disk meanwhile: the write's own message (a full disk) stands,
+    // and the sweep stops as above.
     const std::uintmax_t after = available_bytes(dir);
     if (after < need || after - need < kKeepFree) throw config::ConfigError(e.location(), e.key(), e.message() + "; " + out_of_room(after));
     throw;

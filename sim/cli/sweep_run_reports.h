@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <string>
 
 #include "sim/cli/run_setup.h"
@@ -37,6 +38,8 @@ class SweepRunReports {
   std::string option_;
   bool summary_;
   std::atomic<bool> disk_full_{false};
+  std::mutex mutex_;
+  std::uintmax_t reserved_ = 0;  // bytes of reports being written now (guarded by mutex_)
   std::atomic<std::uintmax_t> bytes_{0};
   std::atomic<std::size_t> runs_{0};
 };

@@ -32,6 +32,7 @@
 #include "sim/core/host_memory.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
+#include "sim/cli/distinct_warnings.h"
 
 namespace py = pybind11;
 
@@ -216,6 +217,8 @@ PYBIND11_MODULE(socsim, m) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("socsim"));
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("[%l] %v");
+  // After the pattern (the filter forwards to the sinks it wraps, which format), before any thread.
+  socsim::cli::install_distinct_warnings_filter();
 
   m.def(
       "run",

@@ -99,6 +99,9 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
         pos = end + 1;
       }
     }
+    // A read that failed part-way must not pass for the journal's end: the lines after it would be
+    // truncated away below.
+    if (in.bad()) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());
     if (!have_header) {
       // A journal torn while its header was written (a kill before the first run) holds a
       // beginning of this sweep's header: nothing to keep. Anything else is not socsim's.
@@ -141,9 +144,9 @@ void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t lin
     bad(path_, line_no, "", "not a sweep journal (no header line): remove it or choose another --out");
   }
   if (!resume) {
-    bad(path_, 0, "--out",
-        "this folder holds the journal of a sweep (" + j.value("sweep", std::string("?")) +
-            "): add --resume to continue it without repeating finished runs, or choose another --out");
+    const std::string name = j.contains("sweep") && j.at("sweep").is_string() ? j.at("sweep").get<std::string>() : "?";
+    bad(path_, 0, "--out", "this folder holds the journal of a sweep (" + name +
+                               "): add --resume to continue it without repeating finished runs, or choose another --out");
   }
   const auto want = header_json(header);
   for (const char* key : {"sweep", "fingerprint", "shard", "metrics"}) {
@@ -264,7 +267,15 @@ std::size_t SweepJournal::syncs() const {
 void SweepJournal::append(const JournalEntry& entry) {
   nlohmann::ordered_json j = {{"run", entry.run}};
   if (!entry.error.empty()) {
-    j["error"] = entry.error;
+    // A message past what the reader takes in a line (kMaxLineBytes) is cut, on a character's start.
+    constexpr std::size_t kMaxError = 64 * 1024;
+    std::string error = entry.error;
+    if (error.size() > kMaxError) {
+      std::size_t cut = kMaxError;
+      while (cut > 0 && (static_cast<unsigned char>(error[cut]) & 0xC0) == 0x80) --cut;
+      error = error.substr(0, cut) + " ... (cut: " + std::to_string(entry.error.size()) + " bytes)";
+    }
+    j["error"] = error;
   } else {
     auto m = nlohmann::ordered_json::array();
     for (const auto& v : entry.metrics) m.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json());

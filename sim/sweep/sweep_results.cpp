@@ -91,8 +91,8 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       row.run = jr.at("run").get<std::size_t>();
       const std::string where = "run " + std::to_string(row.run);
       if (row.run >= r.runs_total) bad_file(file, "run", where + " is not in the sweep (it has " + std::to_string(r.runs_total) + " runs)");
-      // What to_json writes: every column's value, and only the sweep's metrics (a metric no run
-      // reported is left out).
+      // What to_json writes: every column's value, and only the sweep's metrics (a metric this run
+      // did not report is left out of its row).
       const auto& keys = jr.at("keys");
       const auto& jm = jr.at("metrics");
       if (!keys.is_object() || !jm.is_object()) bad_file(file, "", where + ": keys and metrics must be objects");

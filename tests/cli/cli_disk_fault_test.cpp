@@ -91,8 +91,9 @@ TEST(CliDiskFault, ASweepStopsBeforeItsReportsFillTheDisk) {
   write_sweep_spec(dir, "60GB/s, 64GB/s, 68GB/s");
   const auto out = dir / "o";
   const std::string sweep = "sweep --jobs 1 --reports --spec '" + (dir / "s.yaml").string() + "' --out '" + out.string() + "'";
-  // 1000 bytes more than the 64 MiB that must stay free: less than any run's reports take.
-  const auto r = run_socsim(sweep, SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_FREE_BYTES=67109864"));
+  // 20,000 bytes more than the 64 MiB that must stay free (16 KiB in whole blocks): less than
+  // this run's reports take (its report.html alone is about 40 KB).
+  const auto r = run_socsim(sweep, SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_FREE_BYTES=67128864"));
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("the disk is too full for more reports"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--reports: not written: this run's reports take"), std::string::npos) << r.err;
@@ -102,7 +103,8 @@ TEST(CliDiskFault, ASweepStopsBeforeItsReportsFillTheDisk) {
   EXPECT_FALSE(std::filesystem::exists(out / "runs" / "0" / "trace.json"));
   EXPECT_TRUE(std::filesystem::exists(out / "journal.jsonl"));
   expect_no_temporaries(dir);
-  const auto again = run_socsim(sweep + " --resume");
+  // With a GiB to spare they are written (the shim still fakes the free space).
+  const auto again = run_socsim(sweep + " --resume", SOCSIM_SOURCE_DIR, preload("SOCSIM_FAULT_FREE_BYTES=1140850688"));
   EXPECT_EQ(again.exit_code, 0) << again.err;
   for (const char* run : {"0", "1", "2"}) EXPECT_TRUE(std::filesystem::exists(out / "runs" / run / "trace.json")) << run;
 }
