@@ -18,8 +18,7 @@ nlohmann::ordered_json read_results_json(const std::filesystem::path& file) {
   if (!in) throw bad("", "cannot open" + config::errno_reason() + " (expected a sweep output folder holding results.json)");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
-    (void)config::parse_json_unique_keys(text);
-    return nlohmann::ordered_json::parse(text);
+    return config::parse_ordered_json_unique_keys(text);
   } catch (const config::DuplicateJsonKey& e) {
     throw bad(e.key(), config::duplicate_key_message(e) + " (edited? a sweep writes each key once)");
   } catch (const nlohmann::json::exception& e) {

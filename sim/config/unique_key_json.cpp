@@ -34,16 +34,19 @@ int line_of_key(std::string_view text, const std::string& key, int n) {
 DuplicateJsonKey::DuplicateJsonKey(std::string key, int line, int first_line)
     : std::runtime_error("duplicate JSON key \"" + key + "\""), key_(std::move(key)), line_(line), first_line_(first_line) {}
 
-nlohmann::json parse_json_unique_keys(std::string_view text) {
-  using nlohmann::json;
+namespace {
+
+// One parse with the checks, into either kind of JSON value (ordered keeps the file's key order).
+template <class json>
+json parse_unique(std::string_view text) {
   // Per open object: its keys so far, each with its occurrence number among all keys of that name.
   std::vector<std::map<std::string, int>> open;
   std::map<std::string, int> occurrences;
-  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+  const typename json::parser_callback_t check = [&](int depth, typename json::parse_event_t event, json& parsed) {
     // Every file socsim reads nests a few levels; millions of '{' would build millions of nodes
     // before any check saw them (a 96 MB header took 4.8 GB).
     if (depth > kMaxJsonDepth) {
-      throw json::out_of_range::create(406, "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep", nullptr);
+      throw nlohmann::json::out_of_range::create(406, "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep", nullptr);
     }
     switch (event) {
       case json::parse_event_t::object_start:
@@ -53,7 +56,7 @@ nlohmann::json parse_json_unique_keys(std::string_view text) {
         if (!open.empty()) open.pop_back();
         break;
       case json::parse_event_t::key: {
-        const std::string k = parsed.get<std::string>();
+        const std::string k = parsed.template get<std::string>();
         const int n = ++occurrences[k];
         if (open.empty()) break;  // not reachable for valid JSON; the parser reports the error
         const auto [it, fresh] = open.back().emplace(k, n);
@@ -67,6 +70,11 @@ nlohmann::json parse_json_unique_keys(std::string_view text) {
   };
   return json::parse(text, check);
 }
+
+}  // namespace
+
+nlohmann::json parse_json_unique_keys(std::string_view text) { return parse_unique<nlohmann::json>(text); }
+nlohmann::ordered_json parse_ordered_json_unique_keys(std::string_view text) { return parse_unique<nlohmann::ordered_json>(text); }
 
 std::string duplicate_key_message(const DuplicateJsonKey& e) {
   std::string s = "given twice in one object";

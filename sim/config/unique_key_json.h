@@ -30,6 +30,8 @@ inline constexpr int kMaxJsonDepth = 64;
 // nlohmann::json::parse(text), plus DuplicateJsonKey when any object repeats a key. Parse errors
 // propagate as nlohmann::json::exception, as from json::parse.
 nlohmann::json parse_json_unique_keys(std::string_view text);
+// The same into an ordered_json (the file's key order kept), in one parse.
+nlohmann::ordered_json parse_ordered_json_unique_keys(std::string_view text);
 
 // "given twice in one object (line 7; the first at line 3)": the message for an error that
 // already names the file and, as its key, e.key().

@@ -62,8 +62,7 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
       complete += line.size() + 1;
       nlohmann::ordered_json j;
       try {
-        (void)config::parse_json_unique_keys(line);  // a key given twice (an edit) is refused, not resolved
-        j = nlohmann::ordered_json::parse(line);
+        j = config::parse_ordered_json_unique_keys(line);  // a key given twice (an edit) is refused, not resolved
       } catch (const config::DuplicateJsonKey& e) {
         bad(path_, line_no, e.key(), "given twice in one line (edited? remove the journal to start over)");
       } catch (const nlohmann::json::exception&) {
