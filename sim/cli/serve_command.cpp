@@ -189,20 +189,19 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   }
   // A synthetic trace is served once per context count (the max-active-contexts search): calls x
   // contexts call simulations, at about 15,000 a second in timing mode under --policy llms on the
-  // 2-core CI machine (swap and the others faster; functional mode 73-110 a second at 4k-token
-  // contexts: counted as 250 each). Past 2*10^8 of them (about four hours) the command is refused
-  // with its size instead of started (a year of calls over 1024 contexts was weeks of work,
-  // announced only after its first hour; functional mode over 1024 contexts, counted as 20 each,
-  // started 17 hours of work).
+  // 2-core CI machine (swap and the others faster). Past 2*10^8 of them (about four hours) the
+  // command is refused with its size instead of started (a year of calls over 1024 contexts was
+  // weeks of work, announced only after its first hour). Functional mode costs far more per call,
+  // growing with the context's window: serve_run counts it from the trace (llms/density_work.h),
+  // replayed traces too.
   if (trace_file.empty()) {
     constexpr double kMaxCallRuns = 2e8;
-    const double per_call = mode == "functional" ? 250.0 : 1.0;
     const double calls = rq.trace.calls_per_s * hours * 3600.0, runs = calls * static_cast<double>(contexts);
-    if (runs * per_call > kMaxCallRuns) {
+    if (runs > kMaxCallRuns) {
       bad("--contexts", fmt::format("with --hours {} and --rate {} this serves about {:.0f} calls {} times (once per context count: the "
-                                    "max-active-contexts search), {:.3g} call simulations{}, more than a serve command takes (2e8: "
+                                    "max-active-contexts search), {:.3g} call simulations, more than a serve command takes (2e8: "
                                     "hours of work); lower --contexts, --hours or --rate",
-                                    hours, rate, calls, contexts, runs, per_call > 1 ? " in functional mode (each about 250 in timing mode)" : ""));
+                                    hours, rate, calls, contexts, runs));
     }
   }
   rq.trace.hours = hours;

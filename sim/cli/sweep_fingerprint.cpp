@@ -83,7 +83,8 @@ std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::Sweep
     } else if (option == "--set-file") {
       sweep::fingerprint_mix(h, large_file_digest(value, "--set"));
     } else if (option == "--workload") {
-      sweep::fingerprint_mix(h, file_bytes(resolve_input(InputKind::kWorkload, value)));
+      // With its includes resolved, as a SoC file: an included file's change counts too.
+      sweep::fingerprint_mix(h, config::ConfigTree::load_file(resolve_input(InputKind::kWorkload, value)).dump_yaml());
     } else {
       // Checkpoints are gigabytes: their size, header and first and last MiB stand for their
       // contents (not the modification time: copies staged on different nodes differ in it).

@@ -1,8 +1,9 @@
 #pragma once
 // What a sweep's results depend on, as one number (results.json's `fingerprint`): every run's
 // arguments, the contents of every input file they name (the spec; each SoC file with its
-// includes; each model, workload and functional-weights file; every file a --set value names;
-// files read by default for a model: models/shadowattn/<id>.importance.json) and socsim's version. `sweep merge`
+// includes; each workload file with its includes; each model and functional-weights file; every
+// file a --set value names; files read by default for a model:
+// models/shadowattn/<id>.importance.json) and socsim's version. `sweep merge`
 // refuses shards whose fingerprints differ, and `sweep --resume` a journal whose does: results
 // simulated from other file contents or another simulator are never mixed.
 #include <cstdint>

@@ -212,12 +212,30 @@ TEST(CliSemanticErrors, ServeOfMoreThanADayOfWorkExits2NamingTheContexts) {
   EXPECT_NE(r.err.find("--contexts: with --hours 8760 and --rate 1/4s this serves about 7884000 calls 1024 times"), std::string::npos) << r.err;
   r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 64 --hours 720 --rate 1/4s --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("in functional mode"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("functional mode's density decoder would attend over"), std::string::npos) << r.err;
   // Functional mode over 1024 contexts for an hour at 1/s: 3.7e6 call simulations, about 17 hours at the
   // measured 73-110 a second (counted as 20 timing calls each it was started).
   r = run_socsim("serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 1024 --hours 1 --rate 1/1s --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("3.69e+06 call simulations in functional mode (each about 250 in timing mode)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("in 3.74e+06 call simulations (once per context count"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("up to 4096 tokens): about 13.2 h of work"), std::string::npos) << r.err;
+  // A call's cost grows with its context's window: at qwen2-0.5b's 131072 tokens one context at
+  // 1/s for 220 h was let through (counted as 250 timing calls per call) and reported 37 h left.
+  r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 1 --hours 220 --rate 1/s --mode functional");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--contexts: functional mode's density decoder would attend over 1.04e+11 window tokens"), std::string::npos) << r.err;
+  // A replayed trace had no check at all (200,000 calls of 2000 tokens: 28 h left after a minute).
+  const auto dir = scratch_dir("semantic_functional_trace");
+  {
+    std::ofstream t(dir / "t.txt");
+    for (int i = 0; i < 200000; ++i) t << i << " 0 2000\n";
+  }
+  r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 1 --mode functional --trace " + (dir / "t.txt").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--trace: functional mode's density decoder would attend over 2.62e+10 window tokens and run 4e+08 new tokens in 2e+05 "
+                       "call simulations (each call's scored rows attend over its context's window, up to 131072 tokens)"),
+            std::string::npos)
+      << r.err;
 }
 
 // A service trace is held in memory: a rate x duration beyond what it may hold is bad input, not

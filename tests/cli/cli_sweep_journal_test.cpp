@@ -309,6 +309,25 @@ TEST(CliSweepJournal, MergeRefusesShardsSimulatedFromOtherFileContents) {
   EXPECT_FALSE(std::filesystem::exists(dir / "n" / "results.csv"));
 }
 
+// A workload's included file counts by its contents, as a SoC file's includes do (only the
+// including file's own bytes counted: a resume mixed rows of two workloads without a word).
+TEST(CliSweepJournal, MergeRefusesShardsWhoseWorkloadIncludesDiffer) {
+  const auto dir = scratch_dir("sweep_workload_include");
+  write(dir, "w.yaml", "include: lengths.yaml\nrepeat: 2\n");
+  write(dir, "lengths.yaml", "prompt: {uniform: [30, 40]}\ndecode: 2\n");
+  const auto spec = write(dir, "s.yaml",
+                          "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, workload: " + (dir / "w.yaml").string() +
+                              "}\ngrid:\n  seed: [1, 2]\nmetrics: [ttft_ms]\n")
+                        .string();
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 0/2 --out '" + (dir / "a").string() + "'").exit_code, 0);
+  write(dir, "lengths.yaml", "prompt: {uniform: [300, 400]}\ndecode: 2\n");
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --shard 1/2 --out '" + (dir / "b").string() + "'").exit_code, 0);
+  const auto r = run_socsim("sweep merge --out '" + (dir / "m").string() + "' '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("comes from a different sweep"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "m" / "results.csv"));
+}
+
 // A file named by a --set value counts by its contents, as the SoC file does: shadowAttn's
 // head importance changed between shards is another sweep.
 TEST(CliSweepJournal, MergeRefusesShardsWhoseSettingFilesDiffer) {

@@ -4,8 +4,12 @@
 #include <cmath>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "sim/config/config_error.h"
 #include "sim/core/run_progress.h"
 #include "sim/systems/llms/attention_density.h"
+#include "sim/systems/llms/density_work.h"
 #include "sim/systems/llms/load_planner.h"
 
 namespace socsim::systems::llms {
@@ -55,6 +59,21 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const auto calls = rq.replay ? *rq.replay : trace_for(rq.service.contexts);
   // The max-active-contexts search below runs the service once per context count.
   const std::uint32_t runs = rq.replay ? 1 : rq.service.contexts;
+  if (rq.service.density_source == DensitySource::kAttentionScores && rq.service.policy == Policy::kLlms && opt.compression) {
+    // Refused with its size before it starts: each call's densities cost its window (density_work.h).
+    const auto w = rq.replay ? density_work(calls, rq.model.max_context) : density_search_work(calls, rq.service.contexts, rq.model.max_context);
+    if (w.host_seconds() > kMaxServeHostSeconds) {
+      throw config::ConfigError(
+          {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
+          fmt::format("functional mode's density decoder would attend over {:.3g} window tokens and run {:.3g} new tokens in {:.3g} call "
+                      "simulations{} (each call's scored rows attend over its context's window, up to {} tokens): about {:.1f} h of work on "
+                      "a 2-core machine, more than a serve command takes ({:.1f} h); {}",
+                      w.window_tokens, w.new_tokens, w.calls, rq.replay || rq.service.contexts == 1 ? "" : " (once per context count: the max-active-contexts search)",
+                      rq.model.max_context, w.host_seconds() / 3600, kMaxServeHostSeconds / 3600,
+                      rq.replay ? "serve fewer of the trace's calls or set a smaller llms.max_context"
+                                : "lower --contexts, --hours or --rate, or set a smaller llms.max_context"));
+    }
+  }
   progress_service_run(1, runs);
   const auto r = run_with(rq.service.contexts, calls);
 

@@ -1,0 +1,37 @@
+#pragma once
+// What `serve --mode functional` will cost the host, known before it runs. The density decoder
+// (attention_density.h) runs each call's new tokens and scores the call's last rows over the
+// context's whole window, so a call costs about its window's tokens plus its new tokens, and a
+// long window costs each call more: the same 131 calls took 2.05 s at llms.max_context 1024 and
+// 6.49 s at 4096. Measured on the 2-core CI machine (replayed one-context traces of 60 and 600
+// calls, qwen2-0.5b, windows 2048..32768): 4.3-5 µs per window token and 1.8 µs per new token
+// per call; counted as 5 and 2. The timing simulation of each call comes on top (about 15,000
+// calls a second under --policy llms).
+#include <cstdint>
+#include <vector>
+
+#include "sim/systems/llms/call_trace.h"
+
+namespace socsim::systems::llms {
+
+struct DensityWork {
+  double window_tokens = 0;  // summed over the calls: the window each call's scored rows attend over
+  double new_tokens = 0;     // summed over the calls: the tokens each call adds
+  double calls = 0;          // call simulations (the timing model's share)
+  double host_seconds() const { return 5e-6 * window_tokens + 2e-6 * new_tokens + calls / 15000.0; }
+};
+
+// The most a serve command takes on the reference machine before it is refused with its size
+// (as timing mode's 2e8 call simulations: about 3.7 hours).
+inline constexpr double kMaxServeHostSeconds = 2e8 / 15000.0;
+
+// `calls` served once: each context's window grows by each call's delta and slides at `window`
+// tokens (the tokens kept plus the call's, at most the window, as serve slides it).
+DensityWork density_work(const std::vector<Call>& calls, std::uint64_t window);
+
+// A generated trace served once per context count 1..contexts (the max-active-contexts search):
+// `calls`, the trace of `contexts`, exactly; each smaller count from its calls' number and mean
+// delta, spread evenly (fewer contexts fill their windows sooner, so each call costs more).
+DensityWork density_search_work(const std::vector<Call>& calls, std::uint32_t contexts, std::uint64_t window);
+
+}  // namespace socsim::systems::llms
