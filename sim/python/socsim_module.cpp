@@ -14,10 +14,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <csignal>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <stdlib.h>
@@ -43,6 +46,9 @@ std::string option_text(const py::handle& v) {
   if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
   return py::str(v).cast<std::string>();
 }
+
+// The options of socsim's commands that take no value (dashed, as on the command line).
+constexpr std::array<std::string_view, 4> kFlags = {"help", "dry-run", "reports", "resume"};
 
 // kwargs -> ["--key", "value", ...]; `set` expands to one --set per entry.
 std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs);
@@ -86,6 +92,13 @@ std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs) {
       if (c == '_') c = '-';
     }
     if (py::isinstance<py::bool_>(v)) {
+      // The CLI's flags (options without a value) are the only bools: elsewhere batch=False was
+      // dropped without a word and prompt=True took the next option's value as its own.
+      if (std::find(kFlags.begin(), kFlags.end(), key) == kFlags.end()) {
+        throw socsim::config::ConfigError({"python", 0, 0}, k.cast<std::string>(),
+                                          std::string("takes a value, not ") + (v.cast<bool>() ? "True" : "False") +
+                                              " (only help, dry_run, reports and resume are switches)");
+      }
       if (v.cast<bool>()) args.push_back("--" + key);  // a flag
       continue;
     }

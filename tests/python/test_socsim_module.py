@@ -69,6 +69,15 @@ class Module(unittest.TestCase):
             socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=-5, decode=2)
         with self.assertRaises(socsim.ConfigError):
             socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=64, decode=2, no_such_option=1)
+        # A bool for an option that takes a value: batch=False was dropped (batch 1), prompt=True
+        # took the next option's value as its own.
+        for kwargs in ({"batch": False}, {"prompt": True}):
+            args = dict(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=64, decode=2)
+            args.update(kwargs)
+            with self.assertRaises(socsim.ConfigError) as e:
+                socsim.run(**args)
+            name = next(iter(kwargs))
+            self.assertIn(f"{name}: takes a value, not {kwargs[name]}", str(e.exception))
 
     def test_sweep_rows_match_results_json_and_load_into_pandas(self):
         with tempfile.TemporaryDirectory() as d:
