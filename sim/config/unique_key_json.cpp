@@ -7,30 +7,6 @@
 
 namespace socsim::config {
 
-namespace {
-
-// The line of the n-th (1-based) textual occurrence of "key" used as a key (followed by optional
-// whitespace and a colon). The parser reports keys in text order, so the n-th key event named k
-// is the n-th such occurrence. Keys written with escapes do not match textually: 0 (unknown).
-int line_of_key(std::string_view text, const std::string& key, int n) {
-  const std::string quoted = "\"" + key + "\"";
-  std::size_t pos = 0;
-  while ((pos = text.find(quoted, pos)) != std::string_view::npos) {
-    std::size_t after = pos + quoted.size();
-    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\n' || text[after] == '\r')) ++after;
-    const bool is_key = after < text.size() && text[after] == ':' && (pos == 0 || text[pos - 1] != '\\');
-    if (is_key && --n == 0) {
-      int line = 1;
-      for (std::size_t i = 0; i < pos; ++i) line += text[i] == '\n';
-      return line;
-    }
-    pos += quoted.size();
-  }
-  return 0;
-}
-
-}  // namespace
-
 DuplicateJsonKey::DuplicateJsonKey(std::string key, int line, int first_line)
     : std::runtime_error("duplicate JSON key \"" + key + "\""), key_(std::move(key)), line_(line), first_line_(first_line) {}
 
@@ -60,7 +36,7 @@ json parse_unique(std::string_view text) {
         const int n = ++occurrences[k];
         if (open.empty()) break;  // not reachable for valid JSON; the parser reports the error
         const auto [it, fresh] = open.back().emplace(k, n);
-        if (!fresh) throw DuplicateJsonKey(k, line_of_key(text, k, n), line_of_key(text, k, it->second));
+        if (!fresh) throw DuplicateJsonKey(k, json_key_line(text, k, n), json_key_line(text, k, it->second));
         break;
       }
       default:
@@ -82,6 +58,25 @@ std::string duplicate_key_message(const DuplicateJsonKey& e) {
     s += " (line " + std::to_string(e.line()) + "; the first at line " + std::to_string(e.first_line()) + ")";
   }
   return s + "; JSON readers disagree on which one counts, so socsim refuses the file";
+}
+
+// Textual occurrences of "key" used as a key (followed by optional whitespace and a colon). The
+// parser reports keys in text order, so the n-th key event named k is the n-th such occurrence.
+int json_key_line(std::string_view text, const std::string& key, int n) {
+  const std::string quoted = "\"" + key + "\"";
+  std::size_t pos = 0;
+  while ((pos = text.find(quoted, pos)) != std::string_view::npos) {
+    std::size_t after = pos + quoted.size();
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\n' || text[after] == '\r')) ++after;
+    const bool is_key = after < text.size() && text[after] == ':' && (pos == 0 || text[pos - 1] != '\\');
+    if (is_key && --n == 0) {
+      int line = 1;
+      for (std::size_t i = 0; i < pos; ++i) line += text[i] == '\n';
+      return line;
+    }
+    pos += quoted.size();
+  }
+  return 0;
 }
 
 }  // namespace socsim::config

@@ -33,6 +33,10 @@ nlohmann::json parse_json_unique_keys(std::string_view text);
 // The same into an ordered_json (the file's key order kept), in one parse.
 nlohmann::ordered_json parse_ordered_json_unique_keys(std::string_view text);
 
+// 1-based line of the n-th (1-based) "key" written as a key (followed by a colon) in the text; 0
+// when there is none (or the key is written with escapes): an error about a value names its line.
+int json_key_line(std::string_view text, const std::string& key, int n = 1);
+
 // "given twice in one object (line 7; the first at line 3)": the message for an error that
 // already names the file and, as its key, e.key().
 std::string duplicate_key_message(const DuplicateJsonKey& e);

@@ -105,6 +105,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     const auto it = anchors_.find(anchor);
     if (it == anchors_.end()) throw ConfigError(location(mark), path(), "unknown alias");
+    aliases_ = true;
     if (expecting_key()) {
       if (it->second->kind != Node::Kind::kScalar) {
         throw ConfigError(location(mark), path(), "map keys must be scalars");
@@ -199,8 +200,9 @@ class TreeBuilder : public YAML::EventHandler {
     const std::uint64_t before = nodes_;
     if (n > kMaxNodes - nodes_) {
       throw ConfigError(location(mark), path(),
-                        "the file expands to more than " + std::to_string(kMaxNodes) +
-                            " nodes (nested aliases multiply their anchors' contents); a configuration needs far fewer");
+                        "the file expands to more than " + std::to_string(kMaxNodes) + " nodes (" +
+                            (aliases_ ? "nested aliases multiply their anchors' contents" : "values, keys, lists and maps; a list of values is one each") +
+                            "); a configuration needs far fewer");
     }
     if (bytes > kMaxTextBytes - bytes_) {
       throw ConfigError(location(mark), path(),
@@ -242,6 +244,7 @@ class TreeBuilder : public YAML::EventHandler {
   std::map<YAML::anchor_t, std::uint64_t> anchor_sizes_;  // nodes of each anchor's subtree
   std::map<YAML::anchor_t, std::uint64_t> anchor_bytes_;  // and its text
   std::uint64_t nodes_ = 0, bytes_ = 0, last_bytes_ = 0;
+  bool aliases_ = false;  // whether an alias was read (the bound's message says what grew)
   int documents_ = 0;
 };
 

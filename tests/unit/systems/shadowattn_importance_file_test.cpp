@@ -2,6 +2,7 @@
 // named by file and key, and which importance the system takes by default.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 
@@ -68,6 +69,10 @@ TEST(ShadowAttnImportanceFile, BadInputNamesTheFileAndTheKey) {
       {"seed", "seed", [](auto& j) { j["seed"] = -1; }},
       {"nested", "calibration.tokens", [](auto& j) { j["calibration"].erase("tokens"); }},
       {"same_shape_other_model", "model", [](auto& j) { j["model"] = "a-fine-tune-of-the-same-shape"; }},
+      // Found by the fifth audit: a stray key (a 60 MB one too) and a negative entropy were taken.
+      {"unknown_key", "extra_key", [](auto& j) { j["extra_key"] = 1; }},
+      {"unknown_nested_key", "calibration.tokenz", [](auto& j) { j["calibration"]["tokenz"] = 16; }},
+      {"negative_entropy", "base_entropy_nats", [](auto& j) { j["base_entropy_nats"] = -1e308; }},
   };
   for (const auto& c : cases) {
     auto j = good;
@@ -90,6 +95,25 @@ TEST(ShadowAttnImportanceFile, BadInputNamesTheFileAndTheKey) {
   } catch (const config::ConfigError& e) {
     EXPECT_EQ(e.key(), "seed") << e.what();
     EXPECT_GT(e.location().line, 1) << e.what();
+  }
+  // Errors name the key's line: the file as `socsim calibrate` writes it, one key a line.
+  auto pretty = good;
+  pretty["layer_importance"][1] = "high";
+  const std::string text = pretty.dump(1);
+  try {
+    read_importance_file(write("line", text), m);
+    ADD_FAILURE() << "a text importance was accepted";
+  } catch (const config::ConfigError& e) {
+    const auto at = text.find("\"layer_importance\"");
+    EXPECT_EQ(e.location().line, 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) << e.what();
+  }
+  // A binary file is named as one (it was "unexpected end of input" at line 1).
+  try {
+    read_importance_file(write("binary", std::string("{\"model\":\n\0\xff\xfe}", 16)), m);
+    ADD_FAILURE() << "a binary file was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.location().line, 2) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is not UTF-8 text"), std::string::npos) << e.what();
   }
   const auto broken = write("broken", "{\"model\": ");
   EXPECT_THROW(read_importance_file(broken, m), config::ConfigError);
