@@ -265,7 +265,8 @@ int sweep_command(const std::vector<std::string>& args) {
   sweep::SweepResults results;
   results.name = spec.name;
   results.spec = spec.file;
-  results.fingerprint = sweep_fingerprint(spec, plan);
+  const auto inputs = sweep_inputs_of(spec, plan);
+  results.fingerprint = inputs.fingerprint;
   results.runs_total = plan.runs.size();
   results.shard = fmt::format("{}/{}", shard.index, shard.count);
   results.columns = plan.columns;
@@ -280,7 +281,7 @@ int sweep_command(const std::vector<std::string>& args) {
     const auto dir = std::filesystem::weakly_canonical(report_dir, canon_ec);
     reports_where = report_dir.empty() ? "--out's runs/" : (canon_ec ? std::filesystem::absolute(report_dir) : dir).string();
   }
-  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics, reports_where}, resume, plan.runs.size());
+  sweep::SweepJournal journal(out_dir, {spec.name, results.fingerprint, results.shard, spec.metrics, reports_where, inputs.parts}, resume, plan.runs.size());
   std::map<std::size_t, const sweep::JournalEntry*> journaled;
   for (const auto& e : journal.finished()) journaled[e.run] = &e;
   // A sweep that completed removed its journal; resuming it again (a requeued job) takes its

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "sim/cli/input_paths.h"
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
@@ -44,10 +46,18 @@ std::string large_file_digest(const std::filesystem::path& file, const std::stri
 
 }  // namespace
 
-std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::SweepPlan& plan) {
-  std::uint64_t h = plan.fingerprint;
-  sweep::fingerprint_mix(h, SOCSIM_VERSION);
-  sweep::fingerprint_mix(h, file_bytes(spec.file));
+SweepInputs sweep_inputs_of(const sweep::SweepSpec& spec, const sweep::SweepPlan& plan) {
+  SweepInputs in;
+  const auto part = [&](std::string what, const std::string& content) {
+    std::uint64_t h = 1469598103934665603ULL;
+    sweep::fingerprint_mix(h, content);
+    in.parts.emplace_back(std::move(what), fmt::format("{:016x}", h));
+  };
+  in.parts.emplace_back("socsim version", SOCSIM_VERSION);
+  part("the runs' arguments", std::to_string(plan.fingerprint));
+  std::string named = spec.name + "\n";
+  for (const auto& m : spec.metrics) named += m + "\n";
+  part("the spec's name and metrics", named);
   // Each distinct input once, in a fixed order (option, then value).
   std::set<std::pair<std::string, std::string>> inputs;
   for (const auto& run : plan.runs) {
@@ -68,30 +78,36 @@ std::uint64_t sweep_fingerprint(const sweep::SweepSpec& spec, const sweep::Sweep
     }
   }
   for (const auto& [option, value] : inputs) {
-    sweep::fingerprint_mix(h, option);
-    sweep::fingerprint_mix(h, value);
+    std::string what = option + " " + value;
     if (option == "--soc") {
       // The file with its includes resolved: an included file's change counts too.
-      sweep::fingerprint_mix(h, config::ConfigTree::load_file(resolve_input(InputKind::kSoc, value)).dump_yaml());
+      part(what + " (with its includes)", config::ConfigTree::load_file(resolve_input(InputKind::kSoc, value)).dump_yaml());
     } else if (option == "--model") {
       const auto model_file = resolve_input(InputKind::kModel, value);
-      sweep::fingerprint_mix(h, file_bytes(model_file));
+      std::string content = file_bytes(model_file);
       // Files read by default for this model: shadowAttn's offline head importance.
       if (const auto importance = systems::shadowattn::find_importance_file(model_file.stem().string()); !importance.empty()) {
-        sweep::fingerprint_mix(h, file_bytes(importance));
+        content += file_bytes(importance);
+        what += " (and " + importance.string() + ")";
       }
+      part(what, content);
     } else if (option == "--set-file") {
-      sweep::fingerprint_mix(h, large_file_digest(value, "--set"));
+      part(what, large_file_digest(value, "--set"));
     } else if (option == "--workload") {
       // With its includes resolved, as a SoC file: an included file's change counts too.
-      sweep::fingerprint_mix(h, config::ConfigTree::load_file(resolve_input(InputKind::kWorkload, value)).dump_yaml());
+      part(what + " (with its includes)", config::ConfigTree::load_file(resolve_input(InputKind::kWorkload, value)).dump_yaml());
     } else {
       // Checkpoints are gigabytes: their size, header and first and last MiB stand for their
       // contents (not the modification time: copies staged on different nodes differ in it).
-      sweep::fingerprint_mix(h, large_file_digest(value));
+      part(what, large_file_digest(value));
     }
   }
-  return h;
+  in.fingerprint = 1469598103934665603ULL;
+  for (const auto& [what, hash] : in.parts) {
+    sweep::fingerprint_mix(in.fingerprint, what);
+    sweep::fingerprint_mix(in.fingerprint, hash);
+  }
+  return in;
 }
 
 }  // namespace socsim::cli

@@ -24,12 +24,37 @@ namespace {
 }
 
 nlohmann::ordered_json header_json(const JournalHeader& h) {
-  return {{"socsim_sweep_journal", 1},
-          {"sweep", h.name},
-          {"fingerprint", fmt::format("{:016x}", h.fingerprint)},
-          {"shard", h.shard},
-          {"metrics", h.metrics},
-          {"reports", h.reports}};
+  nlohmann::ordered_json j = {{"socsim_sweep_journal", 1},
+                              {"sweep", h.name},
+                              {"fingerprint", fmt::format("{:016x}", h.fingerprint)},
+                              {"shard", h.shard},
+                              {"metrics", h.metrics},
+                              {"reports", h.reports}};
+  if (!h.inputs.empty()) {
+    auto& in = j["inputs"] = nlohmann::ordered_json::object();
+    for (const auto& [what, hash] : h.inputs) in[what] = hash;
+  }
+  return j;
+}
+
+// What differs between the inputs a journal recorded and this sweep's: "--workload w.yaml (with
+// its includes) changed; --soc x.yaml is new". Empty when the journal recorded none.
+std::string changed_inputs(const nlohmann::ordered_json& then, const nlohmann::ordered_json& now) {
+  if (!then.is_object() || !now.is_object()) return {};
+  std::vector<std::string> said;
+  for (const auto& [what, hash] : now.items()) {
+    if (!then.contains(what)) {
+      said.push_back(what + " is new");
+    } else if (then.at(what) != hash) {
+      said.push_back(what == "socsim version" ? "socsim's version changed (" + then.at(what).dump() + ", now " + hash.dump() + ")" : what + " changed");
+    }
+  }
+  for (const auto& [what, hash] : then.items()) {
+    if (!now.contains(what)) said.push_back(what + " is no longer used");
+  }
+  std::string s;
+  for (const auto& x : said) s += (s.empty() ? "" : "; ") + x;
+  return s;
 }
 
 // JSON text of `j`; bytes that are not UTF-8 (a path or name in an error message) become U+FFFD
@@ -148,13 +173,18 @@ void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t lin
                                "): add --resume to continue it without repeating finished runs, or choose another --out");
   }
   const auto want = header_json(header);
-  for (const char* key : {"sweep", "fingerprint", "shard", "metrics"}) {
-    if (j.value(key, nlohmann::ordered_json()) != want[key]) {
-      bad(path_, line_no, key,
-          "the journal is of another sweep or other inputs (" + std::string(key) + " " + j.value(key, nlohmann::ordered_json()).dump() +
-              ", this sweep: " + want[key].dump() +
-              "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
+  // The name, shard and metrics first: each is named as itself (the fingerprint covers them too).
+  for (const char* key : {"sweep", "shard", "metrics", "fingerprint"}) {
+    if (j.value(key, nlohmann::ordered_json()) == want[key]) continue;
+    const std::string changed = key == std::string("fingerprint") && j.contains("inputs") ? changed_inputs(j.at("inputs"), want["inputs"]) : "";
+    if (!changed.empty()) {
+      bad(path_, line_no, "inputs",
+          "the journal was written from other inputs: " + changed + "; its runs cannot be mixed with these: restore them, or choose another --out");
     }
+    bad(path_, line_no, key,
+        "the journal is of another sweep or other inputs (" + std::string(key) + " " + j.value(key, nlohmann::ordered_json()).dump() +
+            ", this sweep: " + want[key].dump() +
+            "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
   }
   // (Journals written before the key existed carry no reports: nothing to compare.)
   if (j.contains("reports") && j.at("reports") != want["reports"]) {

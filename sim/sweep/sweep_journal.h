@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -32,6 +33,9 @@ struct JournalHeader {
   // Where each run's report folder goes ("" for none): a resume must write the rest's alike, or
   // the folder of reports would hold some runs only.
   std::string reports;
+  // The fingerprint's parts, each (what, its hash): a resume refused names the parts that differ
+  // (cli/sweep_fingerprint.h). Journals written before it have none.
+  std::vector<std::pair<std::string, std::string>> inputs;
 };
 
 struct JournalEntry {

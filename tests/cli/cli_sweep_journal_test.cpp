@@ -328,6 +328,32 @@ TEST(CliSweepJournal, MergeRefusesShardsWhoseWorkloadIncludesDiffer) {
   EXPECT_FALSE(std::filesystem::exists(dir / "m" / "results.csv"));
 }
 
+// A refused resume names what changed (it gave two fingerprints only), and a spec changed only in
+// its comments or layout resumes (its runs, name and metrics are what count).
+TEST(CliSweepJournal, AResumeRefusedNamesTheInputsThatChangedAndAReformattedSpecResumes) {
+  const auto dir = scratch_dir("sweep_changed_inputs");
+  write(dir, "w.yaml", "include: lengths.yaml\nrepeat: 2\n");
+  write(dir, "lengths.yaml", "prompt: {uniform: [30, 40]}\ndecode: 2\n");
+  const std::string base = "base: {soc: snapdragon-8gen3, model: qwen2-0.5b, system: cpu-only, workload: " + (dir / "w.yaml").string() + "}\n";
+  // Run 1 does not fit a 1 MiB device: the sweep exits 3 and keeps its journal.
+  const auto spec = write(dir, "s.yaml", "name: changed\n" + base + "grid: {dram.capacity: [16GiB, 1MiB]}\nmetrics: [ttft_ms]\n").string();
+  const std::string out = (dir / "o").string();
+  ASSERT_EQ(run_socsim("sweep --spec '" + spec + "' --out '" + out + "'").exit_code, 3);
+  const auto reformatted = write(dir, "r.yaml", "# the same sweep, laid out otherwise\nname: changed\n" + base +
+                                                    "grid:\n  dram.capacity: [16GiB, 1MiB]\nmetrics:\n  - ttft_ms\n").string();
+  auto r = run_socsim("sweep --spec '" + reformatted + "' --out '" + out + "' --resume");
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // resumed: run 1 is retried and fails again
+  EXPECT_EQ(r.err.find("fingerprint"), std::string::npos) << r.err;
+  write(dir, "lengths.yaml", "prompt: {uniform: [300, 400]}\ndecode: 2\n");
+  write(dir, "s.yaml", "name: changed\n" + base + "grid: {dram.capacity: [16GiB, 2MiB]}\nmetrics: [ttft_ms]\n");
+  r = run_socsim("sweep --spec '" + spec + "' --out '" + out + "' --resume");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("journal.jsonl:1: inputs: the journal was written from other inputs: the runs' arguments changed; --workload " +
+                       (dir / "w.yaml").string() + " (with its includes) changed;"),
+            std::string::npos)
+      << r.err;
+}
+
 // A file named by a --set value counts by its contents, as the SoC file does: shadowAttn's
 // head importance changed between shards is another sweep.
 TEST(CliSweepJournal, MergeRefusesShardsWhoseSettingFilesDiffer) {

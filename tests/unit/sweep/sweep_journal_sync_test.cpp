@@ -14,7 +14,7 @@
 namespace socsim::sweep {
 namespace {
 
-const JournalHeader kHeader{"sync-test", 42, "1/1", {"ttft_ms"}, ""};
+const JournalHeader kHeader{"sync-test", 42, "1/1", {"ttft_ms"}, "", {}};
 
 void append_runs(SweepJournal& j, std::size_t n) {
   for (std::size_t run = 0; run < n; ++run) j.append({run, {1.0 + static_cast<double>(run)}, ""});
