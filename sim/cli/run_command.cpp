@@ -278,6 +278,17 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                                   std::to_string(work.decode.max()) + " tokens, beyond " + req.model.id + "'s context of " +
                                   std::to_string(req.model.max_context) + " (--model " + req.model.id + ")");
   }
+  for (const auto& r : req.workload) {
+    // The device's memory, checked again by the run: a request whose KV cache does not fit beside
+    // weights that do is blamed on the workload file's line (its batch, else its prompt).
+    try {
+      systems::check_fits_device_memory(req.soc, req.model, system, strategy->weight_bits(), r.prompt + r.decode, r.batch);
+    } catch (const config::ConfigError& e) {
+      if (systems::memory_need(req.model, strategy->weight_bits(), 0, 0).total() > static_cast<double>(req.soc.dram.capacity_bytes)) throw;
+      const bool by_batch = r.batch > 1 && !work.batch_at.file.empty();
+      throw config::ConfigError(by_batch ? work.batch_at : work.prompt_at, by_batch ? "batch" : "prompt", "workload '" + work.name + "': " + e.message());
+    }
+  }
   config::note_run_work(fmt::format("--model {} (about {:.3g} parameters, {} layer{}) with {}", model, static_cast<double>(req.model.total_params()),
                                     req.model.layers, req.model.layers == 1 ? "" : "s",
                                     req.workload.empty() ? fmt::format("--prompt {} --decode {} --batch {}", req.prompt_tokens, req.decode_tokens, req.batch)

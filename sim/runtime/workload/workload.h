@@ -68,6 +68,7 @@ struct Workload {
   std::string name, source;
   LengthDist prompt, decode;
   config::SourceLocation prompt_at, decode_at;  // their lines in the file (errors against a model's window)
+  config::SourceLocation batch_at;              // its line (errors against the device's memory); none without `batch:`
   std::uint64_t batch = 1, repeat = 1, seed = 1;
   // Whether any length is drawn (a seed then matters); fixed lengths draw nothing.
   bool draws() const {

@@ -43,6 +43,7 @@ Workload read_workload(config::ConfigTree& tree, const std::string& default_name
   w.decode = *decode;
   w.prompt_at = root.location_of("prompt");
   w.decode_at = root.location_of("decode");
+  if (root.has("batch")) w.batch_at = root.location_of("batch");
   if (root.has("seed") && !w.draws()) {
     throw config::ConfigError(root.location_of("seed"), "seed", "draws nothing: prompt and decode are fixed lengths (give a distribution to draw)");
   }
