@@ -66,6 +66,7 @@ struct RunSetup {
   // The resolved SoC description, dumped as YAML only for a report page (the dump took ~4% of a
   // short run's instructions).
   std::shared_ptr<const config::ConfigTree> soc_tree;
+  runtime::Workload workload;  // the file's, when --workload gave the requests (its lines for errors)
 };
 
 void RunSetupDeleter::operator()(RunSetup* s) const { delete s; }
@@ -278,17 +279,6 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                                   std::to_string(work.decode.max()) + " tokens, beyond " + req.model.id + "'s context of " +
                                   std::to_string(req.model.max_context) + " (--model " + req.model.id + ")");
   }
-  for (const auto& r : req.workload) {
-    // The device's memory, checked again by the run: a request whose KV cache does not fit beside
-    // weights that do is blamed on the workload file's line (its batch, else its prompt).
-    try {
-      systems::check_fits_device_memory(req.soc, req.model, system, strategy->weight_bits(), r.prompt + r.decode, r.batch);
-    } catch (const config::ConfigError& e) {
-      if (systems::memory_need(req.model, strategy->weight_bits(), 0, 0).total() > static_cast<double>(req.soc.dram.capacity_bytes)) throw;
-      const bool by_batch = r.batch > 1 && !work.batch_at.file.empty();
-      throw config::ConfigError(by_batch ? work.batch_at : work.prompt_at, by_batch ? "batch" : "prompt", "workload '" + work.name + "': " + e.message());
-    }
-  }
   config::note_run_work(fmt::format("--model {} (about {:.3g} parameters, {} layer{}) with {}", model, static_cast<double>(req.model.total_params()),
                                     req.model.layers, req.model.layers == 1 ? "" : "s",
                                     req.workload.empty() ? fmt::format("--prompt {} --decode {} --batch {}", req.prompt_tokens, req.decode_tokens, req.batch)
@@ -320,6 +310,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     fopt.layers = vm.count("functional-layers") ? static_cast<std::uint64_t>(functional_layers) : 0;
   }
   outcome.functional = functional;
+  outcome.workload = work;
   outcome.report_dir = report_dir;
   outcome.json_file = json_file;
   return setup;
@@ -356,6 +347,10 @@ void note_trace_limits(const report::TraceRecorder& trace, report::RunReport& r)
 
 RunResult simulate_prepared(RunSetup& setup) {
   RunResult result;
+  if (!setup.req.workload.empty()) {
+    systems::check_workload_fits_device_memory(setup.req.soc, setup.req.model, setup.req.system, setup.strategy->weight_bits(), setup.workload,
+                                               setup.req.workload);
+  }
   std::optional<nlohmann::ordered_json> accuracy;
   std::optional<nlohmann::ordered_json> data_driven;
   runtime::RunRequest req = setup.req;

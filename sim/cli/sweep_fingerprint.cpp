@@ -87,12 +87,13 @@ SweepInputs sweep_inputs_of(const sweep::SweepSpec& spec, const sweep::SweepPlan
       std::string content = file_bytes(model_file);
       // Files read by default for this model: shadowAttn's offline head importance.
       if (const auto importance = systems::shadowattn::find_importance_file(model_file.stem().string()); !importance.empty()) {
+        // (Named, not located: where the file was found differs between checkouts and nodes.)
         content += file_bytes(importance);
-        what += " (and " + importance.string() + ")";
+        what += " (and its shadowattn importance file)";
       }
       part(what, content);
     } else if (option == "--set-file") {
-      part(what, large_file_digest(value, "--set"));
+      part("the file " + value + " (a --set value)", large_file_digest(value, "--set"));
     } else if (option == "--workload") {
       // With its includes resolved, as a SoC file: an included file's change counts too.
       part(what + " (with its includes)", config::ConfigTree::load_file(resolve_input(InputKind::kWorkload, value)).dump_yaml());

@@ -19,7 +19,9 @@ namespace socsim::cli {
 
 // The parts, in a fixed order, each (what it is, its hash as hex; socsim's version as itself):
 // ("socsim version", "0.9.0"), ("the runs' arguments", ...), ("the spec's name and metrics", ...),
-// ("--soc snapdragon-8gen3", ...), ("--workload w.yaml", ...), ("--set-file f.json", ...).
+// ("--soc snapdragon-8gen3 (with its includes)", ...), ("--workload w.yaml (with its includes)",
+// ...), ("the file f.json (a --set value)", ...). No part names where a file was found, so
+// checkouts and nodes at other paths agree.
 struct SweepInputs {
   std::uint64_t fingerprint = 0;  // of all the parts
   std::vector<std::pair<std::string, std::string>> parts;

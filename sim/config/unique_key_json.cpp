@@ -1,5 +1,6 @@
 #include "sim/config/unique_key_json.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -62,21 +63,22 @@ std::string duplicate_key_message(const DuplicateJsonKey& e) {
 
 // Textual occurrences of "key" used as a key (followed by optional whitespace and a colon). The
 // parser reports keys in text order, so the n-th key event named k is the n-th such occurrence.
-int json_key_line(std::string_view text, const std::string& key, int n) {
+int json_key_line(std::string_view text, const std::string& key, int n, std::size_t from) {
   const std::string quoted = "\"" + key + "\"";
-  std::size_t pos = 0;
+  std::size_t pos = from;
   while ((pos = text.find(quoted, pos)) != std::string_view::npos) {
     std::size_t after = pos + quoted.size();
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\n' || text[after] == '\r')) ++after;
     const bool is_key = after < text.size() && text[after] == ':' && (pos == 0 || text[pos - 1] != '\\');
-    if (is_key && --n == 0) {
-      int line = 1;
-      for (std::size_t i = 0; i < pos; ++i) line += text[i] == '\n';
-      return line;
-    }
+    if (is_key && --n == 0) return text_line_of_offset(text, pos);
     pos += quoted.size();
   }
   return 0;
+}
+
+int text_line_of_offset(std::string_view text, std::size_t offset) {
+  const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size()));
+  return 1 + static_cast<int>(std::count(text.begin(), end, '\n'));
 }
 
 }  // namespace socsim::config

@@ -47,26 +47,6 @@ constexpr std::uint64_t kMaxCount = 1 << 14;        // layers, heads, head_dim
 constexpr std::uint64_t kMaxTokens = 1 << 24;       // vocab_size, max_position_embeddings (as --set model.*)
 constexpr double kMaxParams = 1e14;                 // and all of them together
 
-// 1-based line of a byte offset.
-int line_of_offset(const std::string& text, std::size_t offset) {
-  int line = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
-  return line;
-}
-
-// Line of the first `"key":` in the text after `from` (0 when not found): a config's values are
-// reported at their lines; keys are unique per object and a nested object is searched after its name.
-int line_of_key(const std::string& text, const std::string& key, std::size_t from) {
-  const std::string quoted = "\"" + key + "\"";
-  for (std::size_t at = text.find(quoted, from); at != std::string::npos; at = text.find(quoted, at + 1)) {
-    std::size_t colon = at + quoted.size();
-    while (colon < text.size() && std::isspace(static_cast<unsigned char>(text[colon]))) ++colon;
-    if (colon < text.size() && text[colon] == ':') {
-      return line_of_offset(text, at);
-    }
-  }
-  return 0;
-}
 
 class Reader {
  public:
@@ -129,8 +109,8 @@ class Reader {
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
     const std::string object = prefix_.empty() ? std::string() : prefix_.substr(0, prefix_.size() - 1);
     const std::size_t from = object.empty() ? 0 : text_.find("\"" + object + "\"");
-    int line = from == std::string::npos ? 0 : line_of_key(text_, key, from);
-    if (line == 0 && !object.empty()) line = line_of_key(text_, object, 0);
+    int line = from == std::string::npos ? 0 : config::json_key_line(text_, key, 1, from);
+    if (line == 0 && !object.empty()) line = config::json_key_line(text_, object);
     throw config::ConfigError({file_, line, 0}, prefix_ + key, msg);
   }
   const json& object() const { return j_; }
@@ -237,7 +217,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   const std::string_view body = std::string_view(text).substr(text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0);
   if (const auto bad = config::detail::first_non_utf8(body)) {
     const std::size_t at = *bad + (text.size() - body.size());
-    throw config::ConfigError({file.string(), line_of_offset(text, at), 0}, "",
+    throw config::ConfigError({file.string(), config::text_line_of_offset(text, at), 0}, "",
                               fmt::format("byte 0x{:02x} is not UTF-8 text (a config.json is UTF-8 JSON)", static_cast<unsigned char>(text[at])));
   }
   json j;
@@ -246,7 +226,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
   } catch (const config::DuplicateJsonKey& e) {
     throw config::ConfigError({file.string(), e.line(), 0}, e.key(), config::duplicate_key_message(e));
   } catch (const json::parse_error& e) {
-    throw config::ConfigError({file.string(), line_of_offset(text, e.byte), 0}, "", "invalid JSON: " + std::string(e.what()));
+    throw config::ConfigError({file.string(), config::text_line_of_offset(text, e.byte), 0}, "", "invalid JSON: " + std::string(e.what()));
   } catch (const json::exception& e) {  // e.g. a number beyond double's range (found by fuzz_model_config)
     throw config::ConfigError({file.string(), 0, 0}, "", "invalid JSON: " + std::string(e.what()));
   }

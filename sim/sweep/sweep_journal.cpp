@@ -23,6 +23,8 @@ namespace {
   throw config::ConfigError({file.string(), static_cast<int>(line), 0}, key, msg);
 }
 
+constexpr std::size_t kMaxInputsBytes = 256 << 10;
+
 nlohmann::ordered_json header_json(const JournalHeader& h) {
   nlohmann::ordered_json j = {{"socsim_sweep_journal", 1},
                               {"sweep", h.name},
@@ -30,10 +32,15 @@ nlohmann::ordered_json header_json(const JournalHeader& h) {
                               {"shard", h.shard},
                               {"metrics", h.metrics},
                               {"reports", h.reports}};
-  if (!h.inputs.empty()) {
-    auto& in = j["inputs"] = nlohmann::ordered_json::object();
-    for (const auto& [what, hash] : h.inputs) in[what] = hash;
+  // Left out past 256 KiB (thousands of setting files): the header must stay a line the reader
+  // takes (kMaxLineBytes); a refused resume then gives the fingerprints only.
+  nlohmann::ordered_json in = nlohmann::ordered_json::object();
+  std::size_t bytes = 0;
+  for (const auto& [what, hash] : h.inputs) {
+    in[what] = hash;
+    bytes += what.size() + hash.size() + 8;
   }
+  if (!h.inputs.empty() && bytes <= kMaxInputsBytes) j["inputs"] = std::move(in);
   return j;
 }
 
@@ -128,9 +135,11 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
     if (in.bad()) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());
     if (!have_header) {
       // A journal torn while its header was written (a kill before the first run) holds a
-      // beginning of this sweep's header: nothing to keep. Anything else is not socsim's.
+      // beginning of a header (this sweep's, or one whose recorded inputs differ): no finished
+      // run to keep, so it starts afresh. Anything else is not socsim's.
       const std::string mine = safe_dump(header_json(header));
-      const bool torn_header = line_no == 0 && partial.size() < mine.size() && mine.compare(0, partial.size(), partial) == 0;
+      const bool torn_header = line_no == 0 && ((partial.size() < mine.size() && mine.compare(0, partial.size(), partial) == 0) ||
+                                                partial.rfind("{\"socsim_sweep_journal\":", 0) == 0);
       if (!partial.empty() && !torn_header) {
         bad(path_, 0, "--out", "this folder holds a file named " + std::string(kFileName) +
                                    " that is not a sweep journal (no header line): remove it or choose another --out");
@@ -181,10 +190,14 @@ void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t lin
       bad(path_, line_no, "inputs",
           "the journal was written from other inputs: " + changed + "; its runs cannot be mixed with these: restore them, or choose another --out");
     }
+    // A journal without the parts: written before socsim recorded them, when the fingerprint was
+    // made otherwise (or past the parts' size bound).
+    const bool unrecorded = key == std::string("fingerprint") && !j.contains("inputs");
     bad(path_, line_no, key,
         "the journal is of another sweep or other inputs (" + std::string(key) + " " + j.value(key, nlohmann::ordered_json()).dump() +
-            ", this sweep: " + want[key].dump() +
-            "); a changed spec, SoC, model or workload file, or another socsim version, cannot resume it: choose another --out");
+            ", this sweep: " + want[key].dump() + "); changed runs, metrics, SoC, model or workload files, or another socsim version" +
+            (unrecorded ? " (this journal does not record which: an earlier socsim's, or of thousands of input files)" : "") +
+            ", cannot resume it: choose another --out");
   }
   // (Journals written before the key existed carry no reports: nothing to compare.)
   if (j.contains("reports") && j.at("reports") != want["reports"]) {

@@ -35,4 +35,18 @@ void check_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& 
   }
 }
 
+void check_workload_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& m, const std::string& system, double bits_per_weight,
+                                       const runtime::Workload& workload, const std::vector<runtime::Request>& requests) {
+  for (const auto& r : requests) {
+    try {
+      check_fits_device_memory(soc, m, system, bits_per_weight, r.prompt + r.decode, r.batch);
+    } catch (const config::ConfigError& e) {
+      if (memory_need(m, bits_per_weight, 0, 0).total() > static_cast<double>(soc.dram.capacity_bytes)) throw;
+      const bool by_batch = r.batch > 1 && !workload.batch_at.file.empty();
+      throw config::ConfigError(by_batch ? workload.batch_at : workload.prompt_at, by_batch ? "batch" : "prompt",
+                                "workload '" + workload.name + "': " + e.message());
+    }
+  }
+}
+
 }  // namespace socsim::systems

@@ -213,8 +213,8 @@ TEST(CliSemanticErrors, ServeOfMoreThanADayOfWorkExits2NamingTheContexts) {
   r = run_socsim("serve --soc snapdragon-8gen3 --model llama-2-7b --policy llms --contexts 64 --hours 720 --rate 1/4s --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("functional mode's density decoder would attend over"), std::string::npos) << r.err;
-  // Functional mode over 1024 contexts for an hour at 1/s: 3.7e6 call simulations, about 17 hours at the
-  // measured 73-110 a second (counted as 20 timing calls each it was started).
+  // Functional mode over 1024 contexts for an hour at 1/s: 3.7e6 call simulations over 4096-token
+  // windows, about 13 hours (counted as 20 timing calls each it was started: 17 hours of work).
   r = run_socsim("serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 1024 --hours 1 --rate 1/1s --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("in 3.74e+06 call simulations (once per context count"), std::string::npos) << r.err;

@@ -23,17 +23,24 @@ DensityWork density_work(const std::vector<Call>& calls, std::uint64_t window) {
 DensityWork density_search_work(const std::vector<Call>& calls, std::uint32_t contexts, std::uint64_t window) {
   DensityWork w = density_work(calls, window);
   if (calls.empty() || window == 0) return w;
-  double delta = 0;
-  for (const auto& c : calls) delta += static_cast<double>(std::min<std::uint64_t>(c.delta_tokens, window));
-  delta /= static_cast<double>(calls.size());
+  // Each context's mean delta in this trace: a generated trace gives context c the dataset c mod
+  // the table's size, so the first n contexts' deltas differ from the whole trace's mean.
+  std::vector<double> sum(contexts, 0.0), count(contexts, 0.0);
+  for (const auto& c : calls) {
+    if (c.context >= contexts) continue;
+    sum[c.context] += static_cast<double>(std::min<std::uint64_t>(c.delta_tokens, window));
+    count[c.context] += 1;
+  }
   const double total = static_cast<double>(calls.size()), cap = static_cast<double>(window);
-  // Calls until a context's window is full, then every call attends over all of it.
-  const double filling = std::floor(cap / delta);
+  double means = 0, seen = 0;
   for (std::uint32_t n = 1; n < contexts; ++n) {
+    if (count[n - 1] > 0) means += sum[n - 1] / count[n - 1], seen += 1;
+    if (seen == 0) continue;  // no call of the first n contexts: nothing to go by (the trace of n draws its own)
+    const double delta = means / seen;
+    // Calls until a context's window is full, then every call attends over all of it.
     const double per_context = total / n;
-    const double growing = std::min(per_context, filling);
-    const double window_tokens = delta * growing * (growing + 1) / 2 + (per_context - growing) * cap;
-    w.window_tokens += n * window_tokens;
+    const double growing = std::min(per_context, delta > 0 ? std::floor(cap / delta) : per_context);
+    w.window_tokens += n * (delta * growing * (growing + 1) / 2 + (per_context - growing) * cap);
     w.new_tokens += total * delta;
     w.calls += total;
   }

@@ -30,8 +30,10 @@ inline constexpr double kMaxServeHostSeconds = 2e8 / 15000.0;
 DensityWork density_work(const std::vector<Call>& calls, std::uint64_t window);
 
 // A generated trace served once per context count 1..contexts (the max-active-contexts search):
-// `calls`, the trace of `contexts`, exactly; each smaller count from its calls' number and mean
-// delta, spread evenly (fewer contexts fill their windows sooner, so each call costs more).
+// `calls`, the trace of `contexts`, exactly; each smaller count n from the calls' number and the
+// mean delta of contexts 0..n-1 (whose datasets its trace draws from), spread evenly over n (fewer
+// contexts fill their windows sooner, so each call costs more). Even spreading undercounts a
+// skewed pattern (markov, gaussian) somewhat: a busy context's window fills sooner still.
 DensityWork density_search_work(const std::vector<Call>& calls, std::uint32_t contexts, std::uint64_t window);
 
 }  // namespace socsim::systems::llms

@@ -30,19 +30,14 @@ struct Source {
   std::string_view text;
 };
 
-// At the line of the key's own name ("calibration.tokens" at "tokens", "head_importance[3][1]" at
-// "head_importance"; an object's key is searched after the object's, keys being unique in each).
+// At the line of the key's own name ("calibration.tokens" at "tokens" after "calibration",
+// "head_importance[3][1]" at "head_importance"): one search each, never a rescan per candidate.
 [[noreturn]] void bad(const Source& src, const std::string& key, const std::string& message) {
   const std::string name = key.substr(0, key.find('['));
   const auto dot = name.rfind('.');
-  int line = 0;
-  if (dot == std::string::npos) {
-    line = config::json_key_line(src.text, name);
-  } else if (const int object = config::json_key_line(src.text, name.substr(0, dot)); object > 0) {
-    // The first occurrence after the object's own line (its keys follow it).
-    for (int n = 1; (line = config::json_key_line(src.text, name.substr(dot + 1), n)) > 0 && line < object; ++n) {
-    }
-  }
+  std::size_t from = 0;
+  if (dot != std::string::npos) from = std::min(src.text.find("\"" + name.substr(0, dot) + "\""), src.text.size());
+  const int line = config::json_key_line(src.text, dot == std::string::npos ? name : name.substr(dot + 1), 1, from);
   throw config::ConfigError({src.file.string(), line, 0}, key, message);
 }
 
@@ -117,9 +112,7 @@ OfflineImportance read_importance_file(const fs::path& file, const model::ModelC
 
 OfflineImportance parse_importance(std::string_view text, const fs::path& file, const model::ModelConfig& m) {
   const Source src{file, text};
-  const auto line_at = [&](std::size_t offset) {
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
-  };
+  const auto line_at = [&](std::size_t offset) { return config::text_line_of_offset(text, offset); };
   // JSON is UTF-8 text: a binary file is named as one (nlohmann said "unexpected end of input" at a NUL).
   if (const auto at = config::detail::first_non_utf8(text)) {
     throw config::ConfigError({file.string(), line_at(*at), 0}, "", fmt::format("byte 0x{:02x} is not UTF-8 text (an importance file is UTF-8 JSON)",
@@ -151,6 +144,7 @@ OfflineImportance parse_importance(std::string_view text, const fs::path& file, 
     bad(src, "model", "calibrated for model '" + o.model + "', but this run's model is '" + m.id +
                            "' (calibrate it with `socsim calibrate --model " + m.id + " --out FILE`)");
   }
+  if (j.contains("method") && !j.at("method").is_string()) bad(src, "method", "expected the calibration method's description (a string)");
   o.seed = whole(j, src, "seed");
   const auto& cal = member(j, src, "calibration");
   if (!cal.is_object()) bad(src, "calibration", "expected an object, got " + cal.dump());

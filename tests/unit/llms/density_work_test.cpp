@@ -36,6 +36,10 @@ TEST(DensityWork, TheSearchCountsEverySmallerContextCountFromTheCallsMeanDelta) 
   EXPECT_DOUBLE_EQ(spread.window_tokens, (4 + 4 + 8 + 8) + (4 + 8 + 10 + 10));
   EXPECT_DOUBLE_EQ(density_search_work(calls, 1, 10).window_tokens, density_work(calls, 10).window_tokens);
   EXPECT_DOUBLE_EQ(density_search_work({}, 4, 10).calls, 0);
+  // One context serves context 0's dataset only: its mean delta (2), not the whole trace's (6).
+  const auto own = density_search_work({call(0, 2), call(1, 10), call(0, 2), call(1, 10)}, 2, 100);
+  EXPECT_DOUBLE_EQ(own.window_tokens, (2 + 10 + 4 + 20) + (2 + 4 + 6 + 8));
+  EXPECT_DOUBLE_EQ(own.new_tokens, 24 + 4 * 2);
 }
 
 }  // namespace
