@@ -280,6 +280,8 @@ PYBIND11_MODULE(socsim, m) {
           if (!::mkdtemp(tmpl.data())) throw std::runtime_error("sweep: cannot make a temporary folder in " + fs::temp_directory_path().string());
           dir = tmpl;
         } else {
+          // A folder's path (str or os.PathLike): out=True made a folder named "True".
+          if (py::isinstance<py::bool_>(out)) throw socsim::config::ConfigError({"python", 0, 0}, "out", "expected a folder's path, not a bool");
           dir = fs::path(py::str(out).cast<std::string>());
         }
         struct Cleanup {

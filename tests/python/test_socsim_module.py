@@ -78,6 +78,9 @@ class Module(unittest.TestCase):
                 socsim.run(**args)
             name = next(iter(kwargs))
             self.assertIn(f"{name}: takes a value, not {kwargs[name]}", str(e.exception))
+        with self.assertRaises(socsim.ConfigError) as e:
+            socsim.sweep("no-such-spec.yaml", out=True)
+        self.assertIn("out: expected a folder's path, not a bool", str(e.exception))
 
     def test_sweep_rows_match_results_json_and_load_into_pandas(self):
         with tempfile.TemporaryDirectory() as d:

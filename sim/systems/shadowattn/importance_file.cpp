@@ -57,7 +57,8 @@ std::uint64_t whole(const nlohmann::json& j, const Source& src, const std::strin
 // Keys the format does not have are refused, as in model and SoC files: a misspelt key would
 // otherwise be a silent default, and a stray one a file nobody checked.
 void only_keys(const nlohmann::json& j, const Source& src, std::initializer_list<const char*> keys, const std::string& prefix = "") {
-  for (const auto& [k, v] : j.items()) {
+  for (const auto& item : j.items()) {
+    const std::string& k = item.key();  // (a structured binding cannot be captured by clang 14's lambdas)
     if (std::find_if(keys.begin(), keys.end(), [&](const char* known) { return k == known; }) != keys.end()) continue;
     std::string list;
     for (const char* known : keys) list += std::string(list.empty() ? "" : ", ") + known;
