@@ -109,7 +109,8 @@ TEST(ShadowAttnImportanceFile, BadInputNamesTheFileAndTheKey) {
   }
   // A binary file is named as one (it was "unexpected end of input" at line 1).
   try {
-    read_importance_file(write("binary", std::string("{\"model\":\n\0\xff\xfe}", 16)), m);
+    static constexpr char kBinary[] = "{\"model\":\n\0\xff\xfe}";  // a NUL inside: its length from sizeof
+    read_importance_file(write("binary", std::string(kBinary, sizeof kBinary - 1)), m);
     ADD_FAILURE() << "a binary file was accepted";
   } catch (const config::ConfigError& e) {
     EXPECT_EQ(e.location().line, 2) << e.what();
