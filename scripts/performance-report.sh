@@ -4,29 +4,37 @@
 # (least-squares line: the cost per token / sequence / billion parameters, and the log-log slope
 # between the two largest points: ~1 linear, ~2 quadratic). Issue #21 item 5.
 #
-#   scripts/performance-report.sh [--build DIR] [--quick]
+#   scripts/performance-report.sh [--build DIR] [--quick] [--repeat N]
 #
-# --quick stops each series two points early (a smoke run, ~10 s); the full report takes a few
-# minutes on 2 cores. Runs go one at a time (they do not share the cores); wall time is measured
-# around each `socsim run` process, peak memory is its own (/usr/bin/time's %M).
+# --quick stops each series two points early (a smoke run, ~10 s); the full report takes about a
+# minute on 2 cores. Runs go one at a time (they do not share the cores); wall time is measured
+# around each `socsim run` process, peak memory is its own (/usr/bin/time's %M). Each point is run
+# N times (default 3) and its median wall time reported: one run of a 0.02 s case on a shared host
+# was once 0.27 s. The engine's event rate (`socsim bench --case engine`) and the cost of starting
+# a process, measured before and after, go in the header: a slow host and a slow simulator are
+# told apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build
 quick=0
+repeat=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) echo "performance-report.sh: unknown option '$1' (expected --build DIR or --quick)" >&2; exit 2 ;;
+    --repeat)
+      [[ "${2:-}" =~ ^[1-9][0-9]?$ ]] || { echo "performance-report.sh: --repeat: expected a whole number from 1 to 99, got '${2:-}'" >&2; exit 2; }
+      repeat="$2"; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "performance-report.sh: unknown option '$1' (expected --build DIR, --quick or --repeat N)" >&2; exit 2 ;;
   esac
 done
 [ -x "$build/socsim" ] || { echo "performance-report.sh: $build/socsim not found; build first (cmake --build $build)" >&2; exit 2; }
 
-/usr/bin/python3 - "$build/socsim" "$quick" reports/performance.md <<'PY'
-import json, math, os, platform, subprocess, sys, tempfile, time
+/usr/bin/python3 - "$build/socsim" "$quick" reports/performance.md "$repeat" <<'PY'
+import json, math, os, platform, statistics, subprocess, sys, tempfile, time
 
-socsim, quick, out_path = sys.argv[1], sys.argv[2] == "1", sys.argv[3]
+socsim, quick, out_path, repeat = sys.argv[1], sys.argv[2] == "1", sys.argv[3], int(sys.argv[4])
 
 def take(values):
     return values[:-2] if quick else values
@@ -38,7 +46,7 @@ def params_b(model):
     embeddings = v * h * (1 if c.get("tie_word_embeddings", False) else 2)
     return round((L * (2 * h * h + 2 * h * kv + 3 * h * f) + embeddings) / 1e9, 2)
 
-def measure(system, model, prompt, decode, batch):
+def measure_once(system, model, prompt, decode, batch):
     with tempfile.TemporaryDirectory() as d:
         report, rss = os.path.join(d, "r.json"), os.path.join(d, "rss")
         # Through /usr/bin/time: its child is forked from a small process, so the peak resident
@@ -52,6 +60,24 @@ def measure(system, model, prompt, decode, batch):
             return {"failed": p.stderr.decode(errors="replace").strip().splitlines()[-1:]}
         kb = int(open(rss).read().split()[-1])
         return {"wall": wall, "mb": kb / 1024, "events": json.load(open(report))["events"]}
+
+def measure(system, model, prompt, decode, batch):
+    runs = []
+    for _ in range(repeat):
+        r = measure_once(system, model, prompt, decode, batch)
+        if "failed" in r:
+            return r
+        runs.append(r)
+    # Timing mode is deterministic: every run simulates the same events (checked).
+    if len({r["events"] for r in runs}) != 1:
+        sys.exit(f"performance-report.sh: {system} {model} {prompt}+{decode} x{batch}: runs gave different event counts")
+    return {"wall": statistics.median(r["wall"] for r in runs), "mb": max(r["mb"] for r in runs), "events": runs[0]["events"]}
+
+def engine_rate():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "bench.json")
+        subprocess.run([socsim, "bench", "--case", "engine", "--repeat", "3", "--json", out], check=True, stdout=subprocess.DEVNULL)
+        return json.load(open(out))["engine_events_per_s"]
 
 # (series, label, unit, systems, [(x, model, prompt, decode, batch)])
 plans = [
@@ -81,10 +107,22 @@ try:
     cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
 except Exception:
     cpu = platform.processor() or "unknown CPU"
+def start_cost():
+    # A process that loads and exits (`socsim --version`): the fixed cost in every row below. It
+    # moves with the host's kernel (exec, page faults) more than the engine's rate does.
+    walls = []
+    for _ in range(9):
+        start = time.perf_counter()
+        subprocess.run([socsim, "--version"], check=True, stdout=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
+
+engine_before, start_before = engine_rate(), start_cost()
 lines = ["# The simulator's own speed and memory at scale", "",
          "Regenerated by `scripts/performance-report.sh`" + (" --quick (a smoke run: shorter series)" if quick else "") +
          f"; {os.cpu_count()} cores ({cpu}), Release build, one `socsim run` at a time, timing mode, snapdragon-8gen3. "
-         "Wall time around each process, its own peak resident memory (/usr/bin/time), and the report's `events` (the main "
+         "Wall time around each process (" + (f"the median of {repeat} runs" if repeat > 1 else "one run") + "), its own peak "
+         "resident memory (/usr/bin/time" + ("; the largest of the runs" if repeat > 1 else "") + "), and the report's `events` (the main "
          "simulation's; profiling sub-simulations are not counted). Each series ends with its fitted growth: the "
          "least-squares cost per unit, and the log-log slope between its two largest points (about 1: linear; about 2: "
          "quadratic).", "",
@@ -112,6 +150,13 @@ for series, label, per, systems, points in plans:
             b = 0.0 if abs(b) < 5e-7 else b
             cost = f"{b * 1e6:.0f} µs" if b < 1e-2 else f"{b * 1e3:.1f} ms"
             lines += ["", f"Growth: {cost} of wall time per {per} (least squares); log-log slope {slope:.2f} between the two largest."]
+engine_after, start_after = engine_rate(), start_cost()
+# The host's speed while the tables were measured: compare reports by this before their wall times.
+lines.insert(4, f"The bare engine (`socsim bench --case engine`) ran {engine_before / 1e6:.1f} M events/s before these runs and "
+                f"{engine_after / 1e6:.1f} M after, and a process that only starts and exits (`socsim --version`, "
+                f"the median of 9) took {start_before * 1e3:.1f} ms before and {start_after * 1e3:.1f} ms after. They are the host's "
+                "speed at that time: compare them before comparing two reports' wall times.")
+lines.insert(5, "")
 tmp = out_path + ".tmp"
 with open(tmp, "w") as f:
     f.write("\n".join(lines) + "\n")

@@ -57,10 +57,11 @@ void Executor::account(const char* unit, const char* kind, Tick start) {
 
 Task<> Executor::run(const Plan& plan) {
   Simulator& sim = soc_.sim();
-  // Attention's lowering changes with the KV length, so a long decode adds entries every step;
-  // between plans (no job holds a lowered work) the cache starts over past a bound, keeping a
-  // decode run window by window in bounded memory. Lowering is a pure function: same results.
-  if (lowering_.size() > kLoweringCacheLimit) lowering_.clear();
+  // Attention's lowering changes with the KV length, so a long decode adds entries every step
+  // that no later step asks for; between plans (no job holds a lowered work) the cache starts
+  // over past a bound, keeping a decode run window by window in bounded memory. Lowering is a
+  // pure function: same results.
+  if (lowering_.size() > kLoweringCacheLimit || lowering_.npu_bytes() > kLoweringCacheNpuBytes) lowering_.clear();
   for (const auto& g : plan.prepared_graphs) built_graphs_.insert(g);
   // A softmax op lowers as the middle part of its layer's attention kernel; its OpDesc carries
   // only an element count, so the layer's shape comes from its attn_scores op.

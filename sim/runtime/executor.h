@@ -130,6 +130,11 @@ class Executor {
   report::TraceRecorder* trace_;
   std::optional<Job> carry_;  // continue_after
   static constexpr std::size_t kLoweringCacheLimit = 4096;
+  // And past 4 MiB of NPU work: a batch of 16's decode attention is 0.4 MB per step (one kernel
+  // per key length), and a window's kept for the whole run made npu-only's llama-3-8b 1024 + 64
+  // hold 29 MB of it (tts-npu's 41 MB), each fresh page faulted in; cleared, the next window
+  // reuses the memory. A prompt's or a window's own entries are kept while it runs.
+  static constexpr std::uint64_t kLoweringCacheNpuBytes = std::uint64_t{4} << 20;
   // A job waiting for its dependencies is not a process (a plan of 166k jobs held a frame per
   // job): it waits in the list of the first unfinished one, and that job's end wakes its list in
   // order, each at the current instant, as a trigger resumes its waiters. The woken job checks

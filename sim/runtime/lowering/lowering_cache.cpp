@@ -73,7 +73,9 @@ const NpuOpWork& LoweringCache::npu(const model::OpDesc& op, Precision p, const 
     it = npu_work_.emplace(std::move(key), lower_op_npu(stemmed(op), model_, p, npu_, attention, choice, &attention_parts_)).first;
     // Kept for the run: a long prompt's chunks each lower their own attention, and the cache can
     // grow by hundreds of MiB within a few events (the event loop's memory check would not see it).
-    note_host_growth(kernels::host_bytes(it->second.work));
+    const std::uint64_t bytes = kernels::host_bytes(it->second.work);
+    npu_bytes_ += bytes;
+    note_host_growth(bytes);
   }
   return it->second;
 }

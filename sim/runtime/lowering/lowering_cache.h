@@ -29,11 +29,16 @@ class LoweringCache {
                        const NpuKernelChoice& choice = {});
 
   std::size_t size() const { return cpu_.size() + gpu_.size() + npu_work_.size(); }
+  // Host bytes of the NPU work held (kernels::host_bytes): the entries that can be large (an
+  // attention kernel's steps, per head and key chunk: 0.4 MB for a decode step of 16 sequences
+  // at 1k keys, 7 MB for their prompt). CPU and GPU work is a few tasks or kernels per op.
+  std::uint64_t npu_bytes() const { return npu_bytes_; }
   // Forgets every entry (references handed out become invalid: call only when no job runs).
   void clear() {
     cpu_.clear();
     gpu_.clear();
     npu_work_.clear();
+    npu_bytes_ = 0;
   }
 
  private:
@@ -69,6 +74,7 @@ class LoweringCache {
   std::unordered_map<Key, kernels::CpuWork, KeyHash> cpu_;
   std::unordered_map<Key, kernels::GpuWork, KeyHash> gpu_;
   std::unordered_map<Key, NpuOpWork, KeyHash> npu_work_;
+  std::uint64_t npu_bytes_ = 0;
   NpuAttentionParts attention_parts_;
 };
 

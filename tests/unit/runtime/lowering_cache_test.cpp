@@ -56,6 +56,28 @@ TEST(LoweringCache, EachKeyFieldMakesItsOwnEntry) {
   EXPECT_EQ(&graph, &cache.npu(matmul(16), Precision::kW4A16, nullptr, {}));
 }
 
+// The executor clears the cache between plans past 4 MiB of NPU work (a decode's attention is a
+// kernel per key length): npu_bytes is what the NPU entries hold, and clear() forgets them all.
+TEST(LoweringCache, CountsTheNpuWorkItHoldsUntilCleared) {
+  Fixture f;
+  LoweringCache cache(f.model, f.soc.npu);
+  cache.cpu(matmul(16), Precision::kW4A16, 4, nullptr);
+  cache.gpu(matmul(16), Precision::kW4A16, nullptr);
+  EXPECT_EQ(cache.npu_bytes(), 0u);  // CPU and GPU work is a few tasks per op: not counted
+  std::uint64_t held = 0;
+  held += kernels::host_bytes(cache.npu(matmul(16), Precision::kW4A16, nullptr, {}).work);
+  held += kernels::host_bytes(cache.npu(matmul(64), Precision::kW4A16, nullptr, {}).work);
+  EXPECT_GT(held, 0u);
+  EXPECT_EQ(cache.npu_bytes(), held);
+  cache.npu(matmul(16), Precision::kW4A16, nullptr, {});  // a hit holds nothing more
+  EXPECT_EQ(cache.npu_bytes(), held);
+  cache.clear();
+  EXPECT_EQ(cache.npu_bytes(), 0u);
+  EXPECT_EQ(cache.size(), 0u);
+  const std::uint64_t again = kernels::host_bytes(cache.npu(matmul(16), Precision::kW4A16, nullptr, {}).work);  // lowered afresh
+  EXPECT_EQ(cache.npu_bytes(), again);
+}
+
 TEST(LoweringCache, ReferencesSurviveGrowth) {
   Fixture f;
   LoweringCache cache(f.model, f.soc.npu);
