@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -98,16 +99,20 @@ std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std:
   return g;
 }
 
-NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
-                                  hw::OperandHome home) {
+namespace {
+
+// The kernel's steps in order, each handed to `emit` as it is made: materialized by
+// lower_flash_attention_npu, streamed by for_each_flash_attention_npu_step. `before_steps` is told
+// how many steps there will be (and their name bytes) before the first is made.
+template <class BeforeSteps, class Emit>
+void flash_npu_steps(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads, hw::OperandHome home,
+                     BeforeSteps&& before_steps, Emit&& emit) {
   validate_flash_params(p);
   s.validate();
   const bool dram = home == hw::OperandHome::kDram;
   const std::uint64_t d = s.head_dim, Bc = p.kv_tile;
   const std::uint64_t kv_head_bytes = s.keys_used() * d * 2 * 2;
   const bool kv_resident = kv_head_bytes <= spare_tcm(npu, p) / 2;
-  NpuWork w;
-  w.stages = {{"load", 2}, {"scores", 2}, {"softmax", 2}, {"context", 0}};
   // What depends only on a query block's rows: q_block for all but perhaps the last block. Worked
   // out once per rows value, not per head and block (the chunk search was a sixth of a run).
   struct PerRows {
@@ -124,10 +129,6 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
     e = {r, flash_chunk_tiles(npu, r, d, p), flash_tile_hvx_packets(npu.hvx, r, Bc, d, p.exp), hvx_threads(npu, threads, r)};
     return e;
   };
-  // The steps this work will hold, counted before any is made: the host memory guard
-  // (--max-host-memory) refuses a shape too large for the limit before allocating it (a long
-  // prompt's kernel holds hundreds of MiB), and the list is allocated once (grown by doubling it
-  // held one and a half lists at a time, past the limit between two checks).
   std::uint64_t head_iterations = 0;
   for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
     const std::uint64_t r = std::min<std::uint64_t>(p.q_block, s.q_len - i0);
@@ -143,8 +144,7 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
   const std::uint64_t iterations = head_iterations * s.heads;
   const std::uint64_t steps = iterations * (dram && !kv_resident ? 4 : 3) + (dram ? 3 * s.heads : 0);
   const std::uint64_t name_bytes = softmax_name.size() > 15 ? softmax_name.size() + 1 : 0;
-  check_host_memory_for(steps * sizeof(NpuStep) + iterations * name_bytes);
-  w.steps.reserve(steps);
+  before_steps(steps, iterations * name_bytes);
   std::uint32_t it = 0;  // one iteration per (head, query block, chunk of key tiles)
   for (std::uint64_t h = 0; h < s.heads; ++h) {
     for (std::uint64_t i0 = 0; i0 < s.q_len; i0 += p.q_block) {
@@ -159,19 +159,43 @@ NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& 
         const bool first_of_head = i0 == 0 && t0 == 0;
         const bool last = t0 + g == tiles;
         if (dram && first_of_head) {
-          w.steps.push_back(NpuStep::dma("flash.q", s.q_len * d * 2, 1).at(it, 0));
-          if (kv_resident && h % s.group() == 0) w.steps.push_back(NpuStep::dma("flash.kv", kv_head_bytes, 2).at(it, 0));
+          emit(NpuStep::dma("flash.q", s.q_len * d * 2, 1).at(it, 0));
+          if (kv_resident && h % s.group() == 0) emit(NpuStep::dma("flash.kv", kv_head_bytes, 2).at(it, 0));
         }
-        if (dram && !kv_resident) w.steps.push_back(NpuStep::dma("flash.kv", g * Bc * d * 2 * 2, 2).at(it, 0));
-        w.steps.push_back(NpuStep::hmx_gemm("flash.qk", {r, d, g * Bc, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 1));
+        if (dram && !kv_resident) emit(NpuStep::dma("flash.kv", g * Bc * d * 2 * 2, 2).at(it, 0));
+        emit(NpuStep::hmx_gemm("flash.qk", {r, d, g * Bc, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 1));
         const double packets = static_cast<double>(g) * tile_packets + (last ? flash_finalize_hvx_packets(npu.hvx, r, d) : 0.0);
-        w.steps.push_back(NpuStep::hvx(softmax_name, packets, hvx_t).at(it, 2));
-        w.steps.push_back(NpuStep::hmx_gemm("flash.pv", {r, g * Bc, d, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 3));
-        if (dram && last && i0 + r >= s.q_len) w.steps.push_back(NpuStep::dma("flash.o", s.q_len * d * 2, 1).at(it, 3));
+        emit(NpuStep::hvx(softmax_name, packets, hvx_t).at(it, 2));
+        emit(NpuStep::hmx_gemm("flash.pv", {r, g * Bc, d, hw::DType::kFp16}, hw::OperandHome::kTcm).at(it, 3));
+        if (dram && last && i0 + r >= s.q_len) emit(NpuStep::dma("flash.o", s.q_len * d * 2, 1).at(it, 3));
       }
     }
   }
+}
+
+}  // namespace
+
+NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
+                                  hw::OperandHome home) {
+  NpuWork w;
+  w.stages = {{"load", 2}, {"scores", 2}, {"softmax", 2}, {"context", 0}};
+  // The steps this work will hold, counted before any is made: the host memory guard
+  // (--max-host-memory) refuses a shape too large for the limit before allocating it (a long
+  // prompt's kernel holds hundreds of MiB), and the list is allocated once (grown by doubling it
+  // held one and a half lists at a time, past the limit between two checks).
+  flash_npu_steps(
+      npu, s, p, threads, home,
+      [&w](std::uint64_t steps, std::uint64_t name_bytes) {
+        check_host_memory_for(steps * sizeof(NpuStep) + name_bytes);
+        w.steps.reserve(steps);
+      },
+      [&w](NpuStep&& step) { w.steps.push_back(std::move(step)); });
   return w;
+}
+
+void for_each_flash_attention_npu_step(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
+                                       hw::OperandHome home, const std::function<void(NpuStep&&)>& emit) {
+  flash_npu_steps(npu, s, p, threads, home, [](std::uint64_t, std::uint64_t) {}, emit);
 }
 
 namespace {

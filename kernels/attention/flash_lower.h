@@ -34,6 +34,7 @@
 // 3 + exp ops per score, per (row, tile) 2 d + 2 + exp (rescale O, m', a), per row d + 1; bytes
 // Q and O once, K and V once per query head (FP16).
 #include <cstdint>
+#include <functional>
 
 #include "kernels/attention/attention_shape.h"
 #include "kernels/attention/flash_attention.h"
@@ -51,6 +52,11 @@ std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std:
 
 NpuWork lower_flash_attention_npu(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
                                   hw::OperandHome home = hw::OperandHome::kTcm);
+// The same steps, in the same order, each handed to `emit` as it is made and none kept: for a
+// caller that folds them as they come (an attention op's part, coalesced: a batch's prompt kernel
+// is 10^4-10^6 steps that end as a handful). The work's stages are lower_flash_attention_npu's.
+void for_each_flash_attention_npu_step(const hw::NpuSpec& npu, const AttentionShape& s, const FlashParams& p, std::uint32_t threads,
+                                       hw::OperandHome home, const std::function<void(NpuStep&&)>& emit);
 CpuWork lower_flash_attention_cpu(const AttentionShape& s, const FlashParams& p, std::uint32_t threads);
 GpuWork lower_flash_attention_gpu(const AttentionShape& s, const FlashParams& p);
 

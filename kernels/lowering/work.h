@@ -4,6 +4,7 @@
 // they take. Kernels never compute time themselves.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/host_memory.h"
@@ -37,11 +38,12 @@ struct NpuStep {
   std::uint32_t stage = 0;
   std::uint32_t iteration = 0;
 
-  NpuStep& at(std::uint32_t iter, std::uint32_t stg) {
+  NpuStep& at(std::uint32_t iter, std::uint32_t stg) & {
     iteration = iter;
     stage = stg;
     return *this;
   }
+  NpuStep&& at(std::uint32_t iter, std::uint32_t stg) && { return std::move(at(iter, stg)); }  // a step being made
 
   static NpuStep graph_call(std::string n, std::uint32_t ops) {
     NpuStep s; s.kind = Kind::kGraphCall; s.name = std::move(n); s.graph_ops = ops; return s;

@@ -8,6 +8,7 @@
 #include "kernels/attention/flash_lower.h"
 #include "kernels/attention/int8_attention.h"
 #include "sim/core/host_memory.h"
+#include "sim/runtime/lowering/npu_step_coalescing.h"
 
 namespace socsim::runtime::lowering {
 
@@ -99,33 +100,44 @@ kernels::GpuWork lower_attention_part_gpu(const kernels::AttentionShape& s, Atte
 
 std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu,
                                                           kernels::ExpVariant exp) {
-  kernels::NpuWork all = attention_kernel_npu(s, p, npu, exp);
   std::array<NpuAttentionPart, 3> out;
-  // Each part's steps reserved exactly (a long prompt's kernel is 10^5 steps: grown by doubling,
-  // the parts held up to twice their size for the rest of the run).
-  std::vector<std::uint8_t> part_index(all.steps.size(), 0);
-  std::array<std::size_t, 3> sizes{};
+  std::array<SequentialStepCoalescer, 3> parts{SequentialStepCoalescer(npu), SequentialStepCoalescer(npu), SequentialStepCoalescer(npu)};
+  if (p != Precision::kW8A8 && p != Precision::kW8A8Group) {
+    // The flash kernel streamed: each step goes to its part's coalescer as it is made, so a
+    // batch's prompt kernel (16 sequences x 32 heads: some 50,000 steps) is never held whole.
+    // Its steps carry a handful of names: the part of the last one is remembered.
+    kernels::FlashParams params;
+    params.exp = exp;
+    std::string last_name;
+    std::size_t last_part = 0;
+    kernels::for_each_flash_attention_npu_step(npu, s, params, npu.hvx.contexts, hw::OperandHome::kDram, [&](kernels::NpuStep&& step) {
+      if (step.name != last_name) {
+        last_part = static_cast<std::size_t>(part_of_step(step.name));
+        last_name = step.name;
+      }
+      parts[last_part].add(std::move(step));
+    });
+    // A custom kernel without a graph of its own is one node of the job's graph per op.
+    for (std::size_t q = 0; q < out.size(); ++q) {
+      out[q].work.steps = parts[q].take();
+      out[q].graph_nodes = 1;
+    }
+    return out;
+  }
+  // The INT8 static graph: its graph call's nodes are all counted with attn_scores.
+  kernels::NpuWork all = attention_kernel_npu(s, p, npu, exp);
   bool graph = false;
-  for (std::size_t i = 0; i < all.steps.size(); ++i) {
-    const auto& step = all.steps[i];
+  for (auto& step : all.steps) {
     if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
       graph = true;
       out[static_cast<std::size_t>(AttentionPart::kScores)].graph_nodes += step.graph_ops;
-      continue;
+    } else {
+      parts[static_cast<std::size_t>(part_of_step(step.name))].add(std::move(step));
     }
-    part_index[i] = static_cast<std::uint8_t>(part_of_step(step.name));
-    ++sizes[part_index[i]];
   }
-  // The parts are made beside the whole kernel (its list is freed after): a batch's kernel of
-  // 100 MiB held twice that for a moment, past the host memory limit between two checks.
-  check_host_memory_for((sizes[0] + sizes[1] + sizes[2]) * sizeof(kernels::NpuStep));
-  for (std::size_t q = 0; q < out.size(); ++q) out[q].work.steps.reserve(sizes[q]);
-  for (std::size_t i = 0; i < all.steps.size(); ++i) {
-    if (all.steps[i].kind != kernels::NpuStep::Kind::kGraphCall) out[part_index[i]].work.steps.push_back(std::move(all.steps[i]));
-  }
-  // A custom kernel without a graph of its own is one node of the job's graph per op.
-  if (!graph) {
-    for (auto& part : out) part.graph_nodes = 1;
+  for (std::size_t q = 0; q < out.size(); ++q) {
+    out[q].work.steps = parts[q].take();
+    if (!graph) out[q].graph_nodes = 1;
   }
   return out;
 }

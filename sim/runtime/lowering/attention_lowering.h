@@ -65,7 +65,10 @@ struct NpuAttentionPart {
   kernels::NpuWork work;        // no graph_call steps
   std::uint32_t graph_nodes = 0;
 };
-// The three parts of one NPU attention kernel (indexed by AttentionPart) from one lowering.
+// The three parts of one NPU attention kernel (indexed by AttentionPart) from one lowering, each
+// coalesced (npu_step_coalescing.h) as lower_op_npu would: the flash kernel's steps are streamed
+// into their part's coalescer as they are made, never held whole (a batch's prompt kernel listed
+// some 50,000 steps that end as a handful, and making and holding them was most of a run).
 std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::AttentionShape& s, Precision p, const hw::NpuSpec& npu,
                                                           kernels::ExpVariant exp);
 // lower_attention_parts_npu memoized for one NPU: a layer's three attention ops lower the same
@@ -73,7 +76,8 @@ std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::Attenti
 // lowering the whole kernel once per part tripled the cost. Each part is handed over (moved) once
 // and the kernel forgotten when all three are: the caller keeps its own copy (the lowering cache),
 // and keeping them here as well held a long prompt's or a big batch's kernels twice (hundreds of
-// MiB). A part asked for again lowers the kernel again. Bounded: starts over past kLimit.
+// MiB, before the parts came coalesced). A part asked for again lowers the kernel again. Bounded:
+// starts over past kLimit.
 class NpuAttentionParts {
  public:
   explicit NpuAttentionParts(const hw::NpuSpec& npu) : npu_(npu) {}

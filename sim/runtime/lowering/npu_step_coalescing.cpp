@@ -13,14 +13,6 @@ namespace {
 using kernels::NpuStep;
 using Kind = NpuStep::Kind;
 
-// A GEMM whose operands are all in TCM is HMX cycles and nothing else (GemmPlan: kAllInTcm).
-NpuStep as_cycles(NpuStep s, const hw::NpuSpec& npu) {
-  if (s.kind != Kind::kHmxGemm || s.home != hw::OperandHome::kTcm) return s;
-  const hw::GemmPlanSummary plan = hw::plan_hmx_gemm_summary(npu, s.gemm, s.home);
-  if (plan.strategy != hw::GemmStrategy::kAllInTcm) return s;
-  return NpuStep::hmx_cycles_step(std::move(s.name), plan.total.hmx_cycles);
-}
-
 bool fits_sum(std::uint64_t a, std::uint64_t b) { return a <= std::numeric_limits<std::uint64_t>::max() - b; }
 
 // Whether two steps are the same engine's work of a kind that adds up (same HVX threads).
@@ -58,30 +50,43 @@ bool merge_into(NpuStep& into, const NpuStep& next, std::uint64_t channels) {
 
 }  // namespace
 
+NpuStep SequentialStepCoalescer::as_cycles(NpuStep s) {
+  // A GEMM whose operands are all in TCM is HMX cycles and nothing else (GemmPlan: kAllInTcm).
+  if (s.kind != Kind::kHmxGemm || s.home != hw::OperandHome::kTcm) return s;
+  const hw::GemmShape& g = s.gemm;
+  if (!planned_ || !(g == last_gemm_)) {
+    const hw::GemmPlanSummary plan = hw::plan_hmx_gemm_summary(npu_, g, s.home);
+    planned_ = true;
+    last_gemm_ = g;
+    last_all_in_tcm_ = plan.strategy == hw::GemmStrategy::kAllInTcm;
+    last_cycles_ = plan.total.hmx_cycles;
+  }
+  if (!last_all_in_tcm_) return s;
+  return NpuStep::hmx_cycles_step(std::move(s.name), last_cycles_);
+}
+
+void SequentialStepCoalescer::add(NpuStep step) {
+  NpuStep s = as_cycles(std::move(step));
+  // Into the first step of the same engine since the last barrier: the work's total per engine
+  // is what its time is. Steps that never merge (a GEMM staged from DRAM, a graph call) are
+  // barriers: work after one stays after it (a per-group INT8 matmul's requantization of group g
+  // follows group g's GEMM).
+  for (std::size_t o = barrier_; o < out_.size(); ++o) {
+    if (mergeable(out_[o], s)) {
+      if (merge_into(out_[o], s, std::max<std::uint64_t>(1, npu_.dma.channels))) return;
+      break;
+    }
+  }
+  const bool never_merges = s.kind != Kind::kDma && s.kind != Kind::kHmxCycles && s.kind != Kind::kHvx;
+  out_.push_back(std::move(s));
+  if (never_merges) barrier_ = out_.size();
+}
+
 kernels::NpuWork coalesce_sequential_steps(kernels::NpuWork work, const hw::NpuSpec& npu) {
   if (work.pipelined() || work.steps.size() < 2) return work;
-  std::vector<NpuStep> out;
-  out.reserve(work.steps.size());
-  // Steps that never merge (a GEMM staged from DRAM, a graph call) are barriers: work after one
-  // stays after it (a per-group INT8 matmul's requantization of group g follows group g's GEMM).
-  std::size_t barrier = 0;
-  for (auto& step : work.steps) {
-    NpuStep s = as_cycles(std::move(step), npu);
-    // Into the first step of the same engine since the last barrier: the work's total per engine
-    // is what its time is.
-    bool merged = false;
-    for (std::size_t o = barrier; o < out.size(); ++o) {
-      if (mergeable(out[o], s)) {
-        merged = merge_into(out[o], s, std::max<std::uint64_t>(1, npu.dma.channels));
-        break;
-      }
-    }
-    if (merged) continue;
-    const bool never_merges = s.kind != Kind::kDma && s.kind != Kind::kHmxCycles && s.kind != Kind::kHvx;
-    out.push_back(std::move(s));
-    if (never_merges) barrier = out.size();
-  }
-  work.steps = std::move(out);
+  SequentialStepCoalescer c(npu);
+  for (auto& step : work.steps) c.add(std::move(step));
+  work.steps = c.take();
   return work;
 }
 

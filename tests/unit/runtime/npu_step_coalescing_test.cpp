@@ -111,5 +111,50 @@ TEST(NpuStepCoalescing, LeavesWhatDoesNotMergeExactly) {
   EXPECT_EQ(coalesce_sequential_steps(p, spec).steps.size(), p.steps.size());
 }
 
+// Every field a step's time or report reads (names too): what "the same steps" means below.
+void expect_same_steps(const std::vector<NpuStep>& a, const std::vector<NpuStep>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(a[i].kind, b[i].kind);
+    EXPECT_EQ(a[i].name, b[i].name);
+    EXPECT_EQ(a[i].graph_ops, b[i].graph_ops);
+    EXPECT_TRUE(a[i].gemm == b[i].gemm);
+    EXPECT_EQ(a[i].home, b[i].home);
+    EXPECT_EQ(a[i].hmx_cycles, b[i].hmx_cycles);
+    EXPECT_EQ(a[i].packets, b[i].packets);  // exactly: the same additions in the same order
+    EXPECT_EQ(a[i].threads, b[i].threads);
+    EXPECT_EQ(a[i].bytes, b[i].bytes);
+    EXPECT_EQ(a[i].transfers, b[i].transfers);
+    EXPECT_EQ(a[i].stage, b[i].stage);
+    EXPECT_EQ(a[i].iteration, b[i].iteration);
+  }
+}
+
+TEST(NpuStepCoalescing, OneStepAtATimeIsTheSameAsTheWholeList) {
+  // Steps added one by one give the whole list's coalescing, barriers and GEMM shapes that change
+  // from one step to the next (the coalescer plans a shape once per run of it) included; and the
+  // result coalesced again is itself (lower_op_npu coalesces parts that arrive coalesced).
+  hw::NpuSpec spec = hw::test::small_npu();
+  spec.dma.channels = 3;
+  NpuWork w = attention_like(5);
+  w.steps.push_back(NpuStep::hmx_gemm("staged", {32, 256, 256, hw::DType::kFp16}));  // a barrier
+  for (int i = 0; i < 4; ++i) {
+    w.steps.push_back(NpuStep::hmx_gemm("qk", {32, 64, 64u * (1 + i % 2), hw::DType::kFp16}, hw::OperandHome::kTcm));
+    w.steps.push_back(NpuStep::dma("kv", 1000 + i, 2));
+    w.steps.push_back(NpuStep::hvx("softmax", 0.1 * i, 1 + i % 2));
+  }
+  SequentialStepCoalescer c(spec);
+  for (const NpuStep& s : w.steps) c.add(s);
+  const std::vector<NpuStep> streamed = c.take();
+  const NpuWork whole = coalesce_sequential_steps(w, spec);
+  expect_same_steps(streamed, whole.steps);
+  EXPECT_LT(streamed.size(), w.steps.size());
+  for (const NpuStep& s : w.steps) c.add(s);  // take() started it over, barriers included
+  expect_same_steps(c.take(), streamed);
+  for (const NpuStep& s : streamed) c.add(s);
+  expect_same_steps(c.take(), streamed);
+}
+
 }  // namespace
 }  // namespace socsim::runtime::lowering
