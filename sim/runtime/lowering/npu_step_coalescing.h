@@ -42,7 +42,7 @@ class SequentialStepCoalescer {
   const hw::NpuSpec& npu_;
   std::vector<kernels::NpuStep> out_;
   std::size_t barrier_ = 0;  // out_ before it never takes work merged later
-  // The last GEMM shape planned as TCM-resident and what it came to (0 cycles: not all in TCM).
+  // The last TCM-resident GEMM shape planned: whether its plan keeps all in TCM, and its cycles.
   bool planned_ = false;
   hw::GemmShape last_gemm_{};
   bool last_all_in_tcm_ = false;
