@@ -78,6 +78,10 @@ enum class PickPolicy {
                 // (+ for CPU/GPU jobs, - for NPU jobs); ties: lowest index
 };
 
+// The most jobs a planner reserves at once (~70 MB of Job): planners that know their plan's size
+// reserve it (a plan grown by doubling moves every job into fresh pages at each growth), up to this.
+inline constexpr std::uint64_t kReservedJobsLimit = 1 << 18;
+
 struct Plan {
   std::vector<Job> jobs;
   // Index of the job after which the first token exists (end of prefill: logits of the last
@@ -97,7 +101,9 @@ struct Plan {
   // report carries it under "system_info".
   nlohmann::ordered_json info = nlohmann::ordered_json::object();
 
-  std::uint32_t add(Job j) {
+  // Takes the job by rvalue (a job is some 270 bytes of strings and vectors: a by-value parameter
+  // was one more move per job of every plan; copy explicitly where a job is reused).
+  std::uint32_t add(Job&& j) {
     // A plan of a long decode is the run's largest allocation: stop before it takes the host's
     // memory (host_memory.h), checked every 4096 jobs.
     if (jobs.size() % 4096 == 4095) {

@@ -79,6 +79,11 @@ bool JobProfiler::has_closed_form(const Job& job) {
 }
 
 Tick JobProfiler::closed_form(const Job& job, bool cold) {
+  const Profile p = closed_forms(job);
+  return cold ? p.cold : p.warm;
+}
+
+JobProfiler::Profile JobProfiler::closed_forms(const Job& job) {
   if (!idle_soc_) {
     idle_sim_ = std::make_unique<Simulator>();
     idle_soc_ = std::make_unique<hw::Soc>(*idle_sim_, soc_, nullptr);
@@ -93,8 +98,13 @@ Tick JobProfiler::closed_form(const Job& job, bool cold) {
   // The idle SoC's cluster has never been busy: its first task is cold. Between two tasks of the
   // job the cores are released and claimed again at the same instant, idle for 0, which is cold
   // only when idle_threshold is 0 (CpuCluster::idle_for_at_least).
-  if (cold && tasks > 0) t += soc_.cpu.idle_wakeup * (soc_.cpu.idle_threshold == 0 ? tasks : 1);
-  return t;
+  const Tick wakeups = tasks == 0 ? 0 : soc_.cpu.idle_wakeup * (soc_.cpu.idle_threshold == 0 ? tasks : 1);
+  return {t + wakeups, t};
+}
+
+JobProfiler::Profile JobProfiler::profile(const Job& job) {
+  if (has_closed_form(job)) return closed_forms(job);
+  return {simulated_duration(job), warm_duration(job)};
 }
 
 Tick JobProfiler::warm_duration(const Job& job) {
@@ -105,7 +115,9 @@ Tick JobProfiler::warm_duration(const Job& job) {
 }
 
 void JobProfiler::annotate(Plan& plan) {
-  for (auto& job : plan.jobs) job.estimate = duration(job);
+  for (auto& job : plan.jobs) {
+    if (job.estimate == 0) job.estimate = duration(job);
+  }
 }
 
 }  // namespace socsim::runtime

@@ -20,7 +20,14 @@ namespace socsim::runtime {
 
 class JobProfiler {
  public:
-  JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model) : soc_(soc), model_(model), lowering_(model, soc.npu) {}
+  // `shared_lowering`: a cache to lower through (the run's, System::shared_lowering()), used when
+  // it was built for this very model and NPU (else the profiler lowers in a cache of its own): the
+  // ops profiled are then lowered once for the profile and the run that executes them.
+  JobProfiler(const hw::SocSpec& soc, const model::ModelConfig& model, lowering::LoweringCache* shared_lowering = nullptr)
+      : soc_(soc),
+        model_(model),
+        own_lowering_(model, soc.npu),
+        lowering_(shared_lowering && shared_lowering->built_for(model, soc.npu) ? *shared_lowering : own_lowering_) {}
   // For the jobs warm_duration computes in closed form, the closed form plus the cluster's wake-up
   // (idle_wakeup before the first task, which finds the idle SoC's cluster cold; before every
   // task when idle_threshold is 0), which is what the simulation of the job gives; other jobs are
@@ -36,7 +43,15 @@ class JobProfiler {
   // test checks the two agree to the tick); for any other job, the job run twice less the job
   // run once.
   Tick warm_duration(const Job& job);
-  // Fills `estimate` of every job of the plan.
+  // Both at once: `cold` is duration(), `warm` is warm_duration() (a planner that needs a job's
+  // warm time and then its estimate computes the closed form once).
+  struct Profile {
+    Tick cold = 0;
+    Tick warm = 0;
+  };
+  Profile profile(const Job& job);
+  // Fills `estimate` of every job of the plan that has none (0: not profiled; a planner that
+  // profiled a job as it built it has set it already).
   void annotate(Plan& plan);
   std::size_t profiled() const { return cache_.size(); }
 
@@ -47,10 +62,12 @@ class JobProfiler {
   // Its time: each task the dispatch and then the later of its compute and its DRAM stream, plus
   // the wake-up(s) when the cluster starts cold.
   Tick closed_form(const Job& job, bool cold);
+  Profile closed_forms(const Job& job);
   const hw::SocSpec& soc_;
   const model::ModelConfig& model_;
   std::unordered_map<Signature, Tick, SignatureHash> cache_;
-  lowering::LoweringCache lowering_;  // shared by every profile run: each op is lowered once
+  lowering::LoweringCache own_lowering_;
+  lowering::LoweringCache& lowering_;  // shared by every profile run: each op is lowered once
   // An idle SoC for the closed form (CpuComplex::compute_time), made on first use.
   std::unique_ptr<Simulator> idle_sim_;
   std::unique_ptr<hw::Soc> idle_soc_;

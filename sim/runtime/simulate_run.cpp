@@ -181,9 +181,11 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
         t.lengths.decode = steps;
         t.decode_rows = plan.decode_rows;
       }
-      // The plan grew by doubling: up to half its job array is spare while the executor adds its
-      // own state per job (shadowAttn at batch 16: 166k jobs, 26 MB spare).
-      plan.jobs.shrink_to_fit();
+      // A plan that grew by doubling has up to half its job array spare while the executor adds
+      // its own state per job (shadowAttn at batch 16 once: 166k jobs, 26 MB spare). Shrinking
+      // moves every job into fresh pages, so only a plan with more than a quarter spare is shrunk
+      // (plans that reserve their jobs are not: shadowAttn's 13k jobs, a tenth of its page faults).
+      if (plan.jobs.capacity() - plan.jobs.size() > plan.jobs.size() / 4) plan.jobs.shrink_to_fit();
       co_await ex.run(plan);
       t.first_token = ex.job_end(plan.prefill_end);
       t.end = t.first_token;
@@ -227,7 +229,17 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
   soc.dram().record_timeline(trace.on());
   if (req.soc.has_npu) soc.npu().set_replay_alone_runs(req.replay_alone_runs);
   soc.cpu().set_replay_alone_runs(req.replay_alone_runs);
-  Executor ex(soc, req.model, system.sync_policy(), &trace);
+  // One lowering cache for the run's executor and the system's planning (JobProfiler): an op a
+  // planner profiles is lowered once, not again when the run executes it (shadowAttn's and
+  // llm.npu's annotated plans profile every NPU graph job; a long matmul's lowering searches GEMM
+  // layouts). Planning happens between plans, when no job holds a lowered work.
+  lowering::LoweringCache lowering(req.model, req.soc.npu);
+  Executor ex(soc, req.model, system.sync_policy(), &trace, &lowering);
+  struct LoweringShare {
+    systems::System& system;
+    ~LoweringShare() { system.share_lowering(nullptr); }  // the cache ends with this run
+  } share{system};
+  system.share_lowering(&lowering);
   std::vector<RequestTimes> times;
   std::size_t jobs = 0;
   nlohmann::ordered_json info = nlohmann::ordered_json::object();

@@ -7,21 +7,33 @@
 
 namespace socsim::systems {
 
-std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops) {
-  // Each op's placement first, so that each job's ops are reserved whole (grown op by op, a job
-  // of a dozen ops was reallocated four times, moving its ops each time).
+std::vector<Placement> SequentialPlanBuilder::placements(const std::vector<model::GraphOp>& ops) const {
   std::vector<Placement> places;
   places.reserve(ops.size());
   for (const auto& g : ops) places.push_back(placer_(g));
-  // Whether op i joins the job op i - 1 is in.
-  const auto joins = [&](std::size_t i) {
-    if (i == 0) return false;
-    const model::GraphOp &g = ops[i], &prev = ops[i - 1];
-    return places[i] == places[i - 1] && prev.phase == g.phase && prev.step == g.step && (!cut_at_layers_ || prev.layer == g.layer);
-  };
+  return places;
+}
+
+bool SequentialPlanBuilder::joins(const std::vector<model::GraphOp>& ops, const std::vector<Placement>& places, std::size_t i) const {
+  if (i == 0) return false;
+  const model::GraphOp &g = ops[i], &prev = ops[i - 1];
+  return places[i] == places[i - 1] && prev.phase == g.phase && prev.step == g.step && (!cut_at_layers_ || prev.layer == g.layer);
+}
+
+std::size_t SequentialPlanBuilder::jobs_for(const std::vector<model::GraphOp>& ops) const {
+  const std::vector<Placement> places = placements(ops);
+  std::size_t jobs = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) jobs += joins(ops, places, i) ? 0 : 1;
+  return jobs;
+}
+
+std::uint32_t SequentialPlanBuilder::append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops) {
+  // Each op's placement first, so that each job's ops are reserved whole (grown op by op, a job
+  // of a dozen ops was reallocated four times, moving its ops each time).
+  const std::vector<Placement> places = placements(ops);
   for (std::size_t i = 0; i < ops.size();) {
     std::size_t end = i + 1;
-    while (end < ops.size() && joins(end)) ++end;
+    while (end < ops.size() && joins(ops, places, end)) ++end;
     const model::GraphOp& g = ops[i];
     const Placement& p = places[i];
     runtime::Job j;

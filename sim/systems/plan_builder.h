@@ -29,6 +29,8 @@ class SequentialPlanBuilder {
   SequentialPlanBuilder(Placer placer, GraphNamer namer) : placer_(std::move(placer)), namer_(std::move(namer)) {}
   // Appends ops; a job is also cut where the phase or step changes. Returns the last job's index.
   std::uint32_t append(runtime::Plan& plan, const std::vector<model::GraphOp>& ops);
+  // How many jobs append() makes of `ops` (for a plan that reserves its jobs before building).
+  std::size_t jobs_for(const std::vector<model::GraphOp>& ops) const;
   // Appends one CPU job of a single op (sampling the next token from the logits, on the host).
   std::uint32_t append_host_op(runtime::Plan& plan, model::OpDesc op, model::Phase phase, std::uint64_t step);
   // Also cut a job where the layer changes: one graph per decoder layer, shared by every layer of
@@ -43,6 +45,9 @@ class SequentialPlanBuilder {
   }
 
  private:
+  std::vector<Placement> placements(const std::vector<model::GraphOp>& ops) const;
+  // Whether op i joins the job op i - 1 is in.
+  bool joins(const std::vector<model::GraphOp>& ops, const std::vector<Placement>& places, std::size_t i) const;
   Placer placer_;
   GraphNamer namer_;
   bool has_last_ = false;

@@ -17,6 +17,10 @@
 #include "sim/runtime/job.h"
 #include "sim/runtime/sync_policy.h"
 
+namespace socsim::runtime::lowering {
+class LoweringCache;
+}
+
 namespace socsim::systems {
 
 struct RequestShape {
@@ -76,6 +80,14 @@ class System {
     std::filesystem::path path;
   };
   virtual std::vector<InputFile> input_files() const { return {}; }
+  // The run's lowering cache while a run plans with this system (simulate_run sets it and takes it
+  // back when the run ends; nullptr otherwise): a planner that profiles jobs (JobProfiler) lowers
+  // through it, so the ops it profiles are not lowered a second time when the run executes them.
+  void share_lowering(runtime::lowering::LoweringCache* cache) { lowering_ = cache; }
+  runtime::lowering::LoweringCache* shared_lowering() const { return lowering_; }
+
+ private:
+  runtime::lowering::LoweringCache* lowering_ = nullptr;
 };
 
 using SystemFactory = std::function<std::unique_ptr<System>()>;

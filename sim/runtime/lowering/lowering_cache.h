@@ -29,6 +29,9 @@ class LoweringCache {
                        const NpuKernelChoice& choice = {});
 
   std::size_t size() const { return cpu_.size() + gpu_.size() + npu_work_.size(); }
+  // Whether the cache lowers for exactly these objects (a user of a cache built elsewhere checks
+  // that it lowers for the same model and NPU, not merely equal ones).
+  bool built_for(const model::ModelConfig& m, const hw::NpuSpec& npu) const { return &m == &model_ && &npu == &npu_; }
   // Host bytes of the NPU work held (kernels::host_bytes): the entries that can be large (an
   // attention kernel's steps, per head and key chunk: 0.4 MB for a decode step of 16 sequences
   // at 1k keys, 7 MB for their prompt). CPU and GPU work is a few tasks or kernels per op.

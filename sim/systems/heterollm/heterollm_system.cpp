@@ -158,7 +158,7 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
 }
 
 namespace {
-constexpr std::uint64_t kReservedJobsLimit = 1 << 18;  // jobs reserved at once (~70 MB of Job)
+using runtime::kReservedJobsLimit;
 }  // namespace
 
 runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {

@@ -11,6 +11,10 @@
 
 namespace socsim::systems::llm_npu {
 
+// The jobs append_cpu_decode adds for `r` (it reserves them; a planner reserving its whole plan
+// counts them in).
+std::uint64_t cpu_decode_jobs(const Options& o, const model::ModelConfig& m, const RequestShape& r);
+
 void append_cpu_decode(runtime::Plan& plan, const Options& o, const model::ModelConfig& m, const RequestShape& r,
                        std::uint32_t prefill_last);
 

@@ -37,7 +37,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
   if (options_.prepared) plan.prepared_graphs = dag.npu_graphs;
   if (options_.ooe) {
     // The picker needs T(g) for every subgraph: profiled offline, as the paper does.
-    runtime::JobProfiler profiler(soc, m);
+    runtime::JobProfiler profiler(soc, m, shared_lowering());
     profiler.annotate(plan);
     plan.pick = runtime::PickPolicy::kNpuStall;
   } else {

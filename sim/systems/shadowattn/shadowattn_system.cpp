@@ -32,6 +32,7 @@ constexpr double kQkGraphBytes = 64.0 * 1024;
 // 16 scalar instructions, charged at one per cycle of the budget core's clock (the loop-carried
 // max/add chain is what limits it, not the vector units). An assumption, not a measurement.
 constexpr std::uint64_t kPlanOpsPerEvaluation = 16;
+using runtime::kReservedJobsLimit;
 
 // Up to this many heads (and groups) in a layer the best planner searches every order (at most
 // 4! x 4! evaluations); real models have more heads per layer, tests fewer.
@@ -159,11 +160,20 @@ class AttentionBuilder {
   }
   // A CPU job's time on a warm core: the profiler runs a job alone on an idle SoC, whose first
   // CPU task pays the cluster's wake-up (JobProfiler::warm_duration leaves it out).
-  double warm_ms(const Job& j) const {
-    if (j.unit != kernels::Unit::kCpu) return to_ms(profiler_.duration(j));
-    return to_ms(profiler_.warm_duration(j));
+  // When the plan's jobs will be annotated (out-of-order picking), the job's estimate (its time
+  // alone on an idle SoC) is set here from the same profile, so annotate() does not compute it
+  // again (a profile of each top-k and sparse job per head, layer and chunk: a tenth of a run).
+  double warm_ms(Job& j) const {
+    if (j.unit != kernels::Unit::kCpu) {
+      const Tick t = profiler_.duration(j);
+      if (host_.ooe) j.estimate = t;
+      return to_ms(t);
+    }
+    const runtime::JobProfiler::Profile p = profiler_.profile(j);
+    if (host_.ooe) j.estimate = p.cold;
+    return to_ms(p.warm);
   }
-  static std::uint32_t add(Plan& plan, Job j, const std::vector<std::uint32_t>& deps) {
+  static std::uint32_t add(Plan& plan, Job&& j, const std::vector<std::uint32_t>& deps) {
     j.deps.insert(j.deps.end(), deps.begin(), deps.end());
     return plan.add(std::move(j));
   }
@@ -224,7 +234,13 @@ class AttentionBuilder {
     est.n = scores.op.n - scores.op.m + host_.chunk;
     est.m = host_.chunk;
     std::vector<Job> npu_jobs, topk_jobs, qkv_jobs;
+    npu_jobs.reserve(groups.size());
+    topk_jobs.reserve(heads);
+    qkv_jobs.reserve(heads);
     shadowattn::PipelineInput in;
+    in.groups.reserve(groups.size());
+    in.npu.reserve(groups.size());
+    in.heads.reserve(heads);
     // Lanes: top-k and sparse attention share one when both sit on the GPU's in-order queue or on
     // a single budget core; top-k gets a core of its own when the budget has two or more.
     const bool own_topk_core = !o_.topk_on_gpu && !o_.float_on_gpu && o_.cpu_cores >= 2;
@@ -241,7 +257,7 @@ class AttentionBuilder {
                                              std::to_string(groups[g].front());
       stats_.graphs.insert(j.npu_graph);
       in.groups.push_back(groups[g]);
-      in.npu.push_back(to_ms(profiler_.duration(j)));
+      in.npu.push_back(warm_ms(j));  // the NPU job's time alone (no warm-up to leave out)
       npu_jobs.push_back(std::move(j));
     }
     for (std::uint32_t h = 0; h < heads; ++h) {
@@ -319,6 +335,32 @@ class AttentionBuilder {
   const runtime::DataDriven* data_;  // measured head buckets (functional mode), else nullptr
 };
 
+// The most jobs AttentionBuilder::build makes for one layer's attention of one chunk: shadowAttn
+// one per estimation launch (at most one per head; fewer when heads share a bucket), a top-k and
+// a sparse-attention job per head and the planner's job (when it reorders); the baselines one,
+// cg-sparse three.
+std::uint64_t attention_jobs_bound(AttentionVariant v, const shadowattn::Options& o, const model::ModelConfig& m) {
+  switch (v) {
+    case AttentionVariant::kCgSparse: return 3;
+    case AttentionVariant::kShadow: return 3 * static_cast<std::uint64_t>(m.heads) + (o.reorder ? 1 : 0);
+    default: return 1;
+  }
+}
+
+// Reserves the plan's jobs once (a plan of some 13,000 jobs grew by doubling: each growth moved
+// every job into freshly faulted pages): the host's jobs; for each float subgraph holding a
+// layer's attention, its cut (a job more) and the attention's jobs at most; and the decode's.
+void reserve_jobs(Plan& plan, const Plan& host, AttentionVariant v, const shadowattn::Options& o, const model::ModelConfig& m,
+                  std::uint64_t decode_jobs) {
+  std::uint64_t cuts = 0;
+  for (const Job& j : host.jobs) {
+    if (j.unit == kernels::Unit::kNpu) continue;
+    cuts += std::any_of(j.ops.begin(), j.ops.end(), [](const model::GraphOp& g) { return g.op.kind == OpKind::kAttnScores; });
+  }
+  const std::uint64_t total = host.jobs.size() + cuts * (1 + attention_jobs_bound(v, o, m)) + decode_jobs;
+  if (total <= kReservedJobsLimit) plan.jobs.reserve(total);
+}
+
 }  // namespace
 
 const char* attention_variant_id(AttentionVariant v) {
@@ -365,12 +407,13 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
   }
   const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, llm_npu::planned_shadow_layers(data_, shadow_kept_, host_.outlier_prune),
                                               r.prompt, r.batch);
-  runtime::JobProfiler profiler(soc, m);
+  runtime::JobProfiler profiler(soc, m, shared_lowering());
   Stats stats;
   AttentionBuilder builder(variant_, options_, host_, m, soc, ratios_, profiler, stats, data_);
 
   // The host's jobs in order, each float subgraph holding a layer's attention cut around it.
   Plan plan;
+  reserve_jobs(plan, host, variant_, options_, m, llm_npu::cpu_decode_jobs(host_, m, r));
   std::vector<std::uint32_t> map(host.jobs.size());
   const auto remap = [&map](std::vector<std::uint32_t>& v) {
     for (auto& d : v) d = map[d];

@@ -79,11 +79,11 @@ TEST(ExecutorLowering, OwnDramBytesExcludeConcurrentJobs) {
   Job cpu = layer_job(r.model, kernels::Unit::kCpu, Precision::kW4A16, 64, 2);
   cpu.name = "cpu";
   for (auto& g : cpu.ops) g.layer = 1;  // its own layer: the executor finds each layer's attention shape
-  plan.add(cpu);
+  plan.add(std::move(cpu));
   Job gpu = layer_job(r.model, kernels::Unit::kGpu, Precision::kFp16, 32);
   gpu.name = "gpu";
   for (auto& g : gpu.ops) g.layer = 2;
-  plan.add(gpu);
+  plan.add(std::move(gpu));
   plan.prepared_graphs.push_back("g");
   std::uint64_t lowered = 0, gpu_lowered = 0;
   model::OpDesc scores{"", model::OpKind::kAttnScores};
@@ -128,7 +128,7 @@ TEST(ExecutorLowering, OverlappingNpuJobsAreReported) {
   plan.add(layer_job(r.model, kernels::Unit::kNpu, Precision::kW8A8, 64));
   Job second = layer_job(r.model, kernels::Unit::kNpu, Precision::kW8A8, 64);
   for (auto& g : second.ops) g.layer = 1;
-  plan.add(second);
+  plan.add(std::move(second));
   plan.prepared_graphs.push_back("g");
   Simulator sim;
   hw::Soc soc(sim, r.spec, nullptr);

@@ -126,6 +126,35 @@ TEST(JobProfilerWarm, OtherJobsAreSimulated) {
   EXPECT_GT(p.warm_duration(j), 0u);
 }
 
+// profile() is duration() and warm_duration() at once, for closed-form jobs and simulated ones
+// alike; annotate() keeps an estimate a planner set from it and fills the others.
+TEST(JobProfilerWarm, ProfileIsDurationAndWarmDuration) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-1.5b.json");
+  auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  const hw::SocSpec spec = hw::parse_soc_spec(tree);
+  JobProfiler p(spec, m);
+  std::vector<Job> jobs;
+  for (const char* cluster : {"mid", ""}) {  // closed form, simulated
+    for (std::uint32_t threads : {1u, 2u}) {
+      jobs.push_back(sparse_job(model::OpKind::kSparseAttn, 256, 1000, 3, 0.2, cluster, threads, m));
+      jobs.push_back(sparse_job(model::OpKind::kTopK, 128, 3840, 2, 0.93, cluster, threads, m));
+    }
+  }
+  Plan plan;
+  for (const Job& j : jobs) {
+    const JobProfiler::Profile pr = p.profile(j);
+    EXPECT_EQ(pr.cold, p.duration(j)) << j.cpu_cluster << " x" << j.cpu_threads;
+    EXPECT_EQ(pr.warm, p.warm_duration(j)) << j.cpu_cluster << " x" << j.cpu_threads;
+    EXPECT_GT(pr.cold, pr.warm);  // the first task wakes the idle cluster
+    Job copy = j;
+    plan.add(std::move(copy));
+  }
+  plan.jobs.front().estimate = 12345;  // set by a planner: kept
+  p.annotate(plan);
+  EXPECT_EQ(plan.jobs.front().estimate, 12345u);
+  for (std::size_t i = 1; i < plan.jobs.size(); ++i) EXPECT_EQ(plan.jobs[i].estimate, p.duration(jobs[i])) << i;
+}
+
 }  // namespace
 }  // namespace socsim::runtime
 
