@@ -16,6 +16,7 @@
 #include "sim/systems/shadowattn/calibration.h"
 #include "sim/systems/shadowattn/importance_source.h"
 #include "sim/systems/shadowattn/pipeline_planner.h"
+#include "sim/systems/shadowattn/plan_reserve.h"
 
 namespace socsim::systems {
 
@@ -32,7 +33,6 @@ constexpr double kQkGraphBytes = 64.0 * 1024;
 // 16 scalar instructions, charged at one per cycle of the budget core's clock (the loop-carried
 // max/add chain is what limits it, not the vector units). An assumption, not a measurement.
 constexpr std::uint64_t kPlanOpsPerEvaluation = 16;
-using runtime::kReservedJobsLimit;
 
 // Up to this many heads (and groups) in a layer the best planner searches every order (at most
 // 4! x 4! evaluations); real models have more heads per layer, tests fewer.
@@ -158,11 +158,9 @@ class AttentionBuilder {
     j.attention_module = true;
     return j;
   }
-  // A CPU job's time on a warm core: the profiler runs a job alone on an idle SoC, whose first
-  // CPU task pays the cluster's wake-up (JobProfiler::warm_duration leaves it out).
-  // When the plan's jobs will be annotated (out-of-order picking), the job's estimate (its time
-  // alone on an idle SoC) is set here from the same profile, so annotate() does not compute it
-  // again (a profile of each top-k and sparse job per head, layer and chunk: a tenth of a run).
+  // A CPU job's time on a warm core (JobProfiler::warm_duration: no wake-up of the idle SoC's
+  // cluster). A plan that will be annotated (out-of-order picking) gets the job's estimate from the
+  // same profile, so annotate() does not profile each top-k and sparse job per head again.
   double warm_ms(Job& j) const {
     if (j.unit != kernels::Unit::kCpu) {
       const Tick t = profiler_.duration(j);
@@ -335,32 +333,6 @@ class AttentionBuilder {
   const runtime::DataDriven* data_;  // measured head buckets (functional mode), else nullptr
 };
 
-// The most jobs AttentionBuilder::build makes for one layer's attention of one chunk: shadowAttn
-// one per estimation launch (at most one per head; fewer when heads share a bucket), a top-k and
-// a sparse-attention job per head and the planner's job (when it reorders); the baselines one,
-// cg-sparse three.
-std::uint64_t attention_jobs_bound(AttentionVariant v, const shadowattn::Options& o, const model::ModelConfig& m) {
-  switch (v) {
-    case AttentionVariant::kCgSparse: return 3;
-    case AttentionVariant::kShadow: return 3 * static_cast<std::uint64_t>(m.heads) + (o.reorder ? 1 : 0);
-    default: return 1;
-  }
-}
-
-// Reserves the plan's jobs once (a plan of some 13,000 jobs grew by doubling: each growth moved
-// every job into freshly faulted pages): the host's jobs; for each float subgraph holding a
-// layer's attention, its cut (a job more) and the attention's jobs at most; and the decode's.
-void reserve_jobs(Plan& plan, const Plan& host, AttentionVariant v, const shadowattn::Options& o, const model::ModelConfig& m,
-                  std::uint64_t decode_jobs) {
-  std::uint64_t cuts = 0;
-  for (const Job& j : host.jobs) {
-    if (j.unit == kernels::Unit::kNpu) continue;
-    cuts += std::any_of(j.ops.begin(), j.ops.end(), [](const model::GraphOp& g) { return g.op.kind == OpKind::kAttnScores; });
-  }
-  const std::uint64_t total = host.jobs.size() + cuts * (1 + attention_jobs_bound(v, o, m)) + decode_jobs;
-  if (total <= kReservedJobsLimit) plan.jobs.reserve(total);
-}
-
 }  // namespace
 
 const char* attention_variant_id(AttentionVariant v) {
@@ -413,7 +385,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
 
   // The host's jobs in order, each float subgraph holding a layer's attention cut around it.
   Plan plan;
-  reserve_jobs(plan, host, variant_, options_, m, llm_npu::cpu_decode_jobs(host_, m, r));
+  shadowattn::reserve_plan_jobs(plan, host, variant_, options_, m, llm_npu::cpu_decode_jobs(host_, m, r));
   std::vector<std::uint32_t> map(host.jobs.size());
   const auto remap = [&map](std::vector<std::uint32_t>& v) {
     for (auto& d : v) d = map[d];
