@@ -21,13 +21,14 @@ const char* unit_name(kernels::Unit u) {
 }
 
 Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace,
-                   lowering::LoweringCache* shared_lowering)
+                   lowering::LoweringCache* shared_lowering, bool bound_lowering)
     : soc_(soc),
       model_(model),
       sync_(sync),
       trace_(trace),
       own_lowering_(model, soc.spec().npu),
-      lowering_(shared_lowering ? *shared_lowering : own_lowering_) {}
+      lowering_(shared_lowering ? *shared_lowering : own_lowering_),
+      bound_lowering_(bound_lowering) {}
 
 Tick& OpTimes::operator[](const OpTimeKey& key) {
   const auto same_views = [&](const OpTimeKey& k) {
@@ -57,11 +58,6 @@ void Executor::account(const char* unit, const char* kind, Tick start) {
 
 Task<> Executor::run(const Plan& plan) {
   Simulator& sim = soc_.sim();
-  // Attention's lowering changes with the KV length, so a long decode adds entries every step
-  // that no later step asks for; between plans (no job holds a lowered work) the cache starts
-  // over past a bound, keeping a decode run window by window in bounded memory. Lowering is a
-  // pure function: same results.
-  if (lowering_.size() > kLoweringCacheLimit || lowering_.npu_bytes() > kLoweringCacheNpuBytes) lowering_.clear();
   for (const auto& g : plan.prepared_graphs) built_graphs_.insert(g);
   // A softmax op lowers as the middle part of its layer's attention kernel; its OpDesc carries
   // only an element count, so the layer's shape comes from its attn_scores op.
@@ -123,6 +119,12 @@ Task<> Executor::run(const Plan& plan) {
   for (auto& w : wake_) sim.schedule_at(sim.now(), &Executor::wake, &w);
   co_await all.wait();
   all_ = nullptr;
+  // Attention's lowering changes with the KV length, so a long decode adds entries every step
+  // that no later step asks for; between plans (no job holds a lowered work) the cache starts
+  // over past a bound, keeping a decode run window by window in bounded memory. Lowering is a
+  // pure function: same results. After the plan's run, not before it: the entries its planning
+  // lowered (JobProfiler through System::shared_lowering) are the ones its jobs look up.
+  if (bound_lowering_ && (lowering_.size() > kLoweringCacheLimit || lowering_.npu_bytes() > kLoweringCacheNpuBytes)) lowering_.clear();
 }
 
 void Executor::wake(void* ctx) {

@@ -50,9 +50,11 @@ class Executor {
  public:
   // `shared_lowering`, when given, is used instead of a cache of the executor's own: a profiler
   // running many one-job executors lowers each op once (it must outlive the executor and be
-  // built for the same model and NPU).
+  // built for the same model and NPU). `bound_lowering`: the executor starts the cache over after
+  // a plan's run past kLoweringCacheLimit; false for a profiler's one-job runs in a run's cache,
+  // whose own executor bounds it.
   Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy sync, report::TraceRecorder* trace,
-           lowering::LoweringCache* shared_lowering = nullptr);
+           lowering::LoweringCache* shared_lowering = nullptr, bool bound_lowering = true);
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
@@ -179,6 +181,7 @@ class Executor {
   OpTimes op_time_;
   lowering::LoweringCache own_lowering_;
   lowering::LoweringCache& lowering_;  // own_lowering_ or the shared one
+  bool bound_lowering_ = true;
   std::map<std::tuple<model::Phase, std::uint64_t, std::uint32_t>, kernels::AttentionShape> layer_attention_;
 };
 

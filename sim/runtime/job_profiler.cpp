@@ -64,7 +64,9 @@ Tick JobProfiler::simulated_duration(const Job& job) {
   j.lane.clear();
   if (!j.npu_graph.empty()) one.prepared_graphs.push_back(j.npu_graph);
   one.add(std::move(j));
-  Executor ex(soc, model_, {}, nullptr, &lowering_);
+  // A run's cache (shared) is bounded by the run's executor after its plan ran; the profiler's
+  // own by its one-job runs.
+  Executor ex(soc, model_, {}, nullptr, &lowering_, &lowering_ == &own_lowering_);
   sim.spawn(ex.run(one), "profile");
   check_run_finished(sim.run(), sim, soc, &ex);
   cache_.emplace(key, sim.now());

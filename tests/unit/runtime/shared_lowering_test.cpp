@@ -7,7 +7,9 @@
 #include "sim/config/config_tree.h"
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/executor.h"
 #include "sim/runtime/job_profiler.h"
+#include "sim/runtime/lowering/sparse_attention_lowering.h"
 #include "tests/support/configured_system.h"
 
 namespace socsim::runtime {
@@ -47,6 +49,45 @@ TEST(SharedLowering, AProfilerLowersIntoTheRunsCacheOnlyWhenBuiltForTheSameObjec
     EXPECT_EQ(refuses.duration(matmul_job(unit)), t);
     EXPECT_EQ(foreign.size(), 0u);
   }
+}
+
+// A one-thread top-k on a named cluster: profiled in closed form, one cache entry per KV length.
+Job topk_job(std::uint64_t kv, const model::ModelConfig& m) {
+  model::OpDesc op;
+  op.name = "topk";
+  op.kind = model::OpKind::kTopK;
+  op.m = 64, op.k = m.head_dim, op.n = kv, op.batch = 2;
+  op.weight_params = lowering::kRatioUnit / 5;
+  Job j;
+  j.name = "t";
+  j.unit = kernels::Unit::kCpu;
+  j.cpu_cluster = "mid";
+  j.ops = {{op, model::Phase::kPrefill, 0, 0}};
+  return j;
+}
+
+// Past the cache's bound, the profiler's one-job runs leave the run's cache whole (its entries are
+// what the run's jobs look up); the run's executor starts it over after its plan ran.
+TEST(SharedLowering, OnlyTheRunsExecutorBoundsTheRunsCache) {
+  const model::ModelConfig m = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+  auto tree = config::ConfigTree::load_file(kRoot + "/soc_configs/snapdragon-8gen3.yaml");
+  const hw::SocSpec spec = hw::parse_soc_spec(tree);
+  lowering::LoweringCache run_cache(m, spec.npu);
+  JobProfiler p(spec, m, &run_cache);
+  for (std::uint64_t kv = 64; kv < 64 + 4200; ++kv) p.duration(topk_job(kv, m));
+  const std::size_t filled = run_cache.size();
+  ASSERT_GT(filled, 4096u);
+  p.duration(matmul_job(kernels::Unit::kNpu));  // simulated: a one-job run in the run's cache
+  EXPECT_GT(run_cache.size(), filled);          // not started over
+  // The run's executor, after a plan: started over.
+  Simulator sim;
+  hw::Soc soc(sim, spec, nullptr);
+  Executor ex(soc, m, {}, nullptr, &run_cache);
+  Plan plan;
+  plan.add(matmul_job(kernels::Unit::kCpu));
+  sim.spawn(ex.run(plan), "run");
+  sim.run();
+  EXPECT_EQ(run_cache.size(), 0u);
 }
 
 TEST(SharedLowering, TheSystemHoldsTheRunsCacheOnlyDuringTheRun) {
