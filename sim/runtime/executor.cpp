@@ -124,7 +124,11 @@ Task<> Executor::run(const Plan& plan) {
   // over past a bound, keeping a decode run window by window in bounded memory. Lowering is a
   // pure function: same results. After the plan's run, not before it: the entries its planning
   // lowered (JobProfiler through System::shared_lowering) are the ones its jobs look up.
-  if (bound_lowering_ && (lowering_.size() > kLoweringCacheLimit || lowering_.npu_bytes() > kLoweringCacheNpuBytes)) lowering_.clear();
+  if (bound_lowering_) bound_lowering_cache(lowering_);
+}
+
+void Executor::bound_lowering_cache(lowering::LoweringCache& cache) {
+  if (cache.size() > kLoweringCacheLimit || cache.npu_bytes() > kLoweringCacheNpuBytes) cache.clear();
 }
 
 void Executor::wake(void* ctx) {

@@ -57,6 +57,11 @@ class Executor {
            lowering::LoweringCache* shared_lowering = nullptr, bool bound_lowering = true);
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
+  // Starts `cache` over when it holds more than an executor keeps between plans (past
+  // kLoweringCacheLimit entries or kLoweringCacheNpuBytes of NPU work). Only when no job holds
+  // a lowered work: an executor's run() after its plan ran, or the owner of a cache its one-job
+  // executors share, between their runs.
+  static void bound_lowering_cache(lowering::LoweringCache& cache);
 
   // Runs every job of the plan; completes when all have finished.
   Task<> run(const Plan& plan);

@@ -28,6 +28,9 @@ class JobProfiler {
         model_(model),
         own_lowering_(model, soc.npu),
         lowering_(shared_lowering && shared_lowering->built_for(model, soc.npu) ? *shared_lowering : own_lowering_) {}
+  // Not copied or moved: lowering_ may refer to the profiler's own cache.
+  JobProfiler(const JobProfiler&) = delete;
+  JobProfiler& operator=(const JobProfiler&) = delete;
   // For the jobs warm_duration computes in closed form, the closed form plus the cluster's wake-up
   // (idle_wakeup before the first task, which finds the idle SoC's cluster cold; before every
   // task when idle_threshold is 0), which is what the simulation of the job gives; other jobs are
@@ -51,7 +54,8 @@ class JobProfiler {
   };
   Profile profile(const Job& job);
   // Fills `estimate` of every job of the plan that has none (0: not profiled; a planner that
-  // profiled a job as it built it has set it already).
+  // profiled a job as it built it has set it already). A plan edited after it was annotated keeps
+  // its old estimates: zero the edited jobs' before annotating again.
   void annotate(Plan& plan);
   std::size_t profiled() const { return cache_.size(); }
 

@@ -106,7 +106,10 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   runtime::SyncPolicy sync;
   sync.shared_buffers = true;
   sync.fast = true;  // no hand-overs here; fast mode records the GPU part's completion
-  runtime::Executor ex(soc, model_, sync, nullptr, &lowering_);
+  // The cache is bounded here, before the run, not by the executor after it: coarse() reads the
+  // entry this run lowers (a GPU-only part's op) once the run has ended.
+  runtime::Executor::bound_lowering_cache(lowering_);
+  runtime::Executor ex(soc, model_, sync, nullptr, &lowering_, false);
   sim.spawn(ex.run(plan), "profile");
   runtime::check_run_finished(sim.run(), sim, soc, &ex);
   PartTimes t;
