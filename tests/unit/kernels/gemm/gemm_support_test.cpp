@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -78,6 +79,33 @@ TEST(GemmParallel, RunsEveryIndexOnTheCallerWhenTheHostRefusesThreads) {
   const Tensor inline_run = gemm_f32(a, w, 3);
   ASSERT_EQ(inline_run.numel(), threaded.numel());
   EXPECT_EQ(std::memcmp(inline_run.data<float>().data(), threaded.data<float>().data(), threaded.numel() * sizeof(float)), 0);
+}
+
+// The micro-kernel rounds each product, then each sum, in k order, whichever copy the host runs
+// (x86-64-v3 or baseline): a copy that fused them into FMAs would give FP32 GEMMs, and so the
+// reports' accuracy figures, other last bits on hosts with FMA than on hosts without.
+TEST(GemmMicrokernel, RoundsEveryProductThenEverySumOnEveryHost) {
+  constexpr std::int64_t kc = 37;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<float> a(kc * kGemmMr), b(kc * kGemmNr), acc(kGemmMr * kGemmNr);
+  for (auto* v : {&a, &b, &acc})
+    for (auto& x : *v) x = u(gen);
+  std::vector<float> want = acc;
+  for (int r = 0; r < kGemmMr; ++r) {
+    for (int c = 0; c < kGemmNr; ++c) {
+      float sum = want[r * kGemmNr + c];
+      for (std::int64_t kk = 0; kk < kc; ++kk) {
+        volatile float product = a[kk * kGemmMr + r] * b[kk * kGemmNr + c];  // rounded here, never fused
+        sum = sum + product;
+      }
+      want[r * kGemmNr + c] = sum;
+    }
+  }
+  gemm_microkernel(kc, a.data(), b.data(), acc.data());
+  int differing = 0;
+  for (std::size_t i = 0; i < acc.size(); ++i) differing += std::memcmp(&acc[i], &want[i], sizeof(float)) != 0;
+  EXPECT_EQ(differing, 0) << "of " << acc.size() << " sums";
 }
 
 TEST(GemmParallel, OutputSplitCoversEverythingOnTileEdges) {
