@@ -138,10 +138,16 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
   if (done.fingerprint == mine.fingerprint && done.shard == mine.shard && done.metrics == mine.metrics && done.runs_total == mine.runs_total) {
     return;
   }
+  // Named by the inputs that changed when both record them (a spec edited, a SoC file changed).
+  std::string changed;
+  if (done.name == mine.name && done.shard == mine.shard && done.metrics == mine.metrics) {
+    changed = sweep::changed_inputs(sweep::inputs_json(done.inputs), sweep::inputs_json(mine.inputs));
+  }
   throw config::ConfigError(kCommandLine, "--out",
-                            out_dir.string() + " holds the finished results of another sweep ('" + done.name +
-                                "', or other inputs, shard or metrics): choose another --out, add --resume to replace them "
-                                "with this sweep's, or remove " + file.string());
+                            out_dir.string() + " holds the finished results of " +
+                                (changed.empty() ? "another sweep ('" + done.name + "', or other inputs, shard or metrics)"
+                                                 : "sweep '" + done.name + "' run from other inputs (" + changed + ")") +
+                                ": choose another --out, add --resume to replace them with this sweep's, or remove " + file.string());
 }
 
 }  // namespace
@@ -267,6 +273,7 @@ int sweep_command(const std::vector<std::string>& args) {
   results.spec = spec.file;
   const auto inputs = sweep_inputs_of(spec, plan);
   results.fingerprint = inputs.fingerprint;
+  results.inputs = inputs.parts;
   results.runs_total = plan.runs.size();
   results.shard = fmt::format("{}/{}", shard.index, shard.count);
   results.columns = plan.columns;

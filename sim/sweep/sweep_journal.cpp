@@ -14,6 +14,7 @@
 #include "sim/config/input_file.h"
 #include "sim/config/unique_key_json.h"
 #include "sim/core/write_fully.h"
+#include "sim/sweep/input_changes.h"
 
 namespace socsim::sweep {
 
@@ -23,8 +24,6 @@ namespace {
   throw config::ConfigError({file.string(), static_cast<int>(line), 0}, key, msg);
 }
 
-constexpr std::size_t kMaxInputsBytes = 256 << 10;
-
 nlohmann::ordered_json header_json(const JournalHeader& h) {
   nlohmann::ordered_json j = {{"socsim_sweep_journal", 1},
                               {"sweep", h.name},
@@ -32,36 +31,10 @@ nlohmann::ordered_json header_json(const JournalHeader& h) {
                               {"shard", h.shard},
                               {"metrics", h.metrics},
                               {"reports", h.reports}};
-  // Left out past 256 KiB (thousands of setting files): the header must stay a line the reader
-  // takes (kMaxLineBytes); a refused resume then gives the fingerprints only.
-  nlohmann::ordered_json in = nlohmann::ordered_json::object();
-  std::size_t bytes = 0;
-  for (const auto& [what, hash] : h.inputs) {
-    in[what] = hash;
-    bytes += what.size() + hash.size() + 8;
-  }
-  if (!h.inputs.empty() && bytes <= kMaxInputsBytes) j["inputs"] = std::move(in);
+  // Left out past kMaxInputsBytes: the header must stay a line the reader takes (kMaxLineBytes); a
+  // refused resume then gives the fingerprints only.
+  if (auto in = inputs_json(h.inputs); !in.is_null()) j["inputs"] = std::move(in);
   return j;
-}
-
-// What differs between the inputs a journal recorded and this sweep's: "--workload w.yaml (with
-// its includes) changed; --soc x.yaml is new". Empty when the journal recorded none.
-std::string changed_inputs(const nlohmann::ordered_json& then, const nlohmann::ordered_json& now) {
-  if (!then.is_object() || !now.is_object()) return {};
-  std::vector<std::string> said;
-  for (const auto& [what, hash] : now.items()) {
-    if (!then.contains(what)) {
-      said.push_back(what + " is new");
-    } else if (then.at(what) != hash) {
-      said.push_back(what == "socsim version" ? "socsim's version changed (" + then.at(what).dump() + ", now " + hash.dump() + ")" : what + " changed");
-    }
-  }
-  for (const auto& [what, hash] : then.items()) {
-    if (!now.contains(what)) said.push_back(what + " is no longer used");
-  }
-  std::string s;
-  for (const auto& x : said) s += (s.empty() ? "" : "; ") + x;
-  return s;
 }
 
 // JSON text of `j`; bytes that are not UTF-8 (a path or name in an error message) become U+FFFD
@@ -185,7 +158,7 @@ void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t lin
   // The name, shard and metrics first: each is named as itself (the fingerprint covers them too).
   for (const char* key : {"sweep", "shard", "metrics", "fingerprint"}) {
     if (j.value(key, nlohmann::ordered_json()) == want[key]) continue;
-    const std::string changed = key == std::string("fingerprint") && j.contains("inputs") ? changed_inputs(j.at("inputs"), want["inputs"]) : "";
+    const std::string changed = key == std::string("fingerprint") && j.contains("inputs") ? changed_inputs(j.at("inputs"), want.value("inputs", nlohmann::ordered_json())) : "";
     if (!changed.empty()) {
       bad(path_, line_no, "inputs",
           "the journal was written from other inputs: " + changed + "; its runs cannot be mixed with these: restore them, or choose another --out");

@@ -31,6 +31,7 @@ nlohmann::ordered_json to_json(const SweepResults& r) {
   j["sweep"] = r.name;
   j["spec"] = r.spec;
   j["fingerprint"] = fmt::format("{:016x}", r.fingerprint);
+  if (auto in = inputs_json(r.inputs); !in.is_null()) j["inputs"] = std::move(in);
   j["runs_total"] = r.runs_total;
   j["shard"] = r.shard;
   j["columns"] = r.columns;
@@ -66,6 +67,15 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
         bad_file(file, "fingerprint", "expected the sweep's fingerprint (hexadecimal digits), got \"" + hex + "\"");
       }
       r.fingerprint = fp;
+    }
+    if (j.contains("inputs")) {
+      // What to_json writes: {what: hash} with string hashes (a merge compares them).
+      const auto& in = j.at("inputs");
+      if (!in.is_object()) bad_file(file, "inputs", "expected the sweep's inputs ({\"what\": \"hash\", ...}), got " + in.dump());
+      for (const auto& [what, hash] : in.items()) {
+        if (!hash.is_string()) bad_file(file, "inputs." + what, "expected the input's hash (a string), got " + hash.dump());
+        r.inputs.emplace_back(what, hash.get<std::string>());
+      }
     }
     if (!j.at("runs_total").is_number_unsigned()) bad_file(file, "runs_total", "expected a whole number, got " + j.at("runs_total").dump());
     r.runs_total = j.at("runs_total").get<std::size_t>();
@@ -152,6 +162,15 @@ SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults
                           : s.columns != out.columns       ? "columns"
                           : s.metrics != out.metrics       ? "metrics"
                                                            : nullptr;
+    if (s.fingerprint != out.fingerprint) {
+      // Named by the parts that changed where both shards recorded them.
+      const std::string changed = changed_inputs(inputs_json(out.inputs), inputs_json(s.inputs));
+      if (!changed.empty()) {
+        bad_file(file, "inputs",
+                 "comes from a different sweep than " + shards.front().first + ": against it, " + changed +
+                     "; shards must be run from the same spec, inputs and metrics");
+      }
+    }
     if (differs != nullptr) {
       bad_file(file, differs,
                "comes from a different sweep than " + shards.front().first + ": its " + differs + " differ" + (std::string(differs) == "metrics" || std::string(differs) == "columns" ? "" : "s") +

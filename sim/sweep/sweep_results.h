@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/sweep/input_changes.h"
+
 namespace socsim::sweep {
 
 struct ResultRow {
@@ -28,6 +30,9 @@ struct SweepResults {
   std::string shard;  // "0/1" for a whole sweep, "merged" after `sweep merge`
   std::vector<std::string> columns, metrics;
   std::vector<ResultRow> rows;  // by run index
+  // The fingerprint's parts (cli/sweep_fingerprint.h), so a merge of shards run from other inputs
+  // names what changed. Files written before socsim recorded them have none.
+  InputParts inputs;
 };
 
 nlohmann::ordered_json to_json(const SweepResults& r);

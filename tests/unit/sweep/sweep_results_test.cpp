@@ -72,6 +72,41 @@ TEST(SweepResults, MergeOrdersRunsAndChecksCompleteness) {
   EXPECT_THROW(merge_results({{"a", table({1, 3})}, {"b", other}}), config::ConfigError);
 }
 
+// Shards run from other inputs: the merge names the inputs that changed where both recorded them,
+// the fingerprints otherwise (files written before the inputs were recorded); the record survives
+// results.json, and a record that is not socsim's is refused.
+TEST(SweepResults, AMergeOfOtherInputsNamesWhatChanged) {
+  auto a = table({1, 3}), b = table({0, 2});
+  a.inputs = {{"the spec s.yaml", "aa"}, {"--soc x.yaml", "01"}, {"socsim version", "\"0.9\""}};
+  b.inputs = {{"the spec s.yaml", "aa"}, {"--soc x.yaml", "02"}, {"--model m.json", "03"}};
+  b.fingerprint = 1;
+  const auto back = results_from_json(to_json(b), "b/results.json");
+  EXPECT_EQ(back.inputs, b.inputs);
+  try {
+    merge_results({{"a/results.json", a}, {"b/results.json", back}});
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key(), "inputs");
+    EXPECT_NE(std::string(e.what()).find("against it, --soc x.yaml changed; --model m.json is new; socsim version is no longer used"),
+              std::string::npos)
+        << e.what();
+  }
+  b.inputs.clear();  // an earlier socsim's shard: the fingerprint alone
+  try {
+    merge_results({{"a/results.json", a}, {"b/results.json", b}});
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key(), "fingerprint");
+  }
+  b.inputs = a.inputs;  // the same inputs recorded, yet another fingerprint (an edited file): still refused
+  EXPECT_THROW(merge_results({{"a/results.json", a}, {"b/results.json", b}}), config::ConfigError);
+  auto j = to_json(a);
+  j["inputs"]["--soc x.yaml"] = 5;
+  EXPECT_THROW(results_from_json(j, "a/results.json"), config::ConfigError);
+  j["inputs"] = "x";
+  EXPECT_THROW(results_from_json(j, "a/results.json"), config::ConfigError);
+}
+
 TEST(ParallelRuns, EveryTaskOnceAndLowestFailingIndexReported) {
   std::vector<int> hits(50, 0);
   std::size_t last_done = 0;
