@@ -69,9 +69,11 @@ int calibrate_command(const std::vector<std::string>& args) {
   check_output_not_input("--out", out, {{"--model", model_path}});
   const model::ModelConfig m = model::load_model_config(model_path);
   if (layers > m.layers) throw config::ConfigError(where, "--layers", fmt::format("model '{}' has {} layers, got {}", m.id, m.layers, layers));
-  if (sequences == 0 || scored == 0 || tokens < scored) {
-    throw config::ConfigError(where, "--tokens", "need --sequences >= 1 and --tokens >= --scored >= 1");
-  }
+  // Each named as itself (a --sequences 0 blamed --tokens).
+  if (sequences == 0) throw config::ConfigError(where, "--sequences", "must be at least 1");
+  if (scored == 0) throw config::ConfigError(where, "--scored", "must be at least 1 (the positions whose head distributions are compared)");
+  if (tokens < scored) throw config::ConfigError(where, "--tokens", fmt::format("must be at least --scored ({}), got {}", scored, tokens));
+
   // The calibration runs the model on these sequences: no longer than its window, no more head
   // rows than its vocabulary (both ran to GBs or were accepted in silence).
   if (tokens > m.max_context) {
@@ -82,6 +84,13 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (vocab_rows > m.vocab && vm["vocab-rows"].defaulted()) vocab_rows = 0;
   if (vocab_rows > m.vocab) {
     throw config::ConfigError(where, "--vocab-rows", fmt::format("model '{}' has {} vocabulary rows, got {} (0 = all)", m.id, m.vocab, vocab_rows));
+  }
+  // A softmax over one row is certain: no entropy, no divergence, ratios from nothing measured
+  // (it wrote such a file with exit 0).
+  if ((vocab_rows == 0 ? m.vocab : vocab_rows) < 2) {
+    throw config::ConfigError(where, "--vocab-rows",
+                              fmt::format("the head's softmax needs at least 2 rows to measure anything, got {} ({}; 0 = the whole vocabulary)",
+                                          vocab_rows == 0 ? m.vocab : vocab_rows, vocab_rows == 0 ? "the model's vocabulary" : "--vocab-rows"));
   }
 
   // The forwards hold every sequence's activations at once: a count past the limit is refused now,

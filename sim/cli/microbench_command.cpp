@@ -1,5 +1,6 @@
 // `socsim microbench`: one operator on one unit, timed by the hardware models.
 #include "sim/cli/program_options.h"
+#include <fmt/format.h>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/time.h"
 #include "sim/config/config_error.h"
 #include "sim/config/longest_time.h"
 #include "sim/config/config_tree.h"
@@ -217,6 +219,12 @@ nlohmann::ordered_json run_bounded(const Parsed& p) {
     return runtime::run_microbench(p.request);
   } catch (const HostMemoryExceeded& e) {
     throw config::ConfigError(kCli, "--max-host-memory", std::string(e.what()) + " while lowering the kernel; use a smaller shape or raise --max-host-memory");
+  } catch (const TimeOverflow& e) {
+    // A read or copy is as long as its bytes: name the option to shrink (it said only "the inputs").
+    if (p.request.op != "read" && p.request.op != "copy") throw;
+    throw config::ConfigError(kCli, "--bytes",
+                              fmt::format("{} bytes take longer on this path than socsim can represent (64-bit picoseconds: 213 days): {}; use fewer bytes",
+                                          p.request.bytes, e.what()));
   }
 }
 

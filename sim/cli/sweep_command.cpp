@@ -26,6 +26,7 @@
 #include "sim/cli/progress_bar.h"
 #include "sim/cli/run_setup.h"
 #include "sim/cli/sweep_files.h"
+#include "sim/cli/sweep_file_axes.h"
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
 #include "sim/cli/sweep_run_reports.h"
@@ -78,11 +79,17 @@ bool names_file(const sweep::Setting& s, const std::string& file) {
   if (key.rfind("--", 0) == 0) key = key.substr(2);
   const std::string label = run.label();
   const std::string context = fmt::format("run {} ({}): {}", run.index, label.empty() ? "the base settings alone" : label, e.what());
-  // The setting whose key failed first; then the one naming the file the error is in.
-  for (const bool by_file : {false, true}) {
+  // The setting whose key failed first; then one inside the section that failed (`llm_npu:
+  // unknown key` under gpu-only, for `llm_npu.chunk`: it had no line); then the one naming the
+  // file the error is in.
+  enum class By { kKey, kSection, kFile };
+  for (const By by : {By::kKey, By::kSection, By::kFile}) {
     for (const auto* settings : {&run.settings, &spec.base}) {
       for (const auto& s : *settings) {
-        if (by_file ? names_file(s, e.location().file) : s.key == key) {
+        const bool match = by == By::kKey       ? s.key == key
+                           : by == By::kSection ? !key.empty() && s.key.size() > key.size() && s.key.starts_with(key) && s.key[key.size()] == '.'
+                                                : names_file(s, e.location().file);
+        if (match) {
           throw config::ConfigError(s.location, settings == &spec.base ? "base." + s.key : s.key, context);
         }
       }
@@ -218,6 +225,7 @@ int sweep_command(const std::vector<std::string>& args) {
                               report_dir.empty() ? "--reports" : "--report-dir", detail == report::TraceDetail::kSummary);
   const auto shard = sweep::parse_shard(shard_arg);
   const auto spec = sweep::load_sweep_spec(resolve_input(InputKind::kSweep, spec_arg));
+  check_file_axes(spec);
   const auto plan = sweep::expand_sweep(spec, memory_limit);
   const auto runs = sweep::shard_runs(plan, shard, shard.count > 1 ? sweep_run_costs(plan) : std::vector<double>(plan.runs.size(), 1.0));
 

@@ -91,6 +91,11 @@ class TreeBuilder : public YAML::EventHandler {
       }
     }
     if (expecting_key()) {
+      // A merge key would be an unknown key "<<" when its map has others, and hide what it brings
+      // when its map needs one of them ("clock: missing required key"): said as itself.
+      if (value == "<<" && tag != "!") {
+        throw ConfigError(location(mark), join_path(path(), "<<"), "YAML merge keys are not supported: write the keys out in this map");
+      }
       add_nodes(0, mark, value.size());
       take_key(value, location(mark));
       return;
@@ -310,6 +315,14 @@ std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& option
       throw ConfigError(location_of_offset(options, text, at), "",
                         fmt::format("byte 0x{:02x} is a control character, which YAML text may not hold (is this a binary file?)",
                                     static_cast<unsigned char>(*control)));
+    }
+    // A carriage return that ends a line by itself (classic Mac OS text): yaml-cpp does not break
+    // lines there, so a file of them read as its first line (a comment: "got an empty file").
+    for (std::size_t at = text.find('\r'); at != std::string_view::npos; at = text.find('\r', at + 1)) {
+      if (at + 1 < text.size() && text[at + 1] == '\n') continue;
+      if (text.find_first_not_of(" \t\r", at) == std::string_view::npos) break;  // only blanks follow
+      throw ConfigError(location_of_offset(options, text, at), "",
+                        "a line ends with a carriage return alone (classic Mac OS line endings); end lines with LF or CRLF");
     }
   }
   std::istringstream in{std::string(text)};

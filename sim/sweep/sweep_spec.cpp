@@ -69,8 +69,31 @@ namespace {
 // kind and value in base units, or its text when it is no quantity. Made once per value (a grid
 // axis of a thousand values compared pairwise, parsing both each time, took a minute under
 // ASan).
+std::string canonical_value(const std::string& text);
+
+// A flow list ("[1.0, 0.9]", a per-level table) element by element, so "[1, 0.90]" is the same
+// list; nested lists are compared as text.
+std::string canonical_list(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+  if (first == std::string::npos || text[first] != '[' || text[last] != ']') return {};
+  const std::string inner = text.substr(first + 1, last - first - 1);
+  if (inner.find_first_of("[]{}\"'") != std::string::npos) return {};
+  std::string out = "list:";
+  std::size_t at = 0;
+  while (true) {
+    const auto comma = inner.find(',', at);
+    const auto item = inner.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    out += canonical_value(b == std::string::npos ? std::string() : item.substr(b, e - b + 1)) + "|";
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return out;
+}
+
 std::string canonical_value(const std::string& text) {
   using config::Quantity;
+  if (auto list = canonical_list(text); !list.empty()) return list;
   int kind = 0;
   for (Quantity q : {Quantity::kNumber, Quantity::kTime, Quantity::kFrequency, Quantity::kBandwidth, Quantity::kSize, Quantity::kPower,
                      Quantity::kEnergy, Quantity::kEnergyPerByte}) {
@@ -154,7 +177,7 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   std::map<std::vector<std::pair<std::string, std::string>>, std::size_t> seen;
   for (std::size_t i = 0; i < spec.cases.size(); ++i) {
     std::vector<std::pair<std::string, std::string>> settings;
-    for (const auto& r : spec.cases[i]) settings.emplace_back(r.key, r.value);
+    for (const auto& r : spec.cases[i]) settings.emplace_back(r.key, canonical_value(r.value));  // 4MiB = 4096KiB
     std::sort(settings.begin(), settings.end());
     const auto [it, fresh] = seen.emplace(std::move(settings), i);
     if (fresh) continue;

@@ -1,8 +1,18 @@
 #include "sim/systems/llm_npu/llm_npu_options.h"
 
+#include <cmath>
+
+#include <fmt/format.h>
+
 #include "sim/config/config_error.h"
 
 namespace socsim::systems::llm_npu {
+
+double hot_hit_of(double hot_channels) {
+  if (hot_channels <= 0.0) return 0.0;
+  if (hot_channels >= 1.0) return 1.0;
+  return std::pow(hot_channels, std::log(0.8) / std::log(0.03));
+}
 
 Options read_options(config::Section& root, const hw::SocSpec& soc, const model::ModelConfig* model) {
   Options o;
@@ -29,7 +39,18 @@ Options read_options(config::Section& root, const hw::SocSpec& soc, const model:
     o.outlier_channels = static_cast<std::uint64_t>(s->integer("outlier_channels", 0, most));
   }
   if (s->has("hot_channels")) o.hot_channels = s->number("hot_channels", 0.0, 1.0);
-  if (s->has("hot_hit")) o.hot_hit = s->number("hot_hit", 0.0, 1.0);
+  if (s->has("hot_hit")) {
+    o.hot_hit = s->number("hot_hit", 0.0, 1.0);
+    // No resident channel cannot catch an outlier, and every channel resident catches all.
+    if ((o.hot_channels == 0.0 && o.hot_hit > 0.0) || (o.hot_channels == 1.0 && o.hot_hit < 1.0)) {
+      throw config::ConfigError(s->location_of("hot_hit"), "llm_npu.hot_hit",
+                                fmt::format("{} of outliers cannot fall in hot channels when hot_channels is {} ({} of the channels are resident); "
+                                            "leave hot_hit out to derive it from hot_channels",
+                                            o.hot_hit, o.hot_channels, o.hot_channels == 0.0 ? "none" : "all"));
+    }
+  } else if (s->has("hot_channels")) {
+    o.hot_hit = hot_hit_of(o.hot_channels);  // (it stayed 0.8 whatever hot_channels said)
+  }
   // The shadow path's own knobs mean nothing on the per-group INT8 path (no per-tensor scale, so
   // no outliers): refused there rather than ignored.
   if (!o.shadow_outliers) {

@@ -12,6 +12,7 @@
 //   hot_channels     share of channels whose weight rows stay in memory (< 3% give > 80%
 //                    of outliers)                                                          0.03
 //   hot_hit          share of outliers that fall in hot channels                            0.8
+//                    (given hot_channels alone: hot_hit_of(hot_channels), below)
 //   ooe              out-of-order subgraph scheduling (the NPU-stall picker); false: chunks
 //                    and subgraphs in program order, one at a time                          true
 //   float_unit       cpu | gpu: where norms, attention and shadow outliers run              cpu
@@ -47,6 +48,13 @@ struct Options {
   bool prepared = true;
   bool equivalent_shapes = true;
 };
+
+// The share of outliers that fall in the hot channels when the `hot_channels` share of channels
+// with the most outliers is resident: concave from (0, 0) through llm.npu's Figure 11 (fewer than
+// 3% of channels produce more than 80% of outliers) to (1, 1), as h^(ln 0.8 / ln 0.03). The
+// curve's shape between those points is a reconstruction (the paper gives the one point); with
+// hot_channels set and hot_hit not, timing mode's cold rows follow it instead of staying at 0.8.
+double hot_hit_of(double hot_channels);
 
 // Reads `llm_npu:` from the root of the config tree (absent: defaults); ConfigError on bad values.
 // `model`, when given, bounds what depends on it (outlier_channels <= its hidden size).

@@ -5,6 +5,7 @@
 #include "sim/functional/functional_run.h"
 #include "sim/hw/soc_spec.h"
 #include "sim/runtime/simulate_run.h"
+#include "sim/systems/llm_npu/llm_npu_options.h"
 #include "tests/unit/functional/functional_test_helpers.h"
 
 namespace socsim::systems {
@@ -127,6 +128,31 @@ TEST(LlmNpuSystem, BadOptionsAreRejected) {
   EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.activation_scale=minmax", "llm_npu.shadow_outliers=false"}),
                config::ConfigError);
   EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.oe=false"}), config::ConfigError);  // did you mean ooe
+  // Outliers in hot channels when none is resident, or cold ones when all are.
+  EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.hot_channels=0", "llm_npu.hot_hit=0.8"}), config::ConfigError);
+  EXPECT_THROW(LlmRun("llm-npu", "qwen1.5-1.8b", 64, {"llm_npu.hot_channels=1", "llm_npu.hot_hit=0.5"}), config::ConfigError);
+}
+
+// The hot set decides how many outliers miss it: the paper's point (3% -> 80%), none and all
+// resident at the ends, more resident never fewer hits; and timing mode's cold rows follow it (they
+// stayed at 20% of the outliers whatever hot_channels said).
+TEST(LlmNpuSystem, HotChannelsDecideTheColdReads) {
+  EXPECT_NEAR(llm_npu::hot_hit_of(0.03), 0.8, 1e-12);
+  EXPECT_EQ(llm_npu::hot_hit_of(0.0), 0.0);
+  EXPECT_EQ(llm_npu::hot_hit_of(1.0), 1.0);
+  for (double h = 0.001; h < 1; h *= 1.5) EXPECT_LT(llm_npu::hot_hit_of(h), llm_npu::hot_hit_of(std::min(1.0, h * 1.5)));
+  const auto storage = [](const std::string& hot) {
+    const auto r = LlmRun("llm-npu", "qwen1.5-1.8b", 512, {"llm_npu.hot_channels=" + hot}).run();
+    for (const auto& u : r.units) {
+      if (u.name == "storage") return u.busy_ms;
+    }
+    ADD_FAILURE() << "no storage unit in the report";
+    return -1.0;
+  };
+  const double none = storage("0"), paper = storage("0.03"), all = storage("1");
+  EXPECT_GT(none, paper);
+  EXPECT_GT(paper, 0.0);
+  EXPECT_EQ(all, 0.0);
 }
 
 double functional_error(std::vector<std::string> sets) {
