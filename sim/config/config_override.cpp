@@ -111,6 +111,13 @@ void ConfigTree::apply_override(std::string_view assignment) {
     it->second = given;
   }
   if (target->kind == Node::Kind::kMap && value->kind == Node::Kind::kMap) {
+    // An empty map merged in changes nothing; a user who wrote it meant to clear or replace the
+    // section, which --set does not do (it merged in silence).
+    if (value->entries.empty()) {
+      throw ConfigError(kSetLocation, full_key,
+                        "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and cannot "
+                        "remove them; set the keys to change, e.g. --set " + full_key + ".<key>=<value>");
+    }
     // Same rule as includes: "--set dram={peak: 1 GB/s}" keeps dram's other keys.
     detail::merge_into(*target, std::move(value));
     target->location = kSetLocation;

@@ -30,6 +30,12 @@ CpuSpec parse_cpu_spec(const config::Section& s) {
   const auto clusters = s.child("clusters");
   std::set<std::string> names;
   for (const auto& name : clusters.keys()) {
+    // A name is addressed as a path (--set cpu.clusters.<name>.cores=2, shadowattn.cpu_cluster):
+    // a dot, a space or an '=' would make it one that no setting can reach.
+    if (name.empty() || name.find_first_of(". \t=[]{},:\"'") != std::string::npos) {
+      throw config::ConfigError(clusters.location_of(name), "cpu.clusters." + name,
+                                "a cluster's name must be one word, without dots, spaces, '=', quotes or brackets: settings address it as cpu.clusters.<name>");
+    }
     const auto c = clusters.child(name);
     CpuClusterSpec cl;
     cl.name = name;

@@ -70,10 +70,10 @@ struct Workload {
   config::SourceLocation prompt_at, decode_at;  // their lines in the file (errors against a model's window)
   config::SourceLocation batch_at;              // its line (errors against the device's memory); none without `batch:`
   std::uint64_t batch = 1, repeat = 1, seed = 1;
-  // Whether any length is drawn (a seed then matters); fixed lengths draw nothing.
-  bool draws() const {
-    return !std::holds_alternative<FixedLength>(prompt.form) || !std::holds_alternative<FixedLength>(decode.form);
-  }
+  // Whether any length is drawn (a seed then matters): fixed lengths draw nothing, and neither do
+  // distributions of one possible length (choices: [5], uniform: [5, 5], a normal clamped to one
+  // value), which were taken as draws.
+  bool draws() const { return prompt.min() != prompt.max() || decode.min() != decode.max(); }
 };
 
 struct Request {

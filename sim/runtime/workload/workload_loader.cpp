@@ -45,7 +45,7 @@ Workload read_workload(config::ConfigTree& tree, const std::string& default_name
   w.decode_at = root.location_of("decode");
   if (root.has("batch")) w.batch_at = root.location_of("batch");
   if (root.has("seed") && !w.draws()) {
-    throw config::ConfigError(root.location_of("seed"), "seed", "draws nothing: prompt and decode are fixed lengths (give a distribution to draw)");
+    throw config::ConfigError(root.location_of("seed"), "seed", "draws nothing: prompt and decode are fixed lengths, or distributions of one possible length (give a distribution of several to draw)");
   }
   return w;
 }
