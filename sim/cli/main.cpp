@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
   } catch (const socsim::hw::HardwareLimitError& e) {
-    std::cerr << "error: SoC: " << e.what() << " (change it in the SoC file or with --set " << e.key() << "=...)\n";
+    std::cerr << "error: " << e.describe("--set " + e.key() + "=...") << "\n";
     return 2;
   } catch (const po::error& e) {
     std::cerr << "error: command line: " << e.what() << "\n";

@@ -220,8 +220,9 @@ nlohmann::ordered_json run_bounded(const Parsed& p) {
   } catch (const HostMemoryExceeded& e) {
     throw config::ConfigError(kCli, "--max-host-memory", std::string(e.what()) + " while lowering the kernel; use a smaller shape or raise --max-host-memory");
   } catch (const TimeOverflow& e) {
-    // A read or copy is as long as its bytes: name the option to shrink (it said only "the inputs").
-    if (p.request.op != "read" && p.request.op != "copy") throw;
+    // A read or copy whose own flow is too long for its bytes: name the option to shrink (it said
+    // only "the inputs"). Other overflows (a GPU submit time set to days) keep the general message.
+    if ((p.request.op != "read" && p.request.op != "copy") || std::string_view(e.what()).find("flow duration") == std::string_view::npos) throw;
     throw config::ConfigError(kCli, "--bytes",
                               fmt::format("{} bytes take longer on this path than socsim can represent (64-bit picoseconds: 213 days): {}; use fewer bytes",
                                           p.request.bytes, e.what()));

@@ -160,7 +160,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     // sweep over --seed draws other requests.
     if (vm.count("seed")) {
       work.seed = seed;
-      if (!work.draws()) {
+      // (functional mode's synthetic weights and tokens follow the seed whatever the lengths)
+      if (!work.draws() && !functional) {
         outcome.seed_without_effect = true;
         spdlog::warn("--seed has no effect here: workload '{}' has fixed lengths and draws nothing", work.name);
       }

@@ -27,6 +27,7 @@
 #include "sim/cli/run_setup.h"
 #include "sim/cli/sweep_files.h"
 #include "sim/cli/sweep_file_axes.h"
+#include "sim/hw/hardware_limit_error.h"
 #include "sim/cli/sweep_fingerprint.h"
 #include "sim/cli/sweep_run_cost.h"
 #include "sim/cli/sweep_run_reports.h"
@@ -393,6 +394,11 @@ int sweep_command(const std::vector<std::string>& args) {
                                          "`--resume --jobs 1`, or a higher `socsim sweep --max-host-memory`, retries it]",
                                          jobs);
             }
+          } catch (const hw::HardwareLimitError& e) {
+            // A grid point the described hardware cannot hold (a TCM too small for a kernel's
+            // tiles): bad input of this run, named with its key (it was an "internal error").
+            entry.metrics.assign(spec.metrics.size(), std::nullopt);
+            entry.error = e.describe("--set " + e.key() + "=...");
           } catch (const TimeOverflow& e) {
             // A grid point far outside what a phone does (a duration past 64-bit picoseconds).
             entry.metrics.assign(spec.metrics.size(), std::nullopt);

@@ -17,8 +17,11 @@ void check_file_axes(const sweep::SweepSpec& spec) {
     for (const auto& v : axis.values) {
       std::filesystem::path file;
       try {
+        // The path itself, made absolute and normal ("./x.yaml" and "x.yaml" are one), not
+        // through symbolic links: two names of one file may be meant (shadowAttn's importance
+        // file follows the model file's name).
         std::error_code ec;
-        file = std::filesystem::weakly_canonical(resolve_input(kind, v.value), ec);
+        file = std::filesystem::absolute(resolve_input(kind, v.value), ec).lexically_normal();
         if (ec) continue;
       } catch (const config::ConfigError&) {
         continue;  // no such file: the run that names it says so, at this line

@@ -101,6 +101,9 @@ void ConfigTree::apply_override(std::string_view assignment) {
     path = std::move(child_path);
   }
   std::string child_path;
+  // (slot() makes a missing key; an empty map on it is refused below only when the key existed:
+  // otherwise the key's own check says what is wrong with it, "unknown key; did you mean ...")
+  const bool existed = parent->kind != Node::Kind::kMap || parent->find(parts.back()) != nullptr;
   std::unique_ptr<Node>& target = slot(*parent, parts.back(), path, full_key, &child_path);
   // Twice the same setting, by the path it resolved to (a list index spelled 0 or 00 is one):
   // layered settings (a script's defaults, then the user's) are a way of working, so the later
@@ -113,7 +116,7 @@ void ConfigTree::apply_override(std::string_view assignment) {
   if (target->kind == Node::Kind::kMap && value->kind == Node::Kind::kMap) {
     // An empty map merged in changes nothing; a user who wrote it meant to clear or replace the
     // section, which --set does not do (it merged in silence).
-    if (value->entries.empty()) {
+    if (value->entries.empty() && existed) {
       throw ConfigError(kSetLocation, full_key,
                         "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and cannot "
                         "remove them; set the keys to change, e.g. --set " + full_key + ".<key>=<value>");

@@ -322,7 +322,8 @@ std::unique_ptr<Node> read_yaml(std::string_view text, const ReadOptions& option
       if (at + 1 < text.size() && text[at + 1] == '\n') continue;
       if (text.find_first_not_of(" \t\r", at) == std::string_view::npos) break;  // only blanks follow
       throw ConfigError(location_of_offset(options, text, at), "",
-                        "a line ends with a carriage return alone (classic Mac OS line endings); end lines with LF or CRLF");
+                        "a line ends with a carriage return alone (classic Mac OS line endings, or CR CR LF from a file converted "
+                        "twice); end lines with LF or CRLF");
     }
   }
   std::istringstream in{std::string(text)};

@@ -21,9 +21,22 @@ SocSpec parse_soc_spec(config::ConfigTree& tree) {
                                 "parameters but cannot add the unit");
     }
   }
-  if (soc.has_npu) soc.npu = parse_npu_spec(root.child("npu"));
+  if (soc.has_npu) {
+    const auto npu = root.child("npu");
+    soc.npu = parse_npu_spec(npu);
+    soc.limit_locations["npu.tcm"] = npu.location_of("tcm");
+    soc.limit_locations["npu.session_limit"] = npu.location_of("session_limit");
+  }
   soc.gpu = parse_gpu_spec(root.child("gpu"));
   soc.cpu = parse_cpu_spec(root.child("cpu"));
+  {
+    const auto clusters = root.child("cpu").child("clusters");
+    for (const auto& c : soc.cpu.clusters) {
+      const auto cluster = clusters.child(c.name);
+      soc.limit_locations["cpu.clusters." + c.name + ".simd_pipes"] =
+          cluster.has("simd_pipes") ? cluster.location_of("simd_pipes") : clusters.location_of(c.name);
+    }
+  }
   soc.dram = parse_dram_spec(root.child("dram"));
   soc.storage = parse_storage_spec(root.child("storage"));
   const auto power = root.child("power");
@@ -59,6 +72,10 @@ SocSpec load_soc_spec(const std::filesystem::path& file, const std::vector<std::
   soc.source_file = file.string();
   soc.resolved_yaml = tree.dump_yaml();
   return soc;
+}
+
+void locate_limit(HardwareLimitError& e, const SocSpec& soc) {
+  if (const auto it = soc.limit_locations.find(e.key()); it != soc.limit_locations.end()) e.set_location(it->second);
 }
 
 }  // namespace socsim::hw

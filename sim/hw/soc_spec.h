@@ -3,12 +3,14 @@
 // (plus includes and --set overrides). Loading consumes every key; any key left unread is an
 // error (a typo must never silently fall back to a default).
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "sim/config/config_tree.h"
 #include "sim/hw/cpu/cpu_spec.h"
 #include "sim/hw/gpu/gpu_spec.h"
+#include "sim/hw/hardware_limit_error.h"
 #include "sim/hw/memory/dram_spec.h"
 #include "sim/hw/npu/npu_spec.h"
 #include "sim/hw/power/power_spec.h"
@@ -27,7 +29,13 @@ struct SocSpec {
   StorageSpec storage;
   PowerSpec power;
   std::string resolved_yaml;  // after includes and overrides, for reports
+  // Where the keys a HardwareLimitError can name are set (file and line, or --set): npu.tcm,
+  // npu.session_limit, cpu.clusters.<name>.simd_pipes (the cluster's line when it has none).
+  std::map<std::string, config::SourceLocation> limit_locations;
 };
+
+// Adds where `soc` sets the error's key, when it is one of limit_locations.
+void locate_limit(HardwareLimitError& e, const SocSpec& soc);
 
 // Parses the `soc` subtree of a loaded tree. The caller decides when to check for unread keys
 // (a run also reads strategy options from the same tree).

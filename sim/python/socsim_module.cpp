@@ -217,7 +217,7 @@ PYBIND11_MODULE(socsim, m) {
     } catch (const socsim::config::ConfigError& e) {
       config_error->operator()(e.what());
     } catch (const socsim::hw::HardwareLimitError& e) {
-      config_error->operator()(("SoC: " + std::string(e.what()) + " (change it in the SoC file or with set={'" + e.key() + "': ...})").c_str());
+      config_error->operator()(e.describe("set={'" + e.key() + "': ...}").c_str());
     } catch (const socsim::TimeOverflow& e) {
       config_error->operator()(e.what());  // a time past 64-bit picoseconds: bad input, as in the CLI
     } catch (const boost::program_options::error& e) {

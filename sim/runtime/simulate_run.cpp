@@ -11,6 +11,7 @@
 #include "sim/config/config_error.h"
 #include "sim/core/host_memory.h"
 #include "sim/core/run_progress.h"
+#include "sim/hw/hardware_limit_error.h"
 #include "sim/hw/power/energy_model.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
@@ -213,9 +214,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
   if (background) background->stop = true;
 }
 
-}  // namespace
-
-report::RunReport simulate_run(const RunRequest& req, systems::System& system, report::TraceRecorder& trace) {
+report::RunReport simulate_run_unlocated(const RunRequest& req, systems::System& system, report::TraceRecorder& trace) {
   const std::vector<Request> requests =
       req.workload.empty() ? std::vector<Request>{{req.prompt_tokens, req.decode_tokens, req.batch}} : req.workload;
   // Bad input before anything runs: the longest request's KV cache and the weights must fit.
@@ -447,6 +446,17 @@ report::RunReport simulate_run(const RunRequest& req, systems::System& system, r
                            {"per_request", list}};
   }
   return r;
+}
+
+}  // namespace
+
+report::RunReport simulate_run(const RunRequest& req, systems::System& system, report::TraceRecorder& trace) {
+  try {
+    return simulate_run_unlocated(req, system, trace);
+  } catch (hw::HardwareLimitError& e) {
+    hw::locate_limit(e, req.soc);  // the SoC file's line of the key (or --set), for the message
+    throw;
+  }
 }
 
 }  // namespace socsim::runtime

@@ -91,9 +91,25 @@ std::string canonical_list(const std::string& text) {
   return out;
 }
 
+// A whole number of more than 15 digits as its digits, exact at any size (a double made 2^53 and
+// 2^53 + 1, two seeds, one value). Empty when the text is not one, or a shorter one.
+std::string canonical_integer(const std::string& text) {
+  const auto b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
+  if (b == std::string::npos) return {};
+  std::string_view v(text.data() + b, e - b + 1);
+  const bool negative = v.front() == '-';
+  if (v.front() == '+' || v.front() == '-') v.remove_prefix(1);
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string_view::npos) return {};
+  const auto digits = v.find_first_not_of('0');
+  // Up to 15 digits a double is exact: those take the quantity path below, so 8 and 8.0 stay one.
+  if (digits == std::string_view::npos || v.size() - digits <= 15) return {};
+  return std::string("int:") + (negative ? "-" : "") + std::string(v.substr(digits));
+}
+
 std::string canonical_value(const std::string& text) {
   using config::Quantity;
   if (auto list = canonical_list(text); !list.empty()) return list;
+  if (auto whole = canonical_integer(text); !whole.empty()) return whole;
   int kind = 0;
   for (Quantity q : {Quantity::kNumber, Quantity::kTime, Quantity::kFrequency, Quantity::kBandwidth, Quantity::kSize, Quantity::kPower,
                      Quantity::kEnergy, Quantity::kEnergyPerByte}) {

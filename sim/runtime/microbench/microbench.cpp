@@ -31,6 +31,11 @@ nlohmann::ordered_json run_microbench(const MicrobenchRequest& r) {
   // NPU's address space): for a microbench that is bad input, named as such (exit 2).
   try {
     return dispatch(r);
+  } catch (hw::HardwareLimitError& e) {
+    // Named at the SoC file's line of the key that limits it (or --set), when known.
+    hw::locate_limit(e, r.soc);
+    if (!e.location()) throw config::ConfigError(kCli, r.op == "graph-build" ? "--model" : "--op", e.what());
+    throw config::ConfigError(*e.location(), e.key(), e.message() + " (change it in the SoC file or with --set " + e.key() + "=...)");
   } catch (const std::invalid_argument& e) {
     throw config::ConfigError(kCli, r.op == "graph-build" ? "--model" : "--op", e.what());
   }

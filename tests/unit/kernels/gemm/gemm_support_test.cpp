@@ -83,7 +83,8 @@ TEST(GemmParallel, RunsEveryIndexOnTheCallerWhenTheHostRefusesThreads) {
 
 // The micro-kernel rounds each product, then each sum, in k order, whichever copy the host runs
 // (x86-64-v3 or baseline): a copy that fused them into FMAs would give FP32 GEMMs, and so the
-// reports' accuracy figures, other last bits on hosts with FMA than on hosts without.
+// reports' accuracy figures, other last bits on hosts with FMA than on hosts without. It checks
+// the copy this host runs: on an FMA host (CI's) the one that was contracted.
 TEST(GemmMicrokernel, RoundsEveryProductThenEverySumOnEveryHost) {
   constexpr std::int64_t kc = 37;
   std::mt19937 gen(7);
