@@ -106,6 +106,14 @@ int main(int argc, char** argv) {
     // A sweep stopped by a signal ends by that signal, now that its journal is closed and its lock
     // released: a calling script sees an interrupted child and stops as well.
     if (const int sig = socsim::sweep::InterruptGuard::received(); sig != 0 && rc == 128 + sig) socsim::sweep::die_by_signal(sig);
+    // A summary or table that could not be written (stdout on a full disk, or closed) is not a
+    // success: a script reading it would take nothing for the answer (it exited 0).
+    std::cout.flush();
+    if (!std::cout && rc == 0) {
+      std::cerr << "error: standard output could not be written (a full disk, or a closed pipe or descriptor): the command's output is "
+                   "incomplete\n";
+      return 2;
+    }
     return rc;
   } catch (const socsim::config::ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";

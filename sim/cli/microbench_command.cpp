@@ -207,7 +207,7 @@ Parsed parse(const std::vector<std::string>& args) {
     r.model = model::load_model_config(model_path);
   }
   // The result written over an input (--soc soc.yaml --json soc.yaml) would destroy it.
-  if (!p.json_file.empty()) check_output_not_input("--json", p.json_file, {{"--soc", soc_path}, {"--model", model_path}});
+  if (!p.json_file.empty()) check_output_not_input("--json", p.json_file, with_included({{"--soc", soc_path}, {"--model", model_path}}, "--soc", tree));
   return p;
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <optional>
 #include <string>
 
@@ -67,6 +68,34 @@ bool write_durably(const std::filesystem::path& path, const std::string& content
 }
 
 // A device or FIFO: opened for writing without creating or truncating, no fsync (not a file).
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/<pid>/fd/N: a descriptor this
+// process has open, whatever it is (a pipe, a terminal, the file a shell redirected it to). It is
+// written in place at its end: replacing the file it names (a temporary renamed over it) dropped
+// what the command had printed there, and a pipe's link names no folder to make a temporary in.
+bool names_a_descriptor(const std::filesystem::path& p) {
+  const std::string s = p.lexically_normal().string();
+  if (s == "/dev/stdout" || s == "/dev/stderr" || s.starts_with("/dev/fd/") || s.starts_with("/proc/self/fd/")) return true;
+  if (!s.starts_with("/proc/")) return false;
+  const std::string rest = s.substr(6);
+  const auto slash = rest.find('/');
+  return slash != std::string::npos && slash > 0 && rest.find_first_not_of("0123456789") == slash && rest.compare(slash, 4, "/fd/") == 0;
+}
+
+// The descriptor number `p` names in this process (/dev/stdout 1, /dev/stderr 2, /dev/fd/N,
+// /proc/self/fd/N), or -1.
+int own_descriptor(const std::filesystem::path& p) {
+  const std::string s = p.lexically_normal().string();
+  if (s == "/dev/stdout") return 1;
+  if (s == "/dev/stderr") return 2;
+  for (const std::string& prefix : {std::string("/dev/fd/"), std::string("/proc/self/fd/"), "/proc/" + std::to_string(::getpid()) + "/fd/"}) {
+    if (!s.starts_with(prefix)) continue;
+    const std::string n = s.substr(prefix.size());
+    if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return -1;
+    return std::stoi(n);
+  }
+  return -1;
+}
+
 bool write_durably_in_place(const std::filesystem::path& path, const std::string& content) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   return fd >= 0 && write_and_close(fd, content, false);
@@ -149,8 +178,13 @@ bool can_create_in(const std::filesystem::path& dir) {
 
 void check_output_path(const std::string& option, const std::filesystem::path& given, bool folder) {
   std::error_code ec;
+  // ("-" made a file of that name.)
+  if (given == "-") {
+    throw config::ConfigError({"command line", 0, 0}, option, "'-' names no file: give a path, or /dev/stdout to write to standard output");
+  }
+  if (!folder && names_a_descriptor(given)) return;  // written in place (write_all)
   // A symbolic link is followed as the writer follows it (write_all): its target's folder is where
-  // the temporary goes (`--json /dev/stdout > out.json` writes beside out.json, not in /dev).
+  // the temporary goes (/dev/stdout and the like are this process's descriptors, written in place).
   std::filesystem::path path = given;
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(given, ec))) {
     path = write_target(given, option);
@@ -190,6 +224,12 @@ void check_outputs_not_folders(const std::string& option, const std::filesystem:
       throw config::ConfigError({"command line", 0, 0}, option, (dir / name).string() + " is a folder: " + whose + " " + name + " cannot be written there");
     }
   }
+}
+
+std::vector<NamedInput> with_included(std::vector<NamedInput> inputs, const std::string& option, const config::ConfigTree& tree) {
+  const auto& files = tree.files();
+  for (std::size_t i = 1; i < files.size(); ++i) inputs.push_back({option + "'s include", files[i]});
+  return inputs;
 }
 
 void check_output_not_input(const std::string& option, const std::filesystem::path& path, const std::vector<NamedInput>& inputs) {
@@ -233,6 +273,27 @@ void OutputFiles::write_all() const {
   };
   for (const auto& [given, content] : files_) {
     std::error_code ec;
+    if (names_a_descriptor(given)) {
+      std::cout.flush();  // what was printed before it comes first
+      std::cerr.flush();
+      // This process's own descriptor is written through (a file opened anew has an offset of its
+      // own: the lines printed after it would overwrite the output); another's is opened to append.
+      if (const int own = own_descriptor(given); own >= 0) {
+        if (!write_fully(own, content)) {
+          const std::string why = std::strerror(errno);
+          discard();
+          throw config::ConfigError({given.string(), 0, 0}, "", "cannot write output file (" + why + ")");
+        }
+        continue;
+      }
+      const int fd = ::open(given.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+      if (fd < 0 || !write_and_close(fd, content, false)) {
+        const std::string why = std::strerror(errno);
+        discard();
+        throw config::ConfigError({given.string(), 0, 0}, "", "cannot write output file (" + why + ")");
+      }
+      continue;
+    }
     // A target that exists and is not a regular file (/dev/stdout, /dev/null, a FIFO) is written
     // in place: there is nothing to replace, and a rename would clobber the device. A symbolic
     // link is followed, so the file it names is replaced and the link kept.

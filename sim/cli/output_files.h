@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/config/config_tree.h"
+
 namespace socsim::cli {
 
 // Throws config::ConfigError naming `option` when `path` cannot take an output, checked before a
@@ -28,6 +30,9 @@ struct NamedInput {
   std::string option;
   std::filesystem::path path;
 };
+// `inputs` plus the files `tree` (read for `option`, e.g. "--soc") includes, each named
+// "<option>'s include": an output over an included SoC file replaced it with the report.
+std::vector<NamedInput> with_included(std::vector<NamedInput> inputs, const std::string& option, const config::ConfigTree& tree);
 // Throws config::ConfigError naming `option` when the output `path` is the same file as one of
 // `inputs` (by identity: another spelling, a link), which the write would replace with the report.
 void check_output_not_input(const std::string& option, const std::filesystem::path& path, const std::vector<NamedInput>& inputs);

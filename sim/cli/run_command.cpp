@@ -201,7 +201,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   req.model = model::load_model_config(model_path);
   // An output that is one of the inputs would be replaced by the report (a model's config.json
   // given as --json): refused before anything runs.
-  std::vector<NamedInput> inputs = {{"--soc", soc_path}, {"--model", model_path}, {"--workload", workload_path}, {"--weights", weights}};
+  std::vector<NamedInput> inputs =
+      with_included({{"--soc", soc_path}, {"--model", model_path}, {"--workload", workload_path}, {"--weights", weights}}, "--soc", tree);
   // The files --report-dir gets (add_report_files below).
   std::vector<std::filesystem::path> dir_outputs;
   if (!report_dir.empty()) {

@@ -257,7 +257,8 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   const auto model_path = resolve_input(InputKind::kModel, model);
   rq.model = model::load_model_config(model_path);
   if (!json_file.empty()) {
-    check_output_not_input("--json", json_file, {{"--soc", soc_path}, {"--model", model_path}, {"--trace", trace_file}, {"--datasets", datasets}});
+    check_output_not_input("--json", json_file,
+                           with_included({{"--soc", soc_path}, {"--model", model_path}, {"--trace", trace_file}, {"--datasets", datasets}}, "--soc", tree));
   }
   if (rq.service.options.max_context > 0) {
     if (rq.service.options.max_context > rq.model.max_context) {

@@ -8,12 +8,15 @@
 // 0 only when every non-informational claim passes.
 #include "sim/cli/program_options.h"
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "sim/report/json_text.h"
 #include "sim/cli/command.h"
+#include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
 #include "sim/validation/claim.h"
 #include "sim/validation/claim_report.h"
 #include "sim/validation/claim_runner.h"
@@ -28,6 +31,42 @@ namespace {
 // The commands a claim may name (run, microbench and the LLMS service's serve).
 validation::CommandTable command_table() {
   return {{"microbench", &microbench_to_json}, {"run", &run_to_json}, {"serve", &serve_to_json}};
+}
+
+// Every file a claim's command reads (SoC files with their includes, models, workloads, traces,
+// dataset tables, weights): `--json` over one of them would replace it with the results. A name
+// that resolves to nothing is left to the claim's own run, which reports it in its row.
+std::vector<NamedInput> claim_inputs(const std::vector<validation::Claim>& claims) {
+  std::vector<NamedInput> inputs;
+  std::set<std::pair<std::string, std::string>> seen;
+  const auto add = [&](const validation::Measurement& m) {
+    for (std::size_t a = 0; a + 1 < m.args.size(); ++a) {
+      const std::string& option = m.args[a];
+      const std::string& value = m.args[a + 1];
+      if (!seen.emplace(option, value).second) continue;
+      const std::string what = "claim's " + option;
+      try {
+        if (option == "--soc") {
+          const auto path = resolve_input(InputKind::kSoc, value);
+          inputs = with_included(std::move(inputs), what, config::ConfigTree::load_file(path));
+          inputs.push_back({what, path});
+        } else if (option == "--model") {
+          inputs.push_back({what, resolve_input(InputKind::kModel, value)});
+        } else if (option == "--workload") {
+          inputs.push_back({what, resolve_input(InputKind::kWorkload, value)});
+        } else if (option == "--trace" || option == "--datasets" || option == "--weights") {
+          inputs.push_back({what, value});
+        }
+      } catch (const config::ConfigError&) {
+        // a missing or broken file: the claim's run names it
+      }
+    }
+  };
+  for (const auto& c : claims) {
+    add(c.value);
+    if (c.denominator) add(*c.denominator);
+  }
+  return inputs;
 }
 
 }  // namespace
@@ -63,6 +102,7 @@ int validate_command(const std::vector<std::string>& args) {
 
   // Loading checks the whole file before any claim runs.
   const std::vector<validation::Claim> claims = validation::load_claims_file(claims_file);
+  if (!json_file.empty()) check_output_not_input("--json", json_file, claim_inputs(claims));
   validation::ClaimRunner runner(command_table());
   const auto results = runner.run_all(claims);
   const auto summary = validation::summarize(results);

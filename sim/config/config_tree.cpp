@@ -19,13 +19,17 @@ ConfigTree::~ConfigTree() = default;
 
 ConfigTree ConfigTree::load_file(const std::filesystem::path& path) {
   detail::IncludeResolver resolver;
-  return ConfigTree(resolver.load_file(path));
+  ConfigTree tree(resolver.load_file(path));
+  tree.files_ = resolver.files();
+  return tree;
 }
 
 ConfigTree ConfigTree::load_string(std::string_view yaml, std::string file_name) {
   auto document = detail::read_yaml(yaml, detail::ReadOptions{file_name, true});
   detail::IncludeResolver resolver;
-  return ConfigTree(resolver.resolve(std::move(document), file_name, {}));
+  ConfigTree tree(resolver.resolve(std::move(document), file_name, {}));
+  tree.files_ = resolver.files();
+  return tree;
 }
 
 Section ConfigTree::root() { return Section(root_.get(), ""); }

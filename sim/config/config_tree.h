@@ -52,11 +52,15 @@ class ConfigTree {
   // The resolved tree (after includes and overrides), keys in document order.
   std::string dump_yaml() const;
 
+  // The files the tree was read from: the one loaded first, then every file it includes.
+  const std::vector<std::filesystem::path>& files() const { return files_; }
+
  private:
   explicit ConfigTree(std::unique_ptr<detail::Node> root);
 
   std::unique_ptr<detail::Node> root_;  // heap-allocated so Sections survive moving the tree
   std::map<std::string, std::string> overridden_;  // dotted key -> its --set value, as given
+  std::vector<std::filesystem::path> files_;
 };
 
 // A view of one map (or list of maps) in a ConfigTree. Cheap to copy; valid while the tree

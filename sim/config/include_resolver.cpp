@@ -94,6 +94,7 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
       throw ConfigError(*included_from, std::string(kIncludeKey), "\"" + name + "\" " + *why);
     }
   }
+  files_.push_back(path);
   const auto text = read_text_file(path);
   if (!text) {
     const std::string why = errno_reason();

@@ -24,10 +24,15 @@ class IncludeResolver {
   std::unique_ptr<Node> resolve(std::unique_ptr<Node> document, const std::string& file_name,
                                 const std::filesystem::path& base_dir);
 
+  // Every file read so far, the top-level one first, then its includes as met (an output that
+  // is one of them would replace it: the commands check).
+  const std::vector<std::filesystem::path>& files() const { return files_; }
+
  private:
   // Files currently being loaded, outermost first, to detect cycles and name them.
   std::vector<std::filesystem::path> chain_;
   std::vector<std::string> chain_names_;
+  std::vector<std::filesystem::path> files_;
 };
 
 // The whole text of a regular file, or nullopt when it cannot be read.
