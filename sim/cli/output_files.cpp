@@ -67,7 +67,6 @@ bool write_durably(const std::filesystem::path& path, const std::string& content
   return fd >= 0 && write_and_close(fd, content, true);
 }
 
-// A device or FIFO: opened for writing without creating or truncating, no fsync (not a file).
 // /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/<pid>/fd/N: a descriptor this
 // process has open, whatever it is (a pipe, a terminal, the file a shell redirected it to). It is
 // written in place at its end: replacing the file it names (a temporary renamed over it) dropped
@@ -96,6 +95,7 @@ int own_descriptor(const std::filesystem::path& p) {
   return -1;
 }
 
+// A device or FIFO: opened for writing without creating or truncating, no fsync (not a file).
 bool write_durably_in_place(const std::filesystem::path& path, const std::string& content) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   return fd >= 0 && write_and_close(fd, content, false);

@@ -57,7 +57,15 @@ std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs);
 // rather than pybind11's "Unable to cast" internal error.
 std::vector<std::string> to_args(const py::kwargs& kwargs) {
   try {
-    return to_args_unchecked(kwargs);
+    auto args = to_args_unchecked(kwargs);
+    // A NUL cut the value short in every C string it reached ("unknown id 'snapdragon-8gen3"
+    // for a valid id followed by a NUL): refused, naming the argument.
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i].find('\0') == std::string::npos) continue;
+      const std::string& key = i > 0 && args[i - 1].rfind("--", 0) == 0 ? args[i - 1].substr(2) : std::string("arguments");
+      throw socsim::config::ConfigError({"python", 0, 0}, key, "holds a NUL character ('\\x00'), which no value, path or id socsim reads can hold");
+    }
+    return args;
   } catch (const py::cast_error&) {
     throw socsim::config::ConfigError({"python", 0, 0}, "arguments", "a value is not text socsim can read (a str that is not UTF-8, such as a lone surrogate)");
   } catch (py::error_already_set& e) {

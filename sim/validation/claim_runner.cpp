@@ -79,7 +79,16 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
       } catch (const ClaimError& e) {
         throw ClaimError(std::string("denominator: ") + e.what(), e.input, e.internal);
       }
-      if (denominator == 0) throw ClaimError("denominator: metric '" + claim.denominator->metric + "' is 0");
+      if (denominator == 0) {
+        // The claim divides by a quantity its command does not have (an NPU's busy time under
+        // cpu-only): the claims file's mistake, named at the metric's line (exit 2, as a missing
+        // metric; it exited 3 as if the claim had been measured and missed).
+        const Measurement& d = *claim.denominator;
+        throw ClaimError("denominator: metric '" + d.metric + "' is 0",
+                         config::ConfigError(d.metric_location, d.metric_key,
+                                             "'" + d.metric + "' is 0 in the result of `" + command_line(d.command, d.args) +
+                                                 "`: a ratio cannot divide by it"));
+      }
       value = numerator / denominator;
     } else {
       value = measure(claim.value);

@@ -81,6 +81,10 @@ class Module(unittest.TestCase):
         with self.assertRaises(socsim.ConfigError) as e:
             socsim.sweep("no-such-spec.yaml", out=True)
         self.assertIn("out: expected a folder's path, not a bool", str(e.exception))
+        # A NUL cut a valid id short in the message ("unknown id 'snapdragon-8gen3").
+        with self.assertRaises(socsim.ConfigError) as e:
+            socsim.run(soc="snapdragon-8gen3\x00", model="qwen2-0.5b", system="gpu-only", prompt=64, decode=2)
+        self.assertIn("soc: holds a NUL character", str(e.exception))
 
     def test_sweep_rows_match_results_json_and_load_into_pandas(self):
         with tempfile.TemporaryDirectory() as d:

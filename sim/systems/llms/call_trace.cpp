@@ -1,5 +1,7 @@
 #include "sim/systems/llms/call_trace.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -151,6 +153,11 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
       throw config::ConfigError(where, "trace.time_s", "expected a time >= 0 and not before the previous call");
     }
     if (c.time_s > 8760.0 * 3600) throw config::ConfigError(where, "trace.time_s", "expected a time within a year (31536000 s), as --hours");
+    // Below a picosecond, the simulator's tick, a time is 0 to it, yet a span of 1e-300 s divided
+    // the rates and the I/O thread's utilisation into numbers of 300 digits.
+    if (c.time_s > 0 && c.time_s < 1e-12) {
+      throw config::ConfigError(where, "trace.time_s", fmt::format("{} s is below the simulator's resolution of 1 ps: write 0 or a time of at least 1e-12 s", c.time_s));
+    }
     if (ctx < 0 || ctx != std::floor(ctx) || ctx >= contexts) {
       throw config::ConfigError(where, "trace.context", "expected an integer context id in [0, " + std::to_string(contexts) + ") (--contexts)");
     }

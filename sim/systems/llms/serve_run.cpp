@@ -87,7 +87,9 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const double hours = rq.replay ? (calls.empty() ? 0.0 : calls.back().time_s / 3600) : rq.trace.hours;
   j["hours"] = hours;
   // A replayed trace's own rate (its calls over its span), not the --rate it replaces.
-  j["calls_per_hour"] = rq.replay ? (hours > 0 ? static_cast<double>(calls.size()) / hours : 0.0) : rq.trace.calls_per_s * 3600;
+  // (A replayed trace whose calls all come at time 0 has no rate: null, not 0.)
+  j["calls_per_hour"] = rq.replay ? (hours > 0 ? nlohmann::ordered_json(static_cast<double>(calls.size()) / hours) : nlohmann::ordered_json())
+                                  : nlohmann::ordered_json(rq.trace.calls_per_s * 3600);
   j["seed"] = rq.service.seed;
   const bool functional = rq.service.density_source == DensitySource::kAttentionScores;
   j["mode"] = functional ? "functional" : "timing";
@@ -137,7 +139,8 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   // The I/O thread's busy time over the trace's span: above 1 its queue only grows, and the
   // latencies describe a service that cannot keep up (the summary warns).
   const double span_s = calls.empty() ? 0.0 : calls.back().time_s;
-  j["io_thread_utilization"] = span_s > 0 ? r.io_busy_s / span_s : 0.0;
+  // A span of 0 (every call at time 0) has no utilisation: null (it said 0 beside seconds of I/O).
+  j["io_thread_utilization"] = span_s > 0 ? nlohmann::ordered_json(r.io_busy_s / span_s) : nlohmann::ordered_json();
   j["chunks"] = {{"read", r.chunks_read},
                  {"recomputed", r.chunks_recomputed},
                  {"written", r.chunks_written},
@@ -208,9 +211,10 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
     << j["storage_bytes_written"].get<std::uint64_t>() / 1048576.0 << " MiB; energy " << j["energy_j"].get<double>() << " J\n";
   o << "  chunks recomputed " << j["chunks"]["recomputed"].get<std::uint64_t>() << ", read "
     << j["chunks"]["read"].get<std::uint64_t>() << "\n";
-  if (j.contains("io_thread_utilization") && j["io_thread_utilization"].get<double>() > 1.0) {
-    o << "  warning: the service's I/O thread is busy " << j["io_thread_utilization"].get<double>()
-      << "x the trace's span: its queue only grows, so these latencies are not a steady state (see llms.io_*)\n";
+  if (j.contains("io_thread_utilization") && j["io_thread_utilization"].is_number() && j["io_thread_utilization"].get<double>() > 1.0) {
+    o << fmt::format("  warning: the service's I/O thread is busy {:.3g}x the trace's span: its queue only grows, so these latencies "
+                     "are not a steady state (see llms.io_*)\n",
+                     j["io_thread_utilization"].get<double>());
   }
   return o.str();
 }

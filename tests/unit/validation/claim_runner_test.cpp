@@ -67,6 +67,8 @@ TEST(ClaimRunner, RatioDividesNumeratorByDenominator) {
   const auto zero = runner.run(c);
   EXPECT_EQ(zero.status, Status::kError);
   EXPECT_EQ(zero.message, "claim r: denominator: metric 'prompt_tokens' is 0");
+  ASSERT_TRUE(zero.input_error.has_value());  // the claims file's mistake: validate exits 2
+  EXPECT_NE(std::string(zero.input_error->what()).find("a ratio cannot divide by it"), std::string::npos);
 }
 
 TEST(ClaimRunner, IdenticalInvocationsRunOnce) {
