@@ -279,7 +279,12 @@ int bench_command(const std::vector<std::string>& args) {
   if (!only.empty() && (quick || systems_only)) {
     throw config::ConfigError(cli, quick ? "--quick" : "--systems", "does not apply with --case (the cases named run, whatever --quick or --systems select)");
   }
-  for (const auto& name : only) {
+  for (std::size_t i = 0; i < only.size(); ++i) {
+    const std::string& name = only[i];
+    // Each case runs once with its --repeat: a second --case of it would be dropped in silence.
+    if (std::find(only.begin(), only.begin() + static_cast<std::ptrdiff_t>(i), name) != only.begin() + static_cast<std::ptrdiff_t>(i)) {
+      throw config::ConfigError(cli, "--case", "'" + name + "' is named twice (each case runs once; --repeat N runs it N times)");
+    }
     if (std::none_of(cases.begin(), cases.end(), [&](const BenchCase& c) { return c.name == name; })) {
       std::string known;
       for (const auto& c : cases) known += (known.empty() ? "" : ", ") + c.name;

@@ -98,6 +98,10 @@ SafetensorsFile::SafetensorsFile(std::filesystem::path file) : path_(std::move(f
     if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") || !v.contains("data_offsets")) {
       fail(name, "header entry must be an object with dtype, shape and data_offsets");
     }
+    // The format defines those three keys only: another is a writer's error, or not this format.
+    for (const auto& [key, value] : v.items()) {
+      if (key != "dtype" && key != "shape" && key != "data_offsets") fail(name, "unknown key '" + key + "' (a tensor's entry holds dtype, shape and data_offsets)");
+    }
     Entry e;
     if (!v["dtype"].is_string()) fail(name, "dtype must be a string");
     e.dtype = v["dtype"].get<std::string>();

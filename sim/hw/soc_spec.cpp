@@ -38,6 +38,7 @@ SocSpec parse_soc_spec(config::ConfigTree& tree) {
     }
   }
   soc.dram = parse_dram_spec(root.child("dram"));
+  soc.limit_locations["dram.capacity"] = root.child("dram").location_of("capacity");
   soc.storage = parse_storage_spec(root.child("storage"));
   const auto power = root.child("power");
   soc.power = parse_power_spec(power);

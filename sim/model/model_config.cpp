@@ -158,7 +158,14 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
   if (s.name.empty()) r.fail("rope_type", "missing (linear, llama3, dynamic, yarn, ...)");
   if (s.name == "default") return s;
   if (s.name != "linear" && s.name != "llama3") {
-    s.kind = RopeScaling::Kind::kOther;  // kept by name: only functional mode would compute it
+    s.kind = RopeScaling::Kind::kOther;  // kept by name: only a forward pass would compute it, and refuses it there
+    const char* key = r.has("rope_type") ? "rope_type" : "type";
+    s.key = std::string("rope_scaling.") + key;
+    s.file = file;
+    const std::size_t from = text.find("\"rope_scaling\"");
+    s.line = from == std::string::npos ? 0 : config::json_key_line(text, key, 1, from);
+    // Every type scales by a factor: a non-positive one is wrong whether or not it is computed.
+    if (r.has("factor")) s.factor = r.positive_number_or("factor", 1.0);
     return s;
   }
   s.kind = s.name == "linear" ? RopeScaling::Kind::kLinear : RopeScaling::Kind::kLlama3;
@@ -336,6 +343,19 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
       r.fail(k, "mixture-of-experts layers are not modelled (socsim builds one dense MLP per layer; experts and routing would be "
                 "simulated as that), got " + j[k].dump());
     }
+  }
+  // Block structures socsim does not build would be simulated as its pre-LN block: refused, as
+  // experts are (OPT-350m projects its embeddings and normalizes after each block; phi's
+  // qk_layernorm normalizes the queries and keys).
+  if (r.has("word_embed_proj_dim") && !j["word_embed_proj_dim"].is_null() && j["word_embed_proj_dim"] != j.value("hidden_size", json())) {
+    r.fail("word_embed_proj_dim", "embeddings projected to and from another width (" + j["word_embed_proj_dim"].dump() + " against hidden_size " +
+                                      j.value("hidden_size", json()).dump() + ", as OPT-350m) are not modelled");
+  }
+  if (r.has("do_layer_norm_before") && !r.boolean_or("do_layer_norm_before", true)) {
+    r.fail("do_layer_norm_before", "post-LN blocks (the norm after each block's residual add, as OPT-350m) are not modelled: socsim builds pre-LN blocks");
+  }
+  if (r.has("qk_layernorm") && r.boolean_or("qk_layernorm", false)) {
+    r.fail("qk_layernorm", "layer norms over the queries and keys are not modelled (socsim's attention takes them as projected)");
   }
   // A sliding attention window (Mistral 7B v0.1: 4096; Qwen2 when use_sliding_window): kept so a
   // run past it can say that attention is costed over the whole context.

@@ -4,10 +4,16 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "sim/config/config_error.h"
+
 namespace socsim::model {
 
 std::vector<double> rope_inverse_frequencies(double theta, std::uint64_t rotary_dims, const RopeScaling& s) {
-  if (s.kind == RopeScaling::Kind::kOther) throw std::invalid_argument("rope_scaling type '" + s.name + "' is not computed");
+  if (s.kind == RopeScaling::Kind::kOther) {
+    throw config::ConfigError({s.file, s.line, 0}, s.key,
+                              "'" + s.name + "' is not computed by socsim's forward passes (functional mode and the offline "
+                              "calibrations compute linear and llama3); timing mode does not depend on it");
+  }
   const std::uint64_t h = rotary_dims / 2;
   std::vector<double> f(h);
   for (std::uint64_t i = 0; i < h; ++i) f[i] = std::pow(theta, -2.0 * static_cast<double>(i) / static_cast<double>(rotary_dims));

@@ -110,6 +110,11 @@ std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs) {
       if (v.cast<bool>()) args.push_back("--" + key);  // a flag
       continue;
     }
+    if (std::find(kFlags.begin(), kFlags.end(), key) != kFlags.end()) {
+      // dry_run="no" is true to Python and became `--dry-run no`: a switch takes a bool only.
+      throw socsim::config::ConfigError({"python", 0, 0}, k.cast<std::string>(),
+                                        "is a switch: expected True or False, got " + py::repr(v).cast<std::string>());
+    }
     args.push_back("--" + key);
     args.push_back(option_text(v));
   }

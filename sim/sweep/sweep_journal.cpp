@@ -58,6 +58,7 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
     std::ifstream in(path_, std::ios::binary);
     if (!in) bad(path_, 0, "", "cannot read the sweep journal" + config::errno_reason());
     std::map<std::size_t, JournalEntry> by_run;
+    std::map<std::size_t, std::size_t> finished_line;  // run -> the line of its latest entry
     std::size_t line_no = 0;
     std::uint64_t complete = 0;  // bytes up to the end of the last complete line
     bool have_header = false;
@@ -80,6 +81,13 @@ SweepJournal::SweepJournal(const std::filesystem::path& out_dir, const JournalHe
       }
       JournalEntry e = run_line(j, line_no);
       if (e.run >= runs_total) bad(path_, line_no, "run", "run " + std::to_string(e.run) + " is not in this sweep");
+      // A failed run is tried again on resume (its later line wins); a finished one never is, so a
+      // second line for it is an edit, and which result is true cannot be told.
+      if (const auto it = by_run.find(e.run); it != by_run.end() && it->second.error.empty()) {
+        bad(path_, line_no, "run", "run " + std::to_string(e.run) + " finished at line " + std::to_string(finished_line[e.run]) +
+                                       " and is recorded again (edited? remove the journal to start over)");
+      }
+      finished_line[e.run] = line_no;
       by_run[e.run] = std::move(e);
     };
     // Read in blocks, a line at a time: a journal is never held whole (a million runs' lines), and
@@ -155,6 +163,11 @@ void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t lin
                                "): add --resume to continue it without repeating finished runs, or choose another --out");
   }
   const auto want = header_json(header);
+  // The format's version: a journal of another (a later socsim's) is not read as this one.
+  if (j.at("socsim_sweep_journal") != want.at("socsim_sweep_journal")) {
+    bad(path_, line_no, "socsim_sweep_journal",
+        "a journal of format " + j.at("socsim_sweep_journal").dump() + ", this socsim reads format 1: resume it with the socsim that wrote it, or choose another --out");
+  }
   // The name, shard and metrics first: each is named as itself (the fingerprint covers them too).
   for (const char* key : {"sweep", "shard", "metrics", "fingerprint"}) {
     if (j.value(key, nlohmann::ordered_json()) == want[key]) continue;

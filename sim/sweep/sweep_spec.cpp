@@ -125,6 +125,8 @@ std::string canonical_value(const std::string& text) {
 
 }  // namespace
 
+std::string canonical_setting_value(const std::string& text) { return canonical_value(text); }
+
 SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   auto tree = config::ConfigTree::load_file(file);
   auto root = tree.root();

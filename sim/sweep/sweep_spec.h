@@ -41,6 +41,10 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file);
 // The command-line arguments of one setting.
 std::vector<std::string> setting_args(const Setting& s);
 
+// A value as two spellings of it compare ("8" and "08", "8MiB" and "8192KiB", "[1.0, 0.9]" and
+// "[1, 0.90]"): what the spec's duplicate checks compare.
+std::string canonical_setting_value(const std::string& text);
+
 // Metrics written when the spec names none: the contract's report keys.
 const std::vector<std::string>& default_metrics();
 

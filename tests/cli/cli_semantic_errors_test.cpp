@@ -176,8 +176,10 @@ TEST(CliSemanticErrors, FunctionalBatchesAndMicrobenchShapesPastTheHostMemoryLim
   EXPECT_NE(grown.err.find("--max-host-memory: the simulation "), std::string::npos) << grown.err;
   EXPECT_NE(grown.err.find("use a smaller --batch"), std::string::npos) << grown.err;
   EXPECT_FALSE(std::filesystem::exists(json));
+  // (30.5 GiB of operands: the NPU's mapping limit lifted, so the host's bound is what refuses it.)
   const auto lowering = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --heads 32 --k 128 --q 1000000 "
-                                   "--kv 1000000 --max-host-memory 256MiB --json '" + json.string() + "'");
+                                   "--kv 1000000 --set npu.address_space=64GiB --set npu.session_limit=64GiB "
+                                   "--max-host-memory 256MiB --json '" + json.string() + "'");
   EXPECT_EQ(lowering.exit_code, 2) << lowering.err;
   // Refused before the kernel's steps are made (they are counted first: 46 GiB here).
   EXPECT_NE(lowering.err.find("--max-host-memory: the simulation would hold"), std::string::npos) << lowering.err;
@@ -189,7 +191,9 @@ TEST(CliSemanticErrors, FunctionalBatchesAndMicrobenchShapesPastTheHostMemoryLim
 // A duration past 64-bit picoseconds is the inputs' doing: exit 2 with what overflowed (the
 // dedicated socsim::TimeOverflow; any other overflow would be an internal error, exit 1).
 TEST(CliSemanticErrors, ADurationPast64BitPicosecondsIsBadInput) {
-  const auto r = run_socsim("microbench --soc snapdragon-8gen3 --op read --unit cpu --bytes 18000000000000000000 --set 'dram.peak=1MB/s'");
+  // (A device of 17 EB, so the read is not refused for the memory it needs first.)
+  const auto r = run_socsim("microbench --soc snapdragon-8gen3 --op read --unit cpu --bytes 18000000000000000000 --set 'dram.peak=1MB/s' "
+                            "--set dram.capacity=17000000000GiB");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   // Named by the option that makes it long (it said only "the inputs").
   EXPECT_NE(r.err.find("--bytes: 18000000000000000000 bytes take longer on this path than socsim can represent"), std::string::npos) << r.err;

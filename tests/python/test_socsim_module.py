@@ -78,6 +78,10 @@ class Module(unittest.TestCase):
                 socsim.run(**args)
             name = next(iter(kwargs))
             self.assertIn(f"{name}: takes a value, not {kwargs[name]}", str(e.exception))
+        # A switch given a string: dry_run="no" is true to Python and became `--dry-run no`.
+        with self.assertRaises(socsim.ConfigError) as e:
+            socsim.sweep("no-such-spec.yaml", dry_run="no")
+        self.assertIn("dry_run: is a switch: expected True or False, got 'no'", str(e.exception))
         with self.assertRaises(socsim.ConfigError) as e:
             socsim.sweep("no-such-spec.yaml", out=True)
         self.assertIn("out: expected a folder's path, not a bool", str(e.exception))

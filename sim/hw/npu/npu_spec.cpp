@@ -75,11 +75,16 @@ NpuSpec parse_npu_spec(const config::Section& s) {
                                   std::to_string(tile_bytes) + " B");
   }
   // HVX stores and DMA write tiles into TCM in whole vectors: a tile must be a whole number of them.
-  const auto h_path = h.path();
   for (const auto& [depth_key, bytes] : {std::pair{"fp16_tile_depth", tile_bytes},
                                          std::pair{"int8_tile_depth", std::uint64_t{n.hmx.tile_rows} * n.hmx.int8_tile_depth}}) {
     if (bytes % n.hvx.vector_bytes != 0) {
-      throw config::ConfigError(h.location_of("tile_rows"), h_path + ".tile_rows",
+      // Blamed on the value the user changed (`--set npu.hmx.int8_tile_depth=7`), else on tile_rows.
+      const std::string_view in_hmx = h.changed_of({"tile_rows", depth_key});
+      const bool vector_changed = v.location_of("vector_bytes").file == config::kCommandLineSetFile &&
+                                  h.location_of(in_hmx).file != config::kCommandLineSetFile;
+      const auto& blamed = vector_changed ? v : h;
+      const std::string key = vector_changed ? "vector_bytes" : std::string(in_hmx);
+      throw config::ConfigError(blamed.location_of(key), blamed.path() + "." + key,
                                 "a tile of tile_rows x " + std::string(depth_key) + " = " + std::to_string(bytes) +
                                     " B, not a whole number of " + std::to_string(n.hvx.vector_bytes) +
                                     "-byte HVX vectors (tiles reach TCM as whole vectors)");

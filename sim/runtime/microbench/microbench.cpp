@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
+#include <utility>
+
 #include "sim/config/config_error.h"
+#include "sim/hw/hardware_limit_error.h"
 #include "sim/runtime/microbench/gpu_cpu_microbench.h"
 #include "sim/runtime/microbench/kernel_microbench.h"
 #include "sim/runtime/microbench/npu_microbench.h"
@@ -23,6 +27,56 @@ void require_shape(const MicrobenchRequest& r) {
 }
 
 nlohmann::ordered_json dispatch(const MicrobenchRequest& r);
+
+// The operands' bytes of the op (weights at their storage width, activations, outputs; a copy's
+// source and destination), and the option of its largest size: what the device must hold.
+struct Footprint {
+  long double bytes = 0;
+  const char* option = "--op";
+};
+
+Footprint footprint(const MicrobenchRequest& r) {
+  const auto d = [](std::uint64_t v) { return static_cast<long double>(v); };
+  const long double act = static_cast<long double>(hw::activation_bytes(r.dtype));
+  const long double weight = static_cast<long double>(hw::weight_bits(r.dtype)) / 8;
+  const auto widest = [&](std::initializer_list<std::pair<std::uint64_t, const char*>> dims) {
+    auto best = *dims.begin();
+    for (const auto& x : dims) best = x.first > best.first ? x : best;
+    return best.second;
+  };
+  if (r.op == "matmul") return {d(r.heads) * ((d(r.m) * d(r.k) + d(r.m) * d(r.n)) * act + d(r.k) * d(r.n) * weight), widest({{r.m, "--m"}, {r.k, "--k"}, {r.n, "--n"}})};
+  if (r.op == "qk") return {d(r.heads) * (d(r.m) * d(r.k) + d(r.k) * d(r.n) + d(r.m) * d(r.n)) * act, widest({{r.m, "--m"}, {r.k, "--k"}, {r.n, "--n"}})};
+  if (r.op == "attention") {
+    const std::uint64_t kv_heads = r.kv_heads ? r.kv_heads : r.heads;
+    return {(2 * d(r.heads) * d(r.q) * d(r.k) + 2 * d(kv_heads) * d(r.kv) * d(r.k)) * act, "--kv"};
+  }
+  if (r.op == "softmax") return {2 * d(r.heads) * d(r.m) * d(r.n) * act, widest({{r.m, "--m"}, {r.n, "--n"}})};
+  if (r.op == "read") return {d(r.bytes), "--bytes"};
+  if (r.op == "copy") return {2 * d(r.bytes), "--bytes"};
+  return {};
+}
+
+// A microbench of operands the phone cannot hold is no measurement: refused as `run` refuses a
+// model past dram.capacity (a CPU matmul of 4 TB of weights timed at 16 GFLOP/s). On the NPU, past
+// its session's mapping limit, as its matmul is (FlashAttention over 2 TB of K/V ran 34 s).
+void check_device_memory(const MicrobenchRequest& r) {
+  const Footprint f = footprint(r);
+  const long double capacity = static_cast<long double>(r.soc.dram.capacity_bytes);
+  constexpr long double kGiB = 1024.0L * 1024 * 1024;
+  // Hardware limits: run_microbench names them at the SoC file's line of the key. The NPU's
+  // mapping limit is the tighter one there (its matmul and read check their own).
+  if (r.unit != "npu" && f.bytes > capacity) {
+    throw hw::HardwareLimitError("dram.capacity", fmt::format("{} {}: the operands take {:.3g} GiB, more than the device's {:.2f} GiB of memory",
+                                                              r.op, f.option, static_cast<double>(f.bytes / kGiB),
+                                                              static_cast<double>(capacity / kGiB)));
+  }
+  // (The NPU's matmul checks its own mapping, weights at their layout's width.)
+  if (r.unit == "npu" && r.op != "read" && r.op != "matmul" && f.bytes > static_cast<long double>(r.soc.npu.session_limit_bytes)) {
+    throw hw::HardwareLimitError("npu.session_limit", fmt::format("{} {}: the operands need {:.0f} B mapped on the NPU, more than its "
+                                                                  "session limit of {} B (32-bit address space)",
+                                                                  r.op, f.option, static_cast<double>(f.bytes), r.soc.npu.session_limit_bytes));
+  }
+}
 
 }  // namespace
 
@@ -63,6 +117,7 @@ nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
     throw config::ConfigError(kCli, r.op == "attention" ? "--kv" : "--m",
                               fmt::format("the shape asks for {:.3g} multiply-adds (or elements), more than the 10^18 socsim counts in 64 bits", work));
   }
+  check_device_memory(r);
   if (!r.engine.empty() && (r.unit == "cpu" || r.unit == "gpu")) {
     throw config::ConfigError(kCli, "--engine", "chooses among the NPU's engines (hmx | hvx | dma); the " + r.unit + " has one path");
   }
@@ -71,6 +126,13 @@ nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
     throw config::ConfigError(kCli, "--threads",
                               std::to_string(r.threads) + " HVX threads, but the NPU has " + std::to_string(r.soc.npu.hvx.contexts) +
                                   " HVX contexts (npu.hvx.contexts)");
+  }
+  if (r.unit == "cpu") {
+    std::uint64_t cores = 0;
+    for (const auto& c : r.soc.cpu.clusters) cores += c.cores;
+    if (r.threads > cores) {
+      throw config::ConfigError(kCli, "--threads", fmt::format("{} CPU threads, but the CPU has {} cores (its clusters' cores)", r.threads, cores));
+    }
   }
   if (r.op == "softmax" && r.unit != "gpu+npu") return kernel_softmax(r);
   if (r.op == "attention" && r.unit != "gpu+npu") return kernel_attention(r);

@@ -30,6 +30,10 @@ std::vector<Dataset> read_dataset_table(const std::filesystem::path& file) {
     Dataset ds;
     ds.name = d.string("name");
     const int line = d.location_of("name").line;
+    // The name labels the dataset's contexts in the report: a blank one labels nothing.
+    if (ds.name.find_first_not_of(" \t") == std::string::npos) {
+      throw config::ConfigError(d.location_of("name"), d.path() + ".name", "expected a dataset's name, got an empty one");
+    }
     if (const auto [it, fresh] = line_of_name.emplace(ds.name, line); !fresh) {
       throw config::ConfigError(d.location_of("name"), d.path() + ".name",
                                 "'" + ds.name + "' is listed twice (the first at line " + std::to_string(it->second) + ")");
@@ -136,6 +140,8 @@ std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32
   int lineno = 0;
   const auto parse_line = [&](std::string line) {
     ++lineno;
+    // A UTF-8 byte-order mark (an editor's, before the first line) is an encoding mark, not text.
+    if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
     std::istringstream ss(line);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "sim/config/config_error.h"
 #include "sim/core/run_progress.h"
@@ -109,6 +110,18 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   j["chunk_bytes"] = chunk_bytes;
   j["max_context_tokens"] = rq.model.max_context;
   j["calls"] = calls.size();
+  // A call adding more tokens than the window keeps only its last max_context of them (the service
+  // slides the window over them): said, not done in silence (a trace line `0 0 100000` on a
+  // 4096-token model served 4096).
+  std::uint64_t past_window = 0, widest = 0;
+  for (const auto& c : calls) {
+    if (c.delta_tokens > rq.model.max_context) ++past_window, widest = std::max<std::uint64_t>(widest, c.delta_tokens);
+  }
+  j["calls_past_window"] = past_window;
+  if (past_window > 0) {
+    spdlog::warn("{} of {} calls add more tokens than {}'s context window of {} (llms.max_context; up to {}): each keeps only its last {}",
+                 past_window, calls.size(), rq.model.id, rq.model.max_context, widest, rq.model.max_context);
+  }
   add_latency(j, r.switch_s);
   j["latency_bound_ms"] = rq.latency_bound_s * 1e3;
 

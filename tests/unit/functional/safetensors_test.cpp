@@ -165,6 +165,11 @@ TEST(FunctionalSafetensors, ErrorsNameTheFileAndTheTensor) {
   e = load(f.dir / "unknown.safetensors");
   EXPECT_NE(e.find("model.norm.weight: unknown dtype 'F12'"), std::string::npos) << e;
 
+  // A key the format does not define in a tensor's entry was taken without a word.
+  test::write_safetensors(f.dir / "extra.safetensors", f.tensors, [](nlohmann::json& h) { h["model.norm.weight"]["foo"] = 1; });
+  e = load(f.dir / "extra.safetensors");
+  EXPECT_NE(e.find("model.norm.weight: unknown key 'foo'"), std::string::npos) << e;
+
   {
     std::ofstream bad(f.dir / "short.safetensors", std::ios::binary);
     bad << "abc";

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/config/config_error.h"
+#include "tests/support/config_error_of.h"
 #include "tests/support/scratch_dir.h"
 
 namespace socsim::sweep {
@@ -18,22 +19,13 @@ JournalHeader header(std::uint64_t fingerprint, std::vector<std::pair<std::strin
   return {"inputs-test", fingerprint, "0/1", {"ttft_ms"}, "", std::move(inputs)};
 }
 
-std::string what(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const config::ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 TEST(SweepJournalInputs, ARefusedResumeNamesThePartsThatDiffer) {
   const auto dir = test::fresh_scratch_dir("journal", "inputs_differ");
   {
     SweepJournal j(dir, header(1, {{"socsim version", "0.1.0"}, {"the runs' arguments", "aa"}, {"--workload w.yaml", "bb"}}), false, 2);
     j.append({0, {1.0}, ""});
   }
-  const auto e = what([&] { SweepJournal(dir, header(2, {{"socsim version", "0.1.0"}, {"the runs' arguments", "aa"}, {"--soc s.yaml", "cc"}}), true, 2); });
+  const auto e = test::config_error_of([&] { SweepJournal(dir, header(2, {{"socsim version", "0.1.0"}, {"the runs' arguments", "aa"}, {"--soc s.yaml", "cc"}}), true, 2); });
   EXPECT_NE(e.find("journal.jsonl:1: inputs: the journal was written from other inputs: --soc s.yaml is new; --workload w.yaml is no longer used"),
             std::string::npos)
       << e;
@@ -52,7 +44,7 @@ TEST(SweepJournalInputs, ThousandsOfInputFilesKeepTheHeaderALineTheReaderTakes) 
   EXPECT_TRUE(again.resumed());
   EXPECT_EQ(again.finished().size(), 1u);
   // Without the parts, a refusal gives the fingerprints and says why it cannot name the change.
-  const auto e = what([&] { SweepJournal(dir, header(8, many), true, 2); });
+  const auto e = test::config_error_of([&] { SweepJournal(dir, header(8, many), true, 2); });
   EXPECT_NE(e.find("this journal does not record which"), std::string::npos) << e;
 }
 

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "kernels/elementwise/rope.h"
+#include "sim/config/config_error.h"
 #include "tests/unit/kernels/elementwise/kernel_test_specs.h"
 
 namespace socsim::kernels {
@@ -76,7 +77,17 @@ TEST(Rope, Llama3ScalingOfTheFrequencies) {
   for (std::size_t i = 0; i < a.numel(); ++i) EXPECT_NEAR(a.data<float>()[i], b.data<float>()[i], 1e-6);
   model::RopeScaling yarn;
   yarn.kind = model::RopeScaling::Kind::kOther, yarn.name = "yarn";
-  EXPECT_THROW(model::rope_inverse_frequencies(10000.0, 16, yarn), std::invalid_argument);
+  yarn.key = "rope_scaling.type", yarn.file = "m.json", yarn.line = 3;
+  // Bad input at its key (exit 2 in every command), not an internal error.
+  try {
+    model::rope_inverse_frequencies(10000.0, 16, yarn);
+    ADD_FAILURE() << "yarn was computed";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.location().file, "m.json");
+    EXPECT_EQ(e.location().line, 3);
+    EXPECT_EQ(e.key(), "rope_scaling.type");
+    EXPECT_NE(std::string(e.what()).find("'yarn' is not computed"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Rope, RotaryDimsAndIdentityAtZero) {
