@@ -33,6 +33,7 @@
 #include "sim/cli/sweep_run_reports.h"
 #include "sim/cli/trace_detail_option.h"
 #include "sim/config/config_error.h"
+#include "sim/config/config_tree.h"
 #include "sim/config/input_file.h"
 #include "sim/config/longest_time.h"
 #include "sim/core/host_memory.h"
@@ -101,7 +102,8 @@ bool names_file(const sweep::Setting& s, const std::string& file) {
   throw config::ConfigError({spec.file, 0, 0}, "", context);
 }
 
-// The files a sweep reads: its spec, and every run's SoC, model, workload, weights and importance file.
+// The files a sweep reads: its spec, and every run's SoC (with its includes), model, workload, weights and
+// importance file.
 std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vector<const sweep::SweepRun*>& runs) {
   std::vector<NamedInput> inputs = {{"--spec", resolve_input(InputKind::kSweep, spec_arg)}};
   std::set<std::pair<std::string, std::string>> seen;
@@ -110,7 +112,16 @@ std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vec
       const std::string& option = run->args[a];
       const std::string& value = run->args[a + 1];
       if (!seen.emplace(option, value).second) continue;
-      if (option == "--soc") inputs.push_back({"sweep run's --soc", resolve_input(InputKind::kSoc, value)});
+      if (option == "--soc") {
+        const auto path = resolve_input(InputKind::kSoc, value);
+        // The files it includes too: --out over one would replace a SoC file another run reads.
+        try {
+          inputs = with_included(std::move(inputs), "sweep run's --soc", config::ConfigTree::load_file(path));
+        } catch (const config::ConfigError&) {
+          // a broken SoC file: the run that reads it names it
+        }
+        inputs.push_back({"sweep run's --soc", path});
+      }
       if (option == "--model") inputs.push_back({"sweep run's --model", resolve_input(InputKind::kModel, value)});
       if (option == "--workload") inputs.push_back({"sweep run's --workload", resolve_input(InputKind::kWorkload, value)});
       if (option == "--weights") inputs.push_back({"sweep run's --weights", value});
