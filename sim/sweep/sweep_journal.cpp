@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
@@ -215,7 +216,15 @@ JournalEntry SweepJournal::run_line(const nlohmann::ordered_json& j, std::size_t
     } else {
       const auto& m = j.at("metrics");
       if (!m.is_array() || m.size() != metrics_.size()) bad(path_, line_no, "metrics", "expected one value per metric of the sweep");
-      for (const auto& v : m) e.metrics.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+      for (const auto& v : m) {
+        if (v.is_null()) {
+          e.metrics.push_back(std::nullopt);
+          continue;
+        }
+        // What append() writes is a report's number (a string or bool read as one said only "type_error").
+        if (!v.is_number() || !std::isfinite(v.get<double>())) bad(path_, line_no, "metrics", "expected numbers or null, got " + v.dump());
+        e.metrics.push_back(v.get<double>());
+      }
     }
   } catch (const nlohmann::json::exception& x) {
     bad(path_, line_no, "", std::string("not a run line of a sweep journal: ") + x.what());

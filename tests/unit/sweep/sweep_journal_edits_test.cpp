@@ -42,6 +42,16 @@ TEST(SweepJournalEdits, AFinishedRunRecordedAgainIsRefused) {
   EXPECT_NE(e.find("journal.jsonl:3: run: run 1 finished at line 2 and is recorded again"), std::string::npos) << e;
 }
 
+TEST(SweepJournalEdits, AMetricThatIsNoFiniteNumberIsRefused) {
+  for (const char* value : {"\"12\"", "true"}) {
+    const auto dir = test::fresh_scratch_dir("journal", "edits_metric");
+    { SweepJournal j(dir, header(), false, 2); }
+    std::ofstream(dir / SweepJournal::kFileName, std::ios::app) << R"({"run":0,"metrics":[)" << value << "]}\n";
+    const auto e = test::config_error_of([&] { SweepJournal(dir, header(), true, 2); });
+    EXPECT_NE(e.find("journal.jsonl:2: metrics: expected numbers or null"), std::string::npos) << value << ": " << e;
+  }
+}
+
 TEST(SweepJournalEdits, AnotherFormatVersionIsRefused) {
   const auto dir = test::fresh_scratch_dir("journal", "edits_version");
   {
