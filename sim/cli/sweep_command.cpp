@@ -116,7 +116,8 @@ std::vector<NamedInput> sweep_inputs(const std::string& spec_arg, const std::vec
         const auto path = resolve_input(InputKind::kSoc, value);
         // The files it includes too: --out over one would replace a SoC file another run reads.
         try {
-          inputs = with_included(std::move(inputs), "sweep run's --soc", config::ConfigTree::load_file(path));
+          const auto tree = config::ConfigTree::load_file(path);  // before `inputs` is moved from
+          inputs = with_included(std::move(inputs), "sweep run's --soc", tree);
         } catch (const config::ConfigError&) {
           // a broken SoC file: the run that reads it names it
         }

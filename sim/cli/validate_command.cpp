@@ -48,7 +48,8 @@ std::vector<NamedInput> claim_inputs(const std::vector<validation::Claim>& claim
       try {
         if (option == "--soc") {
           const auto path = resolve_input(InputKind::kSoc, value);
-          inputs = with_included(std::move(inputs), what, config::ConfigTree::load_file(path));
+          const auto tree = config::ConfigTree::load_file(path);  // before `inputs` is moved from
+          inputs = with_included(std::move(inputs), what, tree);
           inputs.push_back({what, path});
         } else if (option == "--model") {
           inputs.push_back({what, resolve_input(InputKind::kModel, value)});

@@ -167,7 +167,7 @@ void SweepJournal::check_header(const nlohmann::ordered_json& j, std::size_t lin
   // The format's version: a journal of another (a later socsim's) is not read as this one.
   if (j.at("socsim_sweep_journal") != want.at("socsim_sweep_journal")) {
     bad(path_, line_no, "socsim_sweep_journal",
-        "a journal of format " + j.at("socsim_sweep_journal").dump() + ", this socsim reads format 1: resume it with the socsim that wrote it, or choose another --out");
+        "a journal of format " + j.at("socsim_sweep_journal").dump() + ", this socsim reads format " + want.at("socsim_sweep_journal").dump() + ": resume it with the socsim that wrote it, or choose another --out");
   }
   // The name, shard and metrics first: each is named as itself (the fingerprint covers them too).
   for (const char* key : {"sweep", "shard", "metrics", "fingerprint"}) {

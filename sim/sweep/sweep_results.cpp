@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <set>
 
 #include "sim/config/config_error.h"
 
@@ -95,12 +96,15 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
     }
     r.columns = j.at("columns").get<std::vector<std::string>>();
     r.metrics = j.at("metrics").get<std::vector<std::string>>();
+    std::set<std::size_t> listed;
     for (const auto& jr : j.at("runs")) {
       ResultRow row;
       if (!jr.at("run").is_number_unsigned()) bad_file(file, "run", "expected a run index (a whole number from 0), got " + jr.at("run").dump());
       row.run = jr.at("run").get<std::size_t>();
       const std::string where = "run " + std::to_string(row.run);
       if (row.run >= r.runs_total) bad_file(file, "run", where + " is not in the sweep (it has " + std::to_string(r.runs_total) + " runs)");
+      // socsim writes each run once: a second row would be merged, or resumed, as two results of it.
+      if (!listed.insert(row.run).second) bad_file(file, "run", where + " is listed twice");
       // What to_json writes: every column's value, and only the sweep's metrics (a metric this run
       // did not report is left out of its row).
       const auto& keys = jr.at("keys");

@@ -176,9 +176,9 @@ TEST(CliSemanticErrors, FunctionalBatchesAndMicrobenchShapesPastTheHostMemoryLim
   EXPECT_NE(grown.err.find("--max-host-memory: the simulation "), std::string::npos) << grown.err;
   EXPECT_NE(grown.err.find("use a smaller --batch"), std::string::npos) << grown.err;
   EXPECT_FALSE(std::filesystem::exists(json));
-  // (30.5 GiB of operands: the NPU's mapping limit lifted, so the host's bound is what refuses it.)
+  // (30.5 GiB of operands: the device's limits lifted, so the host's bound is what refuses it.)
   const auto lowering = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --heads 32 --k 128 --q 1000000 "
-                                   "--kv 1000000 --set npu.address_space=64GiB --set npu.session_limit=64GiB "
+                                   "--kv 1000000 --set npu.address_space=64GiB --set npu.session_limit=64GiB --set dram.capacity=64GiB "
                                    "--max-host-memory 256MiB --json '" + json.string() + "'");
   EXPECT_EQ(lowering.exit_code, 2) << lowering.err;
   // Refused before the kernel's steps are made (they are counted first: 46 GiB here).

@@ -29,7 +29,8 @@ void require_shape(const MicrobenchRequest& r) {
 nlohmann::ordered_json dispatch(const MicrobenchRequest& r);
 
 // The operands' bytes of the op (weights at their storage width, activations, outputs; a copy's
-// source and destination), and the option of its largest size: what the device must hold.
+// source and destination), and the option of its largest size: what the device must hold. Zero
+// for an op the unit does not run (dispatch says so by name).
 struct Footprint {
   long double bytes = 0;
   const char* option = "--op";
@@ -37,6 +38,7 @@ struct Footprint {
 
 Footprint footprint(const MicrobenchRequest& r) {
   const auto d = [](std::uint64_t v) { return static_cast<long double>(v); };
+  const bool cpu = r.unit == "cpu", gpu = r.unit == "gpu", npu = r.unit == "npu";
   const long double act = static_cast<long double>(hw::activation_bytes(r.dtype));
   const long double weight = static_cast<long double>(hw::weight_bits(r.dtype)) / 8;
   const auto widest = [&](std::initializer_list<std::pair<std::uint64_t, const char*>> dims) {
@@ -44,36 +46,42 @@ Footprint footprint(const MicrobenchRequest& r) {
     for (const auto& x : dims) best = x.first > best.first ? x : best;
     return best.second;
   };
-  if (r.op == "matmul") return {d(r.heads) * ((d(r.m) * d(r.k) + d(r.m) * d(r.n)) * act + d(r.k) * d(r.n) * weight), widest({{r.m, "--m"}, {r.k, "--k"}, {r.n, "--n"}})};
-  if (r.op == "qk") return {d(r.heads) * (d(r.m) * d(r.k) + d(r.k) * d(r.n) + d(r.m) * d(r.n)) * act, widest({{r.m, "--m"}, {r.k, "--k"}, {r.n, "--n"}})};
-  if (r.op == "attention") {
-    const std::uint64_t kv_heads = r.kv_heads ? r.kv_heads : r.heads;
-    return {(2 * d(r.heads) * d(r.q) * d(r.k) + 2 * d(kv_heads) * d(r.kv) * d(r.k)) * act, "--kv"};
+  if (r.op == "matmul" && (cpu || gpu || npu)) {
+    return {d(r.heads) * ((d(r.m) * d(r.k) + d(r.m) * d(r.n)) * act + d(r.k) * d(r.n) * weight), widest({{r.m, "--m"}, {r.k, "--k"}, {r.n, "--n"}})};
   }
-  if (r.op == "softmax") return {2 * d(r.heads) * d(r.m) * d(r.n) * act, widest({{r.m, "--m"}, {r.n, "--n"}})};
-  if (r.op == "read") return {d(r.bytes), "--bytes"};
-  if (r.op == "copy") return {2 * d(r.bytes), "--bytes"};
+  if (r.op == "qk" && npu) return {d(r.heads) * (d(r.m) * d(r.k) + d(r.k) * d(r.n) + d(r.m) * d(r.n)) * act, widest({{r.m, "--m"}, {r.k, "--k"}, {r.n, "--n"}})};
+  if (r.op == "attention" && (cpu || gpu || npu)) {
+    // The CPU's and GPU's attention is FP32 whatever --dtype says.
+    const long double elem = npu ? act : 4;
+    const std::uint64_t kv_heads = r.kv_heads ? r.kv_heads : r.heads;
+    return {(2 * d(r.heads) * d(r.q) * d(r.k) + 2 * d(kv_heads) * d(r.kv) * d(r.k)) * elem,
+            widest({{r.kv, "--kv"}, {r.heads, "--heads"}, {r.k, "--k"}})};
+  }
+  if (r.op == "softmax" && (cpu || gpu || npu)) return {2 * d(r.m) * d(r.n) * (cpu ? 4 : act), widest({{r.m, "--m"}, {r.n, "--n"}})};
+  if (r.op == "read" && (cpu || gpu || npu || r.unit == "gpu+npu")) return {d(r.bytes), "--bytes"};
+  if (r.op == "copy" && gpu) return {2 * d(r.bytes), "--bytes"};
   return {};
 }
 
 // A microbench of operands the phone cannot hold is no measurement: refused as `run` refuses a
-// model past dram.capacity (a CPU matmul of 4 TB of weights timed at 16 GFLOP/s). On the NPU, past
-// its session's mapping limit, as its matmul is (FlashAttention over 2 TB of K/V ran 34 s).
+// model past dram.capacity (a CPU matmul of 4 TB of weights timed at 16 GFLOP/s, a 100 TB read).
+// On the NPU, past its session's mapping limit too, as its matmul is (FlashAttention over 2 TB of
+// K/V ran 34 s). Both are hardware limits: run_microbench names them at the SoC file's line.
 void check_device_memory(const MicrobenchRequest& r) {
   const Footprint f = footprint(r);
   const long double capacity = static_cast<long double>(r.soc.dram.capacity_bytes);
   constexpr long double kGiB = 1024.0L * 1024 * 1024;
-  // Hardware limits: run_microbench names them at the SoC file's line of the key. The NPU's
-  // mapping limit is the tighter one there (its matmul and read check their own).
-  if (r.unit != "npu" && f.bytes > capacity) {
+  const bool npu = r.unit == "npu";
+  // The NPU's matmul checks its own mapping first (npu_microbench.cpp): its session limit is the
+  // tighter bound, with the weights at their layout's width.
+  if (f.bytes > capacity && !(npu && r.op == "matmul")) {
     throw hw::HardwareLimitError("dram.capacity", fmt::format("{} {}: the operands take {:.3g} GiB, more than the device's {:.2f} GiB of memory",
                                                               r.op, f.option, static_cast<double>(f.bytes / kGiB),
                                                               static_cast<double>(capacity / kGiB)));
   }
-  // (The NPU's matmul checks its own mapping, weights at their layout's width.)
-  if (r.unit == "npu" && r.op != "read" && r.op != "matmul" && f.bytes > static_cast<long double>(r.soc.npu.session_limit_bytes)) {
+  if (npu && r.op != "read" && r.op != "matmul" && f.bytes > static_cast<long double>(r.soc.npu.session_limit_bytes)) {
     throw hw::HardwareLimitError("npu.session_limit", fmt::format("{} {}: the operands need {:.0f} B mapped on the NPU, more than its "
-                                                                  "session limit of {} B (32-bit address space)",
+                                                                  "session limit of {} B",
                                                                   r.op, f.option, static_cast<double>(f.bytes), r.soc.npu.session_limit_bytes));
   }
 }
@@ -98,6 +106,11 @@ nlohmann::ordered_json run_microbench(const MicrobenchRequest& r) {
 namespace {
 
 nlohmann::ordered_json dispatch(const MicrobenchRequest& r) {
+  // Before any NPU kernel is lowered: on a SoC without one its parameters are zeros (an HVX
+  // attention or softmax divided by 0 contexts and died of SIGFPE).
+  if ((r.unit == "npu" || r.unit == "gpu+npu") && !r.soc.has_npu) {
+    throw config::ConfigError(kCli, "--unit", "this SoC (" + r.soc.name + ") has no NPU (no `npu:` section in its file): choose --unit cpu or gpu");
+  }
   if (r.op == "matmul" || r.op == "qk") require_shape(r);
   if ((r.op == "read" || r.op == "copy") && r.bytes == 0) throw config::ConfigError(kCli, "--bytes", "is required and must be >= 1");
   if (r.op == "qk" && r.heads == 0) throw config::ConfigError(kCli, "--heads", "must be >= 1");
