@@ -454,6 +454,11 @@ nlohmann::ordered_json run_to_json(const std::vector<std::string>& args) {
 }
 
 int run_command(const std::vector<std::string>& args) {
+  // A long run (a million requests, a one-token chunk, shadowAttn's importance calibrated while the
+  // system is configured) says what it is doing after 10 s, then every second on a terminal (in
+  // place) or every 30 s in a log.
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  std::optional<ScopedRunProgress> progress(std::in_place, 10.0, terminal ? 1.0 : 30.0, stderr, terminal);
   auto setup = prepare_run(args);
   if (setup->help) {
     std::cout << setup->help_text;
@@ -469,13 +474,8 @@ int run_command(const std::vector<std::string>& args) {
       if (done == total) bar.reset();  // ends the line before the summary prints
     };
   }
-  // A long timing run (a million requests, a one-token chunk) says what it is doing after 10 s,
-  // then every second on a terminal (in place) or every 30 s in a log.
-  const RunResult o = [&] {
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    const ScopedRunProgress progress(10.0, terminal ? 1.0 : 30.0, stderr, terminal);
-    return simulate_prepared(*setup);
-  }();
+  const RunResult o = simulate_prepared(*setup);
+  progress.reset();  // ends an in-place line before the summary
   const auto& result = o.report;
   const auto& json_file = setup->json_file;
   const auto& report_dir = setup->report_dir;

@@ -44,7 +44,7 @@ TEST(CliSemanticErrors, ImpossibleHardwareAndRunsExit2NamingTheKeyAndWriteNothin
       // The same for an address space set below the file's session limit (it blamed the file's
       // session_limit line, which the user never touched).
       {"--model qwen2-0.5b --system npu-only --set 'npu.address_space=0.5 GiB'", "--set: npu.address_space",
-       "must not exceed the address space (npu.address_space, 536870912 B)"},
+       "must fit the NPU's address space (npu.address_space, 536870912 B)"},
       // A KV cache the user sized past the NPU's address space blamed --model.
       {"--model llama-3.2-3b --system tts-npu --set tts.kv_context=131072", "--set: tts.kv_context",
        "tokens needs 16970153984 B in the NPU's address space"},

@@ -90,14 +90,18 @@ NpuSpec parse_npu_spec(const config::Section& s) {
                                     "-byte HVX vectors (tiles reach TCM as whole vectors)");
     }
   }
-  if (n.session_limit_bytes > n.address_space_bytes) {
-    // Blame the one the user changed (`--set npu.address_space=...` below the file's session limit).
-    const std::string_view blamed = s.changed_of({"session_limit", "address_space"});
+  // What lives inside the NPU's address space must fit it; blamed on the value the user changed
+  // (`--set npu.address_space=...` below the file's session limit; `npu.tcm=1000000 GiB` ran as a
+  // 4 GiB TCM would).
+  const auto fits_address_space = [&](const char* key, std::uint64_t bytes, const char* what, const char* why) {
+    if (bytes <= n.address_space_bytes) return;
+    const std::string_view blamed = s.changed_of({key, "address_space"});
     throw config::ConfigError(s.location_of(blamed), s.path() + "." + std::string(blamed),
-                              fmt::format("the session limit ({}.session_limit, {} B) must not exceed the address space "
-                                          "({}.address_space, {} B): a session lives inside the address space",
-                                          s.path(), n.session_limit_bytes, s.path(), n.address_space_bytes));
-  }
+                              fmt::format("{} ({}.{}, {} B) must fit the NPU's address space ({}.address_space, {} B): {}", what, s.path(),
+                                          key, bytes, s.path(), n.address_space_bytes, why));
+  };
+  fits_address_space("tcm", n.tcm_bytes, "the TCM", "the scratchpad is addressed inside it");
+  fits_address_space("session_limit", n.session_limit_bytes, "the session limit", "a session lives inside the address space");
   return n;
 }
 

@@ -13,6 +13,15 @@ ActiveIdle parse_active_idle(const config::Section& s) {
   ActiveIdle a;
   a.active_w = s.quantity("active", Quantity::kPower, 0, 100);
   a.idle_w = s.quantity("idle", Quantity::kPower, 0, 100);
+  // Energy is active x busy + idle x the rest (energy_model.cpp): a unit drawing less busy than
+  // idle would save energy by working (`power.npu={active: 0 W, idle: 5 W}` ran).
+  if (a.active_w < a.idle_w) {
+    const std::string_view blamed = s.changed_of({"active", "idle"});
+    throw config::ConfigError(s.location_of(blamed), s.path() + "." + std::string(blamed),
+                              fmt::format("the active power ({}.active, {:g} W) must be at least the idle power ({}.idle, {:g} W): "
+                                          "active is what the unit draws while busy, idle included",
+                                          s.path(), a.active_w, s.path(), a.idle_w));
+  }
   return a;
 }
 

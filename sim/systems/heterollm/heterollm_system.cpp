@@ -34,7 +34,16 @@ Options read_options(config::Section& root, std::uint64_t max_length) {
   }
   if (s->has("prefill_home")) o.prefill_npu_home = s->choice("prefill_home", {"npu", "gpu"}) == "npu";
   if (s->has("row_align")) o.row_align = static_cast<std::uint64_t>(s->integer("row_align", 1, 1 << 20));
-  if (s->has("seq_align")) o.seq_align = static_cast<std::uint64_t>(s->integer("seq_align", 1, 1 << 20));
+  if (s->has("seq_align")) {
+    o.seq_align = static_cast<std::uint64_t>(s->integer("seq_align", 1, 1 << 20));
+    // The prompt is rounded up to it for the NPU's graphs: past the window, a 64-token prompt ran as
+    // a graph of a million rows (16 hours), as a standard length past it is refused.
+    if (max_length > 0 && o.seq_align > max_length) {
+      throw config::ConfigError(s->location_of("seq_align"), "heterollm.seq_align",
+                                fmt::format("{} is longer than the model's window of {} tokens (the NPU's graphs take the prompt rounded up to it)",
+                                            o.seq_align, max_length));
+    }
+  }
   if (s->has("standard_lengths")) {
     o.standard.clear();
     for (double v : s->number_list("standard_lengths")) {

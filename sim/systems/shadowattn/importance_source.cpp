@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "sim/config/config_error.h"
+#include "sim/core/run_progress.h"
 #include "sim/systems/shadowattn/importance_calibration.h"
 #include "sim/systems/shadowattn/importance_file.h"
 
@@ -54,6 +55,10 @@ Importance resolve_importance(const Options& o, const model::ModelConfig& m, nlo
                                     " (0 = all)");
     }
     co.layers = o.calibration_layers == 0 ? m.layers : o.calibration_layers;
+    // Minutes for a whole model (each layer reruns every ablated stream so far): said as it goes.
+    co.on_layer = [](std::uint64_t done, std::uint64_t total) {
+      progress_functional_calibration("calibrating shadowAttn's head importance", static_cast<std::uint32_t>(done), static_cast<std::uint32_t>(total));
+    };
     const auto& cal = cached_calibration(m, o.seed, co);
     imp = cal.importance;
     describe("calibrated (functional mode, synthetic weights, FP32 reference, KL to the unablated model)", cal, co);

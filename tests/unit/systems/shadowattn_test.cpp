@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
 #include <tuple>
 
 #include "kernels/topk/topk.h"
+#include "sim/core/run_progress.h"
 #include "sim/functional/functional_run.h"
 #include "sim/hw/soc_spec.h"
 #include "tests/unit/functional/functional_test_helpers.h"
@@ -320,7 +322,19 @@ TEST(ShadowAttnSystem, CalibratedImportanceAndPlanningJobs) {
     SaRun r("shadowattn", 96, sets, true);  // tiny: 3 chunks x 2 layers
     return r.system->plan(r.req.soc, r.req.model, {96, 1, 1});
   };
-  const auto cal = plan_of({"shadowattn.importance=calibrated"});
+  // The calibration runs while the system is configured, and says so to a waiting user (a whole
+  // model's took minutes without a word).
+  std::FILE* log = std::tmpfile();
+  ASSERT_NE(log, nullptr);
+  const auto cal = [&] {
+    const ScopedRunProgress now(0, 3600, log, false);
+    return plan_of({"shadowattn.importance=calibrated"});
+  }();
+  std::string said(4096, '\0');
+  std::rewind(log);
+  said.resize(std::fread(said.data(), 1, said.size(), log));
+  std::fclose(log);
+  EXPECT_NE(said.find("calibrating shadowAttn's head importance (offline, on sequences of its own), layer 1 of 2"), std::string::npos) << said;
   const auto syn = plan_of({"shadowattn.importance=synthetic"});
   EXPECT_EQ(cal.info["importance"]["source"].get<std::string>().rfind("calibrated", 0), 0u);
   EXPECT_EQ(syn.info["importance"]["source"], "synthetic");
