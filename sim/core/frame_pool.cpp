@@ -3,21 +3,13 @@
 #include <array>
 #include <new>
 
+#include "sim/core/sanitizer_allocator.h"
+
 namespace socsim::detail {
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kPooled = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kPooled = false;
-#else
-constexpr bool kPooled = true;
-#endif
-#else
-constexpr bool kPooled = true;
-#endif
+constexpr bool kPooled = !kSanitizerAllocator;
 
 constexpr std::size_t kGranule = 64;     // class c holds blocks of (c + 1) x 64 bytes
 constexpr std::size_t kClasses = 32;     // up to 2 KiB; larger frames are rare

@@ -1,5 +1,6 @@
 #pragma once
-// How the C library's allocator keeps memory the simulator frees (called once, from main).
+// How the C library's allocator keeps memory the simulator frees, and where it gets it (called
+// once, from main).
 //
 // A run builds plans, lowered steps and statistics in vectors that grow by doubling to tens of
 // MB and are freed when the request (or a decode window, or a candidate of HeteroLLM's profiler)
@@ -10,8 +11,34 @@
 // time (`/usr/bin/time -f %R`). Blocks below 32 MiB now come from the heap, and up to 64 MiB of
 // free heap stays with the process for the next allocation. That memory is bounded and reused;
 // the host-memory guard (host_memory.h) counts it, as the resident set it is.
+//
+// Then each 4 KiB page the run touched first still cost a fault: 4,500 in a llama-3-8b shadowattn
+// run at batch 16, a fifth of its 160 ms of CPU on a virtual machine, where a fault is dear. The
+// heap's first 62 MiB (the peak of most timing runs) are grown at once and marked for transparent
+// huge pages (madvise; glibc.malloc.hugetlb=1 does this for every growth, but only as a tunable of
+// the environment): 2 MiB a fault, 4,500 -> about 500 faults and 160 -> 115-130 ms. Not done
+// under a sanitizer's allocator, under a process limit below 4 GiB (ulimit -v or -d: the reserve
+// would count against it), or where the system gives no huge pages on request. The cost: a
+// resident set rounded up to huge pages, 1-8 MB more at the peak (bench's peak_MB).
+#include <cstddef>
+#include <string>
+
 namespace socsim {
 
-void keep_freed_memory_for_reuse();
+inline constexpr std::size_t kHeapBlockLimit = std::size_t{32} << 20;    // blocks below it come from the heap
+inline constexpr std::size_t kFreeHeapKept = std::size_t{64} << 20;      // free heap top kept up to this
+inline constexpr std::size_t kHeapReserveBlock = std::size_t{31} << 20;  // one block of the reserve
+inline constexpr std::size_t kHugePageReserve = 2 * kHeapReserveBlock;   // the heap grown and marked at start
+static_assert(kHeapReserveBlock < kHeapBlockLimit, "the reserve's blocks must come from the heap");
+static_assert(kHugePageReserve < kFreeHeapKept, "the freed reserve must stay with the process");
+
+// Returns whether the heap's reserve was grown and marked for huge pages.
+bool keep_freed_memory_for_reuse();
+// Whether the reserve is made here: glibc's allocator (no sanitizer's), no tight process limit,
+// huge pages given on request.
+bool heap_reserve_applies();
+// Whether the kernel gives huge pages to a region that asks (`thp_enabled_path` holds
+// "always [madvise] never" or the like: the bracketed choice is "always" or "madvise").
+bool huge_pages_on_request(const std::string& thp_enabled_path);
 
 }  // namespace socsim
