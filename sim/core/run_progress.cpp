@@ -75,6 +75,7 @@ std::string progress_text(const ProgressSnapshot& s) {
   }
   if (s.phase == "planning") {
     t += fmt::format(": {} jobs so far", s.jobs);
+    if (s.solver_candidates > 0) t += fmt::format(", partition solver at candidate {} of {} of a matmul", s.solver_candidate, s.solver_candidates);
   } else if (s.layers > 0 && s.phase != "simulating") {
     if (!s.calibrating.empty()) {
       t += fmt::format(": {} (offline, on sequences of its own), layer {} of {}", s.calibrating, s.layer, s.layers);
@@ -111,6 +112,15 @@ void progress_planning(std::size_t jobs) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
   r->s.jobs = jobs;
+  r->s.solver_candidates = 0;
+  maybe_print(*r, "planning");
+}
+
+void progress_partition_solver(std::size_t candidate, std::size_t candidates) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.solver_candidate = candidate;
+  r->s.solver_candidates = candidates;
   maybe_print(*r, "planning");
 }
 

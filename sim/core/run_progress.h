@@ -16,6 +16,9 @@ namespace socsim {
 // Ticks: cheap, called every few thousand events, jobs or per functional layer.
 void progress_engine(std::uint64_t events, std::uint64_t now_ps);  // the simulation runs
 void progress_planning(std::size_t jobs);                           // a plan grows
+// While a plan waits for it: HeteroLLM's partition solver bounds or costs candidate `candidate`
+// (1-based) of a matmul's `candidates` (tens of thousands for a long prompt in short pieces).
+void progress_partition_solver(std::size_t candidate, std::size_t candidates);
 void progress_requests(std::size_t done, std::size_t total);        // a workload's requests
 void progress_functional(std::uint32_t layer, std::uint32_t layers);  // functional mode's kernels
 // Within a functional layer: its prefill chunks and decode steps (a 5000-token decode is 5000).
@@ -55,6 +58,7 @@ struct ProgressSnapshot {
   double first_request_s = -1;
   std::uint64_t events = 0, now_ps = 0;
   std::size_t jobs = 0;
+  std::size_t solver_candidate = 0, solver_candidates = 0;  // "planning": the partition solver's, while it runs
   std::uint32_t layer = 0, layers = 0;
   std::size_t step = 0, steps = 0;  // within the layer (functional mode)
   std::size_t logits_block = 0, logits_blocks = 0;  // after the layers (functional mode)

@@ -22,9 +22,9 @@ bool batchable(const HeadGroup& g) {
 
 HeadBatches::HeadBatches(const std::vector<HeadGroup>& groups, std::uint64_t sequences, std::uint64_t hidden, std::uint64_t max_rows)
     : groups_(groups), sequences_(sequences) {
-  if (sequences == 0 || max_rows < sequences) {
-    throw std::invalid_argument("head batches of " + std::to_string(max_rows) + " rows cannot hold a group of " + std::to_string(sequences));
-  }
+  if (sequences == 0) throw std::invalid_argument("head batches of groups of no sequence");
+  // A group of more than max_rows sequences (a batch past it) is a batch of its own: max_rows
+  // bounds what batching adds, not a group (a batch of 257 ended in an internal error).
   const std::uint64_t B = sequences, h = hidden;
   for (std::size_t g = 0; g < groups.size();) {
     std::size_t e = g + 1;

@@ -4,7 +4,7 @@
 // to max_rows rows: the same bits as group by group (linear.h's row_independent). Per-tensor W8A8
 // heads batch too, each group's rows quantized with its own activation scale
 // (Linear::apply_w8a8_row_blocks). A group whose precision differs from the one before starts a
-// new batch.
+// new batch. A group of more than max_rows rows (a batch of more sequences) is a batch alone.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,7 +18,7 @@ namespace socsim::functional {
 class HeadBatches {
  public:
   // groups: PlanForward::head_groups, each [sequences x hidden], alive as long as this object
-  // (it keeps a reference); max_rows >= sequences.
+  // (it keeps a reference); sequences >= 1.
   HeadBatches(const std::vector<HeadGroup>& groups, std::uint64_t sequences, std::uint64_t hidden,
               std::uint64_t max_rows = PlanForward::kBatchRows);
 

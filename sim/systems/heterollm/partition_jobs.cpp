@@ -13,6 +13,22 @@
 
 namespace socsim::systems::heterollm {
 
+namespace {
+
+// `f(rows, count)` for each run of equal consecutive NPU pieces of `p` (none when it has no NPU part).
+template <typename F>
+void for_each_run(const Partition& p, F&& f) {
+  const auto& pieces = p.npu_pieces;
+  for (std::size_t i = 0; p.uses_npu() && i < pieces.size();) {
+    std::size_t e = i + 1;
+    while (e < pieces.size() && pieces[e] == pieces[i]) ++e;
+    f(pieces[i], static_cast<std::uint64_t>(e - i));
+    i = e;
+  }
+}
+
+}  // namespace
+
 std::vector<runtime::Job> partition_jobs(const Partition& p, const std::vector<model::GraphOp>& group) {
   if (group.empty()) throw std::invalid_argument("partition_jobs: empty group");
   const model::GraphOp& g0 = group.front();
@@ -148,7 +164,8 @@ PartTimes PartitionProfiler::coarse(const Partition& p) {
     }
     t.gpu = end;
   }
-  for (std::size_t i = 0; p.uses_npu() && i < p.npu_pieces.size(); ++i) t.npu += npu_piece_bound(p.npu_pieces[i], p.k, p.npu_cols);
+  // Equal pieces, each bounded once (a long prompt in short pieces has thousands of one length).
+  for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) { t.npu += static_cast<Tick>(count) * npu_piece_bound(rows, p.k, p.npu_cols); });
   return t;
 }
 
@@ -177,13 +194,13 @@ PartTimes PartitionProfiler::alone(const Partition& p) {
 
 Tick PartitionProfiler::npu_alone(const Partition& p) {
   Tick sum = 0;
-  for (std::size_t i = 0; p.uses_npu() && i < p.npu_pieces.size(); ++i) {
+  for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) {
     Partition q;
     q.kind = CutKind::kNpuOnly;
-    q.m = p.npu_pieces[i], q.k = p.k, q.n = p.npu_cols;
-    q.npu_pieces = {p.npu_pieces[i]}, q.npu_rows = p.npu_pieces[i], q.npu_cols = p.npu_cols;
-    sum += time(q).npu;
-  }
+    q.m = rows, q.k = p.k, q.n = p.npu_cols;
+    q.npu_pieces = {rows}, q.npu_rows = rows, q.npu_cols = p.npu_cols;
+    sum += static_cast<Tick>(count) * time(q).npu;
+  });
   return sum;
 }
 

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
+
 namespace socsim::systems::heterollm {
 
 const char* cut_kind_name(CutKind k) {
@@ -71,11 +74,22 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
   std::vector<Partition> out;
   Partition base;
   base.m = m, base.k = k, base.n = n;
+  // The candidates hold their NPU pieces: with short standard lengths and a fine seq_align, a
+  // long prompt's sequence cuts hold O(m^2) of them (32,768 tokens in pieces of 1: 4 GiB, which
+  // grew past --max-host-memory unchecked). Kept memory is noted as it grows, so the host-memory
+  // limit stops the solver as it stops the engine.
+  // Progress as they are built (17 s for 32,773 of them in pieces of 1), of at most this many:
+  const std::uint64_t most = 3 + 2 * (n / std::max<std::uint64_t>(1, p.row_align)) + (p.decode ? 0 : m / std::max<std::uint64_t>(1, p.seq_align));
+  const auto keep = [&out, most](Partition&& c) {
+    note_host_growth(sizeof(Partition) + c.npu_pieces.size() * sizeof(std::uint64_t));
+    out.push_back(std::move(c));
+    progress_partition_solver(out.size(), std::max<std::uint64_t>(most, out.size()));
+  };
 
   Partition gpu = base;
   gpu.kind = CutKind::kGpuOnly;
   gpu.gpu_rows = m, gpu.gpu_cols = n;
-  out.push_back(gpu);
+  keep(std::move(gpu));
 
   std::vector<std::vector<std::uint64_t>> covers;
   if (p.decode) {
@@ -91,7 +105,7 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
     Partition npu = base;
     npu.kind = CutKind::kNpuOnly;
     npu.npu_pieces = cover, npu.npu_rows = m, npu.npu_cols = n;
-    out.push_back(npu);
+    keep(std::move(npu));
   }
   if (!p.allow_split) return out;
   for (const auto& cover : covers) {
@@ -102,7 +116,7 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
       r.kind = covered == m ? CutKind::kRow : CutKind::kHybrid;
       r.npu_pieces = cover, r.npu_rows = m, r.npu_cols = n - c;
       r.gpu_row_begin = 0, r.gpu_rows = m, r.gpu_cols = c;
-      out.push_back(r);
+      keep(std::move(r));
     }
   }
   if (p.decode) return out;
@@ -113,7 +127,7 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
     s.kind = pieces.size() == 1 ? CutKind::kSequence : CutKind::kMultiSequence;
     s.npu_pieces = pieces, s.npu_rows = rows, s.npu_cols = n;
     s.gpu_row_begin = rows, s.gpu_rows = m - rows, s.gpu_cols = n;
-    out.push_back(s);
+    keep(std::move(s));
   }
   return out;
 }
@@ -152,9 +166,10 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   if (!lower_bound) coarse_bound = nullptr;
   if (lower_bound) {
-    for (auto& c : all) {
-      fill(c, coarse_bound ? (*coarse_bound)(c) : (*lower_bound)(c));
-      c.bounded_only = true;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      progress_partition_solver(i + 1, all.size());
+      fill(all[i], coarse_bound ? (*coarse_bound)(all[i]) : (*lower_bound)(all[i]));
+      all[i].bounded_only = true;
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a].t_total < all[b].t_total; });
   }
@@ -166,7 +181,9 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
     const Tick b = all[i].t_total, t = all[best].t_total;
     return b < t || (b == t && i < best);
   };
+  std::size_t visited = 0;
   for (const std::size_t i : order) {
+    progress_partition_solver(++visited, all.size());
     Partition& c = all[i];
     if (!eligible(c)) {
       if (lower_bound) continue;  // never chosen: its bound is all --explain shows

@@ -216,7 +216,13 @@ TEST(DecodeBatching, HeadBatchesAreEachGroupAlone) {
   EXPECT_EQ(narrow.batches(), 2u + 2u + 1u + 1u);  // FP32 4 groups: 3 + 1; W4A16 4: 3 + 1; W8A8 3; FP16 2
   const kernels::Tensor n = narrow.logits(head, m.vocab);
   EXPECT_EQ(std::memcmp(a.data<float>().data(), n.data<float>().data(), a.numel() * sizeof(float)), 0);
-  EXPECT_THROW(HeadBatches(groups, shape.sequences, m.hidden, 1), std::invalid_argument);
+  // Groups wider than a batch may hold are each a batch of their own (a --batch past 256 ended in
+  // an internal error), with the same bits.
+  const HeadBatches wide(groups, shape.sequences, m.hidden, 1);
+  EXPECT_EQ(wide.batches(), groups.size());
+  const kernels::Tensor wl = wide.logits(head, m.vocab);
+  EXPECT_EQ(std::memcmp(a.data<float>().data(), wl.data<float>().data(), a.numel() * sizeof(float)), 0);
+  EXPECT_THROW(HeadBatches(groups, 0, m.hidden), std::invalid_argument);
 }
 
 // Per-step INT8 scales in one GEMM: each block of rows has the bits of multiplying it alone (a
