@@ -1,5 +1,7 @@
 #include "kernels/gemm/graph_activation_layout.h"
 
+#include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 
 namespace socsim::kernels {
 
@@ -14,6 +16,9 @@ const char* graph_activation_layout_name(GraphActivationLayout l) {
 
 namespace {
 
+// Rows from which a width's GEMM plan takes long enough (~10 ms) to check the host between them.
+constexpr std::uint64_t kLongSearchRows = 4096;
+
 std::uint64_t fastest_width(const hw::NpuSpec& npu, hw::GemmShape s, hw::OperandHome home) {
   std::uint64_t best = 0;
   double best_t = 0;
@@ -22,9 +27,16 @@ std::uint64_t fastest_width(const hw::NpuSpec& npu, hw::GemmShape s, hw::Operand
     const double t = hw::idle_hmx_gemm_seconds(npu, s, home);
     if (best == 0 || t < best_t || (t == best_t && w < best)) best = w, best_t = t;
   };
-  // Every factorization h x w = m (O(sqrt m) candidates; m is a chunk or a prompt).
+  // Every factorization h x w = m (O(sqrt m) candidates; m is a chunk or a prompt, times the
+  // batch). Each is a GEMM plan of the whole shape: at a batch of 10,000 rows, minutes in all, so
+  // the search says where it is and stops for Ctrl-C or the host-memory limit.
+  std::size_t tried = 0, widths = 0;
+  for (std::uint64_t d = 1; d <= s.m / d; ++d) widths += s.m % d != 0 ? 0 : d != s.m / d ? 2 : 1;
   for (std::uint64_t d = 1; d <= s.m / d; ++d) {
     if (s.m % d != 0) continue;
+    tried += d != s.m / d ? 2 : 1;
+    progress_plan_search("an NPU graph's activation layout (equivalent shapes), width candidate", tried, widths);
+    if (s.m >= kLongSearchRows) check_host_memory();  // (a /proc read: only where a plan is slow)
     consider(d);
     if (d != s.m / d) consider(s.m / d);
   }

@@ -74,8 +74,9 @@ std::string progress_text(const ProgressSnapshot& s) {
     return t;
   }
   if (s.phase == "planning") {
-    t += fmt::format(": {} jobs so far", s.jobs);
-    if (s.solver_candidates > 0) t += fmt::format(", partition solver at candidate {} of {} of a matmul", s.solver_candidate, s.solver_candidates);
+    // (A search before the plan's first job names only itself.)
+    if (s.search == nullptr || s.jobs > 0) t += fmt::format(": {} jobs so far", s.jobs);
+    if (s.search != nullptr) t += fmt::format("{} {} {} of {}", s.jobs > 0 ? "," : ":", s.search, s.search_i, s.search_n);
   } else if (s.layers > 0 && s.phase != "simulating") {
     if (!s.calibrating.empty()) {
       t += fmt::format(": {} (offline, on sequences of its own), layer {} of {}", s.calibrating, s.layer, s.layers);
@@ -112,15 +113,14 @@ void progress_planning(std::size_t jobs) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
   r->s.jobs = jobs;
-  r->s.solver_candidates = 0;
+  r->s.search = nullptr;
   maybe_print(*r, "planning");
 }
 
-void progress_partition_solver(std::size_t candidate, std::size_t candidates) {
+void progress_plan_search(const char* what, std::size_t i, std::size_t n) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
-  r->s.solver_candidate = candidate;
-  r->s.solver_candidates = candidates;
+  r->s.search = what, r->s.search_i = i, r->s.search_n = n;
   maybe_print(*r, "planning");
 }
 

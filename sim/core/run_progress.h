@@ -16,9 +16,11 @@ namespace socsim {
 // Ticks: cheap, called every few thousand events, jobs or per functional layer.
 void progress_engine(std::uint64_t events, std::uint64_t now_ps);  // the simulation runs
 void progress_planning(std::size_t jobs);                           // a plan grows
-// While a plan waits for it: HeteroLLM's partition solver bounds or costs candidate `candidate`
-// (1-based) of a matmul's `candidates` (tens of thousands for a long prompt in short pieces).
-void progress_partition_solver(std::size_t candidate, std::size_t candidates);
+// While a plan waits for a search: candidate `i` (1-based) of `n` of `what` (a static string), e.g.
+// HeteroLLM's partition solver (tens of thousands of candidates for a long prompt in short
+// pieces) or an NPU graph's activation layout (a width per divisor of the rows, each a GEMM plan:
+// minutes for a batch of 10,000).
+void progress_plan_search(const char* what, std::size_t i, std::size_t n);
 void progress_requests(std::size_t done, std::size_t total);        // a workload's requests
 void progress_functional(std::uint32_t layer, std::uint32_t layers);  // functional mode's kernels
 // Within a functional layer: its prefill chunks and decode steps (a 5000-token decode is 5000).
@@ -58,7 +60,8 @@ struct ProgressSnapshot {
   double first_request_s = -1;
   std::uint64_t events = 0, now_ps = 0;
   std::size_t jobs = 0;
-  std::size_t solver_candidate = 0, solver_candidates = 0;  // "planning": the partition solver's, while it runs
+  const char* search = nullptr;  // "planning": a search the plan waits for, and where it is
+  std::size_t search_i = 0, search_n = 0;
   std::uint32_t layer = 0, layers = 0;
   std::size_t step = 0, steps = 0;  // within the layer (functional mode)
   std::size_t logits_block = 0, logits_blocks = 0;  // after the layers (functional mode)

@@ -39,8 +39,8 @@ TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
   p.phase = "planning";
   p.jobs = 4096;
   EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far");
-  p.solver_candidate = 12, p.solver_candidates = 32773;  // HeteroLLM's partition solver, while it runs
-  EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far, partition solver at candidate 12 of 32773 of a matmul");
+  p.search = "HeteroLLM's partition solver, candidate", p.search_i = 12, p.search_n = 32773;  // a search the plan waits for
+  EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far, HeteroLLM's partition solver, candidate 12 of 32773");
   ProgressSnapshot f;
   f.elapsed_s = 40;
   f.phase = "computing kernels (functional mode)";
@@ -118,11 +118,11 @@ TEST(RunProgress, PrintsOnlyAfterTheDelayAndOnlyWithAReporter) {
   {
     // The solver's ticks print as planning; a plan's next tick drops the solver's part.
     const ScopedRunProgress solver(0, 0, f, false);
-    progress_partition_solver(7, 9);
+    progress_plan_search("a search, step", 7, 9);
     progress_planning(5);
   }
   const std::string text = contents(f);
-  EXPECT_NE(text.find("planning for 0 s: 0 jobs so far, partition solver at candidate 7 of 9 of a matmul\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("planning for 0 s: a search, step 7 of 9\n"), std::string::npos) << text;
   EXPECT_NE(text.find("planning for 0 s: 5 jobs so far\n"), std::string::npos) << text;
   EXPECT_EQ(text.rfind("socsim: simulating for ", 0), 0u) << text;
   EXPECT_NE(text.find("simulated 2.000 s, 0.1 M events; request 2 of 4"), std::string::npos) << text;
