@@ -2,6 +2,7 @@
 // or is written (contract: bad input -> exit 2, nothing written).
 #include "sim/cli/program_options.h"
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <utility>
 #include <filesystem>
 #include <fstream>
@@ -238,6 +239,13 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt; sa && !functional) {
     sa->refuse({"scale_centre"}, "centres the buckets for the scales functional mode measures; timing mode draws them around the grid's centre (shadowattn.scale_spread)");
   }
+  // And the mirror: the spread draws the scales of layers functional mode does not compute; with
+  // every layer computed it changed nothing (the same report at 0 and 5).
+  const bool every_layer = !vm.count("functional-layers") || functional_layers >= static_cast<std::int64_t>(req.model.layers);
+  if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt; sa && functional && every_layer) {
+    sa->refuse({"scale_spread"}, "spreads the scales timing mode draws, as for layers past --functional-layers; functional mode here measures every "
+                                 "layer's scales (shadowattn.scale_centre centres the buckets for them)");
+  }
   functional::FunctionalOptions& fopt = outcome.fopt;
   // functional.* settings of the synthetic weights (--set functional.outlier_channels=N ...).
   if (auto f = root.optional_child("functional")) {
@@ -284,7 +292,9 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   config::note_run_work(fmt::format("--model {} (about {:.3g} parameters, {} layer{}) with {}", model, static_cast<double>(req.model.total_params()),
                                     req.model.layers, req.model.layers == 1 ? "" : "s",
                                     req.workload.empty() ? fmt::format("--prompt {} --decode {} --batch {}", req.prompt_tokens, req.decode_tokens, req.batch)
-                                                         : "--workload " + workload));
+                                                         : "--workload " + workload) +
+                      // A rate set too low (a bandwidth, a clock, an efficiency) stretches any work past 64 bits.
+                      (sets.empty() ? std::string() : fmt::format(", on the SoC file changed by --set {}", fmt::join(sets, " --set "))));
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
     // The option that pushed the request past the window: --decode when the prompt alone fits.
     bad(req.prompt_tokens <= req.model.max_context ? "--decode" : "--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +

@@ -36,7 +36,11 @@ std::string longest_time_hint() {
   }
   if (!t_work.empty()) {
     hint += "; the work asked for is " + t_work;
-    if (!long_time) hint += " (no duration in the inputs reaches a second: a smaller model, prompt, decode or batch fits)";
+    // Or a rate: a bandwidth, clock or efficiency of the SoC small enough stretches even short work.
+    if (!long_time) {
+      hint += " (no duration in the inputs reaches a second: a smaller model, prompt, decode or batch fits, or a rate of the SoC file or --set "
+              "(a bandwidth, clock or efficiency) set too low)";
+    }
   }
   return hint;
 }

@@ -28,7 +28,8 @@ TEST(LongestTime, TheRunsWorkIsNamedBesideOrInsteadOfADuration) {
   forget_times_read();
   note_run_work("--model m.json with --prompt 9");
   EXPECT_EQ(longest_time_hint(), "; the work asked for is --model m.json with --prompt 9 (no duration in the inputs reaches a second: a "
-                                 "smaller model, prompt, decode or batch fits)");
+                                 "smaller model, prompt, decode or batch fits, or a rate of the SoC file or --set (a bandwidth, clock or "
+                                 "efficiency) set too low)");
   auto tree = ConfigTree::load_string("a:\n  long: 7200 s\n", "soc.yaml");
   (void)tree.root().child("a").time("long");
   EXPECT_EQ(longest_time_hint(), "; the longest duration in the inputs is a.long = 7200 s (soc.yaml:2); the work asked for is --model m.json with --prompt 9");
