@@ -18,6 +18,8 @@ constexpr Owner kOwners[] = {
     {"llm_npu", "--system llm-npu and the shadowattn family", true},
     {"heterollm", "--system hetero-layer and hetero-tensor", true},
     {"llms", "socsim serve", true},
+    {"cpu_only", "--system cpu-only", true},
+    {"kernel", "socsim microbench (its kernel switches)", true},
     {"npu.shape_policy", "--system npu-only", false},
     {"npu.standard_lengths", "--system npu-only", false},
 };

@@ -29,6 +29,8 @@ constexpr std::array kSizeUnits{
     UnitDef{"B", 0, 1.0, true},   UnitDef{"kB", 3, 1.0, true},  UnitDef{"MB", 6, 1.0, true},
     UnitDef{"GB", 9, 1.0, true},  UnitDef{"KiB", 0, kKi, true}, UnitDef{"MiB", 0, kMi, true},
     UnitDef{"GiB", 0, kGi, true},
+    // Read (a what-if of a terabyte of DRAM or storage), not printed: messages keep their units.
+    UnitDef{"TB", 12, 1.0, false}, UnitDef{"TiB", 0, kGi * kKi, false},
 };
 constexpr std::array kPowerUnits{UnitDef{"mW", -3, 1.0, true}, UnitDef{"W", 0, 1.0, true}};
 constexpr std::array kEnergyUnits{

@@ -59,7 +59,8 @@ class Reader {
     return j_.contains(key) && !j_[key].is_null();
   }
   std::uint64_t positive(const char* key, std::uint64_t max) const {
-    if (!has(key)) fail(key, "missing required key");
+    // A null is present (Hugging Face writes null for "the default"): a required key has none.
+    if (!has(key)) fail(key, j_.contains(key) ? "is null; a required key needs a positive integer" : "missing required key");
     const json& v = j_[key];
     if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) fail(key, "expected a positive integer, got " + v.dump());
     if (v.get<std::uint64_t>() > max) {
