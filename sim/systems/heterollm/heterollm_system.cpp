@@ -1,6 +1,7 @@
 #include "sim/systems/heterollm/heterollm_system.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <iostream>
@@ -36,6 +37,7 @@ Options read_options(config::Section& root, std::uint64_t max_length) {
   if (s->has("row_align")) o.row_align = static_cast<std::uint64_t>(s->integer("row_align", 1, 1 << 20));
   if (s->has("seq_align")) {
     o.seq_align = static_cast<std::uint64_t>(s->integer("seq_align", 1, 1 << 20));
+    o.seq_align_set = true;
     // The prompt is rounded up to it for the NPU's graphs: past the window, a 64-token prompt ran as
     // a graph of a million rows (16 hours), as a standard length past it is refused.
     if (max_length > 0 && o.seq_align > max_length) {
@@ -77,6 +79,7 @@ void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, cons
   // Every matmul may run (in part) on the NPU: its W4A16 weights must fit the NPU's address space.
   check_npu_fits(soc, m, weight_bits());
   decisions_.clear();
+  seq_align_said_ = false;
   profiler_.reset();
   predictor_.reset();
 }
@@ -271,9 +274,25 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   // that decomposes, else padded.
   if (!r.decode_only) {
     auto pieces = heterollm::pipe_pieces(r.prompt, options_.standard, options_.seq_align);
-    if (pieces.empty()) pieces = heterollm::cover_pieces(r.prompt, options_.standard);
+    const bool piped = !pieces.empty();
+    if (!piped) pieces = heterollm::cover_pieces(r.prompt, options_.standard);
     std::uint64_t padded_rows = 0;
     for (auto v : pieces) padded_rows += v;
+    // A seq_align given by hand can make the NPU's float ops run many times the prompt's rows, or
+    // not decompose into standard lengths (then the cover pads instead): said, not left to be
+    // found in the timing (an 8-token prompt at seq_align 100000: 540 s to the first token).
+    if (options_.seq_align_set && seq_align_said_) {
+      // (Once per run: a workload's thousands of requests would repeat it.)
+    } else if (options_.seq_align_set && !piped) {
+      seq_align_said_ = true;
+      spdlog::warn("heterollm.seq_align={}: the prompt of {} tokens rounded up to it ({}) is not a sum of the standard lengths; the NPU's "
+                   "graphs take the standard cover of the prompt ({} rows) instead",
+                   options_.seq_align, r.prompt, (r.prompt + options_.seq_align - 1) / options_.seq_align * options_.seq_align, padded_rows);
+    } else if (options_.seq_align_set && padded_rows >= 2 * r.prompt && padded_rows > options_.standard.front()) {
+      seq_align_said_ = true;
+      spdlog::warn("heterollm.seq_align={}: the NPU's float ops run the prompt of {} tokens as {} rows ({:.1f}x)", options_.seq_align, r.prompt,
+                   padded_rows, static_cast<double>(padded_rows) / static_cast<double>(r.prompt));
+    }
     const auto real = model::prefill_graph(m, {r.prompt, 0, r.batch, false, false}, false);
     const auto padded = model::prefill_graph(m, {padded_rows, 0, r.batch, false, false}, false);
     if (real.size() != padded.size()) throw std::logic_error("hetero: padded prefill graph differs in shape");

@@ -43,6 +43,7 @@ struct Options {
   double gpu_flops = 1e12;  // prediction mode's sustained GPU rate
   std::vector<std::uint64_t> standard = {32, 64, 128, 256, 512, 1024};
   std::uint64_t row_align = 256, seq_align = 32;
+  bool seq_align_set = false;  // given (--set or a spec): what it does to a prompt is then said
 };
 
 // `max_length`, when > 0, bounds heterollm.standard_lengths (the model's window: a graph longer
@@ -71,6 +72,7 @@ class HeteroLlm final : public System {
   bool tensor_;
   heterollm::Options options_;
   std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
+  bool seq_align_said_ = false;  // what a hand-set seq_align does to the prompt was said (once per run)
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use
 };
