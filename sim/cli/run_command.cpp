@@ -240,9 +240,12 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     sa->refuse({"scale_centre"}, "centres the buckets for the scales functional mode measures; timing mode draws them around the grid's centre (shadowattn.scale_spread)");
   }
   // And the mirror: the spread draws the scales of layers functional mode does not compute; with
-  // every layer computed it changed nothing (the same report at 0 and 5).
-  const bool every_layer = !vm.count("functional-layers") || functional_layers >= static_cast<std::int64_t>(req.model.layers);
-  if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt; sa && functional && every_layer) {
+  // every layer of a single request computed it changed nothing (the same report at 0 and 5). A
+  // workload's later requests are planned without measurements (only the first is computed): the
+  // spread draws theirs. (--functional-layers out of range is left to its own message below.)
+  const bool every_layer = !vm.count("functional-layers") || functional_layers == static_cast<std::int64_t>(req.model.layers);
+  if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt;
+      sa && functional && every_layer && req.workload.size() <= 1) {
     sa->refuse({"scale_spread"}, "spreads the scales timing mode draws, as for layers past --functional-layers; functional mode here measures every "
                                  "layer's scales (shadowattn.scale_centre centres the buckets for them)");
   }
@@ -294,7 +297,7 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
                                     req.workload.empty() ? fmt::format("--prompt {} --decode {} --batch {}", req.prompt_tokens, req.decode_tokens, req.batch)
                                                          : "--workload " + workload) +
                       // A rate set too low (a bandwidth, a clock, an efficiency) stretches any work past 64 bits.
-                      (sets.empty() ? std::string() : fmt::format(", on the SoC file changed by --set {}", fmt::join(sets, " --set "))));
+                      (sets.empty() ? std::string() : fmt::format(", with --set {}", fmt::join(sets, " --set "))));
   if (req.prompt_tokens + req.decode_tokens > req.model.max_context) {
     // The option that pushed the request past the window: --decode when the prompt alone fits.
     bad(req.prompt_tokens <= req.model.max_context ? "--decode" : "--prompt", "prompt + decode = " + std::to_string(req.prompt_tokens + req.decode_tokens) +

@@ -1,6 +1,7 @@
 #include "sim/core/host_allocator.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -41,17 +42,24 @@ bool huge_pages_on_request(const std::string& thp_enabled_path) {
 }
 
 bool heap_reserve_applies() {
-  return !kSanitizerAllocator && no_tight_process_limit() && huge_pages_on_request("/sys/kernel/mm/transparent_hugepage/enabled");
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD) && defined(MADV_HUGEPAGE)
+  // 64-bit glibc: a 32-bit one caps the mmap threshold at 512 KiB, so the blocks would be mappings
+  // of their own, unmapped when freed.
+  return sizeof(void*) == 8 && !kSanitizerAllocator && no_tight_process_limit() &&
+         huge_pages_on_request("/sys/kernel/mm/transparent_hugepage/enabled");
+#else
+  return false;
+#endif
 }
 
 bool keep_freed_memory_for_reuse() {
   bool marked = false;
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)  // glibc's mallopt
   // Setting either fixes both thresholds (glibc stops adjusting them), so both are set.
-  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kHeapBlockLimit));
-  mallopt(M_TRIM_THRESHOLD, static_cast<int>(kFreeHeapKept));
+  const bool thresholds_set = mallopt(M_MMAP_THRESHOLD, static_cast<int>(kHeapBlockLimit)) == 1 &&
+                             mallopt(M_TRIM_THRESHOLD, static_cast<int>(kFreeHeapKept)) == 1;
 #if defined(MADV_HUGEPAGE)
-  if (heap_reserve_applies()) {
+  if (thresholds_set && heap_reserve_applies()) {
     // The heap's first kHugePageReserve bytes, grown now and marked for transparent huge pages:
     // blocks below the mmap threshold come from the heap, contiguously, and the free top stays
     // (below the trim threshold), so the run's allocations land in the marked range.
@@ -63,9 +71,13 @@ bool keep_freed_memory_for_reuse() {
     std::array<std::uintptr_t, blocks.size()> at{};
     std::transform(blocks.begin(), blocks.end(), at.begin(), [](void* b) { return reinterpret_cast<std::uintptr_t>(b); });
     std::sort(at.begin(), at.end());
-    const auto advise = [kHuge, &marked](std::uintptr_t lo, std::uintptr_t hi) {
+    std::uintptr_t advised_end = 0;
+    const auto advise = [kHuge, &marked, &advised_end](std::uintptr_t lo, std::uintptr_t hi) {
       const std::uintptr_t first = (lo + kHuge - 1) / kHuge * kHuge, last = hi / kHuge * kHuge;
-      if (last > first && ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE) == 0) marked = true;
+      if (last > first && ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE) == 0) {
+        marked = true;
+        advised_end = std::max(advised_end, last);
+      }
     };
     std::uintptr_t lo = 0, hi = 0;
     for (const std::uintptr_t a : at) {
@@ -80,6 +92,8 @@ bool keep_freed_memory_for_reuse() {
     if (hi != 0) advise(lo, hi);
     // Freed in reverse: each joins the heap's free top, which stays below the trim threshold.
     std::for_each(blocks.rbegin(), blocks.rend(), [](void* b) { std::free(b); });
+    // Still the heap's (not trimmed away: the marked range would be gone with it).
+    if (marked && reinterpret_cast<std::uintptr_t>(::sbrk(0)) < advised_end) marked = false;
   }
 #endif
 #endif

@@ -18,8 +18,10 @@
 // huge pages (madvise; glibc.malloc.hugetlb=1 does this for every growth, but only as a tunable of
 // the environment): 2 MiB a fault, 4,500 -> about 500 faults and 160 -> 115-130 ms. Not done
 // under a sanitizer's allocator, under a process limit below 4 GiB (ulimit -v or -d: the reserve
-// would count against it), or where the system gives no huge pages on request. The cost: a
-// resident set rounded up to huge pages, 1-8 MB more at the peak (bench's peak_MB).
+// would count against it), on a 32-bit or non-glibc build, or where the system gives no huge pages
+// on request. The cost: a resident set rounded up to huge pages, 1-9 MB more at the peak (bench's
+// peak_MB); and where the kernel compacts memory on a huge page's first touch (defrag "madvise",
+// the default) a fragmented host may stall that touch, as glibc's own hugetlb=1 would.
 #include <cstddef>
 #include <string>
 
@@ -34,8 +36,8 @@ static_assert(kHugePageReserve < kFreeHeapKept, "the freed reserve must stay wit
 
 // Returns whether the heap's reserve was grown and marked for huge pages.
 bool keep_freed_memory_for_reuse();
-// Whether the reserve is made here: glibc's allocator (no sanitizer's), no tight process limit,
-// huge pages given on request.
+// Whether the reserve is made here: 64-bit glibc's allocator (no sanitizer's), no tight process
+// limit, huge pages given on request.
 bool heap_reserve_applies();
 // Whether the kernel gives huge pages to a region that asks (`thp_enabled_path` holds
 // "always [madvise] never" or the like: the bracketed choice is "always" or "madvise").

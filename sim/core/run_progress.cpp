@@ -21,6 +21,7 @@ struct ScopedRunProgress::Reporter {
   bool terminal;
   Clock::time_point start, last;
   bool printed = false;
+  const char* phase_now = "planning";  // the last tick's phase: a search reports within it
   ProgressSnapshot s;
 };
 
@@ -29,7 +30,10 @@ namespace {
 using Reporter = ScopedRunProgress::Reporter;
 thread_local Reporter* t_reporter = nullptr;
 
-void maybe_print(Reporter& r, const char* phase) {
+// `search_tick`: a search's own tick, which keeps the phase it runs in; any other tick ends it.
+void maybe_print(Reporter& r, const char* phase, bool search_tick = false) {
+  if (!search_tick) r.s.search = nullptr;
+  r.phase_now = phase;
   const auto now = Clock::now();
   const double elapsed = std::chrono::duration<double>(now - r.start).count();
   if (elapsed < r.after_s) return;
@@ -89,6 +93,7 @@ std::string progress_text(const ProgressSnapshot& s) {
   } else {
     t += fmt::format(": simulated {:.3f} s, {:.1f} M events", static_cast<double>(s.now_ps) / 1e12, static_cast<double>(s.events) / 1e6);
   }
+  if (s.search != nullptr && s.phase != "planning") t += fmt::format(", {} {} of {}", s.search, s.search_i, s.search_n);
   if (s.requests_total > 1) {
     t += fmt::format("; request {} of {}", s.requests_done + 1 > s.requests_total ? s.requests_total : s.requests_done + 1, s.requests_total);
     // The rate from the first finished request on: the time before it holds one-off work.
@@ -113,7 +118,6 @@ void progress_planning(std::size_t jobs) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
   r->s.jobs = jobs;
-  r->s.search = nullptr;
   maybe_print(*r, "planning");
 }
 
@@ -121,7 +125,8 @@ void progress_plan_search(const char* what, std::size_t i, std::size_t n) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
   r->s.search = what, r->s.search_i = i, r->s.search_n = n;
-  maybe_print(*r, "planning");
+  // Within the phase it runs in: a plan's, or the simulation's (an op lowered as it runs).
+  maybe_print(*r, r->phase_now, true);
 }
 
 std::string fit_terminal_line(std::string text, std::size_t columns) {
@@ -200,7 +205,7 @@ void progress_service_call(std::size_t call, std::size_t calls) {
 
 ScopedRunProgress::ScopedRunProgress(double after_s, double every_s, std::FILE* out, bool terminal) : previous_(t_reporter) {
   const auto now = Clock::now();
-  reporter_ = std::make_unique<Reporter>(Reporter{after_s, every_s, out ? out : stderr, terminal, now, now, false, {}});
+  reporter_ = std::make_unique<Reporter>(Reporter{after_s, every_s, out ? out : stderr, terminal, now, now, false, "planning", {}});
   t_reporter = reporter_.get();
 }
 

@@ -285,8 +285,8 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
       // (Once per run: a workload's thousands of requests would repeat it.)
     } else if (options_.seq_align_set && !piped) {
       seq_align_said_ = true;
-      spdlog::warn("heterollm.seq_align={}: the prompt of {} tokens rounded up to it ({}) is not a sum of the standard lengths; the NPU's "
-                   "graphs take the standard cover of the prompt ({} rows) instead",
+      spdlog::warn("heterollm.seq_align={}: the prompt of {} tokens rounded up to it ({}) does not decompose into the standard lengths "
+                   "(largest first); the NPU's graphs take the standard cover of the prompt ({} rows) instead",
                    options_.seq_align, r.prompt, (r.prompt + options_.seq_align - 1) / options_.seq_align * options_.seq_align, padded_rows);
     } else if (options_.seq_align_set && padded_rows >= 2 * r.prompt && padded_rows > options_.standard.front()) {
       seq_align_said_ = true;

@@ -11,7 +11,10 @@
 namespace socsim::systems::heterollm {
 
 namespace {
-constexpr const char* kSolverSearch = "HeteroLLM's partition solver, candidate";
+// Its three passes over a matmul's candidates, each counted on its own.
+constexpr const char* kBuilding = "HeteroLLM's partition solver, building candidates:";
+constexpr const char* kBounding = "HeteroLLM's partition solver, bounding candidates:";
+constexpr const char* kChoosing = "HeteroLLM's partition solver, choosing among candidates:";
 }  // namespace
 
 const char* cut_kind_name(CutKind k) {
@@ -87,7 +90,7 @@ std::vector<Partition> candidates(std::uint64_t m, std::uint64_t k, std::uint64_
   const auto keep = [&out, most](Partition&& c) {
     note_host_growth(sizeof(Partition) + c.npu_pieces.size() * sizeof(std::uint64_t));
     out.push_back(std::move(c));
-    progress_plan_search(kSolverSearch, out.size(), std::max<std::uint64_t>(most, out.size()));
+    progress_plan_search(kBuilding, out.size(), std::max<std::uint64_t>(most, out.size()));
   };
 
   Partition gpu = base;
@@ -171,7 +174,7 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
   if (!lower_bound) coarse_bound = nullptr;
   if (lower_bound) {
     for (std::size_t i = 0; i < all.size(); ++i) {
-      progress_plan_search(kSolverSearch, i + 1, all.size());
+      progress_plan_search(kBounding, i + 1, all.size());
       fill(all[i], coarse_bound ? (*coarse_bound)(all[i]) : (*lower_bound)(all[i]));
       all[i].bounded_only = true;
     }
@@ -187,7 +190,7 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
   };
   std::size_t visited = 0;
   for (const std::size_t i : order) {
-    progress_plan_search(kSolverSearch, ++visited, all.size());
+    progress_plan_search(kChoosing, ++visited, all.size());
     Partition& c = all[i];
     if (!eligible(c)) {
       if (lower_bound) continue;  // never chosen: its bound is all --explain shows

@@ -39,8 +39,8 @@ TEST(RunProgress, TextSaysThePhaseAndTheRequestsLeft) {
   p.phase = "planning";
   p.jobs = 4096;
   EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far");
-  p.search = "HeteroLLM's partition solver, candidate", p.search_i = 12, p.search_n = 32773;  // a search the plan waits for
-  EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far, HeteroLLM's partition solver, candidate 12 of 32773");
+  p.search = "HeteroLLM's partition solver, bounding candidates:", p.search_i = 12, p.search_n = 32773;  // a search the plan waits for
+  EXPECT_EQ(progress_text(p), "planning for 2.2 h: 4096 jobs so far, HeteroLLM's partition solver, bounding candidates: 12 of 32773");
   ProgressSnapshot f;
   f.elapsed_s = 40;
   f.phase = "computing kernels (functional mode)";
@@ -120,14 +120,20 @@ TEST(RunProgress, PrintsOnlyAfterTheDelayAndOnlyWithAReporter) {
     const ScopedRunProgress solver(0, 0, f, false);
     progress_plan_search("a search, step", 7, 9);
     progress_planning(5);
+    // Within the simulation (an op lowered as it runs), the search reports in that phase.
+    progress_engine(1000000, 5000000000000);
+    progress_plan_search("another search, step", 2, 3);
+    progress_engine(2000000, 6000000000000);  // the simulation's next tick ends it
   }
   const std::string text = contents(f);
   EXPECT_NE(text.find("planning for 0 s: a search, step 7 of 9\n"), std::string::npos) << text;
   EXPECT_NE(text.find("planning for 0 s: 5 jobs so far\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("simulating for 0 s: simulated 5.000 s, 1.0 M events, another search, step 2 of 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("simulating for 0 s: simulated 6.000 s, 2.0 M events\n"), std::string::npos) << text;
   EXPECT_EQ(text.rfind("socsim: simulating for ", 0), 0u) << text;
   EXPECT_NE(text.find("simulated 2.000 s, 0.1 M events; request 2 of 4"), std::string::npos) << text;
   EXPECT_EQ(text.find("3.000 s"), std::string::npos) << text;
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 6) << text;
   std::fclose(f);
   progress_engine(1, 1);  // the reporters are gone: nothing
 }
