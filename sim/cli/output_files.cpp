@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -95,9 +97,49 @@ int own_descriptor(const std::filesystem::path& p) {
   return -1;
 }
 
+// Whether SIGINT, SIGTERM, SIGHUP or SIGQUIT waits, held back (DeferTerminatingSignals).
+bool terminating_signal_pending() {
+  sigset_t pending;
+  if (sigpending(&pending) != 0) return false;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    if (sigismember(&pending, sig) == 1) return true;
+  }
+  return false;
+}
+
+// A FIFO opened for writing: its open blocks until a reader comes, and with the terminating
+// signals held (the writes' guard) nothing but SIGKILL ended a run whose --json named a FIFO
+// nobody read (`timeout` sent SIGTERM; 10 minutes later it still waited). So the open polls,
+// says once after a second what it waits for, and gives up (EINTR) when such a signal waits:
+// the process then ends by it once the guard lets it through.
+int open_fifo_for_writing(const std::filesystem::path& path) {
+  const auto start = std::chrono::steady_clock::now();
+  bool said = false;
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      const int flags = ::fcntl(fd, F_GETFL);
+      if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);  // writes wait for the reader as usual
+      return fd;
+    }
+    if (errno != ENXIO) return -1;  // ENXIO: no reader yet
+    if (terminating_signal_pending()) {
+      errno = EINTR;
+      return -1;
+    }
+    if (!said && std::chrono::steady_clock::now() - start >= std::chrono::seconds(1)) {
+      std::cerr << "socsim: waiting for a reader of the FIFO " << path.string() << " to write it (Ctrl-C stops)\n";
+      said = true;
+    }
+    ::usleep(20000);
+  }
+}
+
 // A device or FIFO: opened for writing without creating or truncating, no fsync (not a file).
 bool write_durably_in_place(const std::filesystem::path& path, const std::string& content) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  struct stat st {};
+  const bool fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+  const int fd = fifo ? open_fifo_for_writing(path) : ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   return fd >= 0 && write_and_close(fd, content, false);
 }
 
