@@ -1,6 +1,7 @@
 #include "sim/cli/output_files.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "sim/config/config_error.h"
+#include "sim/core/field_hash.h"
 #include "sim/core/write_fully.h"
 
 namespace socsim::cli {
@@ -39,9 +41,18 @@ std::filesystem::path write_target(const std::filesystem::path& given, const std
 
 // A temporary name beside `path` (same folder, so the rename is atomic on one file system),
 // unique per process and call.
+// "." and the target's name, or for a name too long to take the ".tmp.<pid>.<n>" suffix within a
+// file name's 255 bytes (an output name of 241-255 bytes was refused as "File name too long"),
+// its first 180 bytes and a hash of the whole.
+std::string temporary_stem(const std::filesystem::path& target) {
+  const std::string name = target.filename().string();
+  if (name.size() <= 200) return "." + name;
+  return fmt::format(".{}~{:016x}", name.substr(0, 180), static_cast<std::uint64_t>(hash_string(name)));
+}
+
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
-  const std::string name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const std::string name = temporary_stem(path) + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   return path.has_parent_path() ? path.parent_path() / name : std::filesystem::path(name);
 }
 
@@ -148,7 +159,7 @@ bool write_durably_in_place(const std::filesystem::path& path, const std::string
 // keep a full-size orphan beside each output. A live writer's (another process) are left alone.
 void remove_stale_temporaries_of(const std::filesystem::path& target) {
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  const std::string prefix = "." + target.filename().string() + ".tmp.";
+  const std::string prefix = temporary_stem(target) + ".tmp.";
   std::error_code ec;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
