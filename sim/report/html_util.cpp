@@ -2,19 +2,32 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/printable_text.h"
+
 namespace socsim::report::html {
 
 std::string escape(const std::string& s) {
   std::string o;
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const auto b = static_cast<unsigned char>(c);
+    const std::size_t n = utf8_sequence_length(s, i);
+    // A byte of no UTF-8 sequence, or a control character HTML does not allow (the page says
+    // charset utf-8; a name's ESC or \xff made it invalid), shows as U+FFFD, as the JSON has it.
+    if (n == 0 || (b < 0x20 && c != '\t' && c != '\n' && c != '\r') || b == 0x7F) {
+      o += "&#xFFFD;";
+      ++i;
+      continue;
+    }
     switch (c) {
       case '<': o += "&lt;"; break;
       case '>': o += "&gt;"; break;
       case '&': o += "&amp;"; break;
       case '"': o += "&quot;"; break;
       case '\'': o += "&#39;"; break;
-      default: o += c;
+      default: o.append(s, i, n);
     }
+    i += n;
   }
   return o;
 }

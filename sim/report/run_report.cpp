@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/printable_text.h"
+
 namespace socsim::report {
 
 nlohmann::ordered_json to_json(const RunReport& r) {
@@ -48,14 +50,15 @@ std::vector<Headline> headline_metrics(const RunReport& r) {
 }
 
 std::string summary_text(const RunReport& r) {
-  std::string s = fmt::format("socsim run: {} on {} ({} system, {} mode)\n", r.model, r.soc, r.system, r.mode);
+  // Names from the inputs, printable: a name's ESC sequence set the terminal's title and cleared it.
+  std::string s = fmt::format("socsim run: {} on {} ({} system, {} mode)\n", printable(r.model), printable(r.soc), r.system, r.mode);
   if (r.extra.contains("workload")) {
     // A workload's requests ran back to back: token counts are totals, TTFT the mean (spread below).
     const auto& w = r.extra["workload"];
     s += fmt::format("  prompt {} tokens, decode {} tokens in total over {} requests, batch {}\n", r.prompt_tokens, r.decode_tokens,
                      w["requests"].get<std::size_t>(), r.batch);
     s += fmt::format("  workload {}: {} requests back to back; TTFT p50 {:.1f} ms, p95 {:.1f} ms, max {:.1f} ms\n",
-                     w["name"].get<std::string>(), w["requests"].get<std::size_t>(), w["ttft_ms"]["p50"].get<double>(),
+                     printable(w["name"].get<std::string>()), w["requests"].get<std::size_t>(), w["ttft_ms"]["p50"].get<double>(),
                      w["ttft_ms"]["p95"].get<double>(), w["ttft_ms"]["max"].get<double>());
   } else {
     s += fmt::format("  prompt {} tokens, decode {} tokens, batch {}\n", r.prompt_tokens, r.decode_tokens, r.batch);
