@@ -48,4 +48,12 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+std::optional<unsigned char> first_control_character(std::string_view s) {
+  for (const char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F) return b;
+  }
+  return std::nullopt;
+}
+
 }  // namespace socsim

@@ -10,6 +10,7 @@
 
 #include "sim/config/config_tree.h"
 #include "sim/config/units.h"
+#include "sim/core/printable_text.h"
 #include "sim/report/report_paths.h"
 
 namespace socsim::sweep {
@@ -133,6 +134,11 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   SweepSpec spec;
   spec.file = file.string();
   spec.name = root.has("name") ? root.string("name") : file.stem().string();
+  // Printed in the summary, the CSV and the HTML report: a newline or an ESC broke them.
+  if (const auto bad = first_control_character(spec.name); bad && root.has("name")) {
+    throw config::ConfigError(root.location_of("name"), "name",
+                              fmt::format("holds control character 0x{:02x}; a sweep's name is printed in its summary and reports", *bad));
+  }
   if (auto base = root.optional_child("base")) spec.base = read_settings(*base, true);
   if (root.has("runs")) {
     const auto runs = root.child("runs");

@@ -1,10 +1,13 @@
 // load_workload / parse_workload: a workload YAML file into a checked Workload (format in
 // workload.h).
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <limits>
 #include <string>
 
 #include "sim/config/config_tree.h"
+#include "sim/core/printable_text.h"
 #include "sim/runtime/workload/length_dist_reader.h"
 #include "sim/runtime/workload/workload.h"
 
@@ -29,6 +32,11 @@ Workload read_workload(config::ConfigTree& tree, const std::string& default_name
   const config::Section root = tree.root();
   Workload w;
   w.name = root.string_or("name", default_name);
+  // Printed in the summary and the reports: an ESC sequence in it set the terminal's title.
+  if (const auto bad = first_control_character(w.name); bad && root.has("name")) {
+    throw config::ConfigError(root.location_of("name"), "name",
+                              fmt::format("holds control character 0x{:02x}; a workload's name is printed in summaries and reports", *bad));
+  }
   w.source = root.string_or("source", "");
   const auto prompt = read_length_dist(root, "prompt", kPromptLimits);
   const auto decode = read_length_dist(root, "decode", kDecodeLimits);
