@@ -41,4 +41,17 @@ void check_all_options_read(const config::ConfigTree& tree, const std::string& s
   }
 }
 
+void refuse_unread_scale_keys(config::Section& root, const std::string& system, bool functional, bool measures_every_scale) {
+  // (Asked of shadowattn only: another system's unknown-key message must not learn of the keys.)
+  const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt;
+  if (!sa) return;
+  if (!functional) {
+    sa->refuse({"scale_centre"}, "centres the buckets for the scales functional mode measures; timing mode draws them around the grid's centre (shadowattn.scale_spread)");
+  } else if (measures_every_scale) {
+    // With every layer of a single request computed it changed nothing (the same report at 0 and 5).
+    sa->refuse({"scale_spread"}, "spreads the scales timing mode draws, as for layers past --functional-layers; functional mode here measures every "
+                                 "layer's scales (shadowattn.scale_centre centres the buckets for them)");
+  }
+}
+
 }  // namespace socsim::cli

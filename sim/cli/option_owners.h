@@ -11,4 +11,10 @@ namespace socsim::cli {
 // option instead of "unknown key; expected one of ...".
 void check_all_options_read(const config::ConfigTree& tree, const std::string& system);
 
+// shadowAttn's keys of the scales' buckets that a mode does not read, refused: scale_centre in
+// timing mode (it draws the scales around the grid's centre), scale_spread in functional mode
+// measuring every layer's scales of its one request (`measures_every_scale`; a workload's later
+// requests and layers past --functional-layers draw theirs with the spread).
+void refuse_unread_scale_keys(config::Section& root, const std::string& system, bool functional, bool measures_every_scale);
+
 }  // namespace socsim::cli

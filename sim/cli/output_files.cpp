@@ -39,8 +39,6 @@ std::filesystem::path write_target(const std::filesystem::path& given, const std
   return ec ? p : canonical;
 }
 
-// A temporary name beside `path` (same folder, so the rename is atomic on one file system),
-// unique per process and call.
 // "." and the target's name, or for a name too long to take the ".tmp.<pid>.<n>" suffix within a
 // file name's 255 bytes (an output name of 241-255 bytes was refused as "File name too long"),
 // its first 180 bytes and a hash of the whole.
@@ -50,6 +48,8 @@ std::string temporary_stem(const std::filesystem::path& target) {
   return fmt::format(".{}~{:016x}", name.substr(0, 180), static_cast<std::uint64_t>(hash_string(name)));
 }
 
+// A temporary name beside `path` (same folder, so the rename is atomic on one file system),
+// unique per process and call.
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
   const std::string name = temporary_stem(path) + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);

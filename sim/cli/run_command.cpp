@@ -233,22 +233,9 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
   for (const auto& out : dir_outputs) {
     if (!json_file.empty()) check_outputs_differ("--json", json_file, "--report-dir", out);
   }
-  // Where shadowAttn's bucket grid is centred matters only to the scales functional mode measures;
-  // timing mode draws them around the grid's centre whatever it is.
-  // (Asked of shadowattn only: another system's unknown-key message must not learn of the key.)
-  if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt; sa && !functional) {
-    sa->refuse({"scale_centre"}, "centres the buckets for the scales functional mode measures; timing mode draws them around the grid's centre (shadowattn.scale_spread)");
-  }
-  // And the mirror: the spread draws the scales of layers functional mode does not compute; with
-  // every layer of a single request computed it changed nothing (the same report at 0 and 5). A
-  // workload's later requests are planned without measurements (only the first is computed): the
-  // spread draws theirs. (--functional-layers out of range is left to its own message below.)
+  // (--functional-layers out of range is left to its own message below.)
   const bool every_layer = !vm.count("functional-layers") || functional_layers == static_cast<std::int64_t>(req.model.layers);
-  if (const auto sa = system == "shadowattn" ? root.optional_child("shadowattn") : std::nullopt;
-      sa && functional && every_layer && req.workload.size() <= 1) {
-    sa->refuse({"scale_spread"}, "spreads the scales timing mode draws, as for layers past --functional-layers; functional mode here measures every "
-                                 "layer's scales (shadowattn.scale_centre centres the buckets for them)");
-  }
+  refuse_unread_scale_keys(root, system, functional, every_layer && req.workload.size() <= 1);
   functional::FunctionalOptions& fopt = outcome.fopt;
   // functional.* settings of the synthetic weights (--set functional.outlier_channels=N ...).
   if (auto f = root.optional_child("functional")) {

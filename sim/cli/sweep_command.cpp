@@ -302,16 +302,7 @@ int sweep_command(const std::vector<std::string>& args) {
   results.rows.resize(runs.size());
   const std::vector<NamedInput> input_files = sweep_inputs(spec_arg, runs);
   check_out_folder(out_dir, results, resume, input_files);
-  // Each run's reports too (runs/<n>/ or DIR/<n>/): a spec, model or SoC file there was replaced
-  // by a report, exit 0, and the next run of the spec failed on it (`run` refuses the same).
-  if (reports) {
-    const char* option = report_dir.empty() ? "--reports" : "--report-dir";
-    for (const auto* run : runs) {
-      for (const char* name : {"report.json", "trace.json", "report.html"}) {
-        check_output_not_input(option, run_reports.root() / std::to_string(run->index) / name, input_files);
-      }
-    }
-  }
+  if (reports) run_reports.check_not_inputs(runs, input_files);  // each run's reports too, as `run` checks its --report-dir
   // Where reports go, spelled so that another spelling of the same folder resumes: --out's own
   // runs/ (wherever --out is), or --report-dir's absolute path.
   std::string reports_where;

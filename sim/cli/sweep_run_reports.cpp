@@ -77,4 +77,10 @@ std::string SweepRunReports::written() const {
   return fmt::format("{} runs' reports, {:.1f} MB", runs_.load(), megabytes(bytes_.load()));
 }
 
+void SweepRunReports::check_not_inputs(const std::vector<const sweep::SweepRun*>& runs, const std::vector<NamedInput>& inputs) const {
+  for (const auto* run : runs) {
+    for (const char* name : {"report.json", "trace.json", "report.html"}) check_output_not_input(option_, root_ / std::to_string(run->index) / name, inputs);
+  }
+}
+
 }  // namespace socsim::cli

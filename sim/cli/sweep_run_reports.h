@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "sim/cli/output_files.h"
 #include "sim/cli/run_setup.h"
+#include "sim/sweep/sweep_plan.h"
 
 namespace socsim::cli {
 
@@ -32,6 +35,9 @@ class SweepRunReports {
   // "N runs' reports, X MB" for the sweep's summary.
   std::string written() const;
   const std::filesystem::path& root() const { return root_; }
+  // Before anything runs: no run's report (root/<index>/report.json, trace.json, report.html) is
+  // one of `inputs` (a spec, model or SoC file there was replaced by a report, exit 0).
+  void check_not_inputs(const std::vector<const sweep::SweepRun*>& runs, const std::vector<NamedInput>& inputs) const;
 
  private:
   std::filesystem::path root_;
