@@ -1,7 +1,7 @@
 #pragma once
-// Quantities of a plan that depend on the data, measured by functional mode and applied to the
-// plan the timed run executes (run --mode functional): which jobs they change and how. Timing
-// mode has none, so its plans use the systems' modelled values.
+// Quantities of a plan that depend on the data, measured by functional mode and followed by the
+// plan the timed run executes (run --mode functional; systems::System::use_data): which jobs they
+// change and how. Timing mode has none, so its plans use the systems' modelled values.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -26,7 +26,9 @@ struct ShadowOutliers {
 using HeadKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
 
 struct DataDriven {
-  std::map<std::string, ShadowOutliers> shadow_jobs;  // by job name
+  // By job name; the system plans each named shadow job from it (llm_npu/outlier_plan.h), none
+  // where no channel was an outlier.
+  std::map<std::string, ShadowOutliers> shadow_jobs;
   // shadowAttn: the scale bucket each head's estimation took on the real Q and K; the system
   // plans its fused launches from them (systems::System::use_data) instead of drawn scales.
   std::map<HeadKey, std::size_t> head_buckets;
@@ -50,10 +52,6 @@ struct DataDriven {
     const auto it = head_buckets.find({chunk, layer, head});
     return it == head_buckets.end() ? nullptr : &it->second;
   }
-  // Rewrites the named jobs of `plan`. A shadow job's matmul gets k = channels (its weight rows
-  // with it) and reads cold_channels x n INT8 bytes from storage; with no outlier channel it has
-  // nothing to do. Throws std::logic_error when a named job is missing or not a shadow matmul.
-  void apply(Plan& plan) const;
 };
 
 }  // namespace socsim::runtime

@@ -170,7 +170,6 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
     {
       Plan plan = system.plan_with(measured ? &req.data_driven : offline.empty() ? nullptr : &offline, req.soc, req.model,
                                    {q.prompt, first_count, q.batch, 0, false, q.decode});
-      if (measured) req.data_driven.apply(plan);
       // Measured sample lengths: the decode runs until the longest sample stops (at most q.decode).
       const bool stopped = measured && !req.data_driven.decode_steps.empty();
       const std::uint64_t steps = stopped ? req.data_driven.active_per_step().size() : first_count;

@@ -48,7 +48,7 @@ class System {
   virtual runtime::SyncPolicy sync_policy() const { return {}; }
   // Data-driven quantities that the next plan() must follow (functional mode's measurements,
   // runtime/data_driven.h); nullptr: plan from the modelled values. Systems whose plans depend on
-  // such data override it; the others' plans are rewritten by DataDriven::apply, if at all.
+  // such data override it.
   virtual void use_data(const runtime::DataDriven* /*data*/) {}
   // plan() with `data` in force for this plan only: use_data(nullptr) again after it, also when
   // planning throws (a system object is reused for the next plan).

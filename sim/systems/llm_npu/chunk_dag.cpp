@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "sim/model/layer_ops.h"
 #include "sim/systems/llm_npu/outlier_plan.h"
@@ -77,8 +79,10 @@ runtime::Precision float_precision(const Options& o, const Segment& s) {
 }  // namespace
 
 PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model::ModelConfig& m, const NpuPlacement& place,
-                             const std::vector<bool>& shadow_kept, std::uint64_t prompt, std::uint64_t batch) {
+                             const std::vector<bool>& shadow_kept, std::uint64_t prompt, std::uint64_t batch,
+                             const runtime::DataDriven* data) {
   PrefillDag dag;
+  std::size_t measured_shadows = 0;  // shadow jobs whose outliers functional mode measured
   dag.chunks = (prompt + o.chunk - 1) / o.chunk;
   const kernels::Unit float_unit = o.float_on_gpu ? kernels::Unit::kGpu : kernels::Unit::kCpu;
   std::vector<std::vector<std::uint32_t>> main(dag.chunks);  // main subgraph job ids per chunk
@@ -133,15 +137,19 @@ PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model:
       has_prev_main = true;
       if (s.npu && o.shadow_outliers && !o.minmax_scale && shadow_kept[s.layer] && j > 0) {
         // The outliers of this subgraph's input, on the float unit beside the NPU matmul.
-        const std::uint64_t rows_all = rows * batch;
+        const std::string name = shadow_job_name(i, s.layer, s.ops.front().op.name);
+        bool measured = false;
+        const ShadowWork work = shadow_work(o, data, name, s.group_out, &measured);
+        measured_shadows += measured ? 1 : 0;
+        if (work.channels == 0) continue;  // no outlier in this chunk: no shadow, no merge
         runtime::Job sh;
-        sh.name = shadow_job_name(i, s.layer, s.ops.front().op.name);
+        sh.name = name;
         sh.unit = float_unit;
         sh.lane = "float";
         sh.precision = o.float_on_gpu ? runtime::Precision::kFp16 : runtime::Precision::kFp32;
         sh.cpu_threads = o.cpu_threads;
-        sh.ops.push_back({shadow_matmul(o, rows_all, s.group_out), model::Phase::kPrefill, s.layer, i});
-        sh.storage_read_bytes = cold_row_bytes(o, s.group_out);
+        sh.ops.push_back({shadow_matmul(rows * batch, work.channels, s.group_out), model::Phase::kPrefill, s.layer, i});
+        sh.storage_read_bytes = work.cold_bytes;
         sh.deps.push_back(main[i][j - 1]);
         pending_shadows.push_back(plan.add(std::move(sh)));
         ++dag.shadow_jobs;
@@ -149,6 +157,10 @@ PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model:
     }
     dag.subgraphs_per_chunk = segs.size();
     dag.npu_subgraphs_per_chunk = static_cast<std::uint64_t>(std::count_if(segs.begin(), segs.end(), [](const Segment& s) { return s.npu; }));
+  }
+  if (data && measured_shadows != data->shadow_jobs.size()) {
+    throw std::logic_error("data-driven outliers for " + std::to_string(data->shadow_jobs.size()) + " shadow jobs, the plan has " +
+                           std::to_string(measured_shadows) + " of them");
   }
   dag.last = main.back().back();
   dag.npu_graphs.assign(graphs.begin(), graphs.end());

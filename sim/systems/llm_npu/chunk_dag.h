@@ -30,6 +30,7 @@
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/model_config.h"
+#include "sim/runtime/data_driven.h"
 #include "sim/runtime/job.h"
 #include "sim/systems/llm_npu/llm_npu_options.h"
 #include "sim/systems/llm_npu/npu_placement.h"
@@ -45,8 +46,11 @@ struct PrefillDag {
   std::vector<std::string> npu_graphs;   // distinct static graphs (shared by the chunks)
 };
 
-// Appends the prefill of one request (batch sequences of `prompt` tokens) to `plan`.
+// Appends the prefill of one request (batch sequences of `prompt` tokens) to `plan`. Shadow jobs
+// take functional mode's measured outliers where `data` holds them (outlier_plan.h: shadow_work);
+// throws std::logic_error when `data` names a shadow job the plan does not have.
 PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model::ModelConfig& m, const NpuPlacement& place,
-                             const std::vector<bool>& shadow_kept, std::uint64_t prompt, std::uint64_t batch);
+                             const std::vector<bool>& shadow_kept, std::uint64_t prompt, std::uint64_t batch,
+                             const runtime::DataDriven* data = nullptr);
 
 }  // namespace socsim::systems::llm_npu

@@ -33,7 +33,7 @@ runtime::Plan LlmNpu::plan(const hw::SocSpec& soc, const model::ModelConfig& m, 
     return plan;
   }
   const std::vector<bool> shadow_kept = llm_npu::planned_shadow_layers(data_, shadow_kept_, options_.outlier_prune);
-  const auto dag = llm_npu::build_prefill_dag(plan, options_, m, placement_, shadow_kept, r.prompt, r.batch);
+  const auto dag = llm_npu::build_prefill_dag(plan, options_, m, placement_, shadow_kept, r.prompt, r.batch, data_);
   if (options_.prepared) plan.prepared_graphs = dag.npu_graphs;
   if (options_.ooe) {
     // The picker needs T(g) for every subgraph: profiled offline, as the paper does.

@@ -32,11 +32,22 @@ std::vector<bool> shadow_layers(const std::vector<double>& imp, double prune) {
   return kept;
 }
 
-model::OpDesc shadow_matmul(const Options& o, std::uint64_t rows, std::uint64_t n) {
+model::OpDesc shadow_matmul(std::uint64_t rows, std::uint64_t channels, std::uint64_t n) {
   model::OpDesc op{"outlier_matmul", model::OpKind::kMatMul};
-  op.m = rows, op.k = o.outlier_channels, op.n = n;
-  op.weight_params = o.outlier_channels * n;
+  op.m = rows, op.k = channels, op.n = n;
+  op.weight_params = channels * n;
   return op;
+}
+
+ShadowWork shadow_work(const Options& o, const runtime::DataDriven* data, const std::string& name, std::uint64_t n, bool* measured) {
+  *measured = false;
+  if (data) {
+    if (const auto it = data->shadow_jobs.find(name); it != data->shadow_jobs.end()) {
+      *measured = true;
+      return {it->second.channels, it->second.cold_channels * n};
+    }
+  }
+  return {o.outlier_channels, cold_row_bytes(o, n)};
 }
 
 model::OpDesc outlier_merge(std::uint64_t rows, std::uint64_t n) {

@@ -16,7 +16,9 @@
 // Rows of hot channels are resident (hot_hit of the outliers fall there); the others are read from
 // storage for the chunk, ceil((1 - hot_hit) c) rows of n INT8 bytes, before the matmul. The partial
 // sums [rows x n] are merged into the NPU's dequantized output by the next float subgraph (an
-// elementwise add of rows x n, "outlier_merge").
+// elementwise add of rows x n, "outlier_merge"). A chunk with no outlier channel (modelled:
+// outlier_channels 0; measured: none of its activations past the scale) has no shadow job and
+// no merge: nothing is extracted, computed, read or added.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,7 +39,15 @@ std::vector<bool> shadow_layers(std::uint64_t layers, double prune);
 // every layer of the model, else `modelled`.
 std::vector<bool> planned_shadow_layers(const runtime::DataDriven* data, const std::vector<bool>& modelled, double prune);
 
-model::OpDesc shadow_matmul(const Options& o, std::uint64_t rows, std::uint64_t n);
+// One shadow matmul's work: its outlier channels and the cold weight-row bytes it reads.
+struct ShadowWork {
+  std::uint64_t channels = 0;
+  std::uint64_t cold_bytes = 0;
+};
+// The work of shadow job `name` (n outputs): as functional mode measured it where `data` holds
+// the name (`*measured` = true), else as modelled (outlier_channels, cold_row_bytes).
+ShadowWork shadow_work(const Options& o, const runtime::DataDriven* data, const std::string& name, std::uint64_t n, bool* measured);
+model::OpDesc shadow_matmul(std::uint64_t rows, std::uint64_t channels, std::uint64_t n);
 model::OpDesc outlier_merge(std::uint64_t rows, std::uint64_t n);
 // The name of the shadow job of prefill chunk `chunk`, layer `layer`, for the NPU subgraph whose
 // first matmul is `group` (functional mode finds it by this name to apply the measured outliers).

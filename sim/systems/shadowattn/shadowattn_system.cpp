@@ -378,7 +378,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     return host;
   }
   const auto dag = llm_npu::build_prefill_dag(host, host_, m, placement_, llm_npu::planned_shadow_layers(data_, shadow_kept_, host_.outlier_prune),
-                                              r.prompt, r.batch);
+                                              r.prompt, r.batch, data_);
   runtime::JobProfiler profiler(soc, m, shared_lowering());
   Stats stats;
   AttentionBuilder builder(variant_, options_, host_, m, soc, ratios_, profiler, stats, data_);

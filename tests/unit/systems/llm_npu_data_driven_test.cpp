@@ -1,6 +1,7 @@
 // Functional mode's data-driven timing for llm.npu: outlier channels per (chunk, layer, group)
 // counted on the real activations against offline scales calibrated on data of their own; the
 // shadow jobs of the timed plan follow them.
+#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -94,25 +95,49 @@ TEST(LlmNpuDataDriven, MoreOutliersInTheDataMoveFunctionalTimingNotTimingMode) {
   EXPECT_EQ(ta.prefill_ms, tb.prefill_ms);
 }
 
-TEST(LlmNpuDataDriven, ApplyRewritesTheNamedShadowJobs) {
+TEST(LlmNpuDataDriven, ThePlanFollowsTheMeasuredShadowJobs) {
   ShadowRun r;
-  runtime::Plan plan = r.plan();
   const std::string name = llm_npu::shadow_job_name(0, 0, "o_proj");
-  std::uint32_t index = 0;
-  while (index < plan.jobs.size() && plan.jobs[index].name != name) ++index;
-  ASSERT_LT(index, plan.jobs.size());
-  const std::uint64_t n = plan.jobs[index].ops.front().op.n;
+  const auto planned = [&](const runtime::DataDriven& d) {
+    return r.system->plan_with(&d, r.req.soc, r.req.model, {r.req.prompt_tokens, r.req.decode_tokens, r.req.batch});
+  };
+  const auto find = [&](const runtime::Plan& plan) {
+    const auto it = std::find_if(plan.jobs.begin(), plan.jobs.end(), [&](const runtime::Job& j) { return j.name == name; });
+    return it == plan.jobs.end() ? nullptr : &*it;
+  };
+  const auto merges = [](const runtime::Plan& plan) {
+    std::size_t n = 0;
+    for (const auto& j : plan.jobs) {
+      n += static_cast<std::size_t>(std::count_if(j.ops.begin(), j.ops.end(), [](const model::GraphOp& g) { return g.op.name == "outlier_merge"; }));
+    }
+    return n;
+  };
   runtime::DataDriven d;
   d.shadow_jobs[name] = {3, 2};
-  d.apply(plan);
-  EXPECT_EQ(plan.jobs[index].ops.front().op.k, 3u);
-  EXPECT_EQ(plan.jobs[index].ops.front().op.weight_params, 3u * n);
-  EXPECT_EQ(plan.jobs[index].storage_read_bytes, 2u * n);
+  const runtime::Plan three = planned(d);
+  const runtime::Job* job = find(three);
+  ASSERT_NE(job, nullptr);
+  const std::uint64_t n = job->ops.front().op.n;
+  EXPECT_EQ(job->ops.front().op.k, 3u);
+  EXPECT_EQ(job->ops.front().op.weight_params, 3u * n);
+  EXPECT_EQ(job->storage_read_bytes, 2u * n);
+  // The other shadow jobs keep the modelled 10 channels.
+  const std::string other = llm_npu::shadow_job_name(1, 0, "o_proj");
+  const auto it = std::find_if(three.jobs.begin(), three.jobs.end(), [&](const runtime::Job& j) { return j.name == other; });
+  ASSERT_NE(it, three.jobs.end());
+  EXPECT_EQ(it->ops.front().op.k, 10u);
+  // No outlier in that chunk: no shadow job, and the float subgraph after it merges nothing.
   d.shadow_jobs[name] = {0, 0};
-  d.apply(plan);
-  EXPECT_TRUE(plan.jobs[index].ops.empty());  // no outlier: nothing to compute or read
+  const runtime::Plan none = planned(d);
+  EXPECT_EQ(find(none), nullptr);
+  EXPECT_EQ(none.jobs.size(), three.jobs.size() - 1);
+  EXPECT_EQ(merges(none), merges(three) - 1);
+  for (const auto& j : none.jobs) {
+    for (const auto dep : j.deps) EXPECT_LT(dep, none.jobs.size());
+  }
+  // A measured job the plan does not have is a bug of the caller, not a silent skip.
   d.shadow_jobs["prefill.c9.L0.shadow.q_proj"] = {1, 1};
-  EXPECT_THROW(d.apply(plan), std::logic_error);
+  EXPECT_THROW(planned(d), std::logic_error);
 }
 
 // Weights whose layer `loud`'s input norm lifts one channel 1000-fold: that layer's q_proj input

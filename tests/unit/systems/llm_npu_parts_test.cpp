@@ -37,7 +37,7 @@ TEST(LlmNpuOutliers, PruningKeepsTheLayersNearBothEnds) {
 
 TEST(LlmNpuOutliers, ShadowMatmulAndColdRows) {
   Options o;  // 10 outlier channels, 80% in hot channels
-  const auto op = shadow_matmul(o, 256, 2560);
+  const auto op = shadow_matmul(256, o.outlier_channels, 2560);
   EXPECT_EQ(op.m, 256u);
   EXPECT_EQ(op.k, 10u);
   EXPECT_EQ(op.n, 2560u);
@@ -157,6 +157,33 @@ TEST(LlmNpuDag, IntraAndCrossChunkDependencies) {
   const auto& qkv = plan.jobs[attn[2] - 2];  // the NPU q/k/v subgraph (its shadow sits between)
   ASSERT_EQ(qkv.unit, kernels::Unit::kNpu) << qkv.name;
   EXPECT_EQ(qkv.ops.front().op.m, 32u);
+}
+
+// Shadow jobs and the merges that take their partial sums, in a plan.
+std::pair<std::size_t, std::size_t> shadows_and_merges(const runtime::Plan& plan) {
+  std::size_t shadows = 0, merges = 0;
+  for (const auto& j : plan.jobs) {
+    shadows += j.name.find(".shadow.") != std::string::npos ? 1 : 0;
+    merges += static_cast<std::size_t>(std::count_if(j.ops.begin(), j.ops.end(), [](const model::GraphOp& g) { return g.op.name == "outlier_merge"; }));
+  }
+  return {shadows, merges};
+}
+
+TEST(LlmNpuDag, NoOutlierChannelNoShadowNorMerge) {
+  const auto m = tiny();
+  Options o;
+  o.chunk = 32;
+  runtime::Plan with, without;
+  const auto a = build_prefill_dag(with, o, m, place_on_npu(m, 1 << 20), shadow_layers(2, 0.0), 64, 1);
+  EXPECT_EQ(shadows_and_merges(with), std::make_pair(std::size_t{16}, std::size_t{16}));  // 2 chunks x 8 NPU subgraphs
+  EXPECT_EQ(a.shadow_jobs, 16u);
+  // llm_npu.outlier_channels=0: the layers keep their shadow path, but no chunk has an outlier to
+  // extract, compute or add (they had zero-work jobs and their merges).
+  o.outlier_channels = 0;
+  const auto b = build_prefill_dag(without, o, m, place_on_npu(m, 1 << 20), shadow_layers(2, 0.0), 64, 1);
+  EXPECT_EQ(shadows_and_merges(without), std::make_pair(std::size_t{0}, std::size_t{0}));
+  EXPECT_EQ(b.shadow_jobs, 0u);
+  EXPECT_EQ(without.jobs.size(), with.jobs.size() - 16);
 }
 
 TEST(LlmNpuDag, InOrderChainsTheChunks) {
