@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "sim/cli/host_memory_option.h"
 #include "sim/cli/progress_bar.h"
 #include "sim/core/host_memory.h"
+#include "sim/core/host_work.h"
 #include "sim/functional/functional_run.h"
 #include "sim/core/run_progress.h"
 #include "sim/config/config_error.h"
@@ -114,13 +116,30 @@ int calibrate_command(const std::vector<std::string>& args) {
   off.options.scored = scored;
   off.options.vocab_rows = vocab_rows;
   const std::uint64_t n = layers == 0 ? m.layers : layers;
-  ProgressBar bar("layers", n);
+  const std::uint64_t passes = systems::shadowattn::calibration_layer_passes(n, m.heads);
+  // Known before it runs: hours of ablation forwards (attention grows with the square of --tokens:
+  // 16,384 ran silent for minutes, one layer pass at a time) are refused with their size, minutes
+  // announced.
+  const double expected_s = systems::shadowattn::calibration_host_seconds(m, off.options);
+  const std::string work = fmt::format("{} layer passes ({} layer(s), each of the {} heads and each layer's attention ablated) over {} sequence(s) of {} tokens",
+                                       passes, n, m.heads, sequences, tokens);
+  if (expected_s > kMaxCommandHostSeconds) {
+    throw config::ConfigError(where, "--tokens",
+                              fmt::format("the calibration would run {}: about {:.1f} h on a 2-core machine, more than a command takes ({:.1f} h); "
+                                          "use fewer --tokens, --sequences or --layers",
+                                          work, expected_s / 3600, kMaxCommandHostSeconds / 3600));
+  }
+  if (expected_s > 60) fmt::print(stderr, "socsim: calibrating: {}: about {:.0f} min on a 2-core machine\n", work, expected_s / 60);
+  ProgressBar bar("layer passes", passes);
   // A terminal has the bar; a log or a pipe gets a line after 10 s and every 30 s (it was silent
   // for the minutes a default calibration takes).
   const ScopedRunProgress logged(10.0, 30.0, stderr, false);
-  off.options.on_layer = [&bar](std::uint64_t done, std::uint64_t total) {
-    bar.update(done);
-    if (!bar.enabled()) progress_functional(static_cast<std::uint32_t>(done), static_cast<std::uint32_t>(total));
+  off.options.on_pass = [&bar](std::uint64_t layer, std::uint64_t layers_total, std::uint64_t pass, std::uint64_t passes_total) {
+    bar.update(pass);
+    if (!bar.enabled()) {
+      progress_functional_calibration("shadowAttn's head and layer importance", static_cast<std::uint32_t>(layer),
+                                      static_cast<std::uint32_t>(layers_total), pass, passes_total);
+    }
   };
   const auto t0 = std::chrono::steady_clock::now();
   {
@@ -132,7 +151,7 @@ int calibrate_command(const std::vector<std::string>& args) {
     }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  off.options.on_layer = nullptr;
+  off.options.on_pass = nullptr;
 
   const auto& imp = off.calibration.importance;
   const auto ratios = systems::shadowattn::head_ratios(imp.head, imp.layer, m.heads, 0.2, 4.0);

@@ -84,6 +84,7 @@ std::string progress_text(const ProgressSnapshot& s) {
   } else if (s.layers > 0 && s.phase != "simulating") {
     if (!s.calibrating.empty()) {
       t += fmt::format(": {} (offline, on sequences of its own), layer {} of {}", s.calibrating, s.layer, s.layers);
+      if (s.passes > 0) t += fmt::format(", layer pass {} of {}", s.pass, s.passes);
     } else if (s.logits_blocks > 0) {
       t += fmt::format(": logits, vocabulary block {} of {} (after {} layers)", s.logits_block, s.logits_blocks, s.layers);
     } else {
@@ -161,12 +162,14 @@ void progress_functional(std::uint32_t layer, std::uint32_t layers) {
   tick_functional(*r);
 }
 
-void progress_functional_calibration(const char* what, std::uint32_t layer, std::uint32_t layers) {
+void progress_functional_calibration(const char* what, std::uint32_t layer, std::uint32_t layers, std::uint64_t pass, std::uint64_t passes) {
   Reporter* r = t_reporter;
   if (r == nullptr) return;
   r->s.calibrating = what;
   r->s.layer = layer;
   r->s.layers = layers;
+  r->s.pass = pass;
+  r->s.passes = passes;
   r->s.step = r->s.steps = 0;
   r->s.logits_block = r->s.logits_blocks = 0;
   maybe_print(*r, "computing kernels (functional mode)");

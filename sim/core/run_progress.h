@@ -30,7 +30,10 @@ void progress_functional_logits(std::size_t block, std::size_t blocks);
 // Before them: an offline calibration's forward (llm.npu's activation scales, shadowAttn's
 // grid), `what` it calibrates, layer by layer. Printed on a terminal too (the functional bar
 // starts with the first computed layer; a calibration of a large model takes tens of seconds).
-void progress_functional_calibration(const char* what, std::uint32_t layer, std::uint32_t layers);
+// `pass` of `passes` (when given): the layer forwards done of all it runs (shadowAttn's ablations
+// run each layer once per ablated stream: one layer of a long sequence is minutes).
+void progress_functional_calibration(const char* what, std::uint32_t layer, std::uint32_t layers, std::uint64_t pass = 0,
+                                     std::uint64_t passes = 0);
 // `serve`: the service run (one per context count of the max-active-contexts search) and the call.
 void progress_service_run(std::uint32_t run, std::uint32_t runs);
 void progress_service_call(std::size_t call, std::size_t calls);
@@ -66,6 +69,7 @@ struct ProgressSnapshot {
   std::size_t step = 0, steps = 0;  // within the layer (functional mode)
   std::size_t logits_block = 0, logits_blocks = 0;  // after the layers (functional mode)
   std::string calibrating;                          // before them: what a calibration forward calibrates
+  std::uint64_t pass = 0, passes = 0;               // ... and its layer forwards (0 of 0: not counted)
   std::uint32_t service_run = 0, service_runs = 0;  // "serving" only
   std::size_t call = 0, calls = 0;
 };

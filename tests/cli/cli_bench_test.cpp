@@ -54,6 +54,17 @@ TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
   }
 }
 
+TEST(CliBench, ACaseWarningIsPrintedOnceNotOncePerRepeat) {
+  // shadowattn on llama-3-8b has no offline importance file: each run warns the same (--repeat 1000
+  // printed it a thousand times, nothing else).
+  const auto r = run_socsim("bench --case system-shadowattn-b1 --repeat 3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string warning = "has no offline importance calibration";
+  const auto first = r.err.find(warning);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(warning, first + 1), std::string::npos) << r.err;
+}
+
 TEST(CliBench, ListsCasesAndRejectsUnknownOnes) {
   auto r = run_socsim("bench --list");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/host_work.h"
 #include "sim/systems/llms/call_trace.h"
 
 namespace socsim::systems::llms {
@@ -23,7 +24,7 @@ struct DensityWork {
 
 // The most a serve command takes on the reference machine before it is refused with its size
 // (as timing mode's 2e8 call simulations: about 3.7 hours).
-inline constexpr double kMaxServeHostSeconds = 2e8 / 15000.0;
+inline constexpr double kMaxServeHostSeconds = kMaxCommandHostSeconds;
 
 // `calls` served once: each context's window grows by each call's delta and slides at `window`
 // tokens (the tokens kept plus the call's, at most the window, as serve slides it).

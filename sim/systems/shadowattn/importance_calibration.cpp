@@ -50,6 +50,22 @@ void zero_rows(Tensor& w, std::uint64_t first, std::uint64_t count) {
 
 }  // namespace
 
+std::uint64_t calibration_layer_passes(std::uint64_t layers, std::uint64_t heads) {
+  // Layer l runs the l (heads + 1) streams ablated before it, its own heads + 1, and the base.
+  return (heads + 1) * layers * (layers + 1) / 2 + layers;
+}
+
+double calibration_host_seconds(const model::ModelConfig& m, const CalibrationOptions& o) {
+  const auto d = [](std::uint64_t v) { return static_cast<double>(v); };
+  const double layers = d(o.layers == 0 ? m.layers : o.layers), T = d(o.tokens);
+  const double q = d(m.heads * m.head_dim), kv = d(m.kv_heads * m.head_dim), h = d(m.hidden);
+  // A layer's weights (q, k, v, o and the gated MLP), 2 flops each per token; its causal
+  // attention, Q.K^T and P.V over half the square: 2 heads x head_dim flops per token pair.
+  const double weights = h * (q + 2 * kv) + q * h + 3 * h * d(m.intermediate);
+  const double per_pass = 2 * weights * T / kCalibrationGemmFlops + 2 * q * T * T / kCalibrationAttentionFlops;
+  return d(calibration_layer_passes(static_cast<std::uint64_t>(layers), m.heads)) * d(o.sequences) * per_pass;
+}
+
 CalibratedImportance calibrate_importance(const model::ModelConfig& m, const functional::WeightSource& weights, std::uint64_t seed,
                                           const CalibrationOptions& o) {
   const std::uint64_t layers = o.layers == 0 ? m.layers : o.layers;
@@ -67,20 +83,28 @@ CalibratedImportance calibrate_importance(const model::ModelConfig& m, const fun
   // Ablated streams, in order: layer 0's heads, layer 0's attention, layer 1's heads, ...
   std::vector<ReferenceForward> ablated;
   ablated.reserve(layers * (heads + 1));
+  const std::uint64_t passes = calibration_layer_passes(layers, heads);
+  const auto passed = [&](std::uint32_t l) {
+    ++out.layer_passes;
+    if (o.on_pass) o.on_pass(l + 1, layers, out.layer_passes, passes);
+  };
   for (std::uint32_t l = 0; l < layers; ++l) {
     functional::LayerWeights w = weights.layer(l);
-    for (auto& s : ablated) s.run_layer(w);
+    for (auto& s : ablated) {
+      s.run_layer(w);
+      passed(l);
+    }
     const Tensor o_proj = w.o;
     for (std::uint64_t h = 0; h <= heads; ++h) {
       if (h < heads) zero_rows(w.o, h * hd, hd);
       else zero_rows(w.o, 0, heads * hd);  // the whole layer's attention
       ablated.push_back(base);
       ablated.back().run_layer(w);
+      passed(l);
       w.o = o_proj;
     }
     base.run_layer(w);
-    out.layer_passes += ablated.size() + 1;
-    if (o.on_layer) o.on_layer(l + 1, layers);
+    passed(l);
   }
 
   const functional::NormWeights final_norm = weights.final_norm();

@@ -33,6 +33,16 @@
 
 namespace socsim::systems::shadowattn {
 
+// Layer forwards the calibration of `layers` layers of a model of `heads` heads runs.
+std::uint64_t calibration_layer_passes(std::uint64_t layers, std::uint64_t heads);
+// What a calibration costs the host, known before it runs: its layer passes, each a layer's
+// weights (linear in the tokens) and its attention (quadratic), at the reference forward's rates
+// measured on the 2-core reference machine (`socsim calibrate --model qwen2-0.5b --layers 1
+// --sequences 1`, 16 passes: 5.9 s at --tokens 1024, 49.7 s at 4096, i.e. 0.37 and 3.1 s a pass:
+// about 130 GFLOP/s in the FP32 GEMMs and 14 GFLOP/s in the double attention).
+inline constexpr double kCalibrationGemmFlops = 130e9, kCalibrationAttentionFlops = 14e9;
+double calibration_host_seconds(const model::ModelConfig& model, const CalibrationOptions& options);
+
 // Throws std::invalid_argument for shapes that do not fit (tokens < scored, layers > model's, ...).
 CalibratedImportance calibrate_importance(const model::ModelConfig& model, const functional::WeightSource& weights,
                                           std::uint64_t seed, const CalibrationOptions& options);

@@ -56,8 +56,9 @@ Importance resolve_importance(const Options& o, const model::ModelConfig& m, nlo
     }
     co.layers = o.calibration_layers == 0 ? m.layers : o.calibration_layers;
     // Minutes for a whole model (each layer reruns every ablated stream so far): said as it goes.
-    co.on_layer = [](std::uint64_t done, std::uint64_t total) {
-      progress_functional_calibration("calibrating shadowAttn's head importance", static_cast<std::uint32_t>(done), static_cast<std::uint32_t>(total));
+    co.on_pass = [](std::uint64_t layer, std::uint64_t layers, std::uint64_t pass, std::uint64_t passes) {
+      progress_functional_calibration("calibrating shadowAttn's head importance", static_cast<std::uint32_t>(layer), static_cast<std::uint32_t>(layers),
+                                      pass, passes);
     };
     const auto& cal = cached_calibration(m, o.seed, co);
     imp = cal.importance;

@@ -13,9 +13,10 @@ struct CalibrationOptions {
   std::uint64_t scored = 8;         // last positions of each sequence whose prediction is scored
   std::uint64_t layers = 0;         // decoder layers calibrated; 0 = all
   std::uint64_t vocab_rows = 4096;  // head rows in the softmax; 0 = all
-  // Called after each calibrated layer (socsim calibrate's progress line); not part of the
-  // calibration's identity (cached_calibration ignores it).
-  std::function<void(std::uint64_t layers_done, std::uint64_t layers)> on_layer;
+  // Called after each layer forward (a pass) with the layer it calibrates (1-based) and the passes
+  // done of all (progress lines); not part of the calibration's identity (cached_calibration
+  // ignores it).
+  std::function<void(std::uint64_t layer, std::uint64_t layers, std::uint64_t pass, std::uint64_t passes)> on_pass;
 };
 
 struct CalibratedImportance {

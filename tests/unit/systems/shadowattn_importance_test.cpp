@@ -37,6 +37,35 @@ CalibrationOptions small() {
   return o;
 }
 
+TEST(ShadowAttnImportance, EveryLayerPassIsCountedAndSaidBeforeAndAsItRuns) {
+  const auto m = functional::test::tiny_model();  // 2 layers x 4 heads
+  CalibrationOptions o = small();
+  std::vector<std::uint64_t> passes_seen, layers_seen;
+  o.on_pass = [&](std::uint64_t layer, std::uint64_t layers, std::uint64_t pass, std::uint64_t passes) {
+    EXPECT_EQ(layers, 2u);
+    EXPECT_EQ(passes, calibration_layer_passes(2, 4));
+    layers_seen.push_back(layer);
+    passes_seen.push_back(pass);
+  };
+  const auto c = calibrate_importance(m, functional::SyntheticWeights(m, 5, {}), 5, o);
+  // Layer 0: its 5 ablations and the base; layer 1: the 5 streams so far, its own 5, the base.
+  EXPECT_EQ(calibration_layer_passes(2, 4), 17u);
+  EXPECT_EQ(c.layer_passes, 17u);
+  ASSERT_EQ(passes_seen.size(), 17u);
+  for (std::size_t i = 0; i < passes_seen.size(); ++i) EXPECT_EQ(passes_seen[i], i + 1);
+  EXPECT_EQ(std::count(layers_seen.begin(), layers_seen.end(), 1u), 6);
+  EXPECT_EQ(std::count(layers_seen.begin(), layers_seen.end(), 2u), 11);
+  // The host time known before: linear in the passes and sequences, the attention's share
+  // quadratic in the tokens (a 16x longer sequence costs more than 16x).
+  CalibrationOptions a = o, b = o;
+  a.tokens = 1024, b.tokens = 16384;
+  const double ta = calibration_host_seconds(m, a), tb = calibration_host_seconds(m, b);
+  EXPECT_GT(tb, 16 * ta);
+  EXPECT_LT(tb, 256 * ta);
+  b.sequences = 2 * a.sequences, b.tokens = a.tokens;
+  EXPECT_DOUBLE_EQ(calibration_host_seconds(m, b), 2 * ta);
+}
+
 TEST(ShadowAttnImportance, SilentHeadHasNoImportanceOthersDo) {
   const auto m = functional::test::tiny_model();  // 2 layers x 4 heads
   const auto w = silenced_head(m, 1, 2);
