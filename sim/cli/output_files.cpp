@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -190,6 +191,15 @@ class DeferTerminatingSignals {
     pthread_sigmask(SIG_BLOCK, &set, &old_);
   }
   ~DeferTerminatingSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  // A signal held back so far (0: none).
+  int pending() const {
+    sigset_t set;
+    if (sigpending(&set) != 0) return 0;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+      if (sigismember(&set, sig) == 1) return sig;
+    }
+    return 0;
+  }
   DeferTerminatingSignals(const DeferTerminatingSignals&) = delete;
   DeferTerminatingSignals& operator=(const DeferTerminatingSignals&) = delete;
 
@@ -387,6 +397,16 @@ void OutputFiles::write_all() const {
       throw config::ConfigError({staged.empty() ? std::string() : staged.front().second.string(), 0, 0}, "",
                                 "cannot write output file (" + ec.message() + ")");
     }
+  }
+  // A signal held back ends the process as `defer` lets it through, before the caller says what it
+  // wrote: said here, so an exit by the signal does not read as "nothing replaced".
+  if (const int sig = defer.pending(); sig != 0) {
+    std::string written;
+    for (const auto& [given, content] : files_) written += (written.empty() ? "" : ", ") + given.string();
+    std::cout.flush();
+    std::fprintf(stderr, "socsim: %s arrived while the outputs were written; they are complete and replace the earlier ones: %s\n",
+                 sigabbrev_np(sig) ? (std::string("SIG") + sigabbrev_np(sig)).c_str() : "a signal", written.c_str());
+    std::fflush(stderr);
   }
 }
 

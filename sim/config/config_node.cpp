@@ -54,10 +54,18 @@ void merge_into(Node& base, std::unique_ptr<Node> overlay) {
   }
 }
 
+std::string echoed(const std::string& text) {
+  constexpr std::size_t kWhole = 120, kShown = 100;
+  if (text.size() <= kWhole) return text;
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string describe(const Node& node) {
   switch (node.kind) {
     case Node::Kind::kNull: return "an empty value";
-    case Node::Kind::kScalar: return "\"" + node.text + "\"";
+    case Node::Kind::kScalar: return "\"" + echoed(node.text) + "\"";
     case Node::Kind::kSequence: return node.items.empty() ? "an empty list" : "a list";
     case Node::Kind::kMap: return node.entries.empty() ? "an empty map" : "a map";
   }

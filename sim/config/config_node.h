@@ -51,6 +51,9 @@ void merge_into(Node& base, std::unique_ptr<Node> overlay);
 
 // "a map", "a list", "an empty value", or the quoted scalar text: for "expected X, got Y".
 std::string describe(const Node& node);
+// A value as an error message shows it: whole up to 120 bytes, else its first 100 and its length
+// (a pasted 100,000-digit number was echoed whole, one line of 100 KB).
+std::string echoed(const std::string& text);
 
 // Dotted paths used as the key of every error: "dram.peak", "cpu.clusters[1].cores".
 std::string join_path(std::string_view parent, std::string_view key);

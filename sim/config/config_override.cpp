@@ -63,7 +63,35 @@ std::unique_ptr<Node>& slot(Node& parent, const std::string& component, const st
   return parent.entries.back().value;
 }
 
+// An unbalanced bracket of a flow list or map, outside quotes, said as such: the YAML reader's own
+// message for `[1,2` was "map keys must be scalars".
+void check_brackets(std::string_view text, const std::string& full_key) {
+  std::string open;  // the brackets still open, innermost last
+  char quote = 0;
+  for (const char c : text) {
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      open += c;
+    } else if (c == ']' || c == '}') {
+      const char want = c == ']' ? '[' : '{';
+      if (open.empty() || open.back() != want) {
+        throw ConfigError(kSetLocation, full_key, std::string("invalid value: a '") + c + "' that closes no '" + want + "' (a list is written [1, 2], a map {key: value})");
+      }
+      open.pop_back();
+    }
+  }
+  if (!open.empty()) {
+    throw ConfigError(kSetLocation, full_key, std::string("invalid value: an unclosed '") + open.back() + "' (a list is written [1, 2], a map {key: value})");
+  }
+}
+
 std::unique_ptr<Node> parse_value(std::string_view text, const std::string& full_key) {
+  check_brackets(text, full_key);
   std::unique_ptr<Node> value;
   try {
     value = detail::read_yaml(text, detail::ReadOptions{kSetLocation.file, false});
@@ -72,6 +100,28 @@ std::unique_ptr<Node> parse_value(std::string_view text, const std::string& full
   }
   if (value == nullptr) value = detail::make_node(Node::Kind::kNull, kSetLocation);
   return value;
+}
+
+// The settings one --set value makes: the path itself for a scalar, a list or nothing, each key
+// of a map (recursively). `given` is the whole value as written; a map's keys show their own.
+void set_leaves(const Node& value, const std::string& path, const std::string& given, std::vector<std::pair<std::string, std::string>>& out) {
+  if (value.kind != Node::Kind::kMap || value.entries.empty()) {
+    out.emplace_back(path, given);
+    return;
+  }
+  for (const auto& e : value.entries) {
+    const Node& v = *e.value;
+    set_leaves(v, detail::join_path(path, e.key), v.kind == Node::Kind::kScalar ? v.text : detail::describe(v), out);
+  }
+}
+
+// Whether two settings touch one value: the same path, or one inside the other (a list and its
+// entry, a section and its key).
+bool same_or_nested(const std::string& a, const std::string& b) {
+  const auto inside = [](const std::string& outer, const std::string& inner) {
+    return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 && (inner[outer.size()] == '.' || inner[outer.size()] == '[');
+  };
+  return a == b || inside(a, b) || inside(b, a);
 }
 
 }  // namespace
@@ -105,13 +155,24 @@ void ConfigTree::apply_override(std::string_view assignment) {
   // otherwise the key's own check says what is wrong with it, "unknown key; did you mean ...")
   const bool existed = parent->kind != Node::Kind::kMap || parent->find(parts.back()) != nullptr;
   std::unique_ptr<Node>& target = slot(*parent, parts.back(), path, full_key, &child_path);
-  // Twice the same setting, by the path it resolved to (a list index spelled 0 or 00 is one):
+  // Twice the same setting, by the path it resolved to (a list index spelled 0 or 00 is one), in
+  // whichever spelling (npu.tcm=1MiB, then npu={tcm: 8MiB}; a list, then one of its entries):
   // layered settings (a script's defaults, then the user's) are a way of working, so the later
-  // one holds, and the console says so rather than keep it silent.
-  const std::string given(trim(assignment.substr(eq + 1)));
-  if (const auto [it, fresh] = overridden_.emplace(child_path, given); !fresh) {
-    spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", child_path, it->second, given, given);
-    it->second = given;
+  // one holds, and the console says so rather than keep it silent. Two maps merged into one
+  // section set different keys: not twice.
+  std::vector<std::pair<std::string, std::string>> leaves;  // (resolved path, value as given)
+  set_leaves(*value, child_path, std::string(trim(assignment.substr(eq + 1))), leaves);
+  for (auto& [leaf, given] : leaves) {
+    for (auto it = overridden_.begin(); it != overridden_.end();) {
+      if (!same_or_nested(it->first, leaf)) {
+        ++it;
+        continue;
+      }
+      const std::string before = it->first == leaf ? it->second : it->first + "=" + it->second;
+      spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", leaf, before, given, given);
+      it = overridden_.erase(it);
+    }
+    overridden_.emplace(std::move(leaf), std::move(given));
   }
   if (target->kind == Node::Kind::kMap && value->kind == Node::Kind::kMap) {
     // An empty map merged in changes nothing; a user who wrote it meant to clear or replace the

@@ -87,7 +87,8 @@ class Section {
   double quantity(std::string_view key, Quantity q, double min, double max) const;
   Tick time(std::string_view key) const;  // picoseconds, exact
   double positive_quantity(std::string_view key, Quantity q) const;  // strictly > 0
-  std::vector<double> number_list(std::string_view key) const;
+  // `example`: a list the key takes, shown when the value is not a list.
+  std::vector<double> number_list(std::string_view key, std::string_view example = "[64, 128]") const;
   // A list of scalars as written, each with its own file:line (sweep grids).
   struct Scalar {
     std::string text;

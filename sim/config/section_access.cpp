@@ -46,7 +46,7 @@ void throw_expected(const Node& value, const std::string& key_path, std::string_
 void throw_range(const Node& value, const std::string& key_path, const std::string& min,
                  const std::string& max) {
   throw ConfigError(value.location, key_path,
-                    "must be in [" + min + ", " + max + "], got " + value.text);
+                    "must be in [" + min + ", " + max + "], got " + echoed(value.text));
 }
 
 }  // namespace socsim::config::detail

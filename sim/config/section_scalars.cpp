@@ -93,12 +93,12 @@ std::string Section::choice(std::string_view key,
   return text;
 }
 
-std::vector<double> Section::number_list(std::string_view key) const {
+std::vector<double> Section::number_list(std::string_view key, std::string_view example) const {
   const std::string key_path = detail::join_path(path_, key);
   const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
   if (value.kind != Node::Kind::kSequence) {
     // The flow form is what --set takes too: --set key=[64,128].
-    detail::throw_expected(value, key_path, "a list of numbers such as [64, 128]");
+    detail::throw_expected(value, key_path, "a list of numbers such as " + std::string(example));
   }
   std::vector<double> out;
   out.reserve(value.items.size());

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/config/config_node.h"
 #include "sim/config/number_syntax.h"
 #include "sim/config/unit_table.h"
 
@@ -40,7 +41,7 @@ std::string_view trim(std::string_view s) {
     msg += ")";
   }
   msg += ", got \"";
-  msg += text;
+  msg += detail::echoed(std::string(text));
   msg += "\"";
   if (!detail.empty()) {
     msg += " (";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <map>
 #include <stdexcept>
@@ -30,6 +31,14 @@ void check_key(const std::string& key, const config::SourceLocation& where, cons
     throw config::ConfigError(where, path, "the sweep writes the outputs (use socsim sweep --out DIR [--reports])");
   }
   if (key.empty()) throw config::ConfigError(where, path, "expected a run option or a parameter key");
+  // A quoted ' dram.peak ' ran as dram.peak while its CSV column kept the spaces; no key has one.
+  if (std::any_of(key.begin(), key.end(), [](unsigned char c) { return std::isspace(c) != 0; })) {
+    std::string bare;
+    for (const unsigned char c : key) {
+      if (std::isspace(c) == 0) bare += static_cast<char>(c);
+    }
+    throw config::ConfigError(where, path, "'" + key + "': a key holds no spaces (e.g. '" + bare + "')");
+  }
 }
 
 // A map of settings (`base:` or one entry of `runs:`); `set:` inside it is a map of parameters.
@@ -40,7 +49,10 @@ std::vector<Setting> read_settings(const config::Section& map, bool allow_set_bl
     const std::string path = map.path().empty() ? key : map.path() + "." + key;
     if (key == "set" && allow_set_block) {
       const auto set = map.child("set");
-      for (const auto& k : set.keys()) out.push_back({k, set.string(k), set.location_of(k)});
+      for (const auto& k : set.keys()) {
+        check_key(k, set.location_of(k), path + "." + k);
+        out.push_back({k, set.string(k), set.location_of(k)});
+      }
       continue;
     }
     check_key(key, where, path);

@@ -9,7 +9,7 @@ using config::Quantity;
 DramSpec parse_dram_spec(const config::Section& s) {
   DramSpec d;
   d.peak_bandwidth = s.positive_quantity("peak", Quantity::kBandwidth);
-  d.concurrency_efficiency = s.number_list("concurrency_efficiency");
+  d.concurrency_efficiency = s.number_list("concurrency_efficiency", "[1.0, 0.882] (the share of the peak one, two, ... masters reach)");
   if (d.concurrency_efficiency.empty()) {
     throw config::ConfigError(s.location_of("concurrency_efficiency"), s.path() + ".concurrency_efficiency",
                               "expected at least one value");
