@@ -63,28 +63,46 @@ std::unique_ptr<Node>& slot(Node& parent, const std::string& component, const st
   return parent.entries.back().value;
 }
 
-// An unbalanced bracket of a flow list or map, outside quotes, said as such: the YAML reader's own
-// message for `[1,2` was "map keys must be scalars".
+// An unbalanced bracket of a flow list or map (a value that starts with one), outside quotes,
+// said as such: the YAML reader's own message for `[1,2` was "map keys must be scalars". (A plain
+// string may hold a bracket: `a]b` is one.)
 void check_brackets(std::string_view text, const std::string& full_key) {
+  const std::string_view flow = trim(text);
+  if (flow.empty() || (flow.front() != '[' && flow.front() != '{')) return;
   std::string open;  // the brackets still open, innermost last
   char quote = 0;
-  for (const char c : text) {
+  bool escaped = false;  // the character after a backslash in a double-quoted string
+  char prev = 0;         // the last character outside quotes that is not a space
+  for (const char c : flow) {
     if (quote != 0) {
-      if (c == quote) quote = 0;
+      if (escaped) {
+        escaped = false;
+      } else if (quote == '"' && c == '\\') {
+        escaped = true;
+      } else if (c == quote) {
+        quote = 0;
+      }
       continue;
     }
-    if (c == '\'' || c == '"') {
-      quote = c;
+    const char before = prev;
+    if (c != ' ' && c != '\t') prev = c;
+    if ((c == '\'' || c == '"') && std::string_view("[{,:").find(before) != std::string_view::npos) {
+      quote = c;  // a quoted scalar starts only where a value starts (it's is a plain one)
     } else if (c == '[' || c == '{') {
       open += c;
     } else if (c == ']' || c == '}') {
       const char want = c == ']' ? '[' : '{';
-      if (open.empty() || open.back() != want) {
+      if (open.empty()) {
         throw ConfigError(kSetLocation, full_key, std::string("invalid value: a '") + c + "' that closes no '" + want + "' (a list is written [1, 2], a map {key: value})");
+      }
+      if (open.back() != want) {
+        throw ConfigError(kSetLocation, full_key, std::string("invalid value: a '") + c + "' inside an open '" + open.back() + "' (it needs its '" +
+                                                      (open.back() == '[' ? ']' : '}') + "' first; a list is written [1, 2], a map {key: value})");
       }
       open.pop_back();
     }
   }
+  if (quote != 0) return;  // an unclosed quote: the YAML reader says so
   if (!open.empty()) {
     throw ConfigError(kSetLocation, full_key, std::string("invalid value: an unclosed '") + open.back() + "' (a list is written [1, 2], a map {key: value})");
   }

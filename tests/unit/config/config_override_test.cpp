@@ -46,6 +46,26 @@ TEST(ConfigOverride, BareNumberIsMissingUnitAtSet) {
   EXPECT_NE(what.find("missing unit"), std::string::npos) << what;
 }
 
+TEST(ConfigOverride, AnUnbalancedBracketIsNamedAndQuotesOrPlainBracketsAreNot) {
+  const auto message = [](const std::string& assignment) {
+    ConfigTree tree = soc();
+    try {
+      tree.apply_override(assignment);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message("dram.list=[1, 2").find("invalid value: an unclosed '['"), std::string::npos);
+  EXPECT_NE(message("dram={peak: [1}").find("invalid value: a '}' inside an open '[' (it needs its ']' first"), std::string::npos);
+  EXPECT_NE(message("dram.list=[1, 2]]").find("a ']' that closes no '['"), std::string::npos);
+  // Brackets inside quoted scalars, an apostrophe inside a plain one, a plain string with a
+  // bracket: YAML takes them.
+  EXPECT_EQ(message("dram.list=['a]', \"b\\\"[\", 3]"), "");
+  EXPECT_EQ(message("dram={name: it's}"), "");
+  EXPECT_EQ(message("name=a]b"), "");
+}
+
 TEST(ConfigOverride, CreatesNewKeysAndMaps) {
   ConfigTree tree = soc();
   tree.apply_override("npu.sram.size=8 MiB");
