@@ -124,7 +124,9 @@ int calibrate_command(const std::vector<std::string>& args) {
   const std::string work = fmt::format("{} layer passes ({} layer(s), each of the {} heads and each layer's attention ablated) over {} sequence(s) of {} tokens",
                                        passes, n, m.heads, sequences, tokens);
   if (expected_s > kMaxCommandHostSeconds) {
-    throw config::ConfigError(where, "--tokens",
+    // Blamed on an option the user gave (the defaults alone are minutes).
+    const char* raised = !vm["tokens"].defaulted() ? "--tokens" : !vm["sequences"].defaulted() ? "--sequences" : !vm["layers"].defaulted() ? "--layers" : "--tokens";
+    throw config::ConfigError(where, raised,
                               fmt::format("the calibration would run {}: about {:.1f} h on a 2-core machine, more than a command takes ({:.1f} h); "
                                           "use fewer --tokens, --sequences or --layers",
                                           work, expected_s / 3600, kMaxCommandHostSeconds / 3600));

@@ -184,19 +184,22 @@ void remove_stale_temporaries_of(const std::filesystem::path& target) {
 // workers write while its interrupt guard handles those signals.)
 class DeferTerminatingSignals {
  public:
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   DeferTerminatingSignals() {
     sigset_t set;
     sigemptyset(&set);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, sig);
+    for (int sig : kSignals) sigaddset(&set, sig);
     pthread_sigmask(SIG_BLOCK, &set, &old_);
   }
   ~DeferTerminatingSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  // A signal held back so far (0: none).
+  // A signal held back so far that will end the process once let through (0: none; one ignored,
+  // as SIGHUP under nohup, or caught by a handler, ends nothing).
   int pending() const {
     sigset_t set;
     if (sigpending(&set) != 0) return 0;
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
-      if (sigismember(&set, sig) == 1) return sig;
+    for (int sig : kSignals) {
+      struct sigaction sa {};
+      if (sigismember(&set, sig) == 1 && sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler == SIG_DFL) return sig;
     }
     return 0;
   }
@@ -404,7 +407,7 @@ void OutputFiles::write_all() const {
     std::string written;
     for (const auto& [given, content] : files_) written += (written.empty() ? "" : ", ") + given.string();
     std::cout.flush();
-    std::fprintf(stderr, "socsim: %s arrived while the outputs were written; they are complete and replace the earlier ones: %s\n",
+    std::fprintf(stderr, "socsim: %s arrived while the outputs were written; each is complete: %s\n",
                  sigabbrev_np(sig) ? (std::string("SIG") + sigabbrev_np(sig)).c_str() : "a signal", written.c_str());
     std::fflush(stderr);
   }

@@ -3,6 +3,7 @@
 // them point at the command line rather than at a file line the user never wrote.
 #include <spdlog/spdlog.h>
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,9 +64,10 @@ std::unique_ptr<Node>& slot(Node& parent, const std::string& component, const st
   return parent.entries.back().value;
 }
 
-// An unbalanced bracket of a flow list or map (a value that starts with one), outside quotes,
-// said as such: the YAML reader's own message for `[1,2` was "map keys must be scalars". (A plain
-// string may hold a bracket: `a]b` is one.)
+// A value the YAML reader refused, when it is a flow list or map (it starts with a bracket) with
+// an unbalanced bracket outside quotes: said as such (the reader's own message for `[1,2` was
+// "map keys must be scalars"). Only a refused value is looked at, so what YAML takes (a comment,
+// 'it''s', a tag before a quote) is never refused here.
 void check_brackets(std::string_view text, const std::string& full_key) {
   const std::string_view flow = trim(text);
   if (flow.empty() || (flow.front() != '[' && flow.front() != '{')) return;
@@ -109,27 +111,41 @@ void check_brackets(std::string_view text, const std::string& full_key) {
 }
 
 std::unique_ptr<Node> parse_value(std::string_view text, const std::string& full_key) {
-  check_brackets(text, full_key);
   std::unique_ptr<Node> value;
   try {
     value = detail::read_yaml(text, detail::ReadOptions{kSetLocation.file, false});
   } catch (const ConfigError& e) {
+    check_brackets(text, full_key);
     throw ConfigError(kSetLocation, full_key, "invalid value: " + e.message());
   }
   if (value == nullptr) value = detail::make_node(Node::Kind::kNull, kSetLocation);
   return value;
 }
 
+// A value inside a --set map as it reads: a scalar's text, a list of scalars in flow form.
+std::string flow_text(const Node& v) {
+  if (v.kind == Node::Kind::kScalar) return v.text;
+  if (v.kind != Node::Kind::kSequence || v.items.empty()) return detail::describe(v);
+  std::string t = "[";
+  for (const auto& item : v.items) {
+    if (item->kind != Node::Kind::kScalar) return detail::describe(v);
+    t += (t.size() > 1 ? ", " : "") + item->text;
+  }
+  return t + "]";
+}
+
 // The settings one --set value makes: the path itself for a scalar, a list or nothing, each key
 // of a map (recursively). `given` is the whole value as written; a map's keys show their own.
+// (An empty map inside a map value merges nothing: no setting.)
 void set_leaves(const Node& value, const std::string& path, const std::string& given, std::vector<std::pair<std::string, std::string>>& out) {
   if (value.kind != Node::Kind::kMap || value.entries.empty()) {
-    out.emplace_back(path, given);
+    out.emplace_back(path, detail::echoed(given));
     return;
   }
   for (const auto& e : value.entries) {
     const Node& v = *e.value;
-    set_leaves(v, detail::join_path(path, e.key), v.kind == Node::Kind::kScalar ? v.text : detail::describe(v), out);
+    if (v.kind == Node::Kind::kMap && v.entries.empty()) continue;
+    set_leaves(v, detail::join_path(path, e.key), flow_text(v), out);
   }
 }
 
@@ -148,7 +164,7 @@ void ConfigTree::apply_override(std::string_view assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string_view::npos) {
     throw ConfigError(kSetLocation, "",
-                      "expected key=value, got \"" + std::string(assignment) + "\"");
+                      "expected key=value, got \"" + detail::echoed(std::string(assignment)) + "\"");
   }
   const std::string full_key(trim(assignment.substr(0, eq)));
   if (full_key.empty()) {
@@ -180,17 +196,26 @@ void ConfigTree::apply_override(std::string_view assignment) {
   // section set different keys: not twice.
   std::vector<std::pair<std::string, std::string>> leaves;  // (resolved path, value as given)
   set_leaves(*value, child_path, std::string(trim(assignment.substr(eq + 1))), leaves);
+  // An empty map merged into a section that exists changes nothing: refused below, not warned of.
+  const bool refused_empty = target->kind == Node::Kind::kMap && value->kind == Node::Kind::kMap && value->entries.empty() && existed;
   for (auto& [leaf, given] : leaves) {
+    if (refused_empty) break;
+    bool warned = false;
     for (auto it = overridden_.begin(); it != overridden_.end();) {
       if (!same_or_nested(it->first, leaf)) {
         ++it;
         continue;
       }
-      const std::string before = it->first == leaf ? it->second : it->first + "=" + it->second;
-      spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", leaf, before, given, given);
-      it = overridden_.erase(it);
+      if (!warned) {
+        const std::string before = it->first == leaf ? it->second : it->first + "=" + it->second;
+        spdlog::warn("--set {} given twice ({}, then {}): the later one, {}, is used", leaf, before, given, given);
+        warned = true;
+      }
+      // A setting the new one lies inside (a list, then its entry) still holds its other parts.
+      const bool still_holds = it->first != leaf && leaf.compare(0, it->first.size(), it->first) == 0;
+      it = still_holds ? std::next(it) : overridden_.erase(it);
     }
-    overridden_.emplace(std::move(leaf), std::move(given));
+    overridden_.insert_or_assign(std::move(leaf), std::move(given));
   }
   if (target->kind == Node::Kind::kMap && value->kind == Node::Kind::kMap) {
     // An empty map merged in changes nothing; a user who wrote it meant to clear or replace the

@@ -74,7 +74,7 @@ double Section::positive_quantity(std::string_view key, Quantity q) const {
   const std::string key_path = detail::join_path(path_, key);
   const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
   const double v = to_quantity(value, key_path, q);
-  if (!(v > 0.0)) throw ConfigError(value.location, key_path, "must be > 0, got " + value.text);
+  if (!(v > 0.0)) throw ConfigError(value.location, key_path, "must be > 0, got " + detail::echoed(value.text));
   // socsim's clock counts 64-bit picoseconds (213 days): a clock below 1 MHz or a path below
   // 1 MB/s makes one cycle or one transfer of a model's weights overflow it. No unit of a phone
   // SoC runs that slowly, so such a value is a typo (a missing unit prefix) or a what-if beyond
@@ -84,12 +84,12 @@ double Section::positive_quantity(std::string_view key, Quantity q) const {
   const double ceiling = q == Quantity::kFrequency ? 1e12 : q == Quantity::kBandwidth ? 1e15 : 0.0;
   if (ceiling > 0 && v > ceiling) {
     throw ConfigError(value.location, key_path,
-                      "must be at most " + detail::format_quantity(ceiling, q) + " (beyond any SoC; socsim's integer clock arithmetic overflows), got " + value.text);
+                      "must be at most " + detail::format_quantity(ceiling, q) + " (beyond any SoC; socsim's integer clock arithmetic overflows), got " + detail::echoed(value.text));
   }
   if (v < floor) {
     throw ConfigError(value.location, key_path,
                       "must be at least " + detail::format_quantity(floor, q) +
-                          " (socsim's clock counts 64-bit picoseconds; lower values overflow it), got " + value.text);
+                          " (socsim's clock counts 64-bit picoseconds; lower values overflow it), got " + detail::echoed(value.text));
   }
   return v;
 }

@@ -152,10 +152,10 @@ Tick parse_time_ticks(std::string_view text) {
 
 void check_byte_count(double v, std::string_view text) {
   if (v >= 18446744073709551616.0) {
-    throw std::invalid_argument("must be less than 16 EiB (a 64-bit byte count), got " + std::string(text));
+    throw std::invalid_argument("must be less than 16 EiB (a 64-bit byte count), got " + detail::echoed(std::string(text)));
   }
   if (v != static_cast<double>(static_cast<std::uint64_t>(v < 0 ? -v : v)) * (v < 0 ? -1 : 1)) {
-    throw std::invalid_argument("expected a whole number of bytes, got " + std::string(text));
+    throw std::invalid_argument("expected a whole number of bytes, got " + detail::echoed(std::string(text)));
   }
 }
 

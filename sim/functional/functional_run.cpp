@@ -259,19 +259,21 @@ runtime::DataDriven shadow_outlier_data(const FunctionalOutcome& o, const runtim
     return d;
   }
   double channels = 0, cold = 0;
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0, jobs_planned = 0;
   for (const auto& [key, n] : o.shadow_outliers) {
     const auto& [chunk, layer, group] = key;
     d.shadow_jobs[systems::llm_npu::shadow_job_name(chunk, layer, group)] = n;
     channels += static_cast<double>(n.channels), cold += static_cast<double>(n.cold_channels);
     lo = std::min(lo, n.channels), hi = std::max(hi, n.channels);
+    jobs_planned += n.channels > 0 ? 1 : 0;  // a group with no outlier has no shadow job
   }
   const double jobs = static_cast<double>(std::max<std::size_t>(1, o.shadow_outliers.size()));
   const auto modelled = plan.info.value("outlier_channels", std::uint64_t{0});
   d.summary["quantities"] = d.head_buckets.empty() ? "llm.npu outlier channels" : "llm.npu outlier channels, shadowAttn head buckets";
   d.summary["llm_npu.outlier_channels"] = {
       {"source", "each prefill chunk's activations against offline scales calibrated on seeded sequences of their own"},
-      {"shadow_jobs", o.shadow_outliers.size()},
+      {"groups_measured", o.shadow_outliers.size()},  // (chunk, layer, matmul group) of kept layers; mean .. max are over them
+      {"shadow_jobs", jobs_planned},
       {"mean", channels / jobs},
       {"min", o.shadow_outliers.empty() ? 0 : lo},
       {"max", hi},

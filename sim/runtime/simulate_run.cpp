@@ -125,7 +125,7 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
   for (const Request& q : requests) {
     progress_requests(times.size(), requests.size());
     // Functional mode computed the first request: its data-driven quantities replace the modelled
-    // ones, through the system's planning or by rewriting its plan.
+    // ones, through the system's planning (System::use_data).
     const bool measured = &q == &requests.front() && !req.data_driven.empty();
     // A long decode of a system that plans decode windows runs window by window: each window's
     // plan is dropped when it has run, so host memory does not grow with the decode (issue #21).

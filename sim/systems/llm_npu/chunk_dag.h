@@ -20,7 +20,8 @@
 //
 // Shadow outliers (outlier_plan.h): for an NPU subgraph of a kept layer, a float-lane job runs
 // the outlier matmul beside it (it needs the subgraph before the NPU one, which extracted the
-// outliers) and the float subgraph after it waits for it too and starts with outlier_merge.
+// outliers) and the float subgraph after it waits for it too and starts with outlier_merge (none
+// of them where the chunk has no outlier channel: modelled outlier_channels 0, or none measured).
 //
 // In order (ooe = false): every main subgraph also waits for the one before it in program order
 // (chunk by chunk), so the NPU and the float unit alternate; a shadow job still runs beside its

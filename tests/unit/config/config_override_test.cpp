@@ -1,6 +1,13 @@
 // --set a.b.c=value: replacing, creating, type errors located at "--set", malformed input.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include "sim/config/config_tree.h"
 #include "tests/unit/config/config_test_helpers.h"
 
@@ -64,6 +71,53 @@ TEST(ConfigOverride, AnUnbalancedBracketIsNamedAndQuotesOrPlainBracketsAreNot) {
   EXPECT_EQ(message("dram.list=['a]', \"b\\\"[\", 3]"), "");
   EXPECT_EQ(message("dram={name: it's}"), "");
   EXPECT_EQ(message("name=a]b"), "");
+  // Only a value the YAML reader refused is looked at: a comment or a '' escape holding a bracket
+  // is YAML's to take.
+  EXPECT_EQ(message("dram.list=[1, 0.9] # was [1"), "");
+  EXPECT_EQ(message("dram.list=['it''s]', 1]"), "");
+}
+
+// The warnings --set prints while `body` runs.
+template <class F>
+std::string warnings_of(F body) {
+  std::ostringstream out;
+  auto previous = spdlog::default_logger();
+  auto logger = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
+  spdlog::set_default_logger(logger);
+  body();
+  spdlog::set_default_logger(previous);
+  return out.str();
+}
+
+TEST(ConfigOverride, OneSettingGivenTwiceInAnySpellingIsSaidOnce) {
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  ConfigTree a = soc();
+  std::string w = warnings_of([&] {
+    a.apply_override("dram.peak=1 GB/s");
+    a.apply_override("dram={peak: 2 GB/s}");
+  });
+  EXPECT_EQ(count(w, "--set dram.peak given twice (1 GB/s, then 2 GB/s)"), 1u) << w;
+  // Two maps merged into one section that set different keys, or an empty map inside one: not twice.
+  ConfigTree b = soc();
+  w = warnings_of([&] {
+    b.apply_override("dram={peak: 2 GB/s}");
+    b.apply_override("dram={channels: 8}");
+    b.apply_override("dram={peak: {}}");
+  });
+  EXPECT_EQ(w, "");
+  // A list, then two of its entries: each entry is said, the list still holding its other parts.
+  ConfigTree c = soc();
+  w = warnings_of([&] {
+    c.apply_override("dram.list=[1, 0.9, 0.8]");
+    c.apply_override("dram.list.1=0.7");
+    c.apply_override("dram.list.2=0.6");
+  });
+  EXPECT_EQ(count(w, "--set dram.list[1] given twice (dram.list=[1, 0.9, 0.8], then 0.7)"), 1u) << w;
+  EXPECT_EQ(count(w, "--set dram.list[2] given twice (dram.list=[1, 0.9, 0.8], then 0.6)"), 1u) << w;
 }
 
 TEST(ConfigOverride, CreatesNewKeysAndMaps) {
