@@ -183,6 +183,8 @@ RunSetupPtr prepare_run(const std::vector<std::string>& args) {
     if (!vm.count("decode")) bad("--decode", "is required without --workload (0 for prefill only)");
     if (decode < 0) bad("--decode", "must be >= 0 (0 for prefill only), got " + std::to_string(decode));
     if (vm.count("batch") && batch < 1) bad("--batch", "must be >= 1");
+    // As a workload file's batch: 65537 ran for a minute and reported a 14-minute prefill.
+    if (batch > runtime::kMaxBatch) bad("--batch", fmt::format("must be at most {}, got {}", runtime::kMaxBatch, batch));
     lengths = {static_cast<std::uint64_t>(prompt), static_cast<std::uint64_t>(decode),
                static_cast<std::uint64_t>(batch < 1 ? 1 : batch)};
   }

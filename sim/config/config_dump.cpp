@@ -1,5 +1,6 @@
 // ConfigTree::dump_yaml: the configuration actually simulated, after includes and --set, so
-// a run's output directory can record exactly what produced it.
+// a run's output directory can record exactly what produced it; detail::flow_yaml: one value as
+// --set takes it.
 #include <string>
 #include <yaml-cpp/emitter.h>
 #include <yaml-cpp/emittermanip.h>
@@ -38,7 +39,26 @@ void emit(YAML::Emitter& out, const Node& node) {
   }
 }
 
+void consume_all(const Node& node) {
+  node.consumed = true;
+  for (const auto& item : node.items) consume_all(*item);
+  for (const auto& entry : node.entries) consume_all(*entry.value);
+}
+
 }  // namespace
+
+namespace detail {
+
+std::string flow_yaml(const Node& node) {
+  consume_all(node);
+  if (node.kind == Node::Kind::kScalar) return node.text;
+  YAML::Emitter out;
+  out << YAML::Flow;
+  emit(out, node);
+  return out.c_str();
+}
+
+}  // namespace detail
 
 std::string ConfigTree::dump_yaml() const {
   YAML::Emitter out;

@@ -49,6 +49,11 @@ std::unique_ptr<Node> clone(const Node& node);
 // "first place the key appeared".
 void merge_into(Node& base, std::unique_ptr<Node> overlay);
 
+// A list or map in YAML flow form ("[32, 64]", "{tcm: 8MiB}"; quoted scalars stay quoted), as
+// --set reads it back; a scalar's own text. Marks every node inside consumed: the whole value is
+// handed on as text.
+std::string flow_yaml(const Node& node);
+
 // "a map", "a list", "an empty value", or the quoted scalar text: for "expected X, got Y".
 std::string describe(const Node& node);
 // A value as an error message shows it: whole up to 120 bytes, else its first 100 and its length

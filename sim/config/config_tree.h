@@ -95,6 +95,11 @@ class Section {
     SourceLocation location;
   };
   std::vector<Scalar> scalar_list(std::string_view key) const;
+  // A value as --set takes it (sweep settings): a scalar's text, a list or map in YAML flow form
+  // ("[32, 64]", "{tcm: 8MiB}"). An empty value is refused.
+  std::string value_text(std::string_view key) const;
+  // A non-empty list of such values, each with its own file:line (sweep grid axes).
+  std::vector<Scalar> value_list(std::string_view key) const;
 
   // Explicit defaults: the caller states them; a present value must still be well-typed.
   double number_or(std::string_view key, double dflt) const;
@@ -120,6 +125,9 @@ class Section {
  private:
   friend class ConfigTree;
   Section(const detail::Node* node, std::string path);
+  // A non-empty list's items as text (`text_of(item, its dotted path)`), each with its file:line.
+  template <typename TextOf>
+  std::vector<Scalar> items_of(std::string_view key, TextOf text_of) const;
 
   const detail::Node* node_;
   std::string path_;

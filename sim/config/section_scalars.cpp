@@ -108,7 +108,8 @@ std::vector<double> Section::number_list(std::string_view key, std::string_view 
   return out;
 }
 
-std::vector<Section::Scalar> Section::scalar_list(std::string_view key) const {
+template <typename TextOf>
+std::vector<Section::Scalar> Section::items_of(std::string_view key, TextOf text_of) const {
   const std::string key_path = detail::join_path(path_, key);
   const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
   if (value.kind != Node::Kind::kSequence || value.items.empty()) {
@@ -117,9 +118,26 @@ std::vector<Section::Scalar> Section::scalar_list(std::string_view key) const {
   std::vector<Scalar> out;
   for (std::size_t i = 0; i < value.items.size(); ++i) {
     const Node& item = *value.items[i];
-    out.push_back({detail::scalar_text(item, detail::index_path(key_path, i), "a scalar value"), item.location});
+    out.push_back({text_of(item, detail::index_path(key_path, i)), item.location});
   }
   return out;
+}
+
+std::vector<Section::Scalar> Section::scalar_list(std::string_view key) const {
+  return items_of(key, [](const Node& item, const std::string& item_path) { return detail::scalar_text(item, item_path, "a scalar value"); });
+}
+
+std::string Section::value_text(std::string_view key) const {
+  const Node& value = detail::require_value(detail::as_map(*node_, path_), path_, key);
+  if (value.kind == Node::Kind::kNull) detail::throw_expected(value, detail::join_path(path_, key), "a value");
+  return detail::flow_yaml(value);
+}
+
+std::vector<Section::Scalar> Section::value_list(std::string_view key) const {
+  return items_of(key, [](const Node& item, const std::string& item_path) {
+    if (item.kind == Node::Kind::kNull) detail::throw_expected(item, item_path, "a value");
+    return detail::flow_yaml(item);
+  });
 }
 
 double Section::number_or(std::string_view key, double dflt) const {

@@ -46,6 +46,7 @@ constexpr std::uint64_t kMaxWidth = 1 << 20;        // hidden_size, intermediate
 constexpr std::uint64_t kMaxCount = 1 << 14;        // layers, heads, head_dim
 constexpr std::uint64_t kMaxTokens = 1 << 24;       // vocab_size, max_position_embeddings (as --set model.*)
 constexpr double kMaxParams = 1e14;                 // and all of them together
+constexpr double kMaxRopeFactor = 1024;             // rope_scaling.factor
 
 
 class Reader {
@@ -132,14 +133,19 @@ void refuse_near_misses(const Reader& r, const json& j, const std::set<std::stri
   for (const auto& [key, value] : j.items()) {
     if (asked.count(key) != 0 || kHfKeys.count(key) != 0) continue;
     for (const std::string& wanted : asked) {
-      if (j.contains(wanted) && !j[wanted].is_null()) continue;  // given: the other key is something else
       // The distance is at least the lengths' difference: a long key (megabytes of it) is never
       // compared (edit_distance's table is length x length).
       if (key.size() > wanted.size() + 2 || wanted.size() > key.size() + 2) continue;
       const std::size_t distance = config::detail::edit_distance(key, wanted);
-      if (distance <= 2 && distance < wanted.size()) {
-        r.fail(key, "unknown key; did you mean '" + wanted + "'? (without it socsim would use " + wanted + "'s default)");
+      if (distance > 2 || distance >= wanted.size()) continue;
+      // Beside the key itself ("num_hiden_layers": 3 under "num_hidden_layers": 24) a value meant
+      // would be ignored as surely; the same value twice changes nothing.
+      if (j.contains(wanted) && !j[wanted].is_null()) {
+        if (value == j[wanted]) continue;
+        r.fail(key, "unknown key, a typo of '" + wanted + "'? The file also gives " + wanted + " (" + j[wanted].dump() +
+                        "), which socsim reads; this value (" + value.dump() + ") would be ignored: remove one of them");
       }
+      r.fail(key, "unknown key; did you mean '" + wanted + "'? (without it socsim would use " + wanted + "'s default)");
     }
   }
 }
@@ -183,6 +189,8 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
   }
   if (!r.has("factor")) r.fail("factor", "missing required key");
   s.factor = r.positive_number_or("factor", 1.0);
+  // Published models stretch their window 2 to 64 times; 1e300 divided every frequency away.
+  if (s.factor > kMaxRopeFactor) r.fail("factor", fmt::format("must be at most {} (published models scale by 2 to 64), got {}", kMaxRopeFactor, s.factor));
   if (s.kind == RopeScaling::Kind::kLlama3) {
     for (const char* k : {"low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}) {
       if (!r.has(k)) r.fail(k, "missing required key (rope_type llama3)");
@@ -195,6 +203,42 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
     }
   }
   return s;
+}
+
+// Keys that change the model in ways socsim does not build: refused rather than ignored (a
+// llama with mlp_bias: true ran as one without).
+void refuse_unmodelled(const Reader& r, const json& j, const std::string& model_type, const std::string_view* known_begin,
+                       const std::string_view* known_end) {
+  if (r.boolean_or("mlp_bias", false)) {
+    r.fail("mlp_bias", "biases on the MLP's projections are not modelled (socsim's MLP matmuls carry none, so functional mode "
+                       "would leave the checkpoint's out); give false");
+  }
+  if (r.has("text_config")) {
+    r.fail("text_config", "a nested text model's configuration (a multimodal wrapper's) is not read: give the text model's own "
+                          "config.json, its keys at the top level");
+  }
+  if (r.has("quantization_config")) {
+    r.fail("quantization_config", "a pre-quantized checkpoint's format is not read: socsim quantizes the weights as each system's "
+                                  "plan says (W8A8, W4A16, FP16, ...); give the unquantized model's config.json");
+  }
+  if (r.has("torch_dtype")) {
+    static const std::set<std::string> kFloat = {"float32", "float16", "bfloat16", "float64", "float", "half", "double"};
+    if (!j["torch_dtype"].is_string() || kFloat.count(j["torch_dtype"].get<std::string>()) == 0) {
+      r.fail("torch_dtype", "expected the checkpoint's floating-point type (float32, float16, bfloat16), got " + j["torch_dtype"].dump());
+    }
+  }
+  // "LlamaForCausalLM" names the llama family: a file saying another model_type contradicts itself,
+  // and which block to build is not for socsim to guess.
+  if (r.has("architectures")) {
+    const json& a = j["architectures"];
+    if (!a.is_array() || a.empty() || !a[0].is_string()) r.fail("architectures", "expected a list of class names, got " + a.dump());
+    const std::string name = a[0].get<std::string>();
+    std::string family = name.substr(0, name.find("For"));
+    std::transform(family.begin(), family.end(), family.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (family != model_type && std::find(known_begin, known_end, family) != known_end) {
+      r.fail("architectures", "'" + name + "' is a " + family + " model, but model_type says " + model_type + "; give one family");
+    }
+  }
 }
 
 Activation parse_activation(const Reader& r, const char* key, const std::string& name) {
@@ -254,6 +298,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     for (auto k : kKnown) known += (known.empty() ? "" : ", ") + std::string(k);
     r.fail("model_type", "'" + m.model_type + "' is not a family socsim models (known: " + known + ")");
   }
+  refuse_unmodelled(r, j, m.model_type, std::begin(kKnown), std::end(kKnown));
   m.hidden = r.positive("hidden_size", kMaxWidth);
   m.layers = r.positive("num_hidden_layers", kMaxCount);
   m.heads = r.positive("num_attention_heads", kMaxCount);
@@ -286,8 +331,9 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     if (gemma) m.activation = Activation::kGeluTanh;
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", gemma);
     // Qwen2 has q/k/v biases without declaring them; others say attention_bias / bias / qkv_bias.
-    m.attention_bias = m.model_type == "qwen2" || phi || r.boolean_or("attention_bias", false) ||
-                       r.boolean_or("bias", false) || r.boolean_or("qkv_bias", false);
+    // Every key is read (and type-checked) whatever the family.
+    const bool attention = r.boolean_or("attention_bias", false), bias = r.boolean_or("bias", false), qkv = r.boolean_or("qkv_bias", false);
+    m.attention_bias = m.model_type == "qwen2" || phi || attention || bias || qkv;
   }
   m.head_dim = r.positive_or("head_dim", 0, kMaxCount);
   if (m.head_dim == 0) {

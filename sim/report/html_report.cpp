@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/core/counted.h"
 #include "sim/report/json_text.h"
 #include "sim/report/html_breakdowns.h"
 #include "sim/report/html_timeline.h"
@@ -44,7 +45,7 @@ void write_html_report(const RunReport& r, const TraceRecorder& trace, const Htm
   std::string workload = fmt::format("prompt {} tokens, decode {}, batch {}", r.prompt_tokens, r.decode_tokens, r.batch);
   if (r.extra.contains("workload")) {
     const auto& w = r.extra["workload"];
-    workload = fmt::format("workload {} ({} requests back to back; in total: {})", w.value("name", std::string("?")), w.value("requests", std::size_t{0}), workload);
+    workload = fmt::format("workload {} ({} back to back; in total: {})", w.value("name", std::string("?")), counted(w.value("requests", std::size_t{0}), "request"), workload);
   }
   out << fmt::format("<p>system <b>{}</b>, {} mode, {}, seed {}</p>\n", escape(r.system), escape(r.mode), escape(workload), r.seed);
   for (const auto& n : r.notes) out << "<p><i>note: " << escape(n) << "</i></p>\n";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/counted.h"
 #include "sim/core/printable_text.h"
 
 namespace socsim::report {
@@ -55,10 +56,10 @@ std::string summary_text(const RunReport& r) {
   if (r.extra.contains("workload")) {
     // A workload's requests ran back to back: token counts are totals, TTFT the mean (spread below).
     const auto& w = r.extra["workload"];
-    s += fmt::format("  prompt {} tokens, decode {} tokens in total over {} requests, batch {}\n", r.prompt_tokens, r.decode_tokens,
-                     w["requests"].get<std::size_t>(), r.batch);
-    s += fmt::format("  workload {}: {} requests back to back; TTFT p50 {:.1f} ms, p95 {:.1f} ms, max {:.1f} ms\n",
-                     printable(w["name"].get<std::string>()), w["requests"].get<std::size_t>(), w["ttft_ms"]["p50"].get<double>(),
+    const std::string requests = counted(w["requests"].get<std::size_t>(), "request");
+    s += fmt::format("  prompt {} tokens, decode {} tokens in total over {}, batch {}\n", r.prompt_tokens, r.decode_tokens, requests, r.batch);
+    s += fmt::format("  workload {}: {} back to back; TTFT p50 {:.1f} ms, p95 {:.1f} ms, max {:.1f} ms\n",
+                     printable(w["name"].get<std::string>()), requests, w["ttft_ms"]["p50"].get<double>(),
                      w["ttft_ms"]["p95"].get<double>(), w["ttft_ms"]["max"].get<double>());
   } else {
     s += fmt::format("  prompt {} tokens, decode {} tokens, batch {}\n", r.prompt_tokens, r.decode_tokens, r.batch);

@@ -1,4 +1,5 @@
 #include "sim/runtime/simulate_run.h"
+#include "sim/core/counted.h"
 #include "sim/runtime/plan_trace.h"
 
 #include <fmt/format.h>
@@ -262,7 +263,7 @@ report::RunReport simulate_run_unlocated(const RunRequest& req, systems::System&
     finished = sim.run();
   } catch (const HostMemoryExceeded& e) {
     std::string where;
-    if (!times.empty() || requests.size() > 1) where = " after " + std::to_string(times.size()) + " of " + std::to_string(requests.size()) + " requests";
+    if (!times.empty() || requests.size() > 1) where = " after " + std::to_string(times.size()) + " of " + counted(requests.size(), "request");
     throw config::ConfigError({"command line", 0, 0}, "--max-host-memory",
                               std::string(e.what()) +
                                   (sim.events_fired() <= 1 ? std::string(" while planning the run")

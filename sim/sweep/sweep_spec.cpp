@@ -51,12 +51,13 @@ std::vector<Setting> read_settings(const config::Section& map, bool allow_set_bl
       const auto set = map.child("set");
       for (const auto& k : set.keys()) {
         check_key(k, set.location_of(k), path + "." + k);
-        out.push_back({k, set.string(k), set.location_of(k)});
+        // A list or map (npu.standard_lengths: [32, 64]) goes to --set in flow form.
+        out.push_back({k, set.value_text(k), set.location_of(k)});
       }
       continue;
     }
     check_key(key, where, path);
-    out.push_back({key, map.string(key), where});
+    out.push_back({key, is_run_option(key) ? map.string(key) : map.value_text(key), where});
   }
   return out;
 }
@@ -162,7 +163,8 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
       check_key(key, grid->location_of(key), path);
       Axis axis{key, grid->location_of(key), {}};
       std::map<std::string, std::size_t> seen;  // canonical value -> its index in axis.values
-      for (auto& v : grid->scalar_list(key)) {
+      // A parameter's values may be lists or maps (--set's flow form); a run option's are scalars.
+      for (auto& v : is_run_option(key) ? grid->scalar_list(key) : grid->value_list(key)) {
         // A value listed twice would run every combination with it twice, for the same numbers.
         const auto [it, fresh] = seen.emplace(canonical_value(v.text), axis.values.size());
         if (!fresh) {

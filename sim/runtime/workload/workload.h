@@ -64,6 +64,10 @@ struct LengthDist {
   std::uint64_t max() const;
 };
 
+// Sequences one request decodes together, the most a workload file or --batch may ask (far
+// beyond any phone's; a typo's extra zeros would plan for hours).
+constexpr std::int64_t kMaxBatch = 1 << 16;
+
 struct Workload {
   std::string name, source;
   LengthDist prompt, decode;

@@ -19,7 +19,6 @@ namespace {
 // (an extra zero or three) from becoming hour-long runs.
 constexpr LengthLimits kPromptLimits{1, std::uint64_t{1} << 24};
 constexpr LengthLimits kDecodeLimits{0, std::uint64_t{1} << 24};
-constexpr std::int64_t kMaxBatch = 1 << 16;
 constexpr std::int64_t kMaxRepeat = 1 << 20;
 
 // Optional integer keys state their default here rather than silently elsewhere.

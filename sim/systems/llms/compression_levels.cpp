@@ -38,9 +38,13 @@ std::vector<int> assign_levels(const std::vector<double>& density, double global
                                Objective objective) {
   const std::size_t n = density.size();
   const auto floor_of = [&](std::size_t i) { return i < floor.size() ? floor[i] : 0; };
+  // Densest first, ties by position (a stable sort's order). Sorted as (density, position) pairs:
+  // a stable sort of positions, each comparison reading the densities, was half of a long serve.
+  std::vector<std::pair<double, std::size_t>> ranked(n);
+  for (std::size_t i = 0; i < n; ++i) ranked[i] = {density[i], i};
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return density[a] > density[b]; });
+  for (std::size_t r = 0; r < n; ++r) order[r] = ranked[r].second;
   double weight[kLevels];
   for (int w = 0; w < kLevels; ++w) weight[w] = objective == Objective::kKeptInformation ? kLevelRatio[w] : 1.0 / kLevelRatio[w];
 

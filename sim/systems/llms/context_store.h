@@ -9,6 +9,7 @@
 //   order (least recently used context first; within a context, later chunks first).
 //   LRU: least recently used context first, later chunks first.
 // Chunks of a locked context (the one being called: its working set) are never candidates.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -36,7 +37,27 @@ struct ChunkRef {
   bool operator==(const ChunkRef&) const = default;
 };
 
-// In-memory chunks of unlocked contexts, in the order a Reclaim takes them.
+// In-memory chunks of unlocked contexts, taken one at a time in the order a reclaim takes them.
+// A reclaim usually needs a few of tens of thousands, so the order is a heap, not a sort (sorting
+// every chunk on every call was half of a long serve's time).
+class EvictionQueue {
+ public:
+  EvictionQueue(const std::vector<Context>& contexts, bool lctru);
+  bool empty() const { return heap_.empty(); }
+  ChunkRef pop();
+
+ private:
+  struct Key {
+    int level;
+    double last_use;
+    std::uint32_t context, chunk;
+  };
+  // Whether a is taken after b: heaviest sub-queue, least recent context, its later chunks first.
+  static bool after(const Key& a, const Key& b);
+  std::vector<Key> heap_;
+};
+
+// The whole order at once (tests, and what the queue yields one by one).
 std::vector<ChunkRef> eviction_order(const std::vector<Context>& contexts, bool lctru);
 
 class ContextStore {
@@ -60,6 +81,7 @@ class ContextStore {
  private:
   std::vector<Context> contexts_;
   std::uint64_t base_chunk_bytes_, budget_;
+  std::array<std::uint64_t, kLevels> level_bytes_{};  // chunk_bytes of each level, rounded once
   bool drops_allowed_;
 };
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "sim/core/counted.h"
 #include "sim/config/config_error.h"
 #include "sim/core/run_progress.h"
 #include "sim/systems/llms/attention_density.h"
@@ -60,9 +61,22 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const auto calls = rq.replay ? *rq.replay : trace_for(rq.service.contexts);
   // The max-active-contexts search below runs the service once per context count.
   const std::uint32_t runs = rq.replay ? 1 : rq.service.contexts;
-  if (rq.service.density_source == DensitySource::kAttentionScores && rq.service.policy == Policy::kLlms && opt.compression) {
+  const bool ranks_chunks = rq.service.policy == Policy::kLlms && opt.compression;
+  const auto w = rq.replay ? density_work(calls, rq.model.max_context) : density_search_work(calls, rq.service.contexts, rq.model.max_context);
+  if (rq.service.density_source != DensitySource::kAttentionScores && w.timing_seconds(ranks_chunks) > kMaxServeHostSeconds) {
+    // Timing mode too: LLMS re-ranks the called context's chunks on every call, so a year of calls
+    // over long windows was days of work, announced only as it ran (density_work.h).
+    throw config::ConfigError(
+        {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
+        fmt::format("this serves {:.3g} call simulations{}, each re-ranking its context's chunks (windows up to {} tokens, {:.3g} window tokens "
+                    "in all): about {:.1f} h of work on a 2-core machine, more than a serve command takes ({:.1f} h); {}",
+                    w.calls, rq.replay || rq.service.contexts == 1 ? "" : " (once per context count: the max-active-contexts search)",
+                    rq.model.max_context, w.window_tokens, w.timing_seconds(ranks_chunks) / 3600, kMaxServeHostSeconds / 3600,
+                    rq.replay ? "serve fewer of the trace's calls or set a smaller llms.max_context"
+                              : "lower --contexts, --hours or --rate, or set a smaller llms.max_context"));
+  }
+  if (rq.service.density_source == DensitySource::kAttentionScores && ranks_chunks) {
     // Refused with its size before it starts: each call's densities cost its window (density_work.h).
-    const auto w = rq.replay ? density_work(calls, rq.model.max_context) : density_search_work(calls, rq.service.contexts, rq.model.max_context);
     if (w.host_seconds() > kMaxServeHostSeconds) {
       throw config::ConfigError(
           {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
@@ -206,8 +220,8 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
   o.setf(std::ios::fixed);
   o.precision(3);
   o << "socsim serve: " << j["policy"].get<std::string>() << " on " << j["soc"].get<std::string>() << ", "
-    << j["model"].get<std::string>() << ", " << j["contexts"].get<int>() << " contexts, pattern "
-    << j["pattern"].get<std::string>() << ", " << j["calls"].get<std::size_t>() << " calls\n";
+    << j["model"].get<std::string>() << ", " << counted(j["contexts"].get<std::uint64_t>(), "context") << ", pattern "
+    << j["pattern"].get<std::string>() << ", " << counted(j["calls"].get<std::size_t>(), "call") << "\n";
   o << "  switch latency ms: mean " << j["mean_switch_ms"].get<double>() << "  p50 " << j["p50_switch_ms"].get<double>()
     << "  p95 " << j["p95_switch_ms"].get<double>() << "  p99 " << j["p99_switch_ms"].get<double>() << "\n";
   o << "  density source: " << j["density_source"].get<std::string>() << (j["densities_used"].get<bool>() ? "" : " (unused by this policy)");

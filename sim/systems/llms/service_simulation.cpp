@@ -124,9 +124,9 @@ class Service {
     std::uint64_t resident = store_.resident_bytes();
     if (resident + need <= store_.budget_bytes()) return 0;
     auto& ctxs = store_.contexts();
-    const auto order = eviction_order(ctxs, lctru());
-    for (const auto& ref : order) {
+    for (EvictionQueue order(ctxs, lctru()); !order.empty();) {
       if (resident + need <= store_.budget_bytes()) break;
+      const ChunkRef ref = order.pop();
       Chunk& ch = ctxs[ref.context].chunks[ref.chunk];
       if (!ch.in_memory) continue;  // taken with its whole context already
       std::vector<Chunk*> victims;

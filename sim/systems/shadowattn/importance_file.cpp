@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/counted.h"
 #include "sim/config/config_error.h"
 #include "sim/config/input_file.h"
 #include "sim/config/utf8_text.h"
@@ -156,7 +157,7 @@ OfflineImportance parse_importance(std::string_view text, const fs::path& file, 
   o.options.vocab_rows = whole(cal, src, "vocab_rows", "calibration.");
   const std::uint64_t layers = whole(j, src, "layers"), heads = whole(j, src, "heads");
   if (layers != m.layers || heads != m.heads) {
-    bad(src, "layers", "calibrated for " + std::to_string(layers) + " layers x " + std::to_string(heads) + " heads, but model '" + m.id +
+    bad(src, "layers", "calibrated for " + counted(layers, "layer") + " x " + counted(heads, "head") + ", but model '" + m.id +
                             "' has " + std::to_string(m.layers) + " x " + std::to_string(m.heads));
   }
   o.options.layers = o.calibration.layers_calibrated = whole(j, src, "layers_calibrated");

@@ -76,8 +76,35 @@ TEST(ModelConfigBounds, AKeyOneTypoFromAKnownOneIsRefused) {
             "num_key_value_heads's default)");
   EXPECT_NE(error_of(config_text("64", ",\n  \"rope_thetta\": 5e5")).find("did you mean 'rope_theta'"), std::string::npos);
   EXPECT_EQ(error_of(config_text("64", ",\n  \"bos_token_id\": 1, \"torch_dtype\": \"bfloat16\", \"use_cache\": true")), "(accepted)");
-  // Given both, the near neighbour is another key, not a typo.
-  EXPECT_EQ(error_of(config_text("64", ",\n  \"rope_theta\": 5e5, \"rope_thetas\": 1")), "(accepted)");
+  // Beside the key it misspells, with another value, the typo would be ignored as surely (a probe
+  // ran "num_hiden_layers": 3 as 2 layers); with the same value it changes nothing.
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"num_hiden_layers\": 3")),
+            "m.json:9: num_hiden_layers: unknown key, a typo of 'num_hidden_layers'? The file also gives num_hidden_layers (2), which "
+            "socsim reads; this value (3) would be ignored: remove one of them");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"rope_theta\": 5e5, \"rope_thetas\": 5e5")), "(accepted)");
+}
+
+// Keys that change the model in ways socsim does not build are refused, not ignored (a probe ran a
+// llama with mlp_bias: true, a GPTQ config and a multimodal wrapper as plain models).
+TEST(ModelConfigBounds, WhatSocsimDoesNotBuildIsRefusedAtItsKey) {
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"mlp_bias\": true")),
+            "m.json:9: mlp_bias: biases on the MLP's projections are not modelled (socsim's MLP matmuls carry none, so functional "
+            "mode would leave the checkpoint's out); give false");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"mlp_bias\": false")), "(accepted)");
+  EXPECT_NE(error_of(config_text("64", ",\n  \"quantization_config\": {\"bits\": 3}")).find("m.json:9: quantization_config: a pre-quantized"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_text("64", ",\n  \"text_config\": {\"hidden_size\": 4096}")).find("m.json:9: text_config: a nested text model"),
+            std::string::npos);
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"torch_dtype\": \"int3\"")),
+            "m.json:9: torch_dtype: expected the checkpoint's floating-point type (float32, float16, bfloat16), got \"int3\"");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"architectures\": [\"LlamaForCausalLM\"]")),
+            "m.json:9: architectures: 'LlamaForCausalLM' is a llama model, but model_type says qwen2; give one family");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"architectures\": [\"Qwen2ForPrmModel\"], \"torch_dtype\": \"float16\"")), "(accepted)");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"architectures\": [\"SomethingElse\"]")), "(accepted)");
+  // Read, and so type-checked, in every family (qwen2 has its q/k/v biases whatever it says).
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"attention_bias\": \"maybe\"")), "m.json:9: attention_bias: expected true or false, got \"maybe\"");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"rope_scaling\": {\"type\": \"linear\", \"factor\": 1e300}")),
+            "m.json:9: rope_scaling.factor: must be at most 1024 (published models scale by 2 to 64), got 1e+300");
 }
 
 TEST(ModelConfigBounds, OneSettingGivenTwiceWithTwoValuesIsRefused) {

@@ -103,11 +103,38 @@ TEST(SweepSpec, BadSpecsNameFileLineAndKey) {
       << error_of("base: {prompt: 64}\ngird:\n  npu.tcm: [1MiB]\n");
   EXPECT_NE(error_of("grid:\n  npu.tcm: 4MiB\n").find("bad.yaml:2: grid.npu.tcm: expected a non-empty list"), std::string::npos)
       << error_of("grid:\n  npu.tcm: 4MiB\n");
-  EXPECT_NE(error_of("grid:\n  npu.tcm: [4MiB, {a: 1}]\n").find("grid.npu.tcm[1]"), std::string::npos);
+  EXPECT_NE(error_of("grid:\n  npu.tcm: [4MiB, ~]\n").find("bad.yaml:2: grid.npu.tcm[1]: expected a value, got an empty value"), std::string::npos)
+      << error_of("grid:\n  npu.tcm: [4MiB, ~]\n");
+  // A run option's values are scalars; a parameter's may be lists (below).
+  EXPECT_NE(error_of("grid:\n  prompt: [64, [1, 2]]\n").find("grid.prompt[1]: expected a scalar value, got a list"), std::string::npos)
+      << error_of("grid:\n  prompt: [64, [1, 2]]\n");
+  EXPECT_NE(error_of("base:\n  set: {npu.tcm: }\ngrid:\n  seed: [1]\n").find("base.set.npu.tcm: expected a value"), std::string::npos)
+      << error_of("base:\n  set: {npu.tcm: }\ngrid:\n  seed: [1]\n");
   EXPECT_NE(error_of("base: {json: x.json}\ngrid:\n  seed: [1]\n").find("base.json: the sweep writes the outputs"), std::string::npos);
   EXPECT_NE(error_of("base: {seed: 1}\ngrid:\n  seed: [1, 2]\n").find("bad.yaml:3: grid.seed: is also set in base"), std::string::npos)
       << error_of("base: {seed: 1}\ngrid:\n  seed: [1, 2]\n");
   EXPECT_NE(error_of("base: {seed: 1}\n").find("needs a `grid:`"), std::string::npos);
+}
+
+TEST(SweepSpec, AParameterTakesAListOrMapAsSetDoesInFlowForm) {
+  const auto spec = load_sweep_spec(write_spec("lists",
+                                               "base:\n"
+                                               "  prompt: 64\n"
+                                               "  set:\n"
+                                               "    dram.concurrency_efficiency: [1.0, 0.9]\n"
+                                               "runs:\n"
+                                               "  - {npu: {tcm: 8MiB}}\n"
+                                               "grid:\n"
+                                               "  heterollm.standard_lengths: [[64, 128], \"[256]\", [\"a, b\"]]\n"));
+  const auto plan = expand_sweep(spec);
+  ASSERT_EQ(plan.runs.size(), 3u);
+  EXPECT_EQ(plan.runs[0].args, (std::vector<std::string>{"--prompt", "64", "--set", "dram.concurrency_efficiency=[1.0, 0.9]", "--set",
+                                                          "npu={tcm: 8MiB}", "--set", "heterollm.standard_lengths=[64, 128]"}));
+  EXPECT_EQ(plan.runs[1].label(), "npu={tcm: 8MiB} heterollm.standard_lengths=[256]");
+  // A scalar that needs quotes in flow form keeps them, so --set reads the same value back.
+  EXPECT_EQ(plan.runs[2].settings.back().value, "[\"a, b\"]");
+  // A list written as YAML and as a quoted flow string is one value, listed twice.
+  EXPECT_NE(error_of("grid:\n  heterollm.standard_lengths: [[64, 128], \"[64, 128.0]\"]\n").find("is listed twice"), std::string::npos);
 }
 
 }  // namespace
