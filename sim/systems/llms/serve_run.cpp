@@ -63,28 +63,28 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const std::uint32_t runs = rq.replay ? 1 : rq.service.contexts;
   const bool ranks_chunks = rq.service.policy == Policy::kLlms && opt.compression;
   const auto w = rq.replay ? density_work(calls, rq.model.max_context) : density_search_work(calls, rq.service.contexts, rq.model.max_context);
-  if (rq.service.density_source != DensitySource::kAttentionScores && w.timing_seconds(ranks_chunks) > kMaxServeHostSeconds) {
+  if (rq.service.density_source != DensitySource::kAttentionScores && w.timing_seconds(ranks_chunks, opt.chunk_tokens) > kMaxServeHostSeconds) {
     // Timing mode too: LLMS re-ranks the called context's chunks on every call, so a year of calls
     // over long windows was days of work, announced only as it ran (density_work.h).
     throw config::ConfigError(
         {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
-        fmt::format("this serves {:.3g} call simulations{}, each re-ranking its context's chunks (windows up to {} tokens, {:.3g} window tokens "
-                    "in all): about {:.1f} h of work on a 2-core machine, more than a serve command takes ({:.1f} h); {}",
+        fmt::format("this serves {:.3g} call simulations{}, each re-ranking its context's chunks (windows up to {} tokens in chunks of {}, {:.3g} "
+                    "window tokens in all): about {:.1f} h of work on a 2-core machine, more than a serve command takes ({:.1f} h); {}",
                     w.calls, rq.replay || rq.service.contexts == 1 ? "" : " (once per context count: the max-active-contexts search)",
-                    rq.model.max_context, w.window_tokens, w.timing_seconds(ranks_chunks) / 3600, kMaxServeHostSeconds / 3600,
+                    rq.model.max_context, opt.chunk_tokens, w.window_tokens, w.timing_seconds(ranks_chunks, opt.chunk_tokens) / 3600, kMaxServeHostSeconds / 3600,
                     rq.replay ? "serve fewer of the trace's calls or set a smaller llms.max_context"
                               : "lower --contexts, --hours or --rate, or set a smaller llms.max_context"));
   }
   if (rq.service.density_source == DensitySource::kAttentionScores && ranks_chunks) {
     // Refused with its size before it starts: each call's densities cost its window (density_work.h).
-    if (w.host_seconds() > kMaxServeHostSeconds) {
+    if (w.host_seconds(opt.chunk_tokens) > kMaxServeHostSeconds) {
       throw config::ConfigError(
           {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
           fmt::format("functional mode's density decoder would attend over {:.3g} window tokens and run {:.3g} new tokens in {:.3g} call "
                       "simulations{} (each call's scored rows attend over its context's window, up to {} tokens): about {:.1f} h of work on "
                       "a 2-core machine, more than a serve command takes ({:.1f} h); {}",
                       w.window_tokens, w.new_tokens, w.calls, rq.replay || rq.service.contexts == 1 ? "" : " (once per context count: the max-active-contexts search)",
-                      rq.model.max_context, w.host_seconds() / 3600, kMaxServeHostSeconds / 3600,
+                      rq.model.max_context, w.host_seconds(opt.chunk_tokens) / 3600, kMaxServeHostSeconds / 3600,
                       rq.replay ? "serve fewer of the trace's calls or set a smaller llms.max_context"
                                 : "lower --contexts, --hours or --rate, or set a smaller llms.max_context"));
     }

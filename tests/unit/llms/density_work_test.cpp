@@ -18,11 +18,13 @@ TEST(DensityWork, EachCallAttendsOverItsContextsWindowAsItGrowsAndSlides) {
   EXPECT_DOUBLE_EQ(w.window_tokens, 4 + 8 + 10 + 10);
   EXPECT_DOUBLE_EQ(w.new_tokens, 4 + 4 + 10 + 4);
   EXPECT_DOUBLE_EQ(w.calls, 4);
-  EXPECT_DOUBLE_EQ(w.host_seconds(), 5e-6 * 32 + 2e-6 * 22 + 4 / 15000.0 + 4e-9 * 32);
+  EXPECT_DOUBLE_EQ(w.host_seconds(16), 5e-6 * 32 + 2e-6 * 22 + 4 / 15000.0 + 6.4e-8 * 32 / 16);
   // Timing mode: the calls, and LLMS's re-ranking of each called context's window; the policies
   // that rank no chunks pay the calls only.
-  EXPECT_DOUBLE_EQ(w.timing_seconds(true), 4 / 15000.0 + 4e-9 * 32);
-  EXPECT_DOUBLE_EQ(w.timing_seconds(false), 4 / 15000.0);
+  // A window in smaller chunks holds more of them to rank.
+  EXPECT_DOUBLE_EQ(w.timing_seconds(true, 16), 4 / 15000.0 + 6.4e-8 * 32 / 16);
+  EXPECT_DOUBLE_EQ(w.timing_seconds(true, 4), 4 / 15000.0 + 6.4e-8 * 32 / 4);
+  EXPECT_DOUBLE_EQ(w.timing_seconds(false, 4), 4 / 15000.0);
 }
 
 TEST(DensityWork, TheSearchCountsEverySmallerContextCountFromTheCallsMeanDelta) {
