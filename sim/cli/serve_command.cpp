@@ -191,9 +191,10 @@ ServeInvocation parse_serve(const std::vector<std::string>& args) {
   // contexts call simulations, at about 15,000 a second in timing mode under --policy llms on the
   // 2-core CI machine (swap and the others faster). Past 2*10^8 of them (about four hours) the
   // command is refused with its size instead of started (a year of calls over 1024 contexts was
-  // weeks of work, announced only after its first hour). Functional mode costs far more per call,
-  // growing with the context's window: serve_run counts it from the trace (llms/density_work.h),
-  // replayed traces too.
+  // weeks of work, announced only after its first hour), before the trace is drawn. A call also
+  // costs more as the contexts grow (its reclaim scans every chunk held; LLMS re-ranks the call's
+  // window; functional mode's decoder attends over it): serve_run counts that from the trace
+  // (llms/density_work.h), replayed traces too.
   if (trace_file.empty()) {
     constexpr double kMaxCallRuns = 2e8;
     const double calls = rq.trace.calls_per_s * hours * 3600.0, runs = calls * static_cast<double>(contexts);

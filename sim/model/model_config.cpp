@@ -224,7 +224,7 @@ void refuse_unmodelled(const Reader& r, const json& j, const std::string& model_
   if (r.has("torch_dtype")) {
     static const std::set<std::string> kFloat = {"float32", "float16", "bfloat16", "float64", "float", "half", "double"};
     if (!j["torch_dtype"].is_string() || kFloat.count(j["torch_dtype"].get<std::string>()) == 0) {
-      r.fail("torch_dtype", "expected the checkpoint's floating-point type (float32, float16, bfloat16), got " + j["torch_dtype"].dump());
+      r.fail("torch_dtype", "expected the checkpoint's floating-point type, such as float32, float16 or bfloat16, got " + j["torch_dtype"].dump());
     }
   }
   // "LlamaForCausalLM" names the llama family: a file saying another model_type contradicts itself,

@@ -223,7 +223,15 @@ TEST(CliSemanticErrors, ServeOfMoreThanADayOfWorkExits2NamingTheContexts) {
   r = run_socsim("serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 1024 --hours 1 --rate 1/1s --mode functional");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("in 3.74e+06 call simulations (once per context count"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("up to 4096 tokens): about 13.3 h of work"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("up to 4096 tokens): about 13.5 h of work"), std::string::npos) << r.err;
+  // Timing mode: under the call-count cap, but each call's reclaim scans every chunk the contexts
+  // hold (a year over 1024 contexts started and said 144 h left); swap re-ranks nothing.
+  r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy swap --contexts 1024 --hours 8760");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--contexts: this serves 1.08e+08 call simulations (once per context count: the max-active-contexts search), each "
+                       "scanning the chunks all contexts hold (windows up to 131072 tokens in chunks of 16;"),
+            std::string::npos)
+      << r.err;
   // A call's cost grows with its context's window: at qwen2-0.5b's 131072 tokens one context at
   // 1/s for 220 h was let through (counted as 250 timing calls per call) and reported 37 h left.
   r = run_socsim("serve --soc snapdragon-8gen3 --model qwen2-0.5b --policy llms --contexts 1 --hours 220 --rate 1/s --mode functional");

@@ -8,11 +8,15 @@ namespace socsim::systems::llms {
 DensityWork density_work(const std::vector<Call>& calls, std::uint64_t window) {
   DensityWork w;
   std::vector<std::uint64_t> tokens;
+  double held = 0;  // all contexts' tokens
   for (const auto& c : calls) {
     if (c.context >= tokens.size()) tokens.resize(static_cast<std::size_t>(c.context) + 1, 0);
     const std::uint64_t delta = std::min<std::uint64_t>(c.delta_tokens, window);
     auto& t = tokens[c.context];
+    held -= static_cast<double>(t);
     t = std::min(window, t + delta);
+    held += static_cast<double>(t);
+    w.held_tokens += held;
     w.window_tokens += static_cast<double>(t);
     w.new_tokens += static_cast<double>(delta);
     w.calls += 1;
@@ -41,6 +45,9 @@ DensityWork density_search_work(const std::vector<Call>& calls, std::uint32_t co
     const double per_context = total / n;
     const double growing = std::min(per_context, delta > 0 ? std::floor(cap / delta) : per_context);
     w.window_tokens += n * (delta * growing * (growing + 1) / 2 + (per_context - growing) * cap);
+    // All n contexts together hold i x delta tokens after call i, at most n windows.
+    const double filling = std::min(total, delta > 0 ? std::floor(n * cap / delta) : total);
+    w.held_tokens += delta * filling * (filling + 1) / 2 + (total - filling) * n * cap;
     w.new_tokens += total * delta;
     w.calls += total;
   }

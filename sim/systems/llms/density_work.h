@@ -18,16 +18,17 @@ struct DensityWork {
   double window_tokens = 0;  // summed over the calls: the window each call's scored rows attend over
   double new_tokens = 0;     // summed over the calls: the tokens each call adds
   double calls = 0;          // call simulations (the timing model's share)
-  // Timing mode: each call's simulation, and under LLMS's compression the re-ranking of the called
-  // context's chunks (a sort over its window's chunks, and reclaims over the resident ones).
-  // Measured on the 2-core CI machine, qwen2-0.5b, 16-token chunks: 2.6-5.6 ns per window token
-  // past the calls' share (4, 16 and 64 contexts, 72 to 720 hours; more for longer windows, the
-  // sort being n log n); counted as 64 ns per window chunk (4 ns a token at 16). Smaller chunks cost
-  // more than that (16 contexts over 72 h at 4-token chunks: 20.7 s, counted 10.5), larger ones
-  // less (64-token chunks: 1.1 s, counted 1.5). The other policies rank nothing: about 13,000
-  // calls a second whatever the windows.
+  double held_tokens = 0;    // summed over the calls: the tokens all contexts hold at each call (a reclaim scans them)
+  // Timing mode: each call's simulation; the reclaim that makes room for it scans every chunk all
+  // contexts hold (to find the resident ones), and under LLMS's compression the call re-ranks its
+  // own context's chunks (a sort over its window). Measured on the 2-core CI machine, qwen2-0.5b:
+  // at 16-token chunks 2.6-5.6 ns per window token past the calls' share (4, 16 and 64 contexts, 72
+  // to 720 hours), 2.5 ms a call with 64 contexts at full 131072-token windows (1/15s over 720 h);
+  // counted as 64 ns per chunk of the call's window and 4 ns per chunk held. Smaller chunks cost
+  // more than counted (16 contexts over 72 h at 4-token chunks: 20.7 s, counted 13.8), larger ones less.
   double timing_seconds(bool ranks_chunks, std::uint32_t chunk_tokens) const {
-    return calls / 15000.0 + (ranks_chunks ? 6.4e-8 * window_tokens / static_cast<double>(chunk_tokens) : 0.0);
+    const double chunks = static_cast<double>(chunk_tokens);
+    return calls / 15000.0 + 4e-9 * held_tokens / chunks + (ranks_chunks ? 6.4e-8 * window_tokens / chunks : 0.0);
   }
   // Functional mode (LLMS's compression only): the density decoder on top.
   double host_seconds(std::uint32_t chunk_tokens) const { return 5e-6 * window_tokens + 2e-6 * new_tokens + timing_seconds(true, chunk_tokens); }

@@ -63,15 +63,19 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const std::uint32_t runs = rq.replay ? 1 : rq.service.contexts;
   const bool ranks_chunks = rq.service.policy == Policy::kLlms && opt.compression;
   const auto w = rq.replay ? density_work(calls, rq.model.max_context) : density_search_work(calls, rq.service.contexts, rq.model.max_context);
+  spdlog::debug("serve: {:.3g} call simulations, {:.3g} window and {:.3g} held tokens summed over the calls: about {:.1f} s of timing work",
+                w.calls, w.window_tokens, w.held_tokens, w.timing_seconds(ranks_chunks, opt.chunk_tokens));
   if (rq.service.density_source != DensitySource::kAttentionScores && w.timing_seconds(ranks_chunks, opt.chunk_tokens) > kMaxServeHostSeconds) {
     // Timing mode too: LLMS re-ranks the called context's chunks on every call, so a year of calls
     // over long windows was days of work, announced only as it ran (density_work.h).
     throw config::ConfigError(
         {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
-        fmt::format("this serves {:.3g} call simulations{}, each re-ranking its context's chunks (windows up to {} tokens in chunks of {}, {:.3g} "
-                    "window tokens in all): about {:.1f} h of work on a 2-core machine, more than a serve command takes ({:.1f} h); {}",
+        fmt::format("this serves {:.3g} call simulations{}, each scanning the chunks all contexts hold{} (windows up to {} tokens in chunks "
+                    "of {}; {:.3g} tokens held, summed over the calls): about {:.2f} h of work on a 2-core machine, more than a serve command "
+                    "takes ({:.2f} h); {}",
                     w.calls, rq.replay || rq.service.contexts == 1 ? "" : " (once per context count: the max-active-contexts search)",
-                    rq.model.max_context, opt.chunk_tokens, w.window_tokens, w.timing_seconds(ranks_chunks, opt.chunk_tokens) / 3600, kMaxServeHostSeconds / 3600,
+                    ranks_chunks ? " and re-ranking its own" : "", rq.model.max_context, opt.chunk_tokens, w.held_tokens,
+                    w.timing_seconds(ranks_chunks, opt.chunk_tokens) / 3600, kMaxServeHostSeconds / 3600,
                     rq.replay ? "serve fewer of the trace's calls or set a smaller llms.max_context"
                               : "lower --contexts, --hours or --rate, or set a smaller llms.max_context"));
   }

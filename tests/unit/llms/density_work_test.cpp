@@ -18,13 +18,14 @@ TEST(DensityWork, EachCallAttendsOverItsContextsWindowAsItGrowsAndSlides) {
   EXPECT_DOUBLE_EQ(w.window_tokens, 4 + 8 + 10 + 10);
   EXPECT_DOUBLE_EQ(w.new_tokens, 4 + 4 + 10 + 4);
   EXPECT_DOUBLE_EQ(w.calls, 4);
-  EXPECT_DOUBLE_EQ(w.host_seconds(16), 5e-6 * 32 + 2e-6 * 22 + 4 / 15000.0 + 6.4e-8 * 32 / 16);
-  // Timing mode: the calls, and LLMS's re-ranking of each called context's window; the policies
-  // that rank no chunks pay the calls only.
-  // A window in smaller chunks holds more of them to rank.
-  EXPECT_DOUBLE_EQ(w.timing_seconds(true, 16), 4 / 15000.0 + 6.4e-8 * 32 / 16);
-  EXPECT_DOUBLE_EQ(w.timing_seconds(true, 4), 4 / 15000.0 + 6.4e-8 * 32 / 4);
-  EXPECT_DOUBLE_EQ(w.timing_seconds(false, 4), 4 / 15000.0);
+  // Both contexts' tokens at each call: 4, 8, 8 + 10, 10 + 10 (a reclaim scans them all).
+  EXPECT_DOUBLE_EQ(w.held_tokens, 4 + 8 + 18 + 20);
+  EXPECT_DOUBLE_EQ(w.host_seconds(16), 5e-6 * 32 + 2e-6 * 22 + 4 / 15000.0 + 4e-9 * 50 / 16 + 6.4e-8 * 32 / 16);
+  // Timing mode: the calls, the chunks held, and LLMS's re-ranking of each called context's
+  // window; the policies that rank no chunks pay no re-ranking. Smaller chunks are more chunks.
+  EXPECT_DOUBLE_EQ(w.timing_seconds(true, 16), 4 / 15000.0 + 4e-9 * 50 / 16 + 6.4e-8 * 32 / 16);
+  EXPECT_DOUBLE_EQ(w.timing_seconds(true, 4), 4 / 15000.0 + 4e-9 * 50 / 4 + 6.4e-8 * 32 / 4);
+  EXPECT_DOUBLE_EQ(w.timing_seconds(false, 4), 4 / 15000.0 + 4e-9 * 50 / 4);
 }
 
 TEST(DensityWork, TheSearchCountsEverySmallerContextCountFromTheCallsMeanDelta) {
@@ -36,6 +37,8 @@ TEST(DensityWork, TheSearchCountsEverySmallerContextCountFromTheCallsMeanDelta) 
   EXPECT_DOUBLE_EQ(w.window_tokens, 32 + (4 + 8 + 10 + 10));
   EXPECT_DOUBLE_EQ(w.new_tokens, 16 + 16);
   EXPECT_DOUBLE_EQ(w.calls, 8);
+  // Held: the trace's 4, 8, 10, 10; one context fills its window after two calls of 4: 4, 8, 10, 10.
+  EXPECT_DOUBLE_EQ(w.held_tokens, 32 + 32);
   // Spread over fewer contexts each one's window fills sooner: four calls over two contexts of
   // their own cost 4 + 8 each, on one context 4 + 8 + 10 + 10.
   const auto spread = density_search_work({call(0, 4), call(1, 4), call(0, 4), call(1, 4)}, 2, 10);

@@ -96,7 +96,7 @@ TEST(ModelConfigBounds, WhatSocsimDoesNotBuildIsRefusedAtItsKey) {
   EXPECT_NE(error_of(config_text("64", ",\n  \"text_config\": {\"hidden_size\": 4096}")).find("m.json:9: text_config: a nested text model"),
             std::string::npos);
   EXPECT_EQ(error_of(config_text("64", ",\n  \"torch_dtype\": \"int3\"")),
-            "m.json:9: torch_dtype: expected the checkpoint's floating-point type (float32, float16, bfloat16), got \"int3\"");
+            "m.json:9: torch_dtype: expected the checkpoint's floating-point type, such as float32, float16 or bfloat16, got \"int3\"");
   EXPECT_EQ(error_of(config_text("64", ",\n  \"architectures\": [\"LlamaForCausalLM\"]")),
             "m.json:9: architectures: 'LlamaForCausalLM' is a llama model, but model_type says qwen2; give one family");
   EXPECT_EQ(error_of(config_text("64", ",\n  \"architectures\": [\"Qwen2ForPrmModel\"], \"torch_dtype\": \"float16\"")), "(accepted)");
