@@ -25,6 +25,44 @@ std::string csv_field(const std::string& s) {
   throw config::ConfigError({file, 0, 0}, key, msg);
 }
 
+// Typed reads of what to_json writes, naming the value's path in the file when it is not there or
+// not of its type (a hand-edited or damaged file): `runs[3].metrics.ttft_ms: expected a number,
+// got "nan"`, not the JSON library's "type must be number, but is string".
+using Json = nlohmann::ordered_json;
+
+[[noreturn]] void not_results(const std::string& file, const std::string& path, const std::string& what) {
+  bad_file(file, "", "not a sweep results.json: " + path + ": " + what);
+}
+
+std::string shown(const Json& v) {
+  std::string d = v.dump();
+  return d.size() > 60 ? d.substr(0, 57) + "..." : d;
+}
+
+const Json& field(const Json& o, const std::string& key, const std::string& path, const std::string& file) {
+  const std::string at = path.empty() ? key : path + "." + key;
+  if (!o.is_object()) not_results(file, path.empty() ? "the file" : path, "expected an object, got " + shown(o));
+  if (!o.contains(key)) not_results(file, at, "missing");
+  return o.at(key);
+}
+
+std::string text(const Json& v, const std::string& path, const std::string& file) {
+  if (!v.is_string()) not_results(file, path, "expected a string, got " + shown(v));
+  return v.get<std::string>();
+}
+
+double number(const Json& v, const std::string& path, const std::string& file) {
+  if (!v.is_number()) not_results(file, path, "expected a number, got " + shown(v));
+  return v.get<double>();
+}
+
+std::vector<std::string> texts(const Json& v, const std::string& path, const std::string& file) {
+  if (!v.is_array()) not_results(file, path, "expected a list of names, got " + shown(v));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) out.push_back(text(v[i], path + "[" + std::to_string(i) + "]", file));
+  return out;
+}
+
 }  // namespace
 
 nlohmann::ordered_json to_json(const SweepResults& r) {
@@ -57,11 +95,11 @@ nlohmann::ordered_json to_json(const SweepResults& r) {
 SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file) {
   SweepResults r;
   try {
-    r.name = j.at("sweep").get<std::string>();
-    r.spec = j.at("spec").get<std::string>();
+    r.name = text(field(j, "sweep", "", file), "sweep", file);
+    r.spec = text(field(j, "spec", "", file), "spec", file);
     {
       // 16 hex digits as written by to_json; stoull's own exceptions would be internal errors.
-      const std::string hex = j.at("fingerprint").get<std::string>();
+      const std::string hex = text(field(j, "fingerprint", "", file), "fingerprint", file);
       std::uint64_t fp = 0;
       const auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), fp, 16);
       if (hex.empty() || ec != std::errc() || end != hex.data() + hex.size()) {
@@ -78,14 +116,14 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
         r.inputs.emplace_back(what, hash.get<std::string>());
       }
     }
-    if (!j.at("runs_total").is_number_unsigned()) bad_file(file, "runs_total", "expected a whole number, got " + j.at("runs_total").dump());
+    if (!field(j, "runs_total", "", file).is_number_unsigned()) bad_file(file, "runs_total", "expected a whole number, got " + shown(j.at("runs_total")));
     r.runs_total = j.at("runs_total").get<std::size_t>();
     // A sweep has at most the grid's cap of runs; more would have a merge walk (and report missing)
     // billions of runs for minutes.
     if (r.runs_total > kMaxSweepRuns) {
       bad_file(file, "runs_total", "expected at most " + std::to_string(kMaxSweepRuns) + " runs (a sweep's limit), got " + std::to_string(r.runs_total));
     }
-    r.shard = j.at("shard").get<std::string>();
+    r.shard = text(field(j, "shard", "", file), "shard", file);
     if (r.shard != "merged") {
       // "I/N" as --shard wrote it (0 <= I < N): an edited one would give wrong advice on what to rerun.
       try {
@@ -94,12 +132,18 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
         bad_file(file, "shard", "expected I/N with 0 <= I < N (as --shard takes) or \"merged\", got \"" + r.shard + "\"");
       }
     }
-    r.columns = j.at("columns").get<std::vector<std::string>>();
-    r.metrics = j.at("metrics").get<std::vector<std::string>>();
+    r.columns = texts(field(j, "columns", "", file), "columns", file);
+    r.metrics = texts(field(j, "metrics", "", file), "metrics", file);
     std::set<std::size_t> listed;
-    for (const auto& jr : j.at("runs")) {
+    const Json& runs = field(j, "runs", "", file);
+    if (!runs.is_array()) not_results(file, "runs", "expected a list of runs, got " + shown(runs));
+    for (std::size_t n = 0; n < runs.size(); ++n) {
+      const Json& jr = runs[n];
+      const std::string at = "runs[" + std::to_string(n) + "]";
       ResultRow row;
-      if (!jr.at("run").is_number_unsigned()) bad_file(file, "run", "expected a run index (a whole number from 0), got " + jr.at("run").dump());
+      if (!field(jr, "run", at, file).is_number_unsigned()) {
+        bad_file(file, "run", "expected a run index (a whole number from 0), got " + shown(jr.at("run")));
+      }
       row.run = jr.at("run").get<std::size_t>();
       const std::string where = "run " + std::to_string(row.run);
       if (row.run >= r.runs_total) bad_file(file, "run", where + " is not in the sweep (it has " + std::to_string(r.runs_total) + " runs)");
@@ -107,8 +151,8 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       if (!listed.insert(row.run).second) bad_file(file, "run", where + " is listed twice");
       // What to_json writes: every column's value, and only the sweep's metrics (a metric this run
       // did not report is left out of its row).
-      const auto& keys = jr.at("keys");
-      const auto& jm = jr.at("metrics");
+      const auto& keys = field(jr, "keys", at, file);
+      const auto& jm = field(jr, "metrics", at, file);
       if (!keys.is_object() || !jm.is_object()) bad_file(file, "", where + ": keys and metrics must be objects");
       for (const auto& [key, value] : keys.items()) {
         if (std::find(r.columns.begin(), r.columns.end(), key) == r.columns.end()) bad_file(file, "keys." + key, where + ": not a column of the sweep");
@@ -118,10 +162,12 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       }
       for (const auto& c : r.columns) {
         if (!keys.contains(c)) bad_file(file, "keys." + c, where + ": lacks the value of this column");
-        row.values.push_back(keys.at(c).get<std::string>());
+        row.values.push_back(text(keys.at(c), at + ".keys." + c, file));
       }
-      for (const auto& m : r.metrics) row.metrics.push_back(jm.contains(m) ? std::optional<double>(jm.at(m).get<double>()) : std::nullopt);
-      row.error = jr.value("error", std::string());
+      for (const auto& m : r.metrics) {
+        row.metrics.push_back(jm.contains(m) ? std::optional<double>(number(jm.at(m), at + ".metrics." + m, file)) : std::nullopt);
+      }
+      if (jr.contains("error")) row.error = text(jr.at("error"), at + ".error", file);
       r.rows.push_back(std::move(row));
     }
   } catch (const nlohmann::json::exception& e) {

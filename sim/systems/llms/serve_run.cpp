@@ -66,8 +66,9 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   spdlog::debug("serve: {:.3g} call simulations, {:.3g} window and {:.3g} held tokens summed over the calls: about {:.1f} s of timing work",
                 w.calls, w.window_tokens, w.held_tokens, w.timing_seconds(ranks_chunks, opt.chunk_tokens));
   if (rq.service.density_source != DensitySource::kAttentionScores && w.timing_seconds(ranks_chunks, opt.chunk_tokens) > kMaxServeHostSeconds) {
-    // Timing mode too: LLMS re-ranks the called context's chunks on every call, so a year of calls
-    // over long windows was days of work, announced only as it ran (density_work.h).
+    // Timing mode too: every call's reclaim scans the chunks all contexts hold, and LLMS re-ranks
+    // the called context's chunks, so a year of calls over many long windows was days of work,
+    // announced only as it ran (density_work.h).
     throw config::ConfigError(
         {"command line", 0, 0}, rq.replay ? "--trace" : "--contexts",
         fmt::format("this serves {:.3g} call simulations{}, each scanning the chunks all contexts hold{} (windows up to {} tokens in chunks "

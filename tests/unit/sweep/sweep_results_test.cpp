@@ -112,6 +112,47 @@ TEST(SweepResults, AMergeOfOtherInputsNamesWhatChanged) {
   EXPECT_THROW(results_from_json(j, "a/results.json"), config::ConfigError);
 }
 
+// A damaged or hand-edited file names the value that is wrong, where it is and what was expected.
+TEST(SweepResults, AWrongValueIsNamedByItsPathInTheFile) {
+  const auto message = [](const nlohmann::ordered_json& j) -> std::string {
+    try {
+      results_from_json(j, "a/results.json");
+    } catch (const config::ConfigError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const auto good = to_json(table({1, 3}));
+  auto j = good;
+  j["runs"][1]["metrics"]["ttft_ms"] = "nan";
+  EXPECT_NE(message(j).find("not a sweep results.json: runs[1].metrics.ttft_ms: expected a number, got \"nan\""), std::string::npos) << message(j);
+  j = good;
+  j["runs"][0]["keys"]["npu.tcm"] = 16;
+  EXPECT_NE(message(j).find("runs[0].keys.npu.tcm: expected a string, got 16"), std::string::npos) << message(j);
+  j = good;
+  j["columns"] = "npu.tcm";
+  EXPECT_NE(message(j).find("columns: expected a list of names, got \"npu.tcm\""), std::string::npos) << message(j);
+  j = good;
+  j["metrics"][1] = nullptr;
+  EXPECT_NE(message(j).find("metrics[1]: expected a string, got null"), std::string::npos) << message(j);
+  j = good;
+  j["runs"][1]["error"] = 3;
+  EXPECT_NE(message(j).find("runs[1].error: expected a string, got 3"), std::string::npos) << message(j);
+  j = good;
+  j["runs"][0].erase("keys");
+  EXPECT_NE(message(j).find("runs[0].keys: missing"), std::string::npos) << message(j);
+  j = good;
+  j["runs"] = nlohmann::ordered_json::array({5});
+  EXPECT_NE(message(j).find("runs[0]: expected an object, got 5"), std::string::npos) << message(j);
+  j["runs"] = {{"run", 0}};
+  EXPECT_NE(message(j).find("runs: expected a list of runs, got {\"run\":0}"), std::string::npos) << message(j);
+  j = good;
+  j.erase("shard");
+  EXPECT_NE(message(j).find("shard: missing"), std::string::npos) << message(j);
+  EXPECT_NE(message(nlohmann::ordered_json::array()).find("the file: expected an object, got []"), std::string::npos);
+  EXPECT_EQ(message(good), "accepted");
+}
+
 TEST(ParallelRuns, EveryTaskOnceAndLowestFailingIndexReported) {
   std::vector<int> hits(50, 0);
   std::size_t last_done = 0;
