@@ -274,21 +274,34 @@ void PlanForward::run_segments(LayerState& st, std::size_t first, std::size_t la
     attend(st, segments_[i], q.data<float>().data() + o * q_dim, k.data<float>().data() + o * kv_dim, v.data<float>().data() + o * kv_dim,
            attn.data<float>().data() + o * q_dim);
   }
-  add_into(x, matmul(seg, st.layer, "o_proj", st.o, st.weights.o, attn, false, offline_scale(seg, st.layer, "o_proj", attn)));
+  {
+    Tensor o = matmul(seg, st.layer, "o_proj", st.o, st.weights.o, attn, false, offline_scale(seg, st.layer, "o_proj", attn));
+    add_bias(o, st.weights.o_bias);
+    add_into(x, o);
+  }
 
   const Tensor hn2 = apply_norm(m, x, st.weights.post_norm);
   if (m.gated_mlp) {
     const auto gate_scale = offline_scale(seg, st.layer, "gate_proj", hn2);
-    const Tensor g = activate(m.activation, matmul(seg, st.layer, "gate_proj", st.gate, st.weights.gate, hn2, false, gate_scale));
-    const Tensor u = matmul(seg, st.layer, "up_proj", st.up, st.weights.up, hn2, false, gate_scale);
+    Tensor g = matmul(seg, st.layer, "gate_proj", st.gate, st.weights.gate, hn2, false, gate_scale);
+    add_bias(g, st.weights.gate_bias);
+    g = activate(m.activation, g);
+    Tensor u = matmul(seg, st.layer, "up_proj", st.up, st.weights.up, hn2, false, gate_scale);
+    add_bias(u, st.weights.up_bias);
     const Tensor gu = [&] {
       const kernels::ScopedKernelTime timed;
       return kernels::gate_mul(g, u);
     }();
-    add_into(x, matmul(seg, st.layer, "down_proj", st.down, st.weights.down, gu, true, offline_scale(seg, st.layer, "down_proj", gu)));
+    Tensor d = matmul(seg, st.layer, "down_proj", st.down, st.weights.down, gu, true, offline_scale(seg, st.layer, "down_proj", gu));
+    add_bias(d, st.weights.down_bias);
+    add_into(x, d);
   } else {
-    const Tensor a = activate(m.activation, matmul(seg, st.layer, "fc1", st.up, st.weights.up, hn2, false, offline_scale(seg, st.layer, "fc1", hn2)));
-    add_into(x, matmul(seg, st.layer, "fc2", st.down, st.weights.down, a, false, offline_scale(seg, st.layer, "fc2", a)));
+    Tensor f = matmul(seg, st.layer, "fc1", st.up, st.weights.up, hn2, false, offline_scale(seg, st.layer, "fc1", hn2));
+    add_bias(f, st.weights.up_bias);
+    const Tensor a = activate(m.activation, f);
+    Tensor d = matmul(seg, st.layer, "fc2", st.down, st.weights.down, a, false, offline_scale(seg, st.layer, "fc2", a));
+    add_bias(d, st.weights.down_bias);
+    add_into(x, d);
   }
   for (std::size_t i = first; i < last; ++i) {
     const Segment& s = segments_[i];

@@ -252,20 +252,26 @@ void ReferenceForward::run_layer(const LayerWeights& w) {
     each_index(a.size(), 1, [&](std::uint64_t i) { a[i] += c[i]; });
   };
   observe("o_proj", attn);
-  add(x_, kernels::gemm_f32(attn, w.o));
+  Tensor o = kernels::gemm_f32(attn, w.o);
+  add_bias(o, w.o_bias);
+  add(x_, o);
   const Tensor hn2 = norm(m, x_, w.post_norm);
   observe(m.gated_mlp ? "gate_proj" : "fc1", hn2);
   Tensor mid = kernels::gemm_f32(hn2, m.gated_mlp ? w.gate : w.up);
+  add_bias(mid, m.gated_mlp ? w.gate_bias : w.up_bias);
   auto md = mid.data<float>();
   if (m.gated_mlp) {
-    const Tensor up = kernels::gemm_f32(hn2, w.up);
+    Tensor up = kernels::gemm_f32(hn2, w.up);
+    add_bias(up, w.up_bias);
     auto ud = up.data<float>();
     each_index(md.size(), 16, [&](std::uint64_t i) { md[i] = static_cast<float>(activation(m.activation, md[i]) * ud[i]); });
   } else {
     each_index(md.size(), 16, [&](std::uint64_t i) { md[i] = static_cast<float>(activation(m.activation, md[i])); });
   }
   observe(m.gated_mlp ? "down_proj" : "fc2", mid);
-  add(x_, kernels::gemm_f32(mid, w.down));
+  Tensor down = kernels::gemm_f32(mid, w.down);
+  add_bias(down, w.down_bias);
+  add(x_, down);
 }
 
 Tensor ReferenceForward::final_hidden(const NormWeights& final_norm) const {

@@ -5,12 +5,21 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace socsim::functional {
 
 namespace {
 
 std::string layer_prefix(std::uint32_t l) { return "model.layers." + std::to_string(l) + "."; }
+
+// The MLP's bias tensors within a layer and their sizes: gate, up, down (or fc1, fc2).
+std::vector<std::pair<std::string, std::int64_t>> mlp_bias_names(const model::ModelConfig& m) {
+  const auto h = static_cast<std::int64_t>(m.hidden), inter = static_cast<std::int64_t>(m.intermediate);
+  if (m.gated_mlp) return {{"mlp.gate_proj.bias", inter}, {"mlp.up_proj.bias", inter}, {"mlp.down_proj.bias", h}};
+  return {{"mlp.fc1.bias", inter}, {"mlp.fc2.bias", h}};
+}
 
 }  // namespace
 
@@ -42,6 +51,7 @@ SafetensorsWeights::SafetensorsWeights(const std::filesystem::path& file, const 
       require(p + "self_attn.k_proj.bias", {kv_dim});
       require(p + "self_attn.v_proj.bias", {kv_dim});
     }
+    if (m.output_bias) require(p + "self_attn.o_proj.bias", {h});
     if (m.gated_mlp) {
       require(p + "mlp.gate_proj.weight", {inter, h});
       require(p + "mlp.up_proj.weight", {inter, h});
@@ -49,6 +59,9 @@ SafetensorsWeights::SafetensorsWeights(const std::filesystem::path& file, const 
     } else {
       require(p + "mlp.fc1.weight", {inter, h});
       require(p + "mlp.fc2.weight", {h, inter});
+    }
+    if (m.mlp_bias) {
+      for (const auto& [name, size] : mlp_bias_names(m)) require(p + name, {size});
     }
   }
   norm("model.norm");
@@ -111,6 +124,7 @@ LayerWeights SafetensorsWeights::layer(std::uint32_t l) const {
     w.k_bias = file_.read(p + "self_attn.k_proj.bias");
     w.v_bias = file_.read(p + "self_attn.v_proj.bias");
   }
+  if (model_.output_bias) w.o_bias = file_.read(p + "self_attn.o_proj.bias");
   if (model_.gated_mlp) {
     w.gate = transposed(p + "mlp.gate_proj.weight", inter, h);
     w.up = transposed(p + "mlp.up_proj.weight", inter, h);
@@ -118,6 +132,12 @@ LayerWeights SafetensorsWeights::layer(std::uint32_t l) const {
   } else {
     w.up = transposed(p + "mlp.fc1.weight", inter, h);
     w.down = transposed(p + "mlp.fc2.weight", h, inter);
+  }
+  if (model_.mlp_bias) {
+    const auto names = mlp_bias_names(model_);
+    if (model_.gated_mlp) w.gate_bias = file_.read(p + names.front().first);
+    w.up_bias = file_.read(p + names[names.size() - 2].first);
+    w.down_bias = file_.read(p + names.back().first);
   }
   w.input_norm = norm(p + "input_layernorm");
   w.post_norm = norm(p + "post_attention_layernorm");

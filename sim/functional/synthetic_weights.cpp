@@ -26,7 +26,8 @@ constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ULL;
 
 // Tensor ids: fixed per role so adding a tensor kind never shifts the others' values.
 enum : std::uint64_t { kEmbedding = 1, kLmHead = 2, kOutlierChoice = 4 };
-enum : std::uint64_t { kQ = 1, kK, kV, kO, kGate, kUp, kDown, kQBias, kKBias, kVBias };
+// Appended only: a tensor's kind seeds its values.
+enum : std::uint64_t { kQ = 1, kK, kV, kO, kGate, kUp, kDown, kQBias, kKBias, kVBias, kOBias, kGateBias, kUpBias, kDownBias };
 std::uint64_t layer_tensor(std::uint32_t layer, std::uint64_t kind) { return (std::uint64_t{layer} + 1) << 8 | kind; }
 
 // Sum of four 16-bit uniforms minus its mean: an integer in [-131070, 131070] (exact in float)
@@ -122,15 +123,21 @@ LayerWeights SyntheticWeights::layer(std::uint32_t l) const {
   if (model_.gated_mlp) w.gate = matrix(layer_tensor(l, kGate), h, inter, inv_sqrt(h) / g);
   w.up = matrix(layer_tensor(l, kUp), h, inter, inv_sqrt(h) / g);
   w.down = matrix(layer_tensor(l, kDown), inter, h, inv_sqrt(inter) * resid);
+  // Small biases (std 0.1): present so the bias path is exercised, not large enough to dominate.
+  const auto bias = [&](std::uint64_t kind, std::int64_t n) {
+    const Tensor b = matrix(layer_tensor(l, kind), 1, n, 0.1);
+    return std::vector<float>(b.data<float>().begin(), b.data<float>().end());
+  };
   if (model_.attention_bias) {
-    // Small biases (std 0.1): present so the bias path is exercised, not large enough to dominate.
-    const auto bias = [&](std::uint64_t kind, std::int64_t n) {
-      const Tensor b = matrix(layer_tensor(l, kind), 1, n, 0.1);
-      return std::vector<float>(b.data<float>().begin(), b.data<float>().end());
-    };
     w.q_bias = bias(kQBias, q_dim);
     w.k_bias = bias(kKBias, kv_dim);
     w.v_bias = bias(kVBias, kv_dim);
+  }
+  if (model_.output_bias) w.o_bias = bias(kOBias, h);
+  if (model_.mlp_bias) {
+    if (model_.gated_mlp) w.gate_bias = bias(kGateBias, inter);
+    w.up_bias = bias(kUpBias, inter);
+    w.down_bias = bias(kDownBias, h);
   }
   w.input_norm = norm();
   w.post_norm = norm();

@@ -28,6 +28,9 @@ struct LayerWeights {
   // (OPT, phi): `up` holds fc1 and `down` fc2; `gate` is empty.
   kernels::Tensor gate, up, down;
   std::vector<float> q_bias, k_bias, v_bias;  // empty when the model has no attention bias
+  std::vector<float> o_bias;                  // empty without an output bias (ModelConfig::output_bias)
+  // Empty without MLP biases (ModelConfig::mlp_bias); a plain MLP's fc1 bias is `up_bias`, fc2's `down_bias`.
+  std::vector<float> gate_bias, up_bias, down_bias;
   NormWeights input_norm, post_norm;
 };
 

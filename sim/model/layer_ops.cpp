@@ -99,17 +99,24 @@ std::vector<OpDesc> decoder_layer_ops(const ModelConfig& m, const LayerShape& s,
   context.m = s.tokens, context.k = s.context, context.n = m.head_dim, context.batch = m.heads * s.sequences;
   b.ops.push_back(context);
   b.matmul_group({{"o_proj", h}}, t, q_dim);
+  if (m.output_bias) b.elementwise("o_bias", OpKind::kBiasAdd, t * h);
   b.elementwise("attn_residual", OpKind::kElementwise, t * h);
   b.elementwise("post_norm", OpKind::kNorm, t * h);
   if (m.gated_mlp) {
     b.matmul_group({{"gate_proj", m.intermediate}, {"up_proj", m.intermediate}}, t, h);
+    if (m.mlp_bias) {
+      b.elementwise("gate_bias", OpKind::kBiasAdd, t * m.intermediate);
+      b.elementwise("up_bias", OpKind::kBiasAdd, t * m.intermediate);
+    }
     b.elementwise("act", OpKind::kActivation, t * m.intermediate);
     b.elementwise("gate_mul", OpKind::kElementwise, t * m.intermediate);
   } else {
     b.matmul_group({{"fc1", m.intermediate}}, t, h);
+    if (m.mlp_bias) b.elementwise("fc1_bias", OpKind::kBiasAdd, t * m.intermediate);
     b.elementwise("act", OpKind::kActivation, t * m.intermediate);
   }
   b.matmul_group({{m.gated_mlp ? "down_proj" : "fc2", h}}, t, m.intermediate);
+  if (m.mlp_bias) b.elementwise(m.gated_mlp ? "down_bias" : "fc2_bias", OpKind::kBiasAdd, t * h);
   b.elementwise("mlp_residual", OpKind::kElementwise, t * h);
   return b.ops;
 }

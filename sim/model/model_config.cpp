@@ -205,14 +205,9 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
   return s;
 }
 
-// Keys that change the model in ways socsim does not build: refused rather than ignored (a
-// llama with mlp_bias: true ran as one without).
+// Keys that change the model in ways socsim does not build: refused rather than ignored.
 void refuse_unmodelled(const Reader& r, const json& j, const std::string& model_type, const std::string_view* known_begin,
                        const std::string_view* known_end) {
-  if (r.boolean_or("mlp_bias", false)) {
-    r.fail("mlp_bias", "biases on the MLP's projections are not modelled (socsim's MLP matmuls carry none, so functional mode "
-                       "would leave the checkpoint's out); give false");
-  }
   if (r.has("text_config")) {
     r.fail("text_config", "a nested text model's configuration (a multimodal wrapper's) is not read: give the text model's own "
                           "config.json, its keys at the top level");
@@ -314,6 +309,7 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     m.kv_heads = m.heads;
     m.gated_mlp = false;
     m.attention_bias = r.boolean_or("enable_bias", true);
+    m.output_bias = m.mlp_bias = m.attention_bias;  // HF OPT: every Linear has bias=enable_bias
     m.norm = NormKind::kLayerNorm;
     m.activation = parse_activation(r, "activation_function", r.string_or("activation_function", "relu"));
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
@@ -330,10 +326,16 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     const bool gemma = m.model_type == "gemma";
     if (gemma) m.activation = Activation::kGeluTanh;
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", gemma);
-    // Qwen2 has q/k/v biases without declaring them; others say attention_bias / bias / qkv_bias.
-    // Every key is read (and type-checked) whatever the family.
+    // Qwen2 has q/k/v biases without declaring them (its o_proj has none); others say
+    // attention_bias (Llama, Gemma, Mistral: q/k/v and o_proj), bias (InternLM: wqkv and wo) or
+    // qkv_bias (q/k/v only). Phi has biases on every projection (attention and MLP, undeclared);
+    // mlp_bias (Llama) puts them on gate/up/down. Every key is read (and type-checked) whatever
+    // the family.
     const bool attention = r.boolean_or("attention_bias", false), bias = r.boolean_or("bias", false), qkv = r.boolean_or("qkv_bias", false);
+    const bool mlp = r.boolean_or("mlp_bias", false);
     m.attention_bias = m.model_type == "qwen2" || phi || attention || bias || qkv;
+    m.output_bias = phi || attention || bias;
+    m.mlp_bias = phi || mlp;
   }
   m.head_dim = r.positive_or("head_dim", 0, kMaxCount);
   if (m.head_dim == 0) {

@@ -27,7 +27,9 @@ struct ModelConfig {
   std::uint64_t max_context = 0;
   bool gated_mlp = true;     // SwiGLU/GeGLU (gate, up, down) vs plain two-matrix MLP
   bool tied_embeddings = false;
-  bool attention_bias = false;
+  bool attention_bias = false;  // q/k/v projections carry biases
+  bool output_bias = false;     // the attention's output projection (o_proj / dense / out_proj) too
+  bool mlp_bias = false;        // the MLP's projections (gate/up/down, or fc1/fc2) too
   Activation activation = Activation::kSilu;
   NormKind norm = NormKind::kRmsNorm;
   // Numerics that only functional mode uses (the timing model never reads them).

@@ -40,14 +40,15 @@ inline model::ModelConfig tiny_model() {
   return m;
 }
 
-// phi/OPT-like: LayerNorm, GELU, plain two-matrix MLP, no bias, untied head, partial rotary.
+// phi-like: LayerNorm, GELU, plain two-matrix MLP, biases on every projection, untied head,
+// partial rotary.
 inline model::ModelConfig tiny_plain_model() {
   model::ModelConfig m = tiny_model();
   m.model_type = "phi";
   m.gated_mlp = false;
   m.norm = model::NormKind::kLayerNorm;
   m.activation = model::Activation::kGelu;
-  m.attention_bias = false;
+  m.attention_bias = m.output_bias = m.mlp_bias = true;
   m.tied_embeddings = false;
   m.rotary_fraction = 0.5;
   m.norm_eps = 1e-5;

@@ -43,9 +43,15 @@ std::map<std::string, RawTensor> hf_tensors(const model::ModelConfig& m, const S
     vec(p + "self_attn.q_proj.bias", lw.q_bias);
     vec(p + "self_attn.k_proj.bias", lw.k_bias);
     vec(p + "self_attn.v_proj.bias", lw.v_bias);
+    if (m.output_bias) vec(p + "self_attn.o_proj.bias", lw.o_bias);
     mat(p + "mlp.gate_proj.weight", lw.gate);
     mat(p + "mlp.up_proj.weight", lw.up);
     mat(p + "mlp.down_proj.weight", lw.down);
+    if (m.mlp_bias) {
+      vec(p + "mlp.gate_proj.bias", lw.gate_bias);
+      vec(p + "mlp.up_proj.bias", lw.up_bias);
+      vec(p + "mlp.down_proj.bias", lw.down_bias);
+    }
     vec(p + "input_layernorm.weight", lw.input_norm.weight);
     vec(p + "post_attention_layernorm.weight", lw.post_norm.weight);
   }
@@ -80,6 +86,43 @@ TEST(FunctionalSafetensors, RoundTripGivesTheSameWeightsAndRun) {
   const auto y = compare_with_reference(f.m, plan, shape, loaded, 21, 0);
   EXPECT_EQ(std::memcmp(x.system_hidden.raw().data(), y.system_hidden.raw().data(), x.system_hidden.bytes()), 0);
   EXPECT_EQ(x.metrics.logits_rel_error, y.metrics.logits_rel_error);
+}
+
+// A llama with attention_bias and mlp_bias: its o_proj and MLP biases are read, and the run with
+// them is the run with the synthetic weights they came from.
+TEST(FunctionalSafetensors, OutputAndMlpBiasesAreReadAndApplied) {
+  Fixture f;
+  f.m.output_bias = f.m.mlp_bias = true;
+  const SyntheticWeights synthetic(f.m, 21);
+  const auto file = f.dir / "biases.safetensors";
+  test::write_safetensors(file, hf_tensors(f.m, synthetic));
+  const SafetensorsWeights loaded(file, f.m);
+  const auto a = synthetic.layer(1), b = loaded.layer(1);
+  ASSERT_EQ(a.o_bias.size(), f.m.hidden);
+  EXPECT_EQ(a.o_bias, b.o_bias);
+  EXPECT_EQ(a.gate_bias, b.gate_bias);
+  EXPECT_EQ(a.up_bias, b.up_bias);
+  EXPECT_EQ(a.down_bias, b.down_bias);
+  const ForwardShape shape{9, 2, 1};
+  const auto plan = test::uniform_plan(f.m, shape, test::at(kernels::Unit::kCpu, runtime::Precision::kFp32),
+                                       test::at(kernels::Unit::kCpu, runtime::Precision::kFp32));
+  const auto x = compare_with_reference(f.m, plan, shape, synthetic, 21, 0);
+  const auto y = compare_with_reference(f.m, plan, shape, loaded, 21, 0);
+  EXPECT_EQ(std::memcmp(x.system_hidden.raw().data(), y.system_hidden.raw().data(), x.system_hidden.bytes()), 0);
+  // FP32 throughout: the system's forward is the reference's, biases included.
+  EXPECT_LT(x.metrics.logits_rel_error, 1e-5);
+  // Without the biases the same weights give another output.
+  auto plain = f.m;
+  plain.output_bias = plain.mlp_bias = false;
+  const auto z = compare_with_reference(plain, test::uniform_plan(plain, shape, test::at(kernels::Unit::kCpu, runtime::Precision::kFp32),
+                                                                  test::at(kernels::Unit::kCpu, runtime::Precision::kFp32)),
+                                        shape, SyntheticWeights(plain, 21), 21, 0);
+  EXPECT_NE(std::memcmp(x.system_hidden.raw().data(), z.system_hidden.raw().data(), x.system_hidden.bytes()), 0);
+  // A checkpoint without them is refused, naming the tensor.
+  auto without = hf_tensors(f.m, synthetic);
+  without.erase("model.layers.0.mlp.down_proj.bias");
+  test::write_safetensors(f.dir / "nobias.safetensors", without);
+  EXPECT_THROW(SafetensorsWeights(f.dir / "nobias.safetensors", f.m), config::ConfigError);
 }
 
 TEST(FunctionalSafetensors, ReadsF16AndBf16) {

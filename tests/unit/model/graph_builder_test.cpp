@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 namespace socsim::model {
 namespace {
 
@@ -34,6 +37,37 @@ TEST(GraphBuilder, LayerOpCounts) {
   EXPECT_EQ(prefill_graph(m, {256, 0, 1, false, false}, false).size(), 24u * 21 + 2);
   // Four chunks of 64: four times the layers, one head.
   EXPECT_EQ(prefill_graph(m, {256, 64, 1, false, false}, false).size(), 4u * 24 * 21 + 2);
+}
+
+// Output and MLP biases each add their projection's output once, after it, before what reads it.
+TEST(GraphBuilder, OutputAndMlpBiasesFollowTheirProjections) {
+  auto m = qwen2_05b();
+  m.output_bias = m.mlp_bias = true;
+  std::vector<std::string> names;
+  for (const auto& op : decoder_layer_ops(m, {16, 16, 1}, false)) names.push_back(op.name);
+  const auto after = [&](const std::string& a, const std::string& b) {
+    const auto i = std::find(names.begin(), names.end(), a);
+    return i != names.end() && i + 1 != names.end() && *(i + 1) == b;
+  };
+  EXPECT_EQ(names.size(), 21u + 4);
+  EXPECT_TRUE(after("o_proj", "o_bias"));
+  EXPECT_TRUE(after("up_proj", "gate_bias"));
+  EXPECT_TRUE(after("up_bias", "act"));
+  EXPECT_TRUE(after("down_proj", "down_bias"));
+  for (const auto& op : decoder_layer_ops(m, {16, 16, 1}, false)) {
+    if (op.name == "o_bias" || op.name == "down_bias") {
+      EXPECT_EQ(op.elements, 16u * 896);
+    }
+    if (op.name == "gate_bias" || op.name == "up_bias") {
+      EXPECT_EQ(op.elements, 16u * 4864);
+    }
+  }
+  m.gated_mlp = false;
+  names.clear();
+  for (const auto& op : decoder_layer_ops(m, {16, 16, 1}, false)) names.push_back(op.name);
+  EXPECT_TRUE(after("fc1", "fc1_bias"));
+  EXPECT_TRUE(after("fc2", "fc2_bias"));
+  EXPECT_TRUE(after("fc2_bias", "mlp_residual"));
 }
 
 TEST(GraphBuilder, MatmulFlopsMatchTheParameterCount) {

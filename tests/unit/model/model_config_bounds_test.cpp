@@ -85,12 +85,9 @@ TEST(ModelConfigBounds, AKeyOneTypoFromAKnownOneIsRefused) {
 }
 
 // Keys that change the model in ways socsim does not build are refused, not ignored (a probe ran a
-// llama with mlp_bias: true, a GPTQ config and a multimodal wrapper as plain models).
+// GPTQ config and a multimodal wrapper as plain models).
 TEST(ModelConfigBounds, WhatSocsimDoesNotBuildIsRefusedAtItsKey) {
-  EXPECT_EQ(error_of(config_text("64", ",\n  \"mlp_bias\": true")),
-            "m.json:9: mlp_bias: biases on the MLP's projections are not modelled (socsim's MLP matmuls carry none, so functional "
-            "mode would leave the checkpoint's out); give false");
-  EXPECT_EQ(error_of(config_text("64", ",\n  \"mlp_bias\": false")), "(accepted)");
+  EXPECT_EQ(error_of(config_text("64", ",\n  \"mlp_bias\": \"yes\"")), "m.json:9: mlp_bias: expected true or false, got \"yes\"");
   EXPECT_NE(error_of(config_text("64", ",\n  \"quantization_config\": {\"bits\": 3}")).find("m.json:9: quantization_config: a pre-quantized"),
             std::string::npos);
   EXPECT_NE(error_of(config_text("64", ",\n  \"text_config\": {\"hidden_size\": 4096}")).find("m.json:9: text_config: a nested text model"),
@@ -130,6 +127,29 @@ TEST(ModelConfigBounds, TextThatIsNotUtf8IsNamedByItsByte) {
 }
 
 // Every shipped model still loads.
+// Which projections carry biases, per family (Hugging Face's modules): a probe found a llama with
+// mlp_bias: true run as one without, and OPT's and Phi's output and MLP biases left out.
+TEST(ModelConfigBounds, BiasesFollowEachFamilysProjections) {
+  const auto biases = [](const std::string& type, const std::string& extra) {
+    std::string text = config_text("64", extra);
+    text.replace(text.find("qwen2"), 5, type);
+    if (type == "opt") text.replace(text.find("intermediate_size"), 17, "ffn_dim");
+    const auto m = parse_model_config(text, "m.json");
+    return std::string(m.attention_bias ? "qkv" : "-") + (m.output_bias ? " o" : " -") + (m.mlp_bias ? " mlp" : " -");
+  };
+  EXPECT_EQ(biases("qwen2", ""), "qkv - -");  // q/k/v biases, undeclared; no o_proj bias
+  EXPECT_EQ(biases("llama", ""), "- - -");
+  EXPECT_EQ(biases("llama", ",\n  \"attention_bias\": true"), "qkv o -");
+  EXPECT_EQ(biases("llama", ",\n  \"mlp_bias\": true"), "- - mlp");
+  EXPECT_EQ(biases("llama", ",\n  \"qkv_bias\": true"), "qkv - -");
+  EXPECT_EQ(biases("internlm2", ",\n  \"bias\": true"), "qkv o -");  // wqkv and wo
+  EXPECT_EQ(biases("phi", ""), "qkv o mlp");
+  EXPECT_EQ(biases("opt", ""), "qkv o mlp");
+  EXPECT_EQ(biases("opt", ",\n  \"enable_bias\": false"), "- - -");
+  const auto phi2 = load_model_config(std::string(SOCSIM_SOURCE_DIR) + "/models/phi-2.json");
+  EXPECT_TRUE(phi2.attention_bias && phi2.output_bias && phi2.mlp_bias);
+}
+
 TEST(ModelConfigBounds, ShippedModelsLoad) {
   for (const auto& e : std::filesystem::directory_iterator(std::string(SOCSIM_SOURCE_DIR) + "/models")) {
     if (e.path().extension() == ".json") {
