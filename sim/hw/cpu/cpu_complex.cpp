@@ -8,6 +8,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include "sim/core/signature.h"
+#include "sim/hw/cpu/fair_streams.h"
 
 namespace socsim::hw {
 
@@ -226,12 +227,20 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   }
   check_ops(t);
   if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
+  // A core's rate at this task is the lower of its arithmetic and its DRAM stream: a memory-bound
+  // task on a core with a faster clock but the same stream goes no faster (ranking and sharing by
+  // arithmetic alone gave a faster core more bytes than it could move, and the run got slower).
+  const double bytes_per_op = t.ops > 0 ? static_cast<double>(t.dram_bytes) / t.ops : 0.0;
+  const auto effective = [&](const CpuClusterSpec& c, double stream) {
+    const double r = task_ops_per_second(c, t);
+    return bytes_per_op > 0 && stream > 0 ? std::min(r, stream / bytes_per_op) : r;
+  };
   // Clusters fastest first for this task, ties in their order (a stable insertion sort: a few
   // clusters, and this runs per CPU task, so nothing is allocated).
   boost::container::small_vector<const CpuCluster*, 4> order;
   boost::container::small_vector<double, 4> rate;
   for (const auto& c : clusters_) {
-    const double r = task_ops_per_second(c->spec(), t);
+    const double r = effective(c->spec(), c->spec().core_bandwidth);
     std::size_t at = order.size();
     while (at > 0 && rate[at - 1] < r) --at;
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), c.get());
@@ -243,14 +252,23 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
     double weight;  // this part's share of the work, unnormalized
   };
   boost::container::small_vector<Pick, 4> picks;
-  double total_weight = 0;
   for (std::uint32_t left = threads; const CpuCluster* c : order) {
     if (left == 0) break;
     const std::uint32_t n = std::min(left, c->spec().cores);
-    // Static partition: a share per thread; dynamic chunks: a share per unit of throughput.
-    picks.push_back({c, n, t.even_split ? static_cast<double>(n) : n * task_ops_per_second(c->spec(), t)});
-    total_weight += picks.back().weight;
+    picks.push_back({c, n, 0.0});
     left -= n;
+  }
+  // Static partition: a share per thread. Dynamic chunks: a share per unit of throughput, each
+  // core at the rate it reaches beside the others, its stream a max-min fair share of the CPU's
+  // port (or DRAM's peak) under its own cap, as DRAM divides it (water-filling, the least capped
+  // cores first).
+  const auto streams = fair_streams(picks, std::min(spec_.port_bandwidth, dram_.peak_bytes_per_s()),
+                                    [](const Pick& p) { return std::pair{p.threads, p.cluster->spec().core_bandwidth}; });
+  double total_weight = 0;
+  for (std::size_t i = 0; i < picks.size(); ++i) {
+    const double n = static_cast<double>(picks[i].threads);
+    picks[i].weight = t.even_split ? n : n * (t.ops > 0 ? effective(picks[i].cluster->spec(), streams[i]) : streams[i]);
+    total_weight += picks[i].weight;
   }
   PartList parts;
   std::uint64_t bytes_left = t.dram_bytes;

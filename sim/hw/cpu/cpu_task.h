@@ -40,7 +40,8 @@ double ops_per_cycle(const CpuClusterSpec& c, DType d);
 // for a kernel costed by its instruction mix (std::invalid_argument if `c` has no simd_pipes);
 // else ops_per_cycle(c, t.dtype).
 double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t);
-// Ops per second of one core of `c` running `t` (the order in which run_on_fastest fills clusters).
+// Ops per second of one core of `c` running `t` by its arithmetic (run_on_fastest ranks clusters by the
+// lower of this and the core's DRAM stream).
 double task_ops_per_second(const CpuClusterSpec& c, const CpuTask& t);
 
 // Ops per second of one core of `c` for `d` (clock x ops per cycle): the order in which

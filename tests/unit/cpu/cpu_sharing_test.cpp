@@ -77,6 +77,38 @@ TEST(CpuSharing, RunOnFastestSplitsByThroughput) {
   EXPECT_EQ(b.cpu.core_busy("mid"), 200 * kMicrosecond);
 }
 
+// Dynamic chunks balance on the rate each core reaches, the lower of its arithmetic and its
+// stream: a memory-bound task gives a core the bytes it can move (a probe found a faster prime
+// clock making a decode mat-vec 9% slower: the prime core was given bytes by its arithmetic).
+Tick memory_bound_end(const CpuSpec& spec, std::uint32_t threads, std::uint64_t bytes) {
+  CpuBench b(spec);
+  Tick end = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest({"mv", 3e3, DType::kFp32, bytes, 0}, threads), end), "fastest");
+  EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+  return end;
+}
+
+TEST(CpuSharing, RunOnFastestGivesMemoryBoundWorkByStream) {
+  // 3e3 ops over 3 MB: 1000 bytes per op. Streams: prime 10 GB/s, mid 5 GB/s per core (30 GB/s
+  // in all, under the 40 GB/s port), so prime moves 1/3 (1 MB in 100 us) and each mid core 1/6
+  // (0.5 MB in 100 us); by arithmetic (32 : 4 x 8 GFLOP/s) prime took half, 150 us.
+  EXPECT_EQ(memory_bound_end(testing::small_cpu_spec(), 5, 3'000'000), 100 * kMicrosecond);
+  // Under a 12 GB/s port the five streams get 2.4 GB/s each (max-min fair, below every cap): an
+  // even 1.2 MB each, 500 us.
+  auto narrow = testing::small_cpu_spec();
+  narrow.port_bandwidth = 12 * kGB;
+  EXPECT_EQ(memory_bound_end(narrow, 5, 6'000'000), 500 * kMicrosecond);
+  // A faster prime clock moves no more bytes: the same time, not longer.
+  auto fast = testing::small_cpu_spec();
+  fast.clusters[0].clock_hz = 8'000'000'000;
+  EXPECT_EQ(memory_bound_end(fast, 5, 3'000'000), 100 * kMicrosecond);
+  // Nor does a faster mid cluster rank above prime for it: two threads stay prime + one mid
+  // (prime 2/3 of 1.5 MB at 10 GB/s = 100 us), not two mid cores at 5 GB/s.
+  auto fast_mid = testing::small_cpu_spec();
+  fast_mid.clusters[1].clock_hz = 16'000'000'000;
+  EXPECT_EQ(memory_bound_end(fast_mid, 2, 1'500'000), 100 * kMicrosecond);
+}
+
 TEST(CpuSharing, RunOnFastestWithinOneCluster) {
   CpuBench b;
   // One thread: the prime core alone, 3.2e6 / 16 = 2e5 cycles at 2 GHz = 100 us.
