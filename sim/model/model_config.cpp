@@ -326,16 +326,21 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     const bool gemma = m.model_type == "gemma";
     if (gemma) m.activation = Activation::kGeluTanh;
     m.tied_embeddings = r.boolean_or("tie_word_embeddings", gemma);
-    // Qwen2 has q/k/v biases without declaring them (its o_proj has none); others say
-    // attention_bias (Llama, Gemma, Mistral: q/k/v and o_proj), bias (InternLM: wqkv and wo) or
-    // qkv_bias (q/k/v only). Phi has biases on every projection (attention and MLP, undeclared);
-    // mlp_bias (Llama) puts them on gate/up/down. Every key is read (and type-checked) whatever
-    // the family.
+    // Biases as each family's Hugging Face modules build them: Qwen2 has q/k/v biases without
+    // declaring them (o_proj and the MLP never have one); Llama, Gemma and PhoneLM put
+    // attention_bias on q/k/v and o_proj, and Llama mlp_bias on gate/up/down; InternLM2's bias is
+    // on wqkv and wo; Phi has biases on every projection, undeclared; Mistral hard-codes none, so
+    // these keys change nothing there (as in Hugging Face). qkv_bias: q/k/v only. Every key is
+    // read (and type-checked) whatever the family.
     const bool attention = r.boolean_or("attention_bias", false), bias = r.boolean_or("bias", false), qkv = r.boolean_or("qkv_bias", false);
     const bool mlp = r.boolean_or("mlp_bias", false);
-    m.attention_bias = m.model_type == "qwen2" || phi || attention || bias || qkv;
-    m.output_bias = phi || attention || bias;
-    m.mlp_bias = phi || mlp;
+    const std::string& t = m.model_type;
+    const bool declares_attention = t == "llama" || t == "gemma" || t == "phonelm";
+    const bool declares_bias = t == "internlm2";
+    const bool mistral = t == "mistral";
+    m.attention_bias = t == "qwen2" || phi || (declares_attention && attention) || (declares_bias && bias) || (!mistral && qkv);
+    m.output_bias = phi || (declares_attention && attention) || (declares_bias && bias);
+    m.mlp_bias = phi || (t == "llama" && mlp);
   }
   m.head_dim = r.positive_or("head_dim", 0, kMaxCount);
   if (m.head_dim == 0) {

@@ -36,7 +36,10 @@ using Json = nlohmann::ordered_json;
 
 std::string shown(const Json& v) {
   std::string d = v.dump();
-  return d.size() > 60 ? d.substr(0, 57) + "..." : d;
+  if (d.size() <= 60) return d;
+  std::size_t cut = 57;
+  while (cut > 0 && (static_cast<unsigned char>(d[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return d.substr(0, cut) + "...";
 }
 
 const Json& field(const Json& o, const std::string& key, const std::string& path, const std::string& file) {
@@ -110,9 +113,9 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
     if (j.contains("inputs")) {
       // What to_json writes: {what: hash} with string hashes (a merge compares them).
       const auto& in = j.at("inputs");
-      if (!in.is_object()) bad_file(file, "inputs", "expected the sweep's inputs ({\"what\": \"hash\", ...}), got " + in.dump());
+      if (!in.is_object()) bad_file(file, "inputs", "expected the sweep's inputs ({\"what\": \"hash\", ...}), got " + shown(in));
       for (const auto& [what, hash] : in.items()) {
-        if (!hash.is_string()) bad_file(file, "inputs." + what, "expected the input's hash (a string), got " + hash.dump());
+        if (!hash.is_string()) bad_file(file, "inputs." + what, "expected the input's hash (a string), got " + shown(hash));
         r.inputs.emplace_back(what, hash.get<std::string>());
       }
     }
@@ -142,7 +145,7 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       const std::string at = "runs[" + std::to_string(n) + "]";
       ResultRow row;
       if (!field(jr, "run", at, file).is_number_unsigned()) {
-        bad_file(file, "run", "expected a run index (a whole number from 0), got " + shown(jr.at("run")));
+        bad_file(file, at + ".run", "expected a run index (a whole number from 0), got " + shown(jr.at("run")));
       }
       row.run = jr.at("run").get<std::size_t>();
       const std::string where = "run " + std::to_string(row.run);

@@ -230,7 +230,11 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   // A core's rate at this task is the lower of its arithmetic and its DRAM stream: a memory-bound
   // task on a core with a faster clock but the same stream goes no faster (ranking and sharing by
   // arithmetic alone gave a faster core more bytes than it could move, and the run got slower).
-  const double bytes_per_op = t.ops > 0 ? static_cast<double>(t.dram_bytes) / t.ops : 0.0;
+  // Rates in the ops the cores execute: a GEMM's rows padded to the row block (a few rows' GEMM
+  // is compute-bound on the whole block, whatever its bytes).
+  const double executed = padded_ops(t, spec_.gemm_tile_rows);
+  const double bytes_per_op = executed > 0 ? static_cast<double>(t.dram_bytes) / executed : 0.0;
+  const double shared = std::min(spec_.port_bandwidth, dram_.peak_bytes_per_s());  // what the cores' streams share
   const auto effective = [&](const CpuClusterSpec& c, double stream) {
     const double r = task_ops_per_second(c, t);
     return bytes_per_op > 0 && stream > 0 ? std::min(r, stream / bytes_per_op) : r;
@@ -240,7 +244,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   boost::container::small_vector<const CpuCluster*, 4> order;
   boost::container::small_vector<double, 4> rate;
   for (const auto& c : clusters_) {
-    const double r = effective(c->spec(), c->spec().core_bandwidth);
+    const double r = effective(c->spec(), std::min(c->spec().core_bandwidth, shared));
     std::size_t at = order.size();
     while (at > 0 && rate[at - 1] < r) --at;
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), c.get());
@@ -260,14 +264,19 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   }
   // Static partition: a share per thread. Dynamic chunks: a share per unit of throughput, each
   // core at the rate it reaches beside the others, its stream a max-min fair share of the CPU's
-  // port (or DRAM's peak) under its own cap, as DRAM divides it (water-filling, the least capped
-  // cores first).
-  const auto streams = fair_streams(picks, std::min(spec_.port_bandwidth, dram_.peak_bytes_per_s()),
-                                    [](const Pick& p) { return std::pair{p.threads, p.cluster->spec().core_bandwidth}; });
+  // port (or DRAM's peak) under what it can use: its core_bandwidth, or less when its arithmetic
+  // keeps it from moving more (a slow core's unused share goes to the others, as DRAM gives it
+  // once that core's bytes are done). Water-filling, the least demanding cores first.
+  const auto demand = [&](const Pick& p) {
+    const double cap = p.cluster->spec().core_bandwidth;
+    const double arithmetic = bytes_per_op > 0 ? task_ops_per_second(p.cluster->spec(), t) * bytes_per_op : cap;
+    return std::pair{p.threads, cap > 0 ? std::min(cap, arithmetic) : arithmetic};
+  };
+  const auto streams = fair_streams(picks, shared, demand);
   double total_weight = 0;
   for (std::size_t i = 0; i < picks.size(); ++i) {
     const double n = static_cast<double>(picks[i].threads);
-    picks[i].weight = t.even_split ? n : n * (t.ops > 0 ? effective(picks[i].cluster->spec(), streams[i]) : streams[i]);
+    picks[i].weight = t.even_split ? n : n * (executed > 0 ? effective(picks[i].cluster->spec(), streams[i]) : streams[i]);
     total_weight += picks[i].weight;
   }
   PartList parts;

@@ -44,8 +44,7 @@ double task_ops_per_cycle(const CpuClusterSpec& c, const CpuTask& t);
 // lower of this and the core's DRAM stream).
 double task_ops_per_second(const CpuClusterSpec& c, const CpuTask& t);
 
-// Ops per second of one core of `c` for `d` (clock x ops per cycle): the order in which
-// run_on_fastest fills clusters.
+// Ops per second of one core of `c` for `d` (clock x ops per cycle).
 double core_ops_per_second(const CpuClusterSpec& c, DType d);
 
 // The ops the cores actually execute: for a GEMM (rows > 0) M is rounded up to a multiple of

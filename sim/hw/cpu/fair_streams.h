@@ -13,9 +13,10 @@
 
 namespace socsim::hw {
 
-// One core's stream in each group. `get(group)` gives (cores, cap per core in bytes/s; <= 0 for
-// none); `total` (<= 0 for none) is what they share. Water-filling: the least capped cores take
-// their cap while it is below an even share of what is left, the others an even share.
+// One core's stream in each group. `get(group)` gives (cores, what one core can use in bytes/s:
+// its cap, or less when its arithmetic keeps it from moving more; <= 0 for no limit); `total`
+// (<= 0 for none) is what they share. Water-filling: the least demanding cores take what they can
+// use while it is below an even share of what is left, the others an even share.
 template <class Groups, class Get>
 boost::container::small_vector<double, 4> fair_streams(const Groups& groups, double total, Get get) {
   constexpr double kNone = std::numeric_limits<double>::infinity();

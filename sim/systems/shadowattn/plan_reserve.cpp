@@ -17,12 +17,15 @@ std::uint64_t attention_jobs_bound(AttentionVariant v, const Options& o, const m
 
 void reserve_plan_jobs(runtime::Plan& plan, const runtime::Plan& host, AttentionVariant v, const Options& o, const model::ModelConfig& m,
                        std::uint64_t decode_jobs) {
-  std::uint64_t cuts = 0;
+  // Each host job holding an attention becomes the ops before it (when there are any: the host
+  // usually gives them a job of their own), the attention's jobs and the ops after it.
+  std::uint64_t extra = 0;
   for (const runtime::Job& j : host.jobs) {
     if (j.unit == kernels::Unit::kNpu) continue;
-    cuts += std::any_of(j.ops.begin(), j.ops.end(), [](const model::GraphOp& g) { return g.op.kind == model::OpKind::kAttnScores; }) ? 1 : 0;
+    const auto scores = std::find_if(j.ops.begin(), j.ops.end(), [](const model::GraphOp& g) { return g.op.kind == model::OpKind::kAttnScores; });
+    if (scores != j.ops.end()) extra += (scores != j.ops.begin() ? 1 : 0) + attention_jobs_bound(v, o, m);
   }
-  const std::uint64_t total = host.jobs.size() + cuts * (1 + attention_jobs_bound(v, o, m)) + decode_jobs;
+  const std::uint64_t total = host.jobs.size() + extra + decode_jobs;
   if (total <= runtime::kReservedJobsLimit) plan.jobs.reserve(total);
 }
 

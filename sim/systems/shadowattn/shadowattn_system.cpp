@@ -415,8 +415,10 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     pre.name += ".pre";
     post.deps.clear();
     post.start_deps.clear();
-    const std::uint32_t pre_id = plan.add(std::move(pre));
-    auto finals = builder.build(plan, {pre_id}, attn, layer, chunk);
+    // The host's attention subgraph starts at its scores once its keys were written by a job of
+    // their own (chunk_dag.cpp): nothing runs before the attention then.
+    const std::vector<std::uint32_t> before = first > 0 ? std::vector<std::uint32_t>{plan.add(std::move(pre))} : pre.deps;
+    auto finals = builder.build(plan, before, attn, layer, chunk);
     post.deps = finals;
     map[j] = plan.add(std::move(post));
   }

@@ -109,6 +109,46 @@ TEST(CpuSharing, RunOnFastestGivesMemoryBoundWorkByStream) {
   EXPECT_EQ(memory_bound_end(fast_mid, 2, 1'500'000), 100 * kMicrosecond);
 }
 
+// The rates are in the ops the cores execute: a 4-row GEMM computes the whole 64-row block, so
+// it is compute-bound whatever its bytes per (unpadded) op (a review found 4-row CPU GEMMs up to
+// 2.3x slower, shared out by stream as if memory-bound).
+TEST(CpuSharing, RunOnFastestRatesThePaddedRows) {
+  CpuBench b;
+  // 3e5 ops over 4 rows execute 4.8e6 (x16); 300 KB is 0.0625 bytes per executed op: prime needs
+  // 2 GB/s at 32 GFLOP/s, a mid core 0.5 GB/s at 8, all below their caps. Shares by arithmetic,
+  // 32 : 4 x 8: prime 2.4e6 executed ops / 16 per cycle = 1.5e5 cycles at 2 GHz = 75 us; each mid
+  // core 6e5 / 8 = 7.5e4 cycles at 1 GHz = 75 us (by stream, 10 : 4 x 5, mid took 2/3: 100 us).
+  Tick end = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest({"gemm4", 3e5, DType::kFp32, 300'000, 4}, 5), end), "fastest");
+  EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 75 * kMicrosecond);
+  EXPECT_DOUBLE_EQ(b.cpu.ops_done("prime"), 1.5e5);
+}
+
+// A core whose arithmetic keeps it from using its share of the port leaves the rest to the
+// others: two slow little cores added to a memory-bound task do not slow it (a review found 8
+// threads slower than 6 with 0.1 GHz little cores).
+TEST(CpuSharing, RunOnFastestSlowCoresLeaveTheirStreamToOthers) {
+  auto spec = testing::small_cpu_spec();
+  spec.port_bandwidth = 20 * kGB;
+  spec.clusters.push_back({"little", 2, 100'000'000, 8, 16, 32, 4 * kGB});
+  // 1e7 ops over 2e7 bytes (2 per op). Five threads (prime + 4 mid) share the 20 GB/s port evenly,
+  // 4 GB/s each under their caps, so each moves 4 MB in 1 ms.
+  const CpuTask t{"mv", 1e7, DType::kFp32, 20'000'000, 0};
+  const auto end_with = [&](std::uint32_t threads) {
+    CpuBench b(spec);
+    Tick end = 0;
+    b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, threads), end), "fastest");
+    EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+    return end;
+  };
+  EXPECT_EQ(end_with(5), 1 * kMillisecond);
+  // The little cores compute 0.8 GFLOP/s, so use 1.6 GB/s each: the other five share 16.8 GB/s
+  // (3.36 each) and the little ones take 1.6e6 ops, 1 ms of their arithmetic. By an even share
+  // of the port they took 1.83e6, 1.14 ms.
+  EXPECT_LE(end_with(7), 1 * kMillisecond);
+}
+
 TEST(CpuSharing, RunOnFastestWithinOneCluster) {
   CpuBench b;
   // One thread: the prime core alone, 3.2e6 / 16 = 2e5 cycles at 2 GHz = 100 us.

@@ -126,7 +126,6 @@ TEST(ModelConfigBounds, TextThatIsNotUtf8IsNamedByItsByte) {
   EXPECT_EQ(error_of("\xEF\xBB\xBF" + config_text()), "(accepted)");
 }
 
-// Every shipped model still loads.
 // Which projections carry biases, per family (Hugging Face's modules): a probe found a llama with
 // mlp_bias: true run as one without, and OPT's and Phi's output and MLP biases left out.
 TEST(ModelConfigBounds, BiasesFollowEachFamilysProjections) {
@@ -143,6 +142,10 @@ TEST(ModelConfigBounds, BiasesFollowEachFamilysProjections) {
   EXPECT_EQ(biases("llama", ",\n  \"mlp_bias\": true"), "- - mlp");
   EXPECT_EQ(biases("llama", ",\n  \"qkv_bias\": true"), "qkv - -");
   EXPECT_EQ(biases("internlm2", ",\n  \"bias\": true"), "qkv o -");  // wqkv and wo
+  EXPECT_EQ(biases("gemma", ",\n  \"attention_bias\": true, \"mlp_bias\": true"), "qkv o -");  // GemmaMLP has none
+  EXPECT_EQ(biases("qwen2", ",\n  \"attention_bias\": true, \"mlp_bias\": true"), "qkv - -");  // hard-coded in Qwen2
+  EXPECT_EQ(biases("mistral", ",\n  \"attention_bias\": true, \"mlp_bias\": true"), "- - -");  // hard-coded bias=False
+  EXPECT_EQ(biases("llama", ",\n  \"bias\": true"), "- - -");  // InternLM's key, not Llama's
   EXPECT_EQ(biases("phi", ""), "qkv o mlp");
   EXPECT_EQ(biases("opt", ""), "qkv o mlp");
   EXPECT_EQ(biases("opt", ",\n  \"enable_bias\": false"), "- - -");
@@ -150,6 +153,7 @@ TEST(ModelConfigBounds, BiasesFollowEachFamilysProjections) {
   EXPECT_TRUE(phi2.attention_bias && phi2.output_bias && phi2.mlp_bias);
 }
 
+// Every shipped model still loads.
 TEST(ModelConfigBounds, ShippedModelsLoad) {
   for (const auto& e : std::filesystem::directory_iterator(std::string(SOCSIM_SOURCE_DIR) + "/models")) {
     if (e.path().extension() == ".json") {

@@ -139,9 +139,16 @@ TEST(LlmNpuDag, IntraAndCrossChunkDependencies) {
   }
   ASSERT_EQ(attn.size(), 3u);
   const auto& deps2 = plan.jobs[attn[2]].deps;
-  // Chunk 2's attention waits for the attention subgraphs of chunks 0 and 1 (their K/V in the cache).
-  EXPECT_NE(std::find(deps2.begin(), deps2.end(), attn[0]), deps2.end());
-  EXPECT_NE(std::find(deps2.begin(), deps2.end(), attn[1]), deps2.end());
+  // Chunk 2's attention waits for the keys and values of chunks 0 and 1 (§3.4: G[e][j-1] for
+  // e <= i), written by the jobs before their attention (RoPE), not for their attention: the
+  // chunks' attention may run side by side.
+  const auto kv_of = [&](std::uint32_t a) {
+    EXPECT_EQ(plan.jobs[a - 1].name, plan.jobs[a].name + ".kv");
+    EXPECT_EQ(plan.jobs[a].ops.front().op.kind, model::OpKind::kAttnScores);
+    return a - 1;
+  };
+  EXPECT_EQ(deps2, (std::vector<std::uint32_t>{kv_of(attn[2]), kv_of(attn[0]), kv_of(attn[1])}));
+  EXPECT_EQ(plan.jobs[kv_of(attn[0])].ops.back().op.kind, model::OpKind::kRope);  // the keys, roped
   // Every job depends only on earlier jobs; NPU jobs are on the npu lane, all others on the float lane.
   for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
     for (auto d : plan.jobs[j].deps) EXPECT_LT(d, j);
@@ -154,7 +161,7 @@ TEST(LlmNpuDag, IntraAndCrossChunkDependencies) {
       EXPECT_EQ(g.op.n, 80u);  // keys: 64 cached + 16
     }
   }
-  const auto& qkv = plan.jobs[attn[2] - 2];  // the NPU q/k/v subgraph (its shadow sits between)
+  const auto& qkv = plan.jobs[attn[2] - 3];  // the NPU q/k/v subgraph (its shadow and the keys' job sit between)
   ASSERT_EQ(qkv.unit, kernels::Unit::kNpu) << qkv.name;
   EXPECT_EQ(qkv.ops.front().op.m, 32u);
 }

@@ -31,8 +31,10 @@ TEST(ShadowAttnPlanReserve, ThePlanFitsItsReserve) {
         const std::string what = id + " batch " + std::to_string(batch) + (sets.empty() ? "" : " " + sets.front());
         // Prefill with a few decode steps.
         const runtime::Plan plan = r.system->plan(r.req.soc, r.req.model, {700, 8, batch, 0, false, 40});
-        const auto cuts = static_cast<std::size_t>(
-            std::count_if(plan.jobs.begin(), plan.jobs.end(), [](const runtime::Job& j) { return j.name.ends_with(".pre"); }));
+        // Attention cuts: the host's job writing the keys before each (chunk, layer)'s attention.
+        const auto cuts = static_cast<std::size_t>(std::count_if(plan.jobs.begin(), plan.jobs.end(), [](const runtime::Job& j) {
+          return j.name.ends_with(".kv") || j.name.ends_with(".pre");
+        }));
         EXPECT_GT(cuts, 0u) << what;
         EXPECT_GE(plan.jobs.capacity(), plan.jobs.size()) << what;
         EXPECT_LE(plan.jobs.capacity() - plan.jobs.size(), fused ? cuts * r.req.model.heads : 0)
