@@ -235,31 +235,39 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   const double executed = padded_ops(t, spec_.gemm_tile_rows);
   const double bytes_per_op = executed > 0 ? static_cast<double>(t.dram_bytes) / executed : 0.0;
   const double shared = std::min(spec_.port_bandwidth, dram_.peak_bytes_per_s());  // what the cores' streams share
-  const auto effective = [&](const CpuClusterSpec& c, double stream) {
-    const double r = task_ops_per_second(c, t);
-    return bytes_per_op > 0 && stream > 0 ? std::min(r, stream / bytes_per_op) : r;
+  // One core's rate: its arithmetic (`arithmetic` ops/s), or its stream when that is lower.
+  const auto effective = [&](double arithmetic, double stream) {
+    return bytes_per_op > 0 && stream > 0 ? std::min(arithmetic, stream / bytes_per_op) : arithmetic;
+  };
+  struct Ranked {
+    const CpuCluster* cluster;
+    double arithmetic;  // one core's ops/s for this task
+    double rate;        // the lower of that and its stream (alone under the port)
   };
   // Clusters fastest first for this task, ties in their order (a stable insertion sort: a few
   // clusters, and this runs per CPU task, so nothing is allocated).
-  boost::container::small_vector<const CpuCluster*, 4> order;
-  boost::container::small_vector<double, 4> rate;
+  boost::container::small_vector<Ranked, 4> order;
   for (const auto& c : clusters_) {
-    const double r = effective(c->spec(), std::min(c->spec().core_bandwidth, shared));
+    const double a = task_ops_per_second(c->spec(), t);
+    const double r = effective(a, std::min(c->spec().core_bandwidth, shared));
     std::size_t at = order.size();
-    while (at > 0 && rate[at - 1] < r) --at;
-    order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), c.get());
-    rate.insert(rate.begin() + static_cast<std::ptrdiff_t>(at), r);
+    while (at > 0 && order[at - 1].rate < r) --at;
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), Ranked{c.get(), a, r});
   }
   struct Pick {
     const CpuCluster* cluster;
     std::uint32_t threads;
-    double weight;  // this part's share of the work, unnormalized
+    double arithmetic;  // one core's ops/s for this task
+    double demand;      // the stream one core can use, bytes/s
+    double weight;      // this part's share of the work, unnormalized
   };
   boost::container::small_vector<Pick, 4> picks;
-  for (std::uint32_t left = threads; const CpuCluster* c : order) {
+  for (std::uint32_t left = threads; const Ranked& c : order) {
     if (left == 0) break;
-    const std::uint32_t n = std::min(left, c->spec().cores);
-    picks.push_back({c, n, 0.0});
+    const std::uint32_t n = std::min(left, c.cluster->spec().cores);
+    const double cap = c.cluster->spec().core_bandwidth;
+    const double usable = bytes_per_op > 0 ? c.arithmetic * bytes_per_op : cap;
+    picks.push_back({c.cluster, n, c.arithmetic, cap > 0 ? std::min(cap, usable) : usable, 0.0});
     left -= n;
   }
   // Static partition: a share per thread. Dynamic chunks: a share per unit of throughput, each
@@ -267,16 +275,11 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   // port (or DRAM's peak) under what it can use: its core_bandwidth, or less when its arithmetic
   // keeps it from moving more (a slow core's unused share goes to the others, as DRAM gives it
   // once that core's bytes are done). Water-filling, the least demanding cores first.
-  const auto demand = [&](const Pick& p) {
-    const double cap = p.cluster->spec().core_bandwidth;
-    const double arithmetic = bytes_per_op > 0 ? task_ops_per_second(p.cluster->spec(), t) * bytes_per_op : cap;
-    return std::pair{p.threads, cap > 0 ? std::min(cap, arithmetic) : arithmetic};
-  };
-  const auto streams = fair_streams(picks, shared, demand);
+  const auto streams = fair_streams(picks, shared, [](const Pick& p) { return std::pair{p.threads, p.demand}; });
   double total_weight = 0;
   for (std::size_t i = 0; i < picks.size(); ++i) {
     const double n = static_cast<double>(picks[i].threads);
-    picks[i].weight = t.even_split ? n : n * (executed > 0 ? effective(picks[i].cluster->spec(), streams[i]) : streams[i]);
+    picks[i].weight = t.even_split ? n : n * (executed > 0 ? effective(picks[i].arithmetic, streams[i]) : streams[i]);
     total_weight += picks[i].weight;
   }
   PartList parts;

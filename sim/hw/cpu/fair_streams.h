@@ -32,7 +32,10 @@ boost::container::small_vector<double, 4> fair_streams(const Groups& groups, dou
     const double c = get(groups[i]).second;
     return c > 0 ? c : kNone;
   };
-  std::stable_sort(by_cap.begin(), by_cap.end(), [&](std::size_t a, std::size_t b) { return cap(a) < cap(b); });
+  // A few groups, once per CPU task: an insertion sort (stable, and std::stable_sort allocates).
+  for (std::size_t i = 1; i < n; ++i) {
+    for (std::size_t k = i; k > 0 && cap(by_cap[k]) < cap(by_cap[k - 1]); --k) std::swap(by_cap[k], by_cap[k - 1]);
+  }
   double left = total > 0 ? total : kNone;
   for (const std::size_t i : by_cap) {
     const double cores = static_cast<double>(get(groups[i]).first);
