@@ -139,9 +139,13 @@ PrefillDag build_prefill_dag(runtime::Plan& plan, const Options& o, const model:
       // their own, the one later chunks' attention waits for; the attention and what follows it
       // wait for those of every earlier chunk (waiting for their whole subgraph held a chunk's
       // attention behind the previous chunk's, and the NPU idle: a 257-token prompt took 14% longer
-      // than a 280-token one).
-      const auto scores = std::find_if(job.ops.begin(), job.ops.end(), [](const model::GraphOp& g) { return g.op.kind == OpKind::kAttnScores; });
-      if (s.has_attention && scores != job.ops.begin() && scores != job.ops.end()) {
+      // than a 280-token one). A float subgraph holding several layers' attention (layers left
+      // wholly to the CPU past the NPU's address space) writes later layers' keys after its first
+      // attention: later chunks wait for all of it, as before.
+      const auto is_scores = [](const model::GraphOp& g) { return g.op.kind == OpKind::kAttnScores; };
+      const auto scores = std::find_if(job.ops.begin(), job.ops.end(), is_scores);
+      const bool one_attention = std::count_if(job.ops.begin(), job.ops.end(), is_scores) == 1;
+      if (s.has_attention && one_attention && scores != job.ops.begin()) {
         runtime::Job kv = job;
         kv.ops.assign(job.ops.begin(), scores);
         kv.name += ".kv";

@@ -140,6 +140,11 @@ TEST(CpuSharing, RunOnFastestSlowCoresLeaveTheirStreamToOthers) {
     Tick end = 0;
     b.sim.spawn(timed(b.sim, b.cpu.run_on_fastest(t, threads), end), "fastest");
     EXPECT_EQ(b.sim.run(), RunResult::kIdle);
+    // All the work is done, split as computed: the little cores' 1.6e6 ops (7 threads).
+    EXPECT_DOUBLE_EQ(b.cpu.ops_done("prime") + b.cpu.ops_done("mid") + b.cpu.ops_done("little"), 1e7);
+    if (threads == 7) {
+      EXPECT_NEAR(b.cpu.ops_done("little"), 1.6e6, 1.0);
+    }
     return end;
   };
   EXPECT_EQ(end_with(5), 1 * kMillisecond);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "sim/hw/soc_spec.h"
 #include "sim/systems/llm_npu/chunk_dag.h"
@@ -164,6 +166,57 @@ TEST(LlmNpuDag, IntraAndCrossChunkDependencies) {
   const auto& qkv = plan.jobs[attn[2] - 3];  // the NPU q/k/v subgraph (its shadow and the keys' job sit between)
   ASSERT_EQ(qkv.unit, kernels::Unit::kNpu) << qkv.name;
   EXPECT_EQ(qkv.ops.front().op.m, 32u);
+}
+
+// Whatever the placement, every job that attends over a layer's keys runs after each earlier
+// chunk's job that ropes that layer's keys (a review found a float subgraph of several CPU layers
+// cut only at its first attention: later layers read keys not yet written).
+TEST(LlmNpuDag, AttentionRunsAfterEveryKeyItReads) {
+  auto m = tiny();
+  m.layers = 4;
+  Options o;
+  o.chunk = 32;
+  for (const std::uint64_t space : {std::uint64_t{1} << 30, std::uint64_t{0}, std::uint64_t{60'000}}) {
+    runtime::Plan plan;
+    const auto place = place_on_npu(m, space);
+    build_prefill_dag(plan, o, m, place, shadow_layers(4, 0.0), 80, 1);
+    // (chunk, layer) -> the job roping its keys.
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t> roped;
+    for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+      for (const auto& g : plan.jobs[j].ops) {
+        if (g.op.name == "rope_k") roped[{g.step, g.layer}] = j;
+      }
+    }
+    const auto before = [&](std::uint32_t a, std::uint32_t b) {  // a is b or one of its ancestors
+      std::vector<std::uint32_t> stack{b};
+      std::set<std::uint32_t> seen;
+      while (!stack.empty()) {
+        const auto x = stack.back();
+        stack.pop_back();
+        if (x == a) return true;
+        if (!seen.insert(x).second) continue;
+        for (auto d : plan.jobs[x].deps) stack.push_back(d);
+      }
+      return false;
+    };
+    std::size_t checked = 0, several = 0;
+    for (std::uint32_t j = 0; j < plan.jobs.size(); ++j) {
+      std::size_t attentions = 0;
+      for (const auto& g : plan.jobs[j].ops) {
+        if (g.op.kind != model::OpKind::kAttnScores) continue;
+        ++attentions;
+        for (std::uint64_t e = 0; e < g.step; ++e) {
+          EXPECT_TRUE(before(roped.at({e, g.layer}), j)) << plan.jobs[j].name << " reads chunk " << e << "'s keys of layer " << g.layer;
+          ++checked;
+        }
+      }
+      several += attentions > 1 ? 1 : 0;
+    }
+    EXPECT_GT(checked, 0u);
+    if (space == 0) {
+      EXPECT_GT(several, 0u) << "expected a float job of several layers' attention";
+    }
+  }
 }
 
 // Shadow jobs and the merges that take their partial sums, in a plan.
