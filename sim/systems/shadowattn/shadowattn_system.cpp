@@ -415,8 +415,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     pre.name += ".pre";
     post.deps.clear();
     post.start_deps.clear();
-    // The host's attention subgraph starts at its scores once its keys were written by a job of
-    // their own (chunk_dag.cpp): nothing runs before the attention then.
+    // No ops before the scores when the host gave the keys a job of their own (chunk_dag.cpp).
     const std::vector<std::uint32_t> before = first > 0 ? std::vector<std::uint32_t>{plan.add(std::move(pre))} : pre.deps;
     auto finals = builder.build(plan, before, attn, layer, chunk);
     post.deps = finals;
