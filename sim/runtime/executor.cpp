@@ -274,7 +274,7 @@ Task<> Executor::hand_over(const Job& from, std::uint32_t from_index, const Job&
       const Tick predicted = gpu_predicted_end_[from_index] > start ? gpu_predicted_end_[from_index] - start : 0;
       const Tick nap = g > 0 ? predicted / g * g : predicted;
       if (nap > 0) co_await soc_.cpu().sleep(nap);
-      co_await soc_.cpu().poll_until(*gpu_flag_[from_index], sync_.poll_cluster);
+      co_await soc_.cpu().poll_until(*gpu_flag_[from_index], hw::cluster_of_class(soc_.spec().cpu, hw::CoreClass::kMid)->name);
       waited_from = std::max(start, gpu_flag_[from_index]->fired_at());
     }
     if (soc_.sim().now() > waited_from) account(unit_name(to.unit), "sync", waited_from);
@@ -314,9 +314,9 @@ Task<> Executor::build_graph_if_new(const Job& job) {
   const auto size = hw::graph_size(ops, precision_weight_bits(job.precision), precision_activation_bytes(job.precision));
   const auto& spec = soc_.spec().npu.graph;
   const Tick start = soc_.sim().now();
-  // Graph preparation runs in the vendor runtime on the host (a prime core) before the first
-  // execution.
-  co_await soc_.cpu().hold(soc_.spec().cpu.clusters.front().name,
+  // Graph preparation runs in the vendor runtime on the host (a prime core: the fastest cluster,
+  // hw::core_class) before the first execution.
+  co_await soc_.cpu().hold(hw::cluster_of_class(soc_.spec().cpu, hw::CoreClass::kPrime)->name,
                            hw::graph_build_time(spec, size) + hw::graph_optimize_time(spec, size), "graph build " + job.npu_graph);
   if (trace_) trace_->span("npu.graph_build", job.npu_graph, start, soc_.sim().now());
   account("npu", "graph_build", start);

@@ -12,7 +12,7 @@ struct SyncPolicy {
   // HeteroLLM's fast synchronization (4.2), for hand-overs from the GPU: no queue drain (the next
   // kernel pays no restart), the host sleeps the GPU job's predicted remaining time (rounded down
   // to the sleep granularity so it never oversleeps) then polls the job's completion flag on one
-  // core of `poll_cluster` (busy: energy). A consumer waits for its producer's own kernels only,
+  // mid core (hw::core_class; busy: energy). A consumer waits for its producer's own kernels only,
   // not for GPU work enqueued after them (the concurrent half of a split op). Use with
   // shared_buffers (the unified-memory pool: no copies).
   bool fast = false;
@@ -22,7 +22,6 @@ struct SyncPolicy {
   // one the queue restart. Reconstruction: the paper names "synchronization and GPU kernel
   // submission" as the decode overhead fast sync removes, not how often the baseline syncs.
   bool flush_each_gpu_kernel = false;
-  const char* poll_cluster = "mid";
 };
 
 }  // namespace socsim::runtime

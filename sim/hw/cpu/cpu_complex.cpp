@@ -120,10 +120,12 @@ Task<> CpuComplex::run_timed(std::shared_ptr<CpuCluster> c, std::uint32_t thread
     co_await when_all(sim_, std::move(parts));
   }
   if (report::tracing_hardware(trace_)) {
-    // Dispatch shows on the first core's track: it is the thread that wakes the others.
-    if (spec_.task_dispatch > 0) {
-      trace_->hardware_span(track(*c, grant.cores()[0]), "dispatch", start, start + spec_.task_dispatch);
-    }
+    // The idle exit and dispatch show on the first core's track, in the order they are paid (the
+    // wake-up first): it is the thread that wakes the others. (The wake-up had no span, and
+    // dispatch was drawn over it, so a core's track summed less than its busy time.)
+    const std::string first = track(*c, grant.cores()[0]);
+    if (wakeup > 0) trace_->hardware_span(first, "idle wake-up", start, start + wakeup);
+    if (spec_.task_dispatch > 0) trace_->hardware_span(first, "dispatch", start + wakeup, start + wakeup + spec_.task_dispatch);
   }
 }
 

@@ -18,6 +18,35 @@ const CpuClusterSpec& CpuSpec::cluster(std::string_view name) const {
   throw std::out_of_range("no CPU cluster named '" + std::string(name) + "' (known: " + known + ")");
 }
 
+namespace {
+
+double core_speed(const CpuClusterSpec& c) { return static_cast<double>(c.clock_hz) * c.fp32_flops_per_cycle; }
+
+}  // namespace
+
+CoreClass core_class(const CpuSpec& cpu, std::size_t cluster) {
+  const auto& cs = cpu.clusters;
+  if (cs.size() <= 1) return CoreClass::kPrime;
+  // Rank: how many clusters come before this one (faster, or as fast and earlier in the file).
+  std::size_t rank = 0;
+  const double mine = core_speed(cs[cluster]);
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    const double other = core_speed(cs[i]);
+    if (other > mine || (other == mine && i < cluster)) ++rank;
+  }
+  if (rank == 0) return CoreClass::kPrime;
+  if (cs.size() >= 3 && rank == cs.size() - 1) return CoreClass::kLittle;
+  return CoreClass::kMid;
+}
+
+const CpuClusterSpec* cluster_of_class(const CpuSpec& cpu, CoreClass c) {
+  if (cpu.clusters.size() == 1) return &cpu.clusters.front();
+  for (std::size_t i = 0; i < cpu.clusters.size(); ++i) {
+    if (core_class(cpu, i) == c) return &cpu.clusters[i];
+  }
+  return nullptr;
+}
+
 CpuSpec parse_cpu_spec(const config::Section& s) {
   CpuSpec cpu;
   cpu.sleep_granularity = s.time("sleep_granularity");

@@ -1,5 +1,6 @@
 #pragma once
 // Parameters of a big.LITTLE CPU (`cpu:` section of a SoC file): clusters of identical cores.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,21 @@ struct CpuSpec {
 
   const CpuClusterSpec& cluster(std::string_view name) const;  // throws std::out_of_range
 };
+
+// What the software stacks ask of the CPU by core class (a prime core for the vendor runtime's graph
+// build, a mid core for HeteroLLM's flag polling and shadowAttn's budget, every core but the little
+// ones for llm.npu's and the optimized engine's threads) is resolved from the clusters' speed, not
+// their names, which are the SoC file's own: clusters ranked by one core's FP32 rate (clock x
+// fp32_flops_per_cycle; a tie keeps the file's order), the first is prime; with three or more
+// clusters the last is little (a tri-cluster phone's efficiency cores; two clusters are prime and
+// mid, one cluster is all three); the others are mid. So a file naming them otherwise, or listing
+// them in another order, gives the same results, and a what-if that makes the mid cores the fastest
+// moves the prime core's work onto them.
+enum class CoreClass { kPrime, kMid, kLittle };
+CoreClass core_class(const CpuSpec& cpu, std::size_t cluster);
+// The first cluster (in the file's order) of that class, or nullptr (no little cluster on two).
+// With one cluster, that cluster for every class.
+const CpuClusterSpec* cluster_of_class(const CpuSpec& cpu, CoreClass c);
 
 CpuSpec parse_cpu_spec(const config::Section& s);
 

@@ -15,9 +15,9 @@ namespace socsim::systems {
 
 void CpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const model::ModelConfig&) {
   std::uint32_t total = 0, big = 0;
-  for (const auto& c : soc.cpu.clusters) {
-    total += c.cores;
-    if (c.name != "little") big += c.cores;
+  for (std::size_t i = 0; i < soc.cpu.clusters.size(); ++i) {
+    total += soc.cpu.clusters[i].cores;
+    if (hw::core_class(soc.cpu, i) != hw::CoreClass::kLittle) big += soc.cpu.clusters[i].cores;
   }
   std::optional<config::Section> o = options.optional_child("cpu_only");
   engine_ = runtime::CpuEngine::kLlamaCpp;

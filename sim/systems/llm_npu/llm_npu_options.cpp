@@ -17,9 +17,9 @@ double hot_hit_of(double hot_channels) {
 Options read_options(config::Section& root, const hw::SocSpec& soc, const model::ModelConfig* model) {
   Options o;
   std::uint32_t big = 0, total = 0;
-  for (const auto& c : soc.cpu.clusters) {
-    total += c.cores;
-    if (c.name != "little") big += c.cores;
+  for (std::size_t i = 0; i < soc.cpu.clusters.size(); ++i) {
+    total += soc.cpu.clusters[i].cores;
+    if (hw::core_class(soc.cpu, i) != hw::CoreClass::kLittle) big += soc.cpu.clusters[i].cores;
   }
   o.cpu_threads = big;
   const auto s = root.optional_child("llm_npu");

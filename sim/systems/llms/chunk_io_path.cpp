@@ -19,11 +19,8 @@ ChunkIoPath chunk_io_path(const hw::SocSpec& soc, const model::ModelConfig& mode
                           bool kv_on_gpu) {
   if (soc.cpu.clusters.empty()) throw std::invalid_argument("the SoC has no CPU cluster to run the service's I/O thread");
   if (model.layers == 0) throw std::invalid_argument("the model has no layers");
-  // The I/O thread is one busy thread: the scheduler keeps it on the fastest core.
-  const hw::CpuClusterSpec* core = &soc.cpu.clusters.front();
-  for (const auto& c : soc.cpu.clusters) {
-    if (c.clock_hz > core->clock_hz) core = &c;
-  }
+  // The I/O thread is one busy thread: the scheduler keeps it on the fastest core (hw::core_class).
+  const hw::CpuClusterSpec* core = hw::cluster_of_class(soc.cpu, hw::CoreClass::kPrime);
   const double hz = static_cast<double>(core->clock_hz);
   ChunkIoPath p;
   p.requests_per_chunk = opt.io_granularity == IoGranularity::kLayer ? static_cast<std::uint32_t>(model.layers) : 1;

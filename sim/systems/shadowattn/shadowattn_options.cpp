@@ -47,14 +47,15 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     if (s->has("calibration_layers")) o.calibration_layers = static_cast<std::uint64_t>(s->integer("calibration_layers", 0, 1 << 20));
     if (s->has("seed")) o.seed = static_cast<std::uint64_t>(s->integer("seed", 0, 1LL << 40));
   }
-  const hw::CpuClusterSpec* cluster = nullptr;
-  for (const auto& c : soc.cpu.clusters) {
-    if (c.name == o.core_class) cluster = &c;
-  }
+  // The class names a rank of the clusters' speed, not a cluster's name (hw::core_class).
+  const hw::CoreClass cls = o.core_class == "prime" ? hw::CoreClass::kPrime : o.core_class == "mid" ? hw::CoreClass::kMid : hw::CoreClass::kLittle;
+  const hw::CpuClusterSpec* cluster = hw::cluster_of_class(soc.cpu, cls);
   if (!cluster) {
     throw config::ConfigError(s ? s->location_of("core_class") : config::SourceLocation{}, "shadowattn.core_class",
-                              "the SoC has no '" + o.core_class + "' CPU cluster");
+                              "the SoC has no '" + o.core_class + "' CPU cluster (little: the slowest of three or more clusters; this SoC has " +
+                                  std::to_string(soc.cpu.clusters.size()) + ")");
   }
+  o.cpu_cluster = cluster->name;
   if (s && s->has("cpu_cores")) o.cpu_cores = static_cast<std::uint32_t>(s->integer("cpu_cores", 1, cluster->cores));
   return o;
 }

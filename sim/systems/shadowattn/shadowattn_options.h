@@ -53,6 +53,7 @@ struct Options {
   double sparsity = 0.2;
   std::uint32_t cpu_cores = 1;
   std::string core_class = "mid";
+  std::string cpu_cluster;  // the SoC's cluster of that class (read_options)
   bool float_on_gpu = false;
   bool topk_on_gpu = false;
   bool pipeline = true;

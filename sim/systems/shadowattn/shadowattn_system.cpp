@@ -125,7 +125,7 @@ class AttentionBuilder {
     j.name = std::move(name);
     j.unit = kernels::Unit::kCpu;
     j.precision = runtime::Precision::kFp32;
-    j.cpu_cluster = o_.core_class;
+    j.cpu_cluster = o_.cpu_cluster;
     j.cpu_threads = threads ? threads : o_.cpu_cores;
     j.lane = "attn";
     j.attention_module = true;

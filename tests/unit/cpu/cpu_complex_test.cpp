@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "tests/unit/cpu/cpu_test_spec.h"
 
 namespace socsim::hw {
@@ -156,6 +159,36 @@ TEST(CpuComplex, DispatchPaidOncePerRun) {
   EXPECT_EQ(run_alone(b, t, "mid", 4), 253 * kMicrosecond);
   EXPECT_EQ(b.cpu.compute_time(t, "mid", 4), 253 * kMicrosecond);
   EXPECT_EQ(b.cpu.core_busy("mid"), 4 * 253 * kMicrosecond);
+}
+
+TEST(CpuComplexTrace, AWakeUpAndItsDispatchAreDrawnInTheOrderTheyArePaid) {
+  // A cold core pays the idle exit, then the dispatch, then computes; its track shows all three,
+  // back to back, so the track sums to the time the core was held (the wake-up had no span and
+  // dispatch was drawn over it).
+  CpuSpec spec = small_cpu_spec();
+  spec.task_dispatch = 10 * kMicrosecond;
+  spec.idle_wakeup = 1500 * kMicrosecond;
+  spec.idle_threshold = 20 * kMillisecond;
+  CpuBench b(spec);
+  Tick end = 0;
+  const CpuTask t{"work", 2e6, DType::kFp32, 0, 0};  // mid: 8 FLOPs per cycle at 1 GHz: 250 us
+  b.sim.spawn(timed(b.sim, b.cpu.run(t, "mid", 1), end), "task");
+  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 1500 * kMicrosecond + 10 * kMicrosecond + 250 * kMicrosecond);
+  std::vector<report::TraceSpan> mine;
+  for (const auto& s : b.trace.spans()) {
+    if (s.track == "cpu.mid0") mine.push_back(s);
+  }
+  std::sort(mine.begin(), mine.end(), [](const report::TraceSpan& a, const report::TraceSpan& c) { return a.start < c.start; });
+  ASSERT_EQ(mine.size(), 3u);
+  EXPECT_EQ(mine[0].name, "idle wake-up");
+  EXPECT_EQ(mine[0].start, 0);
+  EXPECT_EQ(mine[0].end, 1500 * kMicrosecond);
+  EXPECT_EQ(mine[1].name, "dispatch");
+  EXPECT_EQ(mine[1].start, 1500 * kMicrosecond);
+  EXPECT_EQ(mine[1].end, 1510 * kMicrosecond);
+  EXPECT_EQ(mine[2].start, 1510 * kMicrosecond);
+  EXPECT_EQ(mine[2].end, end);
 }
 
 }  // namespace

@@ -23,10 +23,12 @@ hw::SocSpec two_cluster_soc() {
   little.name = "little";
   little.clock_hz = 1'000'000'000;
   little.core_bandwidth = 5e9;
+  little.fp32_flops_per_cycle = 8;  // the same per cycle: the clock makes "big" the fastest (hw::core_class)
   hw::CpuClusterSpec big;
   big.name = "big";
   big.clock_hz = 2'000'000'000;
   big.core_bandwidth = 10e9;
+  big.fp32_flops_per_cycle = 8;
   s.cpu.clusters = {little, big};
   s.gpu.copy_fixed = seconds_to_ticks_ceil(10e-6);
   s.gpu.copy_bandwidth = 20e9;
