@@ -242,6 +242,22 @@ bool can_create_in(const std::filesystem::path& dir) {
 
 }  // namespace
 
+void check_no_missing_folder_stepped_out(const std::string& option, const std::filesystem::path& given, const std::filesystem::path& path) {
+  // An output's missing folders are made (write_all, a sweep's lock). A ".." after a missing folder
+  // would have that folder made only to be stepped out of ('a/missing/../x.json' left 'a/missing'
+  // behind); the system's own lookup refuses such a path (ENOENT), and so does this.
+  std::error_code ec;
+  std::filesystem::path prefix;
+  for (const auto& part : path) {
+    if (part == ".." && !prefix.empty() && !std::filesystem::exists(prefix, ec)) {
+      throw config::ConfigError({"command line", 0, 0}, option,
+                                "'" + given.string() + "' steps out of '" + prefix.string() +
+                                    "' with '..', and that folder does not exist: name the output without it");
+    }
+    prefix /= part;
+  }
+}
+
 void check_output_path(const std::string& option, const std::filesystem::path& given, bool folder) {
   std::error_code ec;
   // ("-" made a file of that name.)
@@ -266,8 +282,9 @@ void check_output_path(const std::string& option, const std::filesystem::path& g
     if ((folder || std::filesystem::is_regular_file(status)) && !can_create_in(dir)) cannot_create(option, given, dir);
     return;
   }
-  // Not there yet: its nearest existing ancestor must be a folder (it is created under it) where
-  // files can be created.
+  check_no_missing_folder_stepped_out(option, given, path);
+  // Its nearest existing ancestor must be a folder (it is created under it) where files can be
+  // created.
   for (std::filesystem::path up = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");;
        up = up.has_parent_path() ? up.parent_path() : std::filesystem::path(".")) {
     const auto s = std::filesystem::status(up, ec);

@@ -19,6 +19,11 @@ namespace socsim::cli {
 // reports, still leaving nothing partial.)
 void check_output_path(const std::string& option, const std::filesystem::path& path, bool folder);
 
+// Throws config::ConfigError naming `option` when `path` steps out of a folder that does not exist
+// ("a/missing/../x.json"): making the output's missing folders would leave that one behind. (Part
+// of check_output_path; `given` is the path as the user wrote it, for the message.)
+void check_no_missing_folder_stepped_out(const std::string& option, const std::filesystem::path& given, const std::filesystem::path& path);
+
 // Throws config::ConfigError naming `option` when one of the files `names` that a command writes
 // into `dir` exists as a folder ("the <whose> <name> cannot be written there"): its write would
 // fail only after the command's work.

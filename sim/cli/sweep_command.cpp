@@ -288,6 +288,7 @@ int sweep_command(const std::vector<std::string>& args) {
   // From here on the folder is this sweep's: locked against a second sweep, and every finished
   // run is in the journal before it counts, so an interrupt, a crash or a failing run loses
   // nothing (--resume continues).
+  check_no_missing_folder_stepped_out("--out", out_dir, out_dir);  // the lock makes the folder
   const sweep::OutLock lock(out_dir);
   sweep::SweepResults results;
   results.name = spec.name;

@@ -19,6 +19,20 @@ constexpr std::string_view kIncludeKey = "include";
 // Bytes of one configuration file: SoC, model and workload files hold kilobytes. The YAML reader
 // has the same bound on text (aliases included).
 constexpr std::uintmax_t kMaxConfigBytes = 64ull << 20;
+// Files one document loads through its includes, counting a file each time it is met: a tree that
+// names a file twice at each of 30 levels loads it 2^30 times (it hung, its memory growing, with
+// no word). Real configurations load a handful; the bytes of all of them share kMaxConfigBytes.
+constexpr std::size_t kMaxIncludedFiles = 256;
+// Nodes of all files together (each file alone is held to the YAML reader's bound, a million): a
+// few hundred small alias bombs, included, would otherwise hold hundreds of millions.
+constexpr std::uint64_t kMaxIncludedNodes = 2'000'000;
+
+std::uint64_t count_nodes(const Node& n) {
+  std::uint64_t c = 1;
+  for (const auto& item : n.items) c += count_nodes(*item);
+  for (const auto& e : n.entries) c += count_nodes(*e.value);
+  return c;
+}
 
 // The file names listed by an `include:` value: one string or a list of strings.
 std::vector<const Node*> include_names(const MapEntry& entry) {
@@ -94,6 +108,11 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
       throw ConfigError(*included_from, std::string(kIncludeKey), "\"" + name + "\" " + *why);
     }
   }
+  if (included_from != nullptr && files_.size() >= kMaxIncludedFiles) {
+    throw ConfigError(*included_from, std::string(kIncludeKey),
+                      "\"" + name + "\" would be the " + std::to_string(files_.size() + 1) + "th file this configuration loads (at most " +
+                          std::to_string(kMaxIncludedFiles) + "; a file included twice is loaded twice): include each file once");
+  }
   files_.push_back(path);
   const auto text = read_text_file(path);
   if (!text) {
@@ -104,9 +123,21 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
                       "cannot open file \"" + name + "\"" + why);
   }
 
+  bytes_read_ += text->size();
+  if (bytes_read_ > kMaxConfigBytes) {
+    const std::string why = "the configuration and its includes hold more than " + std::to_string(kMaxConfigBytes >> 20) + " MiB";
+    if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", why);
+    throw ConfigError(*included_from, std::string(kIncludeKey), "\"" + name + "\": " + why);
+  }
   chain_.push_back(id);
   chain_names_.push_back(name);
   auto document = read_yaml(*text, ReadOptions{name, true});
+  nodes_read_ += document ? count_nodes(*document) : 0;
+  if (nodes_read_ > kMaxIncludedNodes) {
+    const std::string why = "the configuration and its includes expand to more than " + std::to_string(kMaxIncludedNodes) + " nodes";
+    if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", why);
+    throw ConfigError(*included_from, std::string(kIncludeKey), "\"" + name + "\": " + why);
+  }
   auto resolved = resolve(std::move(document), name, path.parent_path());
   chain_.pop_back();
   chain_names_.pop_back();

@@ -2,6 +2,7 @@
 // Internal: loads a configuration document and resolves its top-level `include:` key.
 // Included files are the base layer and the including file is merged over them, so a product
 // config can say "include: soc_base.yaml" and change only what differs.
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -33,6 +34,8 @@ class IncludeResolver {
   std::vector<std::filesystem::path> chain_;
   std::vector<std::string> chain_names_;
   std::vector<std::filesystem::path> files_;
+  std::uintmax_t bytes_read_ = 0;  // of every file loaded, against one configuration's cap
+  std::uint64_t nodes_read_ = 0;   // likewise
 };
 
 // The whole text of a regular file, or nullopt when it cannot be read.

@@ -191,6 +191,9 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
   s.factor = r.positive_number_or("factor", 1.0);
   // Published models stretch their window 2 to 64 times; 1e300 divided every frequency away.
   if (s.factor > kMaxRopeFactor) r.fail("factor", fmt::format("must be at most {} (published models scale by 2 to 64), got {}", kMaxRopeFactor, s.factor));
+  // A factor stretches the window; below 1 it would shrink it (Hugging Face warns below 1): 1e-300
+  // multiplied every position by 1e300.
+  if (s.factor < 1.0) r.fail("factor", fmt::format("must be at least 1 (it divides the positions to stretch the window), got {}", s.factor));
   if (s.kind == RopeScaling::Kind::kLlama3) {
     for (const char* k : {"low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}) {
       if (!r.has(k)) r.fail(k, "missing required key (rope_type llama3)");
@@ -386,6 +389,9 @@ ModelConfig parse_model_config(const std::string& text, const std::filesystem::p
     if (eps_given == nullptr) eps_given = k;
   }
   m.rope_theta = r.positive_number_or("rope_theta", 10000.0);
+  // The base of RoPE's geometric frequencies, theta^(-2i/d): at 1 or below every pair turns at
+  // least once per position, no encoding of distance (published bases: 1e4 to 1e6; 5e-324 ran).
+  if (!(m.rope_theta > 1.0)) r.fail("rope_theta", fmt::format("must be above 1 (published models use 10000 to 1000000), got {}", m.rope_theta));
   m.rope_scaling = parse_rope_scaling(r, file.string(), text);
   // Mixture-of-experts layers would be simulated as one dense MLP: refused, as other families are.
   for (const char* k : {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}) {

@@ -129,7 +129,8 @@ std::string canonical_value(const std::string& text) {
                      Quantity::kEnergy, Quantity::kEnergyPerByte}) {
     ++kind;
     try {
-      return fmt::format("{}:{:.17g}", kind, config::parse_quantity(text, q));
+      const double v = config::parse_quantity(text, q);
+      return fmt::format("{}:{:.17g}", kind, v == 0.0 ? 0.0 : v);  // -0 is the 0 it equals (the two ran as two runs)
     } catch (const std::invalid_argument&) {
       // not of this kind
     }

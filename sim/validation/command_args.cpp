@@ -37,6 +37,13 @@ std::vector<std::string> command_args(const config::Section& block) {
       }
       continue;
     }
+    // A key is an option's name: "json=f.json" or "-x" would smuggle another option (or a value)
+    // past the checks here, to be dropped or written in silence.
+    if (key.empty() || key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos || key.front() == '-') {
+      throw config::ConfigError(block.location_of(key), block.path().empty() ? key : block.path() + "." + key,
+                                "a claim's command option is the option's name without '--' (lower-case letters, digits and "
+                                "'-'), its value the key's value");
+    }
     if (key == "json" || key == "report-dir") {
       // validate reads the command's report in memory: the option would be dropped in silence.
       throw config::ConfigError(block.location_of(key), block.path().empty() ? key : block.path() + "." + key,

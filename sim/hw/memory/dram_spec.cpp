@@ -20,6 +20,16 @@ DramSpec parse_dram_spec(const config::Section& s) {
                                 "every value must be in (0, 1], got " + std::to_string(e));
     }
   }
+  // Masters added to the DRAM lose efficiency (bank conflicts, read/write turnarounds): a share that
+  // rose with more masters would make two streams together faster than the peak model allows.
+  for (std::size_t i = 1; i < d.concurrency_efficiency.size(); ++i) {
+    if (d.concurrency_efficiency[i] > d.concurrency_efficiency[i - 1]) {
+      throw config::ConfigError(s.location_of("concurrency_efficiency"), s.path() + ".concurrency_efficiency",
+                                "must not rise with more masters (the share of the peak " + std::to_string(i + 1) + " masters reach, " +
+                                    std::to_string(d.concurrency_efficiency[i]) + ", is above " + std::to_string(i) + "'s, " +
+                                    std::to_string(d.concurrency_efficiency[i - 1]) + ")");
+    }
+  }
   d.capacity_bytes = static_cast<std::uint64_t>(s.positive_quantity("capacity", Quantity::kSize));
   return d;
 }

@@ -1,5 +1,7 @@
 #include "sim/runtime/microbench/gpu_cpu_microbench.h"
 
+#include <utility>
+
 #include "sim/config/config_error.h"
 #include "sim/core/sync.h"
 #include "sim/hw/soc.h"
@@ -44,7 +46,7 @@ nlohmann::ordered_json gpu_matmul(const MicrobenchRequest& r) {
   if (r.dtype == hw::DType::kW4A16) {
     // Block-quantized weights dequantized to FP16 in the kernel (gemm_lower.h).
     auto work = kernels::lower_gemm_w4a16_gpu(dims(r), r.switches.w4a16_format);
-    return time_on_soc(r, [work](hw::Soc& soc) { return run_work(soc, work); }, "gflops", gemm_flops(r));
+    return time_on_soc(r, [work = std::move(work)](hw::Soc& soc) mutable { return run_work(soc, std::move(work)); }, "gflops", gemm_flops(r));
   }
   // One row is a GEMV kernel (streams the weights), as the runtime lowers it.
   hw::GpuKernel k{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};
@@ -66,7 +68,7 @@ nlohmann::ordered_json cpu_matmul(const MicrobenchRequest& r) {
   if (r.dtype == hw::DType::kW4A16) {
     // llama.cpp's q4_0 x q8_0 (q8_0 x q8_0) dot products (gemm_lower.h).
     auto work = kernels::lower_gemm_w4a16_cpu(dims(r), r.switches.w4a16_format, r.threads ? r.threads : kDefaultCpuThreads);
-    return time_on_soc(r, [work](hw::Soc& soc) { return run_work(soc, work); }, "gflops", gemm_flops(r));
+    return time_on_soc(r, [work = std::move(work)](hw::Soc& soc) mutable { return run_work(soc, std::move(work)); }, "gflops", gemm_flops(r));
   }
   const hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};  // M=1: GEMV path
   const std::uint32_t threads = r.threads ? r.threads : kDefaultCpuThreads;

@@ -135,6 +135,7 @@ TEST(SweepSpec, AParameterTakesAListOrMapAsSetDoesInFlowForm) {
   EXPECT_EQ(plan.runs[2].settings.back().value, "[\"a, b\"]");
   // A list written as YAML and as a quoted flow string is one value, listed twice.
   EXPECT_NE(error_of("grid:\n  heterollm.standard_lengths: [[64, 128], \"[64, 128.0]\"]\n").find("is listed twice"), std::string::npos);
+  EXPECT_NE(error_of("grid:\n  decode: [0, -0]\n").find("is listed twice"), std::string::npos);  // -0 is 0
 }
 
 }  // namespace
