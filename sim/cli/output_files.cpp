@@ -249,7 +249,8 @@ void check_no_missing_folder_stepped_out(const std::string& option, const std::f
   std::error_code ec;
   std::filesystem::path prefix;
   for (const auto& part : path) {
-    if (part == ".." && !prefix.empty() && !std::filesystem::exists(prefix, ec)) {
+    // (Only a folder known to be missing: an error, e.g. no permission to look, is not "missing".)
+    if (part == ".." && !prefix.empty() && std::filesystem::status(prefix, ec).type() == std::filesystem::file_type::not_found) {
       throw config::ConfigError({"command line", 0, 0}, option,
                                 "'" + given.string() + "' steps out of '" + prefix.string() +
                                     "' with '..', and that folder does not exist: name the output without it");

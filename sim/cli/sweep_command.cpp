@@ -289,6 +289,7 @@ int sweep_command(const std::vector<std::string>& args) {
   // run is in the journal before it counts, so an interrupt, a crash or a failing run loses
   // nothing (--resume continues).
   check_no_missing_folder_stepped_out("--out", out_dir, out_dir);  // the lock makes the folder
+  if (!report_dir.empty()) check_no_missing_folder_stepped_out("--report-dir", report_dir, report_dir);  // before --out is made
   const sweep::OutLock lock(out_dir);
   sweep::SweepResults results;
   results.name = spec.name;

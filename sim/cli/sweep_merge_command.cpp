@@ -56,6 +56,7 @@ int sweep_merge_command(const std::vector<std::string>& args) {
   }
   const auto merged = sweep::merge_results(loaded);
   // The merged folder is a sweep's output: the same lock as `socsim sweep --out`.
+  check_no_missing_folder_stepped_out("--out", out_dir, out_dir);  // the lock makes the folder
   const sweep::OutLock lock(out_dir);
   OutputFiles out;
   add_sweep_results(merged, out_dir, out);

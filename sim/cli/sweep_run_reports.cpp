@@ -78,7 +78,6 @@ std::string SweepRunReports::written() const {
 }
 
 void SweepRunReports::check_not_inputs(const std::vector<const sweep::SweepRun*>& runs, const std::vector<NamedInput>& inputs) const {
-  check_no_missing_folder_stepped_out(option_, root_, root_);  // each run's folder is made under it
   for (const auto* run : runs) {
     for (const char* name : {"report.json", "trace.json", "report.html"}) check_output_not_input(option_, root_ / std::to_string(run->index) / name, inputs);
   }

@@ -8,6 +8,7 @@
 // 0 only when every non-informational claim passes.
 #include "sim/cli/program_options.h"
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -17,6 +18,7 @@
 #include "sim/cli/output_files.h"
 #include "sim/config/config_error.h"
 #include "sim/config/config_tree.h"
+#include "sim/core/run_progress.h"
 #include "sim/validation/claim.h"
 #include "sim/validation/claim_report.h"
 #include "sim/validation/claim_runner.h"
@@ -105,7 +107,10 @@ int validate_command(const std::vector<std::string>& args) {
   const std::vector<validation::Claim> claims = validation::load_claims_file(claims_file);
   if (!json_file.empty()) check_output_not_input("--json", json_file, claim_inputs(claims));
   validation::ClaimRunner runner(command_table());
+  // A file of thousands of claims runs for minutes: said after 10 s, then every 30 s.
+  std::optional<ScopedRunProgress> progress(std::in_place, 10.0, 30.0, stderr, false);
   const auto results = runner.run_all(claims);
+  progress.reset();
   const auto summary = validation::summarize(results);
 
   std::ostringstream table;

@@ -77,6 +77,13 @@ std::string progress_text(const ProgressSnapshot& s) {
     }
     return t;
   }
+  if (s.phase == "validating") {
+    t += fmt::format(": claim {} of {}", std::min(s.claims_done + 1, s.claims_total), s.claims_total);
+    if (s.claims_done >= 1 && s.claims_done < s.claims_total) {
+      t += ", about " + duration_text(s.elapsed_s / static_cast<double>(s.claims_done) * static_cast<double>(s.claims_total - s.claims_done)) + " left";
+    }
+    return t;
+  }
   if (s.phase == "planning") {
     // (A search before the plan's first job names only itself.)
     if (s.search == nullptr || s.jobs > 0) t += fmt::format(": {} jobs so far", s.jobs);
@@ -105,6 +112,14 @@ std::string progress_text(const ProgressSnapshot& s) {
     }
   }
   return t;
+}
+
+void progress_claims(std::size_t done, std::size_t total) {
+  Reporter* r = t_reporter;
+  if (r == nullptr) return;
+  r->s.claims_done = done;
+  r->s.claims_total = total;
+  maybe_print(*r, "validating");
 }
 
 void progress_engine(std::uint64_t events, std::uint64_t now_ps) {

@@ -37,6 +37,8 @@ void progress_functional_calibration(const char* what, std::uint32_t layer, std:
 // `serve`: the service run (one per context count of the max-active-contexts search) and the call.
 void progress_service_run(std::uint32_t run, std::uint32_t runs);
 void progress_service_call(std::size_t call, std::size_t calls);
+// `validate`: claims evaluated so far of all (30,000 claims took minutes without a word).
+void progress_claims(std::size_t done, std::size_t total);
 
 class ScopedRunProgress {
  public:
@@ -72,6 +74,7 @@ struct ProgressSnapshot {
   std::uint64_t pass = 0, passes = 0;               // ... and its layer forwards (0 of 0: not counted)
   std::uint32_t service_run = 0, service_runs = 0;  // "serving" only
   std::size_t call = 0, calls = 0;
+  std::size_t claims_done = 0, claims_total = 0;  // `validate`
 };
 std::string progress_text(const ProgressSnapshot& s);
 // `text` cut to fit a terminal line of `columns` (a redraw with \r returns only to the start of

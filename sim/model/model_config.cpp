@@ -173,6 +173,7 @@ RopeScaling parse_rope_scaling(const Reader& top, const std::string& file, const
     s.line = from == std::string::npos ? 0 : config::json_key_line(text, key, 1, from);
     // Every type scales by a factor: a non-positive one is wrong whether or not it is computed.
     if (r.has("factor")) s.factor = r.positive_number_or("factor", 1.0);
+    if (s.factor < 1.0) r.fail("factor", fmt::format("must be at least 1 (a scaling stretches the window), got {}", s.factor));
     return s;
   }
   s.kind = s.name == "linear" ? RopeScaling::Kind::kLinear : RopeScaling::Kind::kLlama3;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/run_progress.h"
 #include "sim/validation/metric_path.h"
 
 namespace socsim::validation {
@@ -116,7 +117,10 @@ ClaimResult ClaimRunner::run(const Claim& claim) {
 std::vector<ClaimResult> ClaimRunner::run_all(const std::vector<Claim>& claims) {
   std::vector<ClaimResult> results;
   results.reserve(claims.size());
-  for (const Claim& c : claims) results.push_back(run(c));
+  for (const Claim& c : claims) {
+    progress_claims(results.size(), claims.size());
+    results.push_back(run(c));
+  }
   return results;
 }
 

@@ -1,5 +1,7 @@
 #include "sim/hw/cpu/cpu_spec.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -22,11 +24,21 @@ namespace {
 
 double core_speed(const CpuClusterSpec& c) { return static_cast<double>(c.clock_hz) * c.fp32_flops_per_cycle; }
 
+std::optional<CoreClass> named_class(const std::string& name) {
+  if (name == "prime") return CoreClass::kPrime;
+  if (name == "mid") return CoreClass::kMid;
+  if (name == "little") return CoreClass::kLittle;
+  return std::nullopt;
+}
+
 }  // namespace
 
 CoreClass core_class(const CpuSpec& cpu, std::size_t cluster) {
   const auto& cs = cpu.clusters;
   if (cs.size() <= 1) return CoreClass::kPrime;
+  if (std::all_of(cs.begin(), cs.end(), [](const CpuClusterSpec& c) { return named_class(c.name).has_value(); })) {
+    return *named_class(cs[cluster].name);
+  }
   // Rank: how many clusters come before this one (faster, or as fast and earlier in the file).
   std::size_t rank = 0;
   const double mine = core_speed(cs[cluster]);
@@ -40,9 +52,18 @@ CoreClass core_class(const CpuSpec& cpu, std::size_t cluster) {
 }
 
 const CpuClusterSpec* cluster_of_class(const CpuSpec& cpu, CoreClass c) {
+  if (cpu.clusters.empty()) return nullptr;
   if (cpu.clusters.size() == 1) return &cpu.clusters.front();
   for (std::size_t i = 0; i < cpu.clusters.size(); ++i) {
     if (core_class(cpu, i) == c) return &cpu.clusters[i];
+  }
+  if (c == CoreClass::kMid) return cluster_of_class(cpu, CoreClass::kPrime);
+  if (c == CoreClass::kPrime) {  // named mid and little only: the fastest
+    const CpuClusterSpec* best = &cpu.clusters.front();
+    for (const auto& k : cpu.clusters) {
+      if (core_speed(k) > core_speed(*best)) best = &k;
+    }
+    return best;
   }
   return nullptr;
 }
@@ -59,7 +80,7 @@ CpuSpec parse_cpu_spec(const config::Section& s) {
   const auto clusters = s.child("clusters");
   std::set<std::string> names;
   for (const auto& name : clusters.keys()) {
-    // A name is addressed as a path (--set cpu.clusters.<name>.cores=2, shadowattn.cpu_cluster):
+    // A name is addressed as a path (--set cpu.clusters.<name>.cores=2):
     // a dot, a space or an '=' would make it one that no setting can reach.
     if (name.empty() || name.find_first_of(". \t=[]{},:\"'") != std::string::npos) {
       throw config::ConfigError(clusters.location_of(name), "cpu.clusters." + name,

@@ -11,7 +11,7 @@
 namespace socsim::hw {
 
 struct CpuClusterSpec {
-  std::string name;  // prime / mid / little (free names, referenced by strategies and power)
+  std::string name;  // the file's own; prime / mid / little name their class (core_class below); power.cpu_core is keyed by it
   std::uint32_t cores = 0;
   std::uint64_t clock_hz = 0;
   // Sustained SIMD throughput per core per cycle (NEON/SVE2 with i8mm/dotprod where present).
@@ -49,18 +49,20 @@ struct CpuSpec {
 };
 
 // What the software stacks ask of the CPU by core class (a prime core for the vendor runtime's graph
-// build, a mid core for HeteroLLM's flag polling and shadowAttn's budget, every core but the little
-// ones for llm.npu's and the optimized engine's threads) is resolved from the clusters' speed, not
-// their names, which are the SoC file's own: clusters ranked by one core's FP32 rate (clock x
-// fp32_flops_per_cycle; a tie keeps the file's order), the first is prime; with three or more
-// clusters the last is little (a tri-cluster phone's efficiency cores; two clusters are prime and
-// mid, one cluster is all three); the others are mid. So a file naming them otherwise, or listing
-// them in another order, gives the same results, and a what-if that makes the mid cores the fastest
-// moves the prime core's work onto them.
+// build and LLMS's I/O thread, a mid core for HeteroLLM's flag polling and shadowAttn's budget,
+// every core but the little ones for llm.npu's and the optimized engine's threads). When every
+// cluster is named prime, mid or little (the shipped files), the names are the classes, whatever a
+// what-if does to their clocks (ranks would move the A720s into the little class below 1.15 GHz:
+// an 8% clock cut costing 40%). Otherwise the names are the file's own and the classes come from
+// speed: clusters ranked by one core's FP32 rate (clock x fp32_flops_per_cycle; a tie keeps the
+// file's order), the first is prime; with three or more clusters the last is little (a
+// tri-cluster phone's efficiency cores; two clusters are prime and mid, one is all three); the
+// others are mid.
 enum class CoreClass { kPrime, kMid, kLittle };
 CoreClass core_class(const CpuSpec& cpu, std::size_t cluster);
-// The first cluster (in the file's order) of that class, or nullptr (no little cluster on two).
-// With one cluster, that cluster for every class.
+// The first cluster (in the file's order) of that class. Prime: else the fastest; mid: else the
+// prime one (a polling thread on the fastest core); little: else nullptr. With one cluster, that
+// cluster for every class.
 const CpuClusterSpec* cluster_of_class(const CpuSpec& cpu, CoreClass c);
 
 CpuSpec parse_cpu_spec(const config::Section& s);

@@ -1,5 +1,7 @@
 #include "sim/hw/memory/dram_spec.h"
 
+#include <fmt/format.h>
+
 #include "sim/config/config_error.h"
 
 namespace socsim::hw {
@@ -25,9 +27,8 @@ DramSpec parse_dram_spec(const config::Section& s) {
   for (std::size_t i = 1; i < d.concurrency_efficiency.size(); ++i) {
     if (d.concurrency_efficiency[i] > d.concurrency_efficiency[i - 1]) {
       throw config::ConfigError(s.location_of("concurrency_efficiency"), s.path() + ".concurrency_efficiency",
-                                "must not rise with more masters (the share of the peak " + std::to_string(i + 1) + " masters reach, " +
-                                    std::to_string(d.concurrency_efficiency[i]) + ", is above " + std::to_string(i) + "'s, " +
-                                    std::to_string(d.concurrency_efficiency[i - 1]) + ")");
+                                fmt::format("must not rise with more masters (the share of the peak {} masters reach, {}, is above {}'s, {})", i + 1,
+                                            d.concurrency_efficiency[i], i, d.concurrency_efficiency[i - 1]));
     }
   }
   d.capacity_bytes = static_cast<std::uint64_t>(s.positive_quantity("capacity", Quantity::kSize));

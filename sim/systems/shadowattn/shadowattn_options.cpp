@@ -56,6 +56,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
                                   std::to_string(soc.cpu.clusters.size()) + ")");
   }
   o.cpu_cluster = cluster->name;
+  o.cpu_cluster_little = hw::core_class(soc.cpu, static_cast<std::size_t>(cluster - soc.cpu.clusters.data())) == hw::CoreClass::kLittle;
   if (s && s->has("cpu_cores")) o.cpu_cores = static_cast<std::uint32_t>(s->integer("cpu_cores", 1, cluster->cores));
   return o;
 }

@@ -54,6 +54,8 @@ struct Options {
   std::uint32_t cpu_cores = 1;
   std::string core_class = "mid";
   std::string cpu_cluster;  // the SoC's cluster of that class (read_options)
+  // That cluster is of the little class (on one cluster every class is that one: not little).
+  bool cpu_cluster_little = false;
   bool float_on_gpu = false;
   bool topk_on_gpu = false;
   bool pipeline = true;

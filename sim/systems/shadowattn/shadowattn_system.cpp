@@ -351,7 +351,7 @@ void ShadowAttnSystem::configure(config::Section& options, const hw::SocSpec& so
   options_ = shadowattn::read_options(options, soc);
   reject_options_without_effect(options);
   host_ = llm_npu::read_options(options, soc, &m);
-  if (options_.core_class != "little" && !host_.float_on_gpu) {
+  if (!options_.cpu_cluster_little && !host_.float_on_gpu) {
     // The host's float lane keeps off the budget's cores (co-running work kept off that core).
     host_.cpu_threads = std::max<std::uint32_t>(1, host_.cpu_threads > options_.cpu_cores ? host_.cpu_threads - options_.cpu_cores : 1);
   }
@@ -444,7 +444,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
       {"attention", attention_variant_id(variant_)},
       {"chunk", host_.chunk},
       {"chunks", dag.chunks},
-      {"cpu_budget", {{"core_class", options_.core_class}, {"cores", options_.cpu_cores}}},
+      {"cpu_budget", {{"core_class", options_.core_class}, {"cluster", options_.cpu_cluster}, {"cores", options_.cpu_cores}}},
       {"host_float_threads", host_.cpu_threads},
       {"float_unit", options_.float_on_gpu ? "gpu" : "cpu"},
       {"topk_unit", options_.topk_on_gpu ? "gpu" : "cpu"},

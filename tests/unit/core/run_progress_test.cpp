@@ -80,6 +80,23 @@ TEST(RunProgress, ServiceCallsPrintInALog) {
   std::fclose(f);
 }
 
+TEST(RunProgress, ClaimsPrintWithTheTimeLeft) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  {
+    const ScopedRunProgress now(0, 3600, f, false);
+    progress_claims(0, 30000);
+  }
+  EXPECT_EQ(contents(f).rfind("socsim: validating for 0 s: claim 1 of 30000", 0), 0u) << contents(f);
+  std::fclose(f);
+  ProgressSnapshot s;
+  s.elapsed_s = 40;
+  s.phase = "validating";
+  s.claims_done = 4000;  // 10 ms each, 26,000 to go
+  s.claims_total = 30000;
+  EXPECT_EQ(progress_text(s), "validating for 40 s: claim 4001 of 30000, about 4.3 min left");
+}
+
 TEST(RunProgress, ACalibrationPrintsOnATerminalToo) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);

@@ -46,5 +46,20 @@ TEST(CoreClass, TiesKeepTheFilesOrderAndFewClustersHaveNoLittle) {
   for (const auto c : {CoreClass::kPrime, CoreClass::kMid, CoreClass::kLittle}) EXPECT_EQ(cluster_of_class(cpu, c)->name, "only");
 }
 
+TEST(CoreClass, ConventionalNamesAreTheClassesWhateverTheClocks) {
+  CpuSpec cpu;
+  // The shipped names: a what-if that slows the mid cores below the little ones moves nothing.
+  cpu.clusters = {cluster("prime", 3.3, 16), cluster("mid", 1.1, 8), cluster("little", 2.3, 4)};
+  EXPECT_EQ(core_class(cpu, 1), CoreClass::kMid);
+  EXPECT_EQ(core_class(cpu, 2), CoreClass::kLittle);
+  // Prime and little only: a mid core is asked of the prime cluster.
+  cpu.clusters = {cluster("little", 2.0, 4), cluster("prime", 3.0, 8)};
+  EXPECT_EQ(cluster_of_class(cpu, CoreClass::kMid)->name, "prime");
+  // Mid and little only: prime is the fastest.
+  cpu.clusters = {cluster("little", 2.0, 4), cluster("mid", 3.0, 8)};
+  EXPECT_EQ(cluster_of_class(cpu, CoreClass::kPrime)->name, "mid");
+  EXPECT_EQ(cluster_of_class(cpu, CoreClass::kLittle)->name, "little");
+}
+
 }  // namespace
 }  // namespace socsim::hw

@@ -162,9 +162,9 @@ TEST(CpuComplex, DispatchPaidOncePerRun) {
 }
 
 TEST(CpuComplexTrace, AWakeUpAndItsDispatchAreDrawnInTheOrderTheyArePaid) {
-  // A cold core pays the idle exit, then the dispatch, then computes; its track shows all three,
-  // back to back, so the track sums to the time the core was held (the wake-up had no span and
-  // dispatch was drawn over it).
+  // A cold core pays the idle exit, then the dispatch, then computes; the task's first core (the
+  // thread that wakes the others) shows all three back to back, so its track sums to the time it
+  // was held (the wake-up had no span and dispatch was drawn over it).
   CpuSpec spec = small_cpu_spec();
   spec.task_dispatch = 10 * kMicrosecond;
   spec.idle_wakeup = 1500 * kMicrosecond;
