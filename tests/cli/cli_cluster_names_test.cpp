@@ -51,6 +51,29 @@ std::filesystem::path renamed_soc(const std::filesystem::path& dir) {
   return soc;
 }
 
+// The 8 Gen 3 with one CPU core: its prime cluster alone (and the power entries of the others
+// dropped). npu-naive and tts-npu asked for 4 threads whatever the CPU had: an internal error.
+std::filesystem::path one_core_soc(const std::filesystem::path& dir) {
+  std::istringstream in(read_file(std::filesystem::path(SOCSIM_SOURCE_DIR) / "soc_configs/snapdragon-8gen3.yaml"));
+  std::string out, block;
+  bool in_clusters = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "  clusters:") {
+      in_clusters = true;
+    } else if (in_clusters && line.rfind("    ", 0) == 0) {
+      if (line[4] != ' ') block = line.substr(4, line.find(':') - 4);
+      if (block != "prime") continue;
+    } else {
+      in_clusters = false;
+    }
+    if (std::regex_search(line, std::regex(R"(^\s+(mid|little): \{active)"))) continue;
+    out += line + "\n";
+  }
+  const auto soc = dir / "one_core.yaml";
+  std::ofstream(soc) << out;
+  return soc;
+}
+
 class CliClusterNames : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CliClusterNames, RenamedAndReorderedClustersTimeEverySystemAlike) {
@@ -65,6 +88,14 @@ TEST_P(CliClusterNames, RenamedAndReorderedClustersTimeEverySystemAlike) {
     EXPECT_EQ(shipped[key].get<double>(), renamed[key].get<double>()) << id << ": " << key;
   }
   EXPECT_EQ(shipped["units"]["cpu"]["busy_ms"].get<double>(), renamed["units"]["cpu"]["busy_ms"].get<double>()) << id;
+}
+
+TEST_P(CliClusterNames, EverySystemRunsOnAOneCoreCpu) {
+  const std::string id = GetParam();
+  const auto dir = scratch_dir("one_core_" + id);
+  const auto soc = one_core_soc(dir);
+  const auto r = run_socsim("run --soc '" + soc.string() + "' --model qwen2-0.5b --system " + id + " --prompt 40 --decode 2");
+  EXPECT_EQ(r.exit_code, 0) << id << ": " << r.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySystem, CliClusterNames, ::testing::ValuesIn(systems::SystemRegistry::builtin().ids()),

@@ -1,5 +1,7 @@
 #include "sim/systems/baselines/npu_naive.h"
 
+#include <algorithm>
+
 #include "sim/config/config_error.h"
 #include "sim/systems/plan_builder.h"
 
@@ -20,6 +22,11 @@ void check_npu_fits(const hw::SocSpec& soc, const model::ModelConfig& m, double 
 
 void NpuNaive::configure(config::Section&, const hw::SocSpec& soc, const model::ModelConfig& m) {
   check_npu_fits(soc, m, weight_bits());
+  // Its CPU ops on 4 threads, or every core of a smaller CPU (a one-core SoC ended in an internal
+  // error: "4 threads requested, the CPU has 1 cores").
+  std::uint32_t cores = 0;
+  for (const auto& c : soc.cpu.clusters) cores += c.cores;
+  cpu_threads_ = std::clamp<std::uint32_t>(cores, 1, 4);
 }
 
 runtime::Plan NpuNaive::plan(const hw::SocSpec&, const model::ModelConfig& m, const RequestShape& r) {

@@ -15,6 +15,11 @@ const char* exp_option_name(kernels::ExpVariant v) {
 
 Options read_options(config::Section& root, const hw::SocSpec& soc) {
   Options o;
+  std::uint32_t cores = 0;
+  for (const auto& c : soc.cpu.clusters) cores += c.cores;
+  // llama.cpp's CPU threads: 4, or every core of a smaller CPU (a one-core SoC ended in an
+  // internal error: "4 threads requested, the CPU has 1 cores").
+  o.cpu_threads = std::clamp<std::uint32_t>(cores, 1, o.cpu_threads);
   const auto s = root.optional_child("tts");
   if (!s) return o;
   if (s->has("dequant")) o.dequant = *kernels::parse_dequant_layout(s->choice("dequant", {"baseline", "hmx-layout", "coalesced", "none"}));
@@ -23,8 +28,6 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     o.exp = e == "fp32" ? kernels::ExpVariant::kExact : e == "fp16" ? kernels::ExpVariant::kPoly : kernels::ExpVariant::kLut;
   }
   if (s->has("lm_head_unit")) o.lm_head_on_npu = s->choice("lm_head_unit", {"cpu", "npu"}) == "npu";
-  std::uint32_t cores = 0;
-  for (const auto& c : soc.cpu.clusters) cores += c.cores;
   if (s->has("cpu_threads")) o.cpu_threads = static_cast<std::uint32_t>(s->integer("cpu_threads", 1, std::max<std::uint32_t>(1, cores)));
   o.q8_0_down = s->boolean_or("q8_0_down", true);
   o.prefetch_weights = s->boolean_or("prefetch", true);
