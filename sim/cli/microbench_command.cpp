@@ -119,7 +119,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("q", po::value(&r.q), "attention: query rows (the last --q positions of the --kv keys)")
       ("kv", po::value(&r.kv), "attention: keys (KV length)")
       ("exp", po::value(&r.exp), "softmax/attention exp: exact (= fp32) | poly (= fp16) | lut (default: exact on cpu/gpu, lut on npu)")
-      ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest)")
+      ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest, or every core of a smaller CPU)")
       ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
       ("layout", po::value(&r.layout), "npu matmul (hmx, ddr): the activation tensor in the graph: packed (default: rows straight into HMX tiles) | HxW (height x width = m, e.g. 32x32; each padded to whole croutons, npu.layout) | equivalent (the fastest HxW, as llm.npu profiles)")
       ("bytes", po::value(&r.bytes), "read/copy: bytes")

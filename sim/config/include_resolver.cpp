@@ -60,6 +60,21 @@ fs::path identity(const fs::path& path) {
   return ec ? path.lexically_normal() : canonical;
 }
 
+// "character device", "FIFO", ... for a file that is neither a regular file nor a folder (read_text_file
+// refuses those: /dev/zero would never end); "" otherwise. strerror's "Invalid argument" said nothing.
+std::string special_file_kind(const fs::path& path) {
+  std::error_code ec;
+  const auto st = fs::status(path, ec);
+  if (ec) return "";
+  switch (st.type()) {
+    case fs::file_type::character: return "character device";
+    case fs::file_type::block: return "block device";
+    case fs::file_type::fifo: return "pipe (FIFO)";
+    case fs::file_type::socket: return "socket";
+    default: return "";
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> read_text_file(const fs::path& path) {
@@ -116,7 +131,7 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
   files_.push_back(path);
   const auto text = read_text_file(path);
   if (!text) {
-    const std::string why = errno_reason();
+    const std::string why = special_file_kind(path).empty() ? errno_reason() : " (a " + special_file_kind(path) + ", not a regular file: a configuration is read from a file)";
     if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", "cannot open file" + why);
     // Point at the include line: that is what the user has to fix.
     throw ConfigError(*included_from, std::string(kIncludeKey),

@@ -97,6 +97,17 @@ class TreeBuilder : public YAML::EventHandler {
         throw ConfigError(location(mark), join_path(path(), "<<"), "YAML merge keys are not supported: write the keys out in this map");
       }
       add_nodes(0, mark, value.size());
+      if (anchor != YAML::NullAnchor) {
+        // An anchored key (`&k name: x`): its alias is that text, as a key or a value (it was
+        // "unknown alias"). Keys are not nodes of the tree, so the anchor keeps its own.
+        auto key = make_node(Node::Kind::kScalar, location(mark));
+        key->text = value;
+        key->quoted = tag == "!";
+        anchors_[anchor] = key.get();
+        anchor_sizes_[anchor] = 1;
+        anchor_bytes_[anchor] = value.size();
+        anchored_keys_.push_back(std::move(key));
+      }
       take_key(value, location(mark));
       return;
     }
@@ -248,6 +259,7 @@ class TreeBuilder : public YAML::EventHandler {
   std::map<YAML::anchor_t, const Node*> anchors_;
   std::map<YAML::anchor_t, std::uint64_t> anchor_sizes_;  // nodes of each anchor's subtree
   std::map<YAML::anchor_t, std::uint64_t> anchor_bytes_;  // and its text
+  std::vector<std::unique_ptr<Node>> anchored_keys_;        // the scalars anchored keys stand for
   std::uint64_t nodes_ = 0, bytes_ = 0, last_bytes_ = 0;
   bool aliases_ = false;  // whether an alias was read (the bound's message says what grew)
   int documents_ = 0;

@@ -105,9 +105,11 @@ struct Plan {
   // was one more move per job of every plan; copy explicitly where a job is reused).
   std::uint32_t add(Job&& j) {
     // A plan of a long decode is the run's largest allocation: stop before it takes the host's
-    // memory (host_memory.h), checked every 4096 jobs.
-    if (jobs.size() % 4096 == 4095) {
-      check_host_memory();
+    // memory (host_memory.h), checked every 4096 jobs (a /proc read). The progress line looks at
+    // the clock every 64: a job may take milliseconds to plan (a long prompt cut into one-token
+    // graphs: 4096 jobs took 44 s, and nothing was said until then).
+    if (jobs.size() % 64 == 63) {
+      if (jobs.size() % 4096 == 4095) check_host_memory();
       progress_planning(jobs.size() + 1);
     }
     jobs.push_back(std::move(j));

@@ -156,6 +156,12 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   if (auto base = root.optional_child("base")) spec.base = read_settings(*base, true);
   if (root.has("runs")) {
     const auto runs = root.child("runs");
+    // With a grid, runs x grid of no runs is nothing, yet the grid alone is what would run: the
+    // empty list says neither clearly.
+    if (runs.size() == 0) {
+      throw config::ConfigError(root.location_of("runs"), "runs",
+                                "is an empty list: list at least one run (a map of settings), or leave `runs:` out to sweep the grid alone");
+    }
     for (std::size_t i = 0; i < runs.size(); ++i) spec.cases.push_back(read_settings(runs.at(i), false));
   }
   if (auto grid = root.optional_child("grid")) {

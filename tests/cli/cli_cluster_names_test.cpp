@@ -105,6 +105,21 @@ INSTANTIATE_TEST_SUITE_P(EverySystem, CliClusterNames, ::testing::ValuesIn(syste
                            return name;
                          });
 
+// microbench's CPU kernels default to 4 threads; a smaller CPU gives them its cores (they exited 2
+// blaming --op with "4 threads requested, the CPU has 1 cores"). More than it has is --threads's fault.
+TEST(CliClusterNames, MicrobenchCpuKernelsRunOnAOneCoreCpu) {
+  const auto dir = scratch_dir("one_core_microbench");
+  const std::string soc = "microbench --soc '" + one_core_soc(dir).string() + "' --unit cpu ";
+  for (const char* op : {"--op matmul --dtype int8 --m 64 --k 256 --n 256", "--op matmul --dtype w4a16 --m 1 --k 256 --n 256",
+                         "--op softmax --m 4 --n 64", "--op attention --heads 2 --k 64 --q 4 --kv 64", "--op read --bytes 1048576"}) {
+    const auto r = run_socsim(soc + op);
+    EXPECT_EQ(r.exit_code, 0) << op << ": " << r.err;
+  }
+  const auto two = run_socsim(soc + "--op softmax --m 4 --n 64 --threads 2");
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("--threads: 2 CPU threads, but the CPU has 1 cores"), std::string::npos) << two.err;
+}
+
 TEST(CliClusterNames, CpuOnlysOptimizedEngineLeavesOutTheSlowestClusterWhateverItsName) {
   const auto dir = scratch_dir("cluster_names_cpu_only_optimized");
   const auto soc = renamed_soc(dir);

@@ -16,7 +16,6 @@ namespace {
 const config::SourceLocation kCli{"command line", 0, 0};
 
 // The CPU microbenchmarks use llama.cpp/MLLM's default of 4 threads, on the fastest cores.
-constexpr std::uint32_t kDefaultCpuThreads = 4;
 
 // Bytes a GEMM moves through DRAM once: weights, activations in, outputs out.
 std::uint64_t gemm_bytes(const MicrobenchRequest& r) {
@@ -67,17 +66,17 @@ nlohmann::ordered_json gpu_copy(const MicrobenchRequest& r) {
 nlohmann::ordered_json cpu_matmul(const MicrobenchRequest& r) {
   if (r.dtype == hw::DType::kW4A16) {
     // llama.cpp's q4_0 x q8_0 (q8_0 x q8_0) dot products (gemm_lower.h).
-    auto work = kernels::lower_gemm_w4a16_cpu(dims(r), r.switches.w4a16_format, r.threads ? r.threads : kDefaultCpuThreads);
+    auto work = kernels::lower_gemm_w4a16_cpu(dims(r), r.switches.w4a16_format, cpu_threads(r));
     return time_on_soc(r, [work = std::move(work)](hw::Soc& soc) mutable { return run_work(soc, std::move(work)); }, "gflops", gemm_flops(r));
   }
   const hw::CpuTask t{"matmul", gemm_flops(r), r.dtype, gemm_bytes(r), r.m > 1 ? r.m : 0};  // M=1: GEMV path
-  const std::uint32_t threads = r.threads ? r.threads : kDefaultCpuThreads;
+  const std::uint32_t threads = cpu_threads(r);
   return time_on_soc(r, [t, threads](hw::Soc& soc) { return soc.cpu().run_on_fastest(t, threads); }, "gflops", gemm_flops(r));
 }
 
 nlohmann::ordered_json cpu_read(const MicrobenchRequest& r) {
   const hw::CpuTask t{"read", 0, hw::DType::kFp32, r.bytes, 0};
-  const std::uint32_t threads = r.threads ? r.threads : kDefaultCpuThreads;
+  const std::uint32_t threads = cpu_threads(r);
   return time_on_soc(r, [t, threads](hw::Soc& soc) { return soc.cpu().run_on_fastest(t, threads); }, "gbps",
                      static_cast<double>(r.bytes));
 }

@@ -16,8 +16,6 @@ namespace socsim::runtime {
 namespace {
 
 const config::SourceLocation kCli{"command line", 0, 0};
-// CPU kernels use llama.cpp/MLLM's default of 4 threads; NPU kernels all HVX contexts.
-constexpr std::uint32_t kDefaultCpuThreads = 4;
 
 kernels::ExpVariant exp_variant(const MicrobenchRequest& r, kernels::ExpVariant dflt) {
   if (r.exp.empty()) return dflt;
@@ -44,7 +42,7 @@ nlohmann::ordered_json kernel_softmax(const MicrobenchRequest& r) {
   const std::uint32_t threads = r.threads;
   nlohmann::ordered_json j;
   if (r.unit == "cpu") {
-    j = time_work(r, kernels::lower_softmax_cpu(s, threads ? threads : kDefaultCpuThreads));
+    j = time_work(r, kernels::lower_softmax_cpu(s, cpu_threads(r)));
   } else if (r.unit == "gpu") {
     j = time_work(r, kernels::lower_softmax_gpu(s, exp_variant(r, kernels::ExpVariant::kExact)));
   } else {
@@ -69,7 +67,7 @@ nlohmann::ordered_json kernel_attention(const MicrobenchRequest& r) {
   const std::uint32_t threads = r.threads;
   nlohmann::ordered_json j;
   if (r.unit == "cpu") {
-    j = time_work(r, kernels::lower_attention_cpu(s, threads ? threads : kDefaultCpuThreads));
+    j = time_work(r, kernels::lower_attention_cpu(s, cpu_threads(r)));
   } else if (r.unit == "gpu") {
     j = time_work(r, kernels::lower_attention_gpu(s));
   } else {

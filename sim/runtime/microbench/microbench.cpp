@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <utility>
 
@@ -87,6 +88,13 @@ void check_device_memory(const MicrobenchRequest& r) {
 }
 
 }  // namespace
+
+std::uint32_t cpu_threads(const MicrobenchRequest& r) {
+  if (r.threads != 0) return r.threads;
+  std::uint64_t cores = 0;
+  for (const auto& c : r.soc.cpu.clusters) cores += c.cores;
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(cores, 1, 4));
+}
 
 nlohmann::ordered_json run_microbench(const MicrobenchRequest& r) {
   // The unit models reject impossible work (operands that cannot fit TCM, buffers beyond the

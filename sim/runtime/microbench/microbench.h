@@ -41,4 +41,8 @@ struct MicrobenchRequest {
 // Throws config::ConfigError for combinations that make no sense (the key says which option).
 nlohmann::ordered_json run_microbench(const MicrobenchRequest& request);
 
+// The CPU threads a CPU kernel runs on: --threads, else llama.cpp's and MLLM's default of 4, or
+// every core of a smaller CPU (a one-core SoC file is a valid what-if).
+std::uint32_t cpu_threads(const MicrobenchRequest& request);
+
 }  // namespace socsim::runtime

@@ -17,6 +17,9 @@ using config::Section;
 constexpr std::array<std::string_view, 3> kForms{"uniform", "normal", "choices"};
 // Wider than any real std; the bound only keeps absurd values (1e300) out of the arithmetic.
 constexpr double kMaxStd = 1e9;
+// A truncated normal must keep at least this share of its draws inside [min, max] (below it, a
+// length is redrawn over 100 times on average and may end clamped; see read_normal).
+constexpr double kMinNormalInside = 0.01;
 
 std::string key_path(const Section& s, std::string_view key) {
   return s.path().empty() ? std::string(key) : s.path() + "." + std::string(key);
@@ -91,6 +94,20 @@ NormalLength read_normal(const Section& dist, LengthLimits limits) {
     throw ConfigError(n.location_of("mean"), key_path(n, "mean"),
                       "must lie within [min, max] = [" + std::to_string(out.min) + ", " +
                           std::to_string(out.max) + "], got " + text(out.mean));
+  }
+  // Truncation redraws until a length lands inside (length_draw.cpp): with a std far wider than
+  // the range nearly every draw is redrawn, and after 1000 the last is clamped to an end, piling
+  // lengths on min and max. Such a normal is flat over the range: say so rather than sample it.
+  const double spread = out.std_dev * std::sqrt(2.0);
+  const double inside = 0.5 * (std::erfc((static_cast<double>(out.min) - 0.5 - out.mean) / spread) -
+                               std::erfc((static_cast<double>(out.max) + 0.5 - out.mean) / spread));
+  if (inside < kMinNormalInside) {
+    throw ConfigError(n.location_of("std"), key_path(n, "std"),
+                      text(out.std_dev) + " leaves only " + text(100 * inside) + "% of the draws inside [min, max] = [" +
+                          std::to_string(out.min) + ", " + std::to_string(out.max) +
+                          "] (each length would be redrawn about " + text(std::round(1 / inside)) +
+                          " times); a normal this wide is flat over the range: write `uniform: [" + std::to_string(out.min) +
+                          ", " + std::to_string(out.max) + "]`, or a std nearer the range's width");
   }
   return out;
 }

@@ -8,10 +8,9 @@ namespace socsim::runtime {
 
 namespace {
 
-// Truncation redraws until the rounded value is inside [min, max]. Since the loader requires
-// min <= mean <= max, a draw within half a token of the mean is always accepted, so this cap is
-// only reached when std is vastly wider than the range; the last draw is then clamped rather
-// than looping for ever.
+// Truncation redraws until the rounded value is inside [min, max]. The loader refuses a normal
+// that puts under 1% of its draws inside (length_dist_reader.cpp), so a draw reaches this cap with
+// a chance under 0.99^1000 = 4e-5; the last draw is then clamped rather than looping for ever.
 constexpr int kMaxNormalAttempts = 1000;
 
 std::uint64_t draw(const FixedLength& f, PortableRng&) { return f.value; }

@@ -33,7 +33,11 @@ void NpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const 
         standard_.push_back(static_cast<std::uint64_t>(v));
       }
       std::sort(standard_.begin(), standard_.end());
-      standard_.erase(std::unique(standard_.begin(), standard_.end()), standard_.end());
+      // A length written twice is most likely a typo for another ([64, 64, 256] for 64, 128, 256).
+      if (const auto dup = std::adjacent_find(standard_.begin(), standard_.end()); dup != standard_.end()) {
+        throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths",
+                                  fmt::format("{} is listed twice (each length builds one graph; list it once)", *dup));
+      }
       if (standard_.empty()) throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "needs at least one length");
       // Online preparation builds a graph at each prompt's own length: no standard lengths.
       if (policy_ == ShapePolicy::kOnlinePrepare) {

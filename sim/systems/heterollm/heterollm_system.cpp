@@ -59,7 +59,11 @@ Options read_options(config::Section& root, std::uint64_t max_length) {
       o.standard.push_back(static_cast<std::uint64_t>(v));
     }
     std::sort(o.standard.begin(), o.standard.end());
-    o.standard.erase(std::unique(o.standard.begin(), o.standard.end()), o.standard.end());
+    // A length written twice is most likely a typo for another ([64, 64, 256] for 64, 128, 256).
+    if (const auto dup = std::adjacent_find(o.standard.begin(), o.standard.end()); dup != o.standard.end()) {
+      throw config::ConfigError(s->location_of("standard_lengths"), "heterollm.standard_lengths",
+                                fmt::format("{} is listed twice (each length is one graph; list it once)", *dup));
+    }
     if (o.standard.empty()) {
       throw config::ConfigError(s->location_of("standard_lengths"), "heterollm.standard_lengths", "needs at least one length");
     }

@@ -88,6 +88,16 @@ TEST(ConfigLoad, AnchorsAndAliasesAreCopied) {
   EXPECT_NO_THROW(tree.check_all_consumed());
 }
 
+TEST(ConfigLoad, AnAnchoredKeyIsAnAliasAsAValueOrAKey) {
+  // An anchor on a key names its text (it was "unknown alias" at the alias's line).
+  ConfigTree tree = ConfigTree::load_string("&k name: x\nnote: *k\nm: {*k : y}\n", "key_alias.yaml");
+  Section root = tree.root();
+  EXPECT_EQ(root.string("name"), "x");
+  EXPECT_EQ(root.string("note"), "name");
+  EXPECT_EQ(root.child("m").string("name"), "y");
+  EXPECT_NO_THROW(tree.check_all_consumed());
+}
+
 TEST(ConfigLoad, AnAliasBombIsRefusedBeforeItExpands) {
   // Nine levels of nine aliases: 9^9 = 387 million scalars from 300 bytes. Refused at the alias
   // that would pass a million nodes, quickly and without the memory.

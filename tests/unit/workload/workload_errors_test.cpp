@@ -97,6 +97,11 @@ TEST(WorkloadErrors, NormalParameters) {
                "decode.normal.std", "must be > 0");
   expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 40, std: 1, min: 1, max: 9}\n"), 3,
                "decode.normal.mean", "must lie within [min, max] = [1, 9], got 40");
+  // Far wider than its range: nearly every draw would be redrawn, then clamped to an end.
+  expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 10, std: 1000000, min: 10, max: 10}\n"), 3,
+               "decode.normal.std", "1e+06 leaves only 3.98942e-05% of the draws inside [min, max] = [10, 10]");
+  expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 10, std: 50, min: 10, max: 10}\n"), 3,
+               "decode.normal.std", "write `uniform: [10, 10]`");
   expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 4, min: 1, max: 9}\n"), 3,
                "decode.normal.std", "missing required key");
   // A list where the map goes says what the map holds (hostile-input audit: only "expected a map").
