@@ -69,7 +69,7 @@ std::string special_file_kind(const fs::path& path) {
   switch (st.type()) {
     case fs::file_type::character: return "character device";
     case fs::file_type::block: return "block device";
-    case fs::file_type::fifo: return "pipe (FIFO)";
+    case fs::file_type::fifo: return "pipe";
     case fs::file_type::socket: return "socket";
     default: return "";
   }
@@ -131,7 +131,7 @@ std::unique_ptr<Node> IncludeResolver::load_file(const fs::path& path,
   files_.push_back(path);
   const auto text = read_text_file(path);
   if (!text) {
-    const std::string why = special_file_kind(path).empty() ? errno_reason() : " (a " + special_file_kind(path) + ", not a regular file: a configuration is read from a file)";
+    const std::string why = special_file_kind(path).empty() ? errno_reason() : " (a " + special_file_kind(path) + ", not a regular file: socsim reads its inputs from files)";
     if (included_from == nullptr) throw ConfigError({name, 0, 0}, "", "cannot open file" + why);
     // Point at the include line: that is what the user has to fix.
     throw ConfigError(*included_from, std::string(kIncludeKey),

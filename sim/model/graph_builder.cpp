@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "sim/core/host_memory.h"
+#include "sim/core/run_progress.h"
 
 namespace socsim::model {
 
@@ -45,7 +46,11 @@ std::vector<GraphOp> prefill_graph(const ModelConfig& m, const PrefillShape& s, 
   const std::uint64_t chunk = s.chunk == 0 ? s.prompt : s.chunk;
   std::vector<GraphOp> out;
   std::uint64_t done = 0, index = 0, last_rows = 0;
+  const std::uint64_t chunks = (s.prompt + chunk - 1) / chunk;
   while (done < s.prompt) {
+    // A prompt in many short chunks is millions of ops (131,000 one-token graphs: 40 s of
+    // allocation before the plan's first job): the progress line says where it is.
+    progress_plan_search("the prefill's op graph, chunk", index + 1, chunks);
     const std::uint64_t real = std::min(chunk, s.prompt - done);
     const std::uint64_t rows = s.pad_last_chunk ? chunk : real;
     // Attention of this chunk sees every earlier token plus its own (causal inside the chunk).

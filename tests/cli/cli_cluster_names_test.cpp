@@ -115,6 +115,9 @@ TEST(CliClusterNames, MicrobenchCpuKernelsRunOnAOneCoreCpu) {
     const auto r = run_socsim(soc + op);
     EXPECT_EQ(r.exit_code, 0) << op << ": " << r.err;
   }
+  // The report says how many ran (left out, the count depends on the SoC).
+  EXPECT_EQ(run_socsim_json(soc + "--op read --bytes 1048576", "one_core_microbench_json")["threads"], 1);
+  EXPECT_EQ(run_socsim_json("microbench --soc snapdragon-8gen3 --unit cpu --op read --bytes 1048576", "eight_core_microbench_json")["threads"], 4);
   const auto two = run_socsim(soc + "--op softmax --m 4 --n 64 --threads 2");
   EXPECT_EQ(two.exit_code, 2);
   EXPECT_NE(two.err.find("--threads: 2 CPU threads, but the CPU has 1 cores"), std::string::npos) << two.err;

@@ -15,7 +15,7 @@ namespace {
 
 const config::SourceLocation kCli{"command line", 0, 0};
 
-// The CPU microbenchmarks use llama.cpp/MLLM's default of 4 threads, on the fastest cores.
+// The CPU microbenchmarks run on the fastest cores, as many as cpu_threads() gives (microbench.h).
 
 // Bytes a GEMM moves through DRAM once: weights, activations in, outputs out.
 std::uint64_t gemm_bytes(const MicrobenchRequest& r) {

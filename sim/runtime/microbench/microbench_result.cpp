@@ -15,7 +15,13 @@ nlohmann::ordered_json microbench_header(const MicrobenchRequest& r, Tick latenc
     if (r.op == "qk") j["heads"] = r.heads;
     j["operands"] = r.operands == hw::OperandHome::kTcm ? "tcm" : "ddr";
   }
-  if (r.threads) j["threads"] = r.threads;
+  // A CPU kernel's threads depend on the SoC when --threads is left out (4, or every core of a
+  // smaller CPU): said either way.
+  if (r.unit == "cpu") {
+    j["threads"] = cpu_threads(r);
+  } else if (r.threads) {
+    j["threads"] = r.threads;
+  }
   if (r.bytes) j["bytes"] = r.bytes;
   j["latency_ms"] = to_ms(latency);
   j["latency_us"] = to_us(latency);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace socsim::runtime {
 
 namespace {
@@ -102,12 +104,17 @@ NormalLength read_normal(const Section& dist, LengthLimits limits) {
   const double inside = 0.5 * (std::erfc((static_cast<double>(out.min) - 0.5 - out.mean) / spread) -
                                std::erfc((static_cast<double>(out.max) + 0.5 - out.mean) / spread));
   if (inside < kMinNormalInside) {
+    // The share to three digits, never rounded up to the floor it is under (0.9999996 is not "1%").
+    std::string share = fmt::format("{:.3g}", 100 * inside);
+    if (std::stod(share) >= 100 * kMinNormalInside) share = "0.999";
+    const std::string instead =
+        out.min == out.max ? "one length is written as itself (`" + std::to_string(out.min) + "`)"
+                           : "a normal this wide is flat over the range: write `uniform: [" + std::to_string(out.min) + ", " +
+                                 std::to_string(out.max) + "]`, or give a std nearer the range's width";
     throw ConfigError(n.location_of("std"), key_path(n, "std"),
-                      text(out.std_dev) + " leaves only " + text(100 * inside) + "% of the draws inside [min, max] = [" +
-                          std::to_string(out.min) + ", " + std::to_string(out.max) +
-                          "] (each length would be redrawn about " + text(std::round(1 / inside)) +
-                          " times); a normal this wide is flat over the range: write `uniform: [" + std::to_string(out.min) +
-                          ", " + std::to_string(out.max) + "]`, or a std nearer the range's width");
+                      text(out.std_dev) + " leaves only " + share + "% of the draws inside [min, max] = [" + std::to_string(out.min) +
+                          ", " + std::to_string(out.max) + "], under the 1% a truncated normal needs (the others are redrawn, up to 1000 " +
+                          "times, then clamped to an end); " + instead);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/config_error.h"
+#include "sim/core/run_progress.h"
 #include "sim/systems/baselines/npu_naive.h"
 #include "sim/systems/plan_builder.h"
 
@@ -18,6 +19,11 @@ void NpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const 
     const std::string p = npu->has("shape_policy") ? npu->choice("shape_policy", {"online-prepare", "padding", "pipe"}) : "padding";
     policy_ = p == "online-prepare" ? ShapePolicy::kOnlinePrepare : p == "padding" ? ShapePolicy::kPadding : ShapePolicy::kPipe;
     if (npu->has("standard_lengths")) {
+      // Online preparation builds a graph at each prompt's own length: no standard lengths (said
+      // before anything about the list itself).
+      if (policy_ == ShapePolicy::kOnlinePrepare) {
+        npu->refuse({"standard_lengths"}, "applies to npu.shape_policy padding or pipe, not online-prepare (graphs at each prompt's own length)");
+      }
       standard_.clear();
       for (double v : npu->number_list("standard_lengths")) {
         // (The bound first: a double past 2^64 has no integer to compare with.)
@@ -39,10 +45,6 @@ void NpuOnly::configure(config::Section& options, const hw::SocSpec& soc, const 
                                   fmt::format("{} is listed twice (each length builds one graph; list it once)", *dup));
       }
       if (standard_.empty()) throw config::ConfigError(npu->location_of("standard_lengths"), "npu.standard_lengths", "needs at least one length");
-      // Online preparation builds a graph at each prompt's own length: no standard lengths.
-      if (policy_ == ShapePolicy::kOnlinePrepare) {
-        npu->refuse({"standard_lengths"}, "applies to npu.shape_policy padding or pipe, not online-prepare (graphs at each prompt's own length)");
-      }
     }
   }
 }
@@ -72,6 +74,7 @@ runtime::Plan NpuOnly::plan(const hw::SocSpec&, const model::ModelConfig& m, con
       // Largest standard lengths first; the remainder padded to the smallest that holds it.
       std::uint64_t left = r.prompt, done = 0, chunk = 0;
       while (left > 0) {
+        progress_plan_search("the prefill's op graph, token", done + 1, r.prompt);
         std::uint64_t s = standard_.front();
         for (auto v : standard_) {
           if (v <= left) s = v;

@@ -106,12 +106,19 @@ TEST(WorkloadDraw, NormalMomentsAndRounding) {
 }
 
 TEST(WorkloadDraw, NormalWithOnePercentInsideItsRangeIsDrawnNotClamped) {
-  // std 33 over the single value 10 keeps 1.2% of the raw draws (the loader's floor is 1%): each
-  // length is redrawn about 80 times, and the capped redraw (1000) is practically never reached.
-  for (auto p : prompts(draws(
-           "prompt: {normal: {mean: 10, std: 33, min: 10, max: 10}}\ndecode: 1\nrepeat: 50\n"))) {
-    EXPECT_EQ(p, 10u);
+  // std 700 over [90, 110] keeps 1.2% of the raw draws inside (the loader's floor is 1%): each length
+  // takes about 84 draws, and one reaches the 1000-draw cap (then clamped to an end) with a chance of
+  // 0.988^1000 = 6e-6. Near-flat over the 21 values: about 100 each; a cap reached one time in
+  // three (as with a cap of 100) would pile some 350 on each end.
+  std::map<std::uint64_t, int> seen;
+  for (auto p : prompts(draws("prompt: {normal: {mean: 100, std: 700, min: 90, max: 110}}\ndecode: 1\nrepeat: 2100\n"))) {
+    ASSERT_GE(p, 90u);
+    ASSERT_LE(p, 110u);
+    ++seen[p];
   }
+  EXPECT_EQ(seen.size(), 21u);
+  EXPECT_LT(seen[90], 170);
+  EXPECT_LT(seen[110], 170);
 }
 
 TEST(WorkloadDraw, ChoicesDrawOnlyListedValuesWithRepeatsAsWeights) {

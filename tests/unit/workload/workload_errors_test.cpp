@@ -99,9 +99,13 @@ TEST(WorkloadErrors, NormalParameters) {
                "decode.normal.mean", "must lie within [min, max] = [1, 9], got 40");
   // Far wider than its range: nearly every draw would be redrawn, then clamped to an end.
   expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 10, std: 1000000, min: 10, max: 10}\n"), 3,
-               "decode.normal.std", "1e+06 leaves only 3.98942e-05% of the draws inside [min, max] = [10, 10]");
+               "decode.normal.std", "1e+06 leaves only 3.99e-05% of the draws inside [min, max] = [10, 10], under the 1% a truncated normal needs");
   expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 10, std: 50, min: 10, max: 10}\n"), 3,
-               "decode.normal.std", "write `uniform: [10, 10]`");
+               "decode.normal.std", "one length is written as itself (`10`)");
+  // Just under the floor is not rounded up to it (std 39.8932 keeps 0.99999996%).
+  expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 5, std: 39.8932, min: 5, max: 5}\n"), 3, "decode.normal.std", "leaves only 0.999% of");
+  expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 100, std: 1e9, min: 90, max: 110}\n"), 3, "decode.normal.std",
+               "write `uniform: [90, 110]`, or give a std nearer the range's width");
   expect_error(load_error("prompt: 8\ndecode:\n  normal: {mean: 4, min: 1, max: 9}\n"), 3,
                "decode.normal.std", "missing required key");
   // A list where the map goes says what the map holds (hostile-input audit: only "expected a map").
