@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_util.h"
+#include "tests/support/sanitized.h"
 
 namespace socsim::test {
 namespace {
@@ -57,7 +58,9 @@ TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
 TEST(CliBench, ACaseWarningIsPrintedOnceNotOncePerRepeat) {
   // shadowattn on llama-3-8b has no offline importance file: each run warns the same (--repeat 1000
   // printed it a thousand times, nothing else).
-  const auto r = run_socsim("bench --case system-shadowattn-b1 --repeat 3");
+  // Two repeats are enough to see a second warning; sanitized, each run of llama-3-8b 1024 + 64
+  // takes a minute (three took 183 s of the sanitized suite).
+  const auto r = run_socsim(std::string("bench --case system-shadowattn-b1 --repeat ") + (test::kSanitized ? "2" : "3"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string warning = "has no offline importance calibration";
   const auto first = r.err.find(warning);
