@@ -36,17 +36,28 @@ std::unique_ptr<Node> clone(const Node& node) {
   return copy;
 }
 
-void merge_into(Node& base, std::unique_ptr<Node> overlay) {
+void merge_into(Node& base, std::unique_ptr<Node> overlay, std::string_view path, MergeBy by) {
   for (MapEntry& incoming : overlay->entries) {
     MapEntry* existing = base.find(incoming.key);
     if (existing == nullptr) {
       base.entries.push_back(std::move(incoming));
     } else if (existing->value->kind == Node::Kind::kMap &&
                incoming.value->kind == Node::Kind::kMap) {
+      const std::string key_path = join_path(path, incoming.key);
+      if (incoming.value->entries.empty() && !existing->value->entries.empty()) {
+        const std::string& first = existing->value->entries.front().key;
+        throw ConfigError(incoming.key_location, key_path,
+                          by == MergeBy::kSetOption
+                              ? "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) "
+                                "and cannot remove them; set the keys to change, e.g. --set " + key_path + "." + first + "=<value>"
+                              : "an empty map changes nothing here: a file's maps merge into the included files' maps (keeping "
+                                "their other keys) and cannot remove them; give the keys to change, e.g. " + key_path + ": {" +
+                                first + ": ...}");
+      }
       // The merged map is reported at the overriding file, the one the user edits last.
       existing->key_location = incoming.key_location;
       existing->value->location = incoming.value->location;
-      merge_into(*existing->value, std::move(incoming.value));
+      merge_into(*existing->value, std::move(incoming.value), key_path, by);
     } else {
       existing->key_location = std::move(incoming.key_location);
       existing->value = std::move(incoming.value);

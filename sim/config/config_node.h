@@ -46,8 +46,11 @@ std::unique_ptr<Node> clone(const Node& node);
 
 // Layers `overlay` over `base` (both maps): maps merge recursively, everything else replaces.
 // Replaced keys keep their position in `base`; new keys are appended, so document order is
-// "first place the key appeared".
-void merge_into(Node& base, std::unique_ptr<Node> overlay);
+// "first place the key appeared". An empty map laid over a map that holds keys is refused: it
+// changes nothing, and whoever wrote it meant to clear or replace that map. `path` is the dotted
+// path of `base` ("" at the top); `by` says who merges, for the error's explanation and example.
+enum class MergeBy { kIncludingFile, kSetOption };
+void merge_into(Node& base, std::unique_ptr<Node> overlay, std::string_view path, MergeBy by);
 
 // A list or map in YAML flow form ("[32, 64]", "{tcm: 8MiB}"; quoted scalars stay quoted), as
 // --set reads it back; a scalar's own text. Marks every node inside consumed: the whole value is

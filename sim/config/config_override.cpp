@@ -226,7 +226,7 @@ void ConfigTree::apply_override(std::string_view assignment) {
                         "remove them; set the keys to change, e.g. --set " + full_key + ".<key>=<value>");
     }
     // Same rule as includes: "--set dram={peak: 1 GB/s}" keeps dram's other keys.
-    detail::merge_into(*target, std::move(value));
+    detail::merge_into(*target, std::move(value), full_key, detail::MergeBy::kSetOption);
     target->location = kSetLocation;
   } else {
     target = std::move(value);

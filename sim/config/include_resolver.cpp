@@ -60,7 +60,7 @@ fs::path identity(const fs::path& path) {
   return ec ? path.lexically_normal() : canonical;
 }
 
-// "character device", "FIFO", ... for a file that is neither a regular file nor a folder (read_text_file
+// "character device", "pipe", ... for a file that is neither a regular file nor a folder (read_text_file
 // refuses those: /dev/zero would never end); "" otherwise. strerror's "Invalid argument" said nothing.
 std::string special_file_kind(const fs::path& path) {
   std::error_code ec;
@@ -178,9 +178,9 @@ std::unique_ptr<Node> IncludeResolver::resolve(std::unique_ptr<Node> document,
   document->entries.erase(it);
   auto merged = make_node(Node::Kind::kMap, document->location);
   for (const Node* name : include_names(include)) {
-    merge_into(*merged, load_file(base_dir / name->text, &name->location));
+    merge_into(*merged, load_file(base_dir / name->text, &name->location), "", MergeBy::kIncludingFile);
   }
-  merge_into(*merged, std::move(document));
+  merge_into(*merged, std::move(document), "", MergeBy::kIncludingFile);
   return merged;
 }
 

@@ -106,8 +106,8 @@ struct Plan {
   std::uint32_t add(Job&& j) {
     // A plan of a long decode is the run's largest allocation: stop before it takes the host's
     // memory (host_memory.h), checked every 4096 jobs (a /proc read). The progress line looks at
-    // the clock every 64: a job may take milliseconds to plan (a long prompt cut into one-token
-    // graphs: 4096 jobs took 44 s, and nothing was said until then).
+    // the clock every 64, so a plan whose jobs come slowly still says it is alive (the prefill's
+    // op graph, a long prompt cut into one-token graphs, reports its own progress while it is built).
     if (jobs.size() % 64 == 63) {
       if (jobs.size() % 4096 == 4095) check_host_memory();
       progress_planning(jobs.size() + 1);

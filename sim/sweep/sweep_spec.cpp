@@ -155,7 +155,7 @@ SweepSpec load_sweep_spec(const std::filesystem::path& file) {
   }
   if (auto base = root.optional_child("base")) spec.base = read_settings(*base, true);
   if (root.has("runs")) {
-    const auto runs = root.child("runs");
+    const auto runs = root.list_child("runs");
     // With a grid, runs x grid of no runs is nothing, yet the grid alone is what would run: the
     // empty list says neither clearly.
     if (runs.size() == 0) {

@@ -102,6 +102,29 @@ TEST(ConfigInclude, LoadStringResolvesIncludesFromWorkingDirectory) {
   EXPECT_EQ(gpu.location_of("freq").file, "inline.yaml");
 }
 
+// An empty map over an included map merges nothing: refused where it is written, not passed in
+// silence (the user meant to clear the section; only an empty map over nothing is a plain value).
+TEST(ConfigInclude, AnEmptyMapOverAnIncludedMapIsRefused) {
+  const std::string include = "include: " + data_file("soc_base.yaml") + "\n";
+  const ConfigError top = capture_config_error([&] { ConfigTree::load_string(include + "dram: {}\n", "e.yaml"); });
+  EXPECT_EQ(top.key(), "dram");
+  EXPECT_EQ(top.location().file, "e.yaml");
+  EXPECT_EQ(top.location().line, 2);
+  EXPECT_EQ(top.message(),
+            "an empty map changes nothing here: a file's maps merge into the included files' maps (keeping their other "
+            "keys) and cannot remove them; give the keys to change, e.g. dram: {peak: ...}");
+  // Over nothing, or over a scalar, an empty map is a value like any other (the section's reader judges it).
+  ConfigTree fine = ConfigTree::load_string(include + "npu: {}\nsoc: {name: {}}\n", "f.yaml");
+  EXPECT_EQ(fine.root().child("npu").keys().size(), 0u);
+  // The same rule for a map nested in --set's value, with --set's own explanation and the nested key.
+  ConfigTree set = ConfigTree::load_string("a:\n  b:\n    c: 1\n", "s.yaml");
+  const ConfigError nested = capture_config_error([&] { set.apply_override("a={b: {}}"); });
+  EXPECT_EQ(nested.key(), "a.b");
+  EXPECT_EQ(nested.message(),
+            "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and cannot "
+            "remove them; set the keys to change, e.g. --set a.b.c=<value>");
+}
+
 TEST(ConfigInclude, IncludeMustBeFileNames) {
   const ConfigError e =
       capture_config_error([] { ConfigTree::load_string("include:\n  a: 1\n", "bad.yaml"); });

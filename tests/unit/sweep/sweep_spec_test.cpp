@@ -114,6 +114,11 @@ TEST(SweepSpec, BadSpecsNameFileLineAndKey) {
   EXPECT_NE(error_of("base: {seed: 1}\ngrid:\n  seed: [1, 2]\n").find("bad.yaml:3: grid.seed: is also set in base"), std::string::npos)
       << error_of("base: {seed: 1}\ngrid:\n  seed: [1, 2]\n");
   EXPECT_NE(error_of("base: {seed: 1}\n").find("needs a `grid:`"), std::string::npos);
+  // runs: is a list of maps; anything else says so (a null or a number was "expected a map").
+  for (const char* runs : {"runs: ~\n", "runs: 5\n", "runs: {prompt: 8}\n"}) {
+    EXPECT_NE(error_of(std::string("base: {seed: 1}\n") + runs).find("bad.yaml:2: runs: expected a list"), std::string::npos)
+        << error_of(std::string("base: {seed: 1}\n") + runs);
+  }
 }
 
 TEST(SweepSpec, AParameterTakesAListOrMapAsSetDoesInFlowForm) {
