@@ -36,6 +36,16 @@ std::unique_ptr<Node> clone(const Node& node) {
   return copy;
 }
 
+std::string empty_map_refusal(std::string_view key_path, const Node& section, MergeBy by) {
+  const std::string path(key_path);
+  const std::string first = section.entries.empty() ? "<key>" : section.entries.front().key;
+  return by == MergeBy::kSetOption
+             ? "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and "
+               "cannot remove them; set the keys to change, e.g. --set " + path + "." + first + "=<value>"
+             : "an empty map changes nothing here: a file's maps merge into the included files' maps (keeping their "
+               "other keys) and cannot remove them; give the keys to change, e.g. " + path + ": {" + first + ": ...}";
+}
+
 void merge_into(Node& base, std::unique_ptr<Node> overlay, std::string_view path, MergeBy by) {
   for (MapEntry& incoming : overlay->entries) {
     MapEntry* existing = base.find(incoming.key);
@@ -45,14 +55,7 @@ void merge_into(Node& base, std::unique_ptr<Node> overlay, std::string_view path
                incoming.value->kind == Node::Kind::kMap) {
       const std::string key_path = join_path(path, incoming.key);
       if (incoming.value->entries.empty() && !existing->value->entries.empty()) {
-        const std::string& first = existing->value->entries.front().key;
-        throw ConfigError(incoming.key_location, key_path,
-                          by == MergeBy::kSetOption
-                              ? "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) "
-                                "and cannot remove them; set the keys to change, e.g. --set " + key_path + "." + first + "=<value>"
-                              : "an empty map changes nothing here: a file's maps merge into the included files' maps (keeping "
-                                "their other keys) and cannot remove them; give the keys to change, e.g. " + key_path + ": {" +
-                                first + ": ...}");
+        throw ConfigError(incoming.key_location, key_path, empty_map_refusal(key_path, *existing->value, by));
       }
       // The merged map is reported at the overriding file, the one the user edits last.
       existing->key_location = incoming.key_location;

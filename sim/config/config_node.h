@@ -52,6 +52,10 @@ std::unique_ptr<Node> clone(const Node& node);
 enum class MergeBy { kIncludingFile, kSetOption };
 void merge_into(Node& base, std::unique_ptr<Node> overlay, std::string_view path, MergeBy by);
 
+// The refusal's text for an empty map laid over `section` at `key_path`; its example names the
+// section's first key (or "<key>" when it has none). One text for both mergers and --set's own check.
+std::string empty_map_refusal(std::string_view key_path, const Node& section, MergeBy by);
+
 // A list or map in YAML flow form ("[32, 64]", "{tcm: 8MiB}"; quoted scalars stay quoted), as
 // --set reads it back; a scalar's own text. Marks every node inside consumed: the whole value is
 // handed on as text.

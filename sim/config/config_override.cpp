@@ -221,9 +221,7 @@ void ConfigTree::apply_override(std::string_view assignment) {
     // An empty map merged in changes nothing; a user who wrote it meant to clear or replace the
     // section, which --set does not do (it merged in silence).
     if (value->entries.empty() && existed) {
-      throw ConfigError(kSetLocation, full_key,
-                        "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and cannot "
-                        "remove them; set the keys to change, e.g. --set " + full_key + ".<key>=<value>");
+      throw ConfigError(kSetLocation, full_key, detail::empty_map_refusal(full_key, *target, detail::MergeBy::kSetOption));
     }
     // Same rule as includes: "--set dram={peak: 1 GB/s}" keeps dram's other keys.
     detail::merge_into(*target, std::move(value), full_key, detail::MergeBy::kSetOption);

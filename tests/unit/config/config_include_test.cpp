@@ -123,6 +123,12 @@ TEST(ConfigInclude, AnEmptyMapOverAnIncludedMapIsRefused) {
   EXPECT_EQ(nested.message(),
             "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and cannot "
             "remove them; set the keys to change, e.g. --set a.b.c=<value>");
+  // --set's own check of a whole section says the same, with the section's first key as the example.
+  const ConfigError whole = capture_config_error([&] { set.apply_override("a={}"); });
+  EXPECT_EQ(whole.key(), "a");
+  EXPECT_EQ(whole.message(),
+            "an empty map changes nothing here: --set merges a map into the section (keeping its other keys) and cannot "
+            "remove them; set the keys to change, e.g. --set a.b=<value>");
 }
 
 TEST(ConfigInclude, IncludeMustBeFileNames) {
