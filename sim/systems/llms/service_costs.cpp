@@ -31,6 +31,13 @@ LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y) 
   LinearCost c;
   c.per_unit = (n * sxy - sx * sy) / det;
   c.fixed = (sy - c.per_unit * sx) / n;
+  if (c.fixed < 0 && sxx > 0) {
+    // A cost that grows faster than linearly (a prefill's attention) fits a negative intercept:
+    // a negative time or energy for a context of no chunks. A cost is never below zero, so the
+    // least-squares line with the intercept held at >= 0, which then passes through the origin.
+    c.fixed = 0;
+    c.per_unit = sxy / sxx;
+  }
   return c;
 }
 

@@ -33,7 +33,8 @@ struct ServiceCosts {
   double read_j_per_byte = 0, write_j_per_byte = 0;  // storage energy (power section)
 };
 
-// Least squares line through (x, y) points; at least two distinct x.
+// Least squares line through (x, y) points, its intercept held at >= 0 (a cost at zero is never
+// negative); at least two distinct x.
 LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y);
 // Least squares T = a requests + b bytes (no intercept) through (requests, bytes, seconds) points.
 IoCost fit_io(const std::vector<double>& requests, const std::vector<double>& bytes, const std::vector<double>& seconds);

@@ -189,6 +189,17 @@ TEST(Fits, LineAndIoAreExactOnLinearData) {
   EXPECT_NEAR(io.per_byte_s, 0.001, 1e-15);
 }
 
+// A superlinear cost (x + x^2 over 1, 2, 4, 8) fits a negative intercept (-13.5 unconstrained);
+// the intercept is held at 0 and the slope is the least-squares one through the origin (the
+// report showed recompute_fixed_ms -4722 for llms.chunk_tokens=1024).
+TEST(Fits, LineInterceptIsNeverNegative) {
+  const std::vector<double> x{1, 2, 4, 8}, y{2, 6, 20, 72};
+  const auto l = fit_line(x, y);
+  EXPECT_EQ(l.fixed, 0.0);
+  EXPECT_NEAR(l.per_unit, (2 + 12 + 80 + 576) / 85.0, 1e-12);  // sum xy / sum xx
+  EXPECT_GT(l.at(1), 0.0);
+}
+
 // The recompute profile's prefills stay within the window: 1, 2, 4, 8 chunks where they fit, and
 // halves of the smallest until three points are timed (chunk_tokens=4096 used to prefill 32768
 // tokens, and on a Jetson Orin NX failed the memory check with a message about --model).
