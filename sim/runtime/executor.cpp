@@ -69,6 +69,8 @@ Task<> Executor::run(const Plan& plan) {
     }
   }
   plan_ = &plan;
+  // The plan's pinned cores, for its run (a plan that threw left its own: replaced here).
+  soc_.cpu().set_pins(plan.cpu_pins);
   began_.clear();
   gpu_flag_.clear();
   start_.assign(plan.jobs.size(), 0);
@@ -119,6 +121,7 @@ Task<> Executor::run(const Plan& plan) {
   for (auto& w : wake_) sim.schedule_at(sim.now(), &Executor::wake, &w);
   co_await all.wait();
   all_ = nullptr;
+  soc_.cpu().set_pins({});
   // Attention's lowering changes with the KV length, so a long decode adds entries every step
   // that no later step asks for; between plans (no job holds a lowered work) the cache starts
   // over past a bound, keeping a decode run window by window in bounded memory. Lowering is a

@@ -13,6 +13,7 @@
 #include "sim/core/host_memory.h"
 #include "sim/core/run_progress.h"
 #include "sim/core/time.h"
+#include "sim/hw/cpu/cpu_task.h"
 #include "sim/hw/dtype.h"
 #include "sim/model/graph_builder.h"
 #include "sim/runtime/cpu_engine.h"
@@ -91,6 +92,10 @@ struct Plan {
   // Graphs built in a preparation stage before the request (not on its critical path).
   std::vector<std::string> prepared_graphs;
   PickPolicy pick = PickPolicy::kArrival;
+  // Cores the plan's named-cluster work keeps to itself while the plan runs (a runtime that pins
+  // its threads: shadowAttn's CPU budget): work sent to the fastest cores keeps off them
+  // (CpuComplex::set_pins).
+  std::vector<hw::CpuPin> cpu_pins;
   // Rows the decode steps sampled, when the batch shrinks as samples stop (a measured
   // DataDriven::decode_steps; 0 when every sample stopped at its first token); none: every step
   // samples the whole batch.

@@ -16,7 +16,24 @@ CpuComplex::CpuComplex(Simulator& sim, const CpuSpec& spec, DramModel& dram, Por
                        report::TraceRecorder* trace)
     : sim_(sim), spec_(spec), dram_(dram), trace_(trace), cpu_port_(cpu_port) {
   for (const auto& c : spec_.clusters) clusters_.push_back(std::make_shared<CpuCluster>(sim, c, dram, cpu_port));
+  pinned_.assign(clusters_.size(), 0);
 }
+
+void CpuComplex::set_pins(const std::vector<CpuPin>& pins) {
+  std::vector<std::uint32_t> pinned(clusters_.size(), 0);
+  for (const auto& p : pins) {
+    const auto c = find(p.cluster);
+    std::uint32_t& n = pinned[index_of(*c)];
+    if (p.cores > c->spec().cores - n) {
+      throw std::invalid_argument("cannot pin " + std::to_string(p.cores) + " more cores of cluster '" + c->name() +
+                                  "': it has " + std::to_string(c->spec().cores) + ", " + std::to_string(n) + " pinned");
+    }
+    n += p.cores;
+  }
+  pinned_ = std::move(pinned);
+}
+
+std::uint32_t CpuComplex::pinned(std::string_view cluster) const { return pinned_[index_of(*find(cluster))]; }
 
 std::shared_ptr<CpuCluster> CpuComplex::find(std::string_view cluster) const {
   for (const auto& c : clusters_) {
@@ -229,6 +246,14 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   }
   check_ops(t);
   if (t.max_threads > 0) threads = std::min(threads, t.max_threads);
+  // Pinned cores are left out while any other is left; on a CPU whose every core is pinned (a
+  // one-core phone and a one-core budget) the work shares them, as an OS runs a thread with no
+  // core of its own on the pinned ones.
+  std::uint32_t unpinned = 0;
+  for (std::size_t i = 0; i < clusters_.size(); ++i) unpinned += clusters_[i]->spec().cores - pinned_[i];
+  const bool keep_off_pinned = unpinned > 0;
+  if (keep_off_pinned) threads = std::min(threads, unpinned);
+  const auto usable = [&](std::size_t i) { return clusters_[i]->spec().cores - (keep_off_pinned ? pinned_[i] : 0); };
   // A core's rate at this task is the lower of its arithmetic and its DRAM stream: a memory-bound
   // task on a core with a faster clock but the same stream goes no faster (ranking and sharing by
   // arithmetic alone gave a faster core more bytes than it could move, and the run got slower).
@@ -243,18 +268,32 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   };
   struct Ranked {
     const CpuCluster* cluster;
-    double arithmetic;  // one core's ops/s for this task
-    double rate;        // the lower of that and its stream (alone under the port)
+    std::uint32_t cores;  // its cores not pinned
+    double arithmetic;    // one core's ops/s for this task
+    double rate;          // the lower of that and its stream (alone under the port)
+    double finish;        // seconds one core takes for an even share of the task, waking first
   };
-  // Clusters fastest first for this task, ties in their order (a stable insertion sort: a few
+  // What one core would take for its share: the cluster's wake-up when it would pay one (as
+  // run_timed decides at the grant), then the share at the core's rate. Ranking by the rate alone
+  // sent a small task to an idle faster cluster that woke up for it every time.
+  const double share = executed / threads;
+  const double wakeup = to_seconds(spec_.idle_wakeup);
+  // Clusters soonest first, ties by rate and then in their order (a stable insertion sort: a few
   // clusters, and this runs per CPU task, so nothing is allocated).
+  const auto before = [](const Ranked& a, const Ranked& b) {
+    return a.finish < b.finish || (a.finish == b.finish && a.rate > b.rate);
+  };
   boost::container::small_vector<Ranked, 4> order;
-  for (const auto& c : clusters_) {
-    const double a = task_ops_per_second(c->spec(), t);
-    const double r = effective(a, std::min(c->spec().core_bandwidth, shared));
+  for (std::size_t i = 0; i < clusters_.size(); ++i) {
+    const CpuCluster& c = *clusters_[i];
+    if (usable(i) == 0) continue;
+    const double a = task_ops_per_second(c.spec(), t);
+    const double r = effective(a, std::min(c.spec().core_bandwidth, shared));
+    const double wakes = c.idle_for_at_least(spec_.idle_threshold) ? wakeup : 0.0;
+    const Ranked k{&c, usable(i), a, r, wakes + (share > 0 ? share / r : 0.0)};
     std::size_t at = order.size();
-    while (at > 0 && order[at - 1].rate < r) --at;
-    order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), Ranked{c.get(), a, r});
+    while (at > 0 && before(k, order[at - 1])) --at;
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), k);
   }
   struct Pick {
     const CpuCluster* cluster;
@@ -266,7 +305,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   boost::container::small_vector<Pick, 4> picks;
   for (std::uint32_t left = threads; const Ranked& c : order) {
     if (left == 0) break;
-    const std::uint32_t n = std::min(left, c.cluster->spec().cores);
+    const std::uint32_t n = std::min(left, c.cores);
     const double cap = c.cluster->spec().core_bandwidth;
     const double usable = bytes_per_op > 0 ? c.arithmetic * bytes_per_op : cap;
     picks.push_back({c.cluster, n, c.arithmetic, cap > 0 ? std::min(cap, usable) : usable, 0.0});

@@ -62,13 +62,25 @@ class CpuComplex {
   // `stalled`, when given, gets the core-time the task's cores waited on DRAM after their compute
   // (the stalled power's share of its energy) added to it; it must outlive the returned Task.
   Task<> run(const CpuTask& t, std::string_view cluster, std::uint32_t threads, Tick* stalled = nullptr);
-  // Spreads `t` over up to `threads` of the fastest cores for its dtype: clusters are filled in
-  // order of per-core ops/s (prime, then mid, ...), and each cluster's part gets a share of the
-  // ops and bytes proportional to its throughput (ggml hands out mul_mat chunks dynamically, so
-  // faster cores take more of them), or to its thread count for a task with even_split (a static
-  // partition: the slowest cores finish last). Each part runs as run() would; all start together.
-  // A task's max_threads caps `threads`.
+  // Spreads `t` over up to `threads` of the fastest cores for it: clusters are filled in order of
+  // the time one core would take for its even share of the task, wake-up included (the cluster's
+  // idle_wakeup when it has been idle for idle_threshold, else 0) plus the share at the core's
+  // rate (the lower of its arithmetic and its DRAM stream): prime, then mid, ... for a large task,
+  // but a small task does not wake an idle cluster whose faster core would not repay the
+  // wake-up. Each cluster's part gets a share of the ops and bytes proportional to its
+  // throughput (ggml hands out mul_mat chunks dynamically, so faster cores take more of them), or
+  // to its thread count for a task with even_split (a static partition: the slowest cores finish
+  // last). Each part runs as run() would; all start together. A task's max_threads caps
+  // `threads`, and so do pinned cores (set_pins): they are left out, and the task runs on the
+  // cores left when it asked for more; when every core is pinned it runs on them (sharing them).
   Task<> run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick* stalled = nullptr);
+  // Pins cores: each pin keeps `cores` cores of its cluster for the work that names the cluster
+  // (run()), and run_on_fastest keeps off them, as a runtime that pins its threads to cores
+  // (shadowAttn's CPU budget) keeps its other threads off those. Replaces the pins in force; an
+  // empty list removes them. Throws std::invalid_argument for an unknown cluster or more cores
+  // than it has (nothing changes then).
+  void set_pins(const std::vector<CpuPin>& pins);
+  std::uint32_t pinned(std::string_view cluster) const;
   // usleep(): wakes after the smallest multiple of sleep_granularity >= duration (10 us with a
   // 90 us granularity wakes after 90 us; HeteroLLM 4.2 measures 80-100 us). Holds no core.
   Task<> sleep(Tick duration);
@@ -158,6 +170,7 @@ class CpuComplex {
   PortId cpu_port_;
   bool replay_alone_runs_ = true;
   CpuRunMemo memo_;
+  std::vector<std::uint32_t> pinned_;  // per cluster, in clusters_'s order (set_pins)
 };
 
 }  // namespace socsim::hw

@@ -32,6 +32,12 @@ struct CpuTask {
   std::uint32_t max_threads = 0;
 };
 
+// Cores of one cluster kept for the work that names that cluster (CpuComplex::set_pins).
+struct CpuPin {
+  std::string cluster;
+  std::uint32_t cores = 0;
+};
+
 // Ops one core of `c` completes per cycle for `d`. W4A16 uses the INT8 rate: llama.cpp-style CPU
 // kernels quantize activations to 8 bits and run Q4 weights through int8 dot products
 // (ggml-cpu vec_dot_q4_0_q8_0, SDOT/SMMLA), so there is no FP16 math in the inner loop.

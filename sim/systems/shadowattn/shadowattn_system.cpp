@@ -422,6 +422,12 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
     map[j] = plan.add(std::move(post));
   }
   plan.report_attention = true;
+  // The budget's cores are pinned to its work (the paper's runtime pins its attention threads):
+  // the host's work sent to the fastest cores keeps off them, whichever cluster ranks first.
+  // Asking for fewer threads (configure) kept it off only while those threads spanned two clusters.
+  if (std::any_of(plan.jobs.begin(), plan.jobs.end(), [this](const Job& j) { return j.cpu_cluster == options_.cpu_cluster; })) {
+    plan.cpu_pins = {{options_.cpu_cluster, options_.cpu_cores}};
+  }
   if (host_.prepared) {
     plan.prepared_graphs = dag.npu_graphs;
     // Attention graphs are precompiled offline, except shadowAttn's without buckets (one graph per
