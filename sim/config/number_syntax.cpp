@@ -1,5 +1,6 @@
 #include "sim/config/number_syntax.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <system_error>
@@ -49,8 +50,14 @@ std::optional<DecimalNumber> lex_number(std::string_view text) {
     }
     std::string exp_digits;
     const std::size_t count = take_digits(text, p, &exp_digits);
-    // "1e" is malformed rather than "1" followed by a unit: no unit starts with 'e'.
-    if (count == 0) return std::nullopt;
+    // "1e" and "1e+" are malformed rather than "1" followed by a unit; but a letter right after
+    // the E starts a unit ("1EiB", "2EB": exabytes), not an exponent.
+    if (count == 0) {
+      const bool unit_follows = p == pos + 1 && p < text.size() && std::isalpha(static_cast<unsigned char>(text[p])) != 0;
+      if (!unit_follows) return std::nullopt;
+      n.length = pos;
+      return n;
+    }
     std::int64_t e = 0;
     for (char c : exp_digits) {
       e = e * 10 + (c - '0');

@@ -31,6 +31,9 @@ constexpr std::array kSizeUnits{
     UnitDef{"GiB", 0, kGi, true},
     // Read (a what-if of a terabyte of DRAM or storage), not printed: messages keep their units.
     UnitDef{"TB", 12, 1.0, false}, UnitDef{"TiB", 0, kGi * kKi, false},
+    // Up to the 64-bit byte count's 16 EiB, the bound a too-large size is refused with.
+    UnitDef{"PB", 15, 1.0, false}, UnitDef{"PiB", 0, kGi * kMi, false},
+    UnitDef{"EB", 18, 1.0, false}, UnitDef{"EiB", 0, kGi * kGi, false},
 };
 constexpr std::array kPowerUnits{UnitDef{"mW", -3, 1.0, true}, UnitDef{"W", 0, 1.0, true}};
 constexpr std::array kEnergyUnits{

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/config_error.h"
+#include "sim/config/quantity_format.h"
 
 namespace socsim::systems {
 
@@ -21,17 +22,28 @@ void require_npu(const hw::SocSpec& soc, const std::string& system) {
                             "system '" + system + "' runs on the NPU and this SoC has none (no `npu:` section); try gpu-only or cpu-only");
 }
 
+namespace {
+
+// GiB with two decimals as these messages always gave them, but a size below 0.005 GiB in its own
+// unit ("1 B", "108 KiB"): a what-if of a tiny DRAM said "0.00 GiB of memory".
+std::string gib_text(double bytes) {
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  if (bytes == 0 || bytes >= 0.005 * kGiB) return fmt::format("{:.2f} GiB", bytes / kGiB);
+  return config::detail::format_quantity(bytes, config::Quantity::kSize);
+}
+
+}  // namespace
+
 void check_fits_device_memory(const hw::SocSpec& soc, const model::ModelConfig& m, const std::string& system,
                               double bits_per_weight, std::uint64_t tokens, std::uint64_t batch) {
   const MemoryNeed n = memory_need(m, bits_per_weight, tokens, batch);
-  const double gib = 1024.0 * 1024.0 * 1024.0;
   if (n.total() > static_cast<double>(soc.dram.capacity_bytes)) {
     throw config::ConfigError(
         {"command line", 0, 0}, "--model",
-        fmt::format("{} under {} needs {:.2f} GiB of weights ({} bits/weight) + {:.2f} GiB of FP16 KV cache ({} tokens x "
-                    "batch {}), more than the device's {:.2f} GiB of memory (dram.capacity)",
-                    m.id, system, n.weight_bytes / gib, bits_per_weight, n.kv_bytes / gib, tokens, batch,
-                    static_cast<double>(soc.dram.capacity_bytes) / gib));
+        fmt::format("{} under {} needs {} of weights ({} bits/weight) + {} of FP16 KV cache ({} tokens x "
+                    "batch {}), more than the device's {} of memory (dram.capacity)",
+                    m.id, system, gib_text(n.weight_bytes), bits_per_weight, gib_text(n.kv_bytes), tokens, batch,
+                    gib_text(static_cast<double>(soc.dram.capacity_bytes))));
   }
 }
 

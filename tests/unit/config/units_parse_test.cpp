@@ -1,6 +1,8 @@
 // Every accepted unit and prefix, checked against the SI value it must produce.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "sim/config/units.h"
 
 namespace socsim::config {
@@ -43,6 +45,20 @@ TEST(ConfigUnits, SizeUnitsInBytes) {
   EXPECT_DOUBLE_EQ(parse_quantity("32 KiB", Quantity::kSize), 32768.0);
   EXPECT_DOUBLE_EQ(parse_quantity("2 MiB", Quantity::kSize), 2097152.0);
   EXPECT_DOUBLE_EQ(parse_quantity("8 GiB", Quantity::kSize), 8589934592.0);
+}
+
+TEST(ConfigUnits, SizesUpToExabytesAndAnEThatStartsAUnit) {
+  // Up to the 16 EiB that a size too large for 64 bits is refused with. The E of "1EiB" starts
+  // the unit (it was lexed as an exponent without digits: "expected a size"); "1e3" is still one.
+  EXPECT_DOUBLE_EQ(parse_quantity("2 PiB", Quantity::kSize), 2.0 * 1125899906842624.0);
+  EXPECT_DOUBLE_EQ(parse_quantity("3PB", Quantity::kSize), 3e15);
+  EXPECT_DOUBLE_EQ(parse_quantity("1EiB", Quantity::kSize), 1152921504606846976.0);
+  EXPECT_DOUBLE_EQ(parse_quantity("1.5EiB", Quantity::kSize), 1.5 * 1152921504606846976.0);
+  EXPECT_DOUBLE_EQ(parse_quantity("2EB", Quantity::kSize), 2e18);
+  EXPECT_DOUBLE_EQ(parse_quantity("1e3EB", Quantity::kSize), 1e21);
+  EXPECT_DOUBLE_EQ(parse_quantity("1E3 B", Quantity::kSize), 1000.0);
+  EXPECT_THROW(parse_quantity("1eB", Quantity::kSize), std::invalid_argument);   // unit "eB"
+  EXPECT_THROW(parse_quantity("1E+EiB", Quantity::kSize), std::invalid_argument);  // a sign, no digits
 }
 
 TEST(ConfigUnits, PowerUnitsInWatts) {
