@@ -170,7 +170,11 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       for (const auto& m : r.metrics) {
         row.metrics.push_back(jm.contains(m) ? std::optional<double>(number(jm.at(m), at + ".metrics." + m, file)) : std::nullopt);
       }
-      if (jr.contains("error")) row.error = text(jr.at("error"), at + ".error", file);
+      if (jr.contains("error")) {
+        row.error = text(jr.at("error"), at + ".error", file);
+        // A failed run has no metrics (to_json writes none): both would count it as failed and plot it.
+        if (!jm.empty()) bad_file(file, "metrics", where + " has both an error and metrics: a failed run reports none");
+      }
       r.rows.push_back(std::move(row));
     }
   } catch (const nlohmann::json::exception& e) {
@@ -208,6 +212,7 @@ SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults
   out.shard = "merged";
   out.rows.clear();
   std::map<std::size_t, std::string> seen;  // run -> the shard it came from
+  std::map<std::string, std::string> labels;  // "I/N" -> the file that is that shard
   for (const auto& [file, s] : shards) {
     // Named by what differs: two shards of one spec name differ in nothing a name shows.
     const char* differs = s.fingerprint != out.fingerprint ? "fingerprint"
@@ -228,6 +233,12 @@ SweepResults merge_results(const std::vector<std::pair<std::string, SweepResults
       bad_file(file, differs,
                "comes from a different sweep than " + shards.front().first + ": its " + differs + " differ" + (std::string(differs) == "metrics" || std::string(differs) == "columns" ? "" : "s") +
                    " (sweep " + s.name + " vs " + out.name + "); shards must be run from the same spec, inputs and metrics");
+    }
+    // Each part of a sharded sweep runs once: two folders that are both part I/N are one shard run
+    // twice (or an edited label), and the second's runs are not the part's runs.
+    if (s.shard != "merged") {
+      auto [it, fresh] = labels.emplace(s.shard, file);
+      if (!fresh) bad_file(file, "shard", "is shard " + s.shard + ", as " + it->second + " is: merge each part of the sweep once");
     }
     for (const auto& row : s.rows) {
       auto [it, fresh] = seen.emplace(row.run, file);

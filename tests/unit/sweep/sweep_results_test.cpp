@@ -52,8 +52,15 @@ TEST(SweepResults, FailedRunsCarryTheirMessageThroughCsvAndJson) {
   EXPECT_EQ(to_json(back).dump(), j.dump());
 }
 
+// Part `shard` ("1/2") of the sweep with these runs.
+SweepResults part(std::vector<std::size_t> runs, const char* shard) {
+  auto t = table(std::move(runs));
+  t.shard = shard;
+  return t;
+}
+
 TEST(SweepResults, MergeOrdersRunsAndChecksCompleteness) {
-  const auto merged = merge_results({{"a", table({1, 3})}, {"b", table({0, 2})}});
+  const auto merged = merge_results({{"a", table({1, 3})}, {"b", part({0, 2}, "1/2")}});
   ASSERT_EQ(merged.rows.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(merged.rows[i].run, i);
   EXPECT_EQ(merged.shard, "merged");
@@ -66,10 +73,36 @@ TEST(SweepResults, MergeOrdersRunsAndChecksCompleteness) {
     EXPECT_NE(std::string(e.what()).find("2 of 4 runs are in no shard: 0, 2"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("missing shards: run `socsim sweep` with --shard 0/2 and merge again"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(merge_results({{"a", table({1, 3})}, {"b", table({0, 1, 2})}}), config::ConfigError);  // overlap
-  auto other = table({0, 2});
+  try {
+    merge_results({{"a", table({1, 3})}, {"b", part({0, 1, 2}, "1/2")}});
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("run 1 is also in a (overlapping shards)"), std::string::npos) << e.what();
+  }
+  auto other = part({0, 2}, "1/2");
   other.fingerprint = 1;
   EXPECT_THROW(merge_results({{"a", table({1, 3})}, {"b", other}}), config::ConfigError);
+}
+
+TEST(SweepResults, AMergeRefusesOnePartTwiceAndAFailedRunWithMetrics) {
+  // Two folders labelled 0/2 (the same part run twice, or an edited label): refused even when
+  // their runs happen not to overlap.
+  try {
+    merge_results({{"a", table({1, 3})}, {"b", table({0, 2})}});
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key(), "shard");
+    EXPECT_NE(std::string(e.what()).find("is shard 0/2, as a is: merge each part of the sweep once"), std::string::npos) << e.what();
+  }
+  // A failed run reports no metrics; a row with both was edited (it counted as failed and plotted).
+  auto j = to_json(table({1, 3}));
+  j["runs"][0]["error"] = "it failed";
+  try {
+    results_from_json(j, "a/results.json");
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("run 1 has both an error and metrics: a failed run reports none"), std::string::npos) << e.what();
+  }
 }
 
 // Shards run from other inputs: the merge names the inputs that changed where both recorded them,
