@@ -48,8 +48,14 @@ int sweep_merge_command(const std::vector<std::string>& args) {
     }
     loaded.emplace_back(file, sweep::results_from_json(read_results_json(file), file));
   }
-  for (const auto& d : shards) {
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const auto& d = shards[i];
     std::error_code ec;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (std::filesystem::equivalent(std::filesystem::path(shards[j]), std::filesystem::path(d), ec)) {
+        throw config::ConfigError(kCommandLine, "shard folder " + d, "is given twice (as " + shards[j] + "): give each shard's folder once");
+      }
+    }
     if (std::filesystem::equivalent(std::filesystem::path(d), std::filesystem::path(out_dir), ec)) {
       throw config::ConfigError(kCommandLine, "--out", "is the shard folder " + d + ": the merged results would replace the shard's own; choose another --out");
     }
