@@ -80,19 +80,28 @@ std::vector<std::string> to_args_unchecked(const py::kwargs& kwargs) {
     std::string key = k.cast<std::string>();
     if (v.is_none()) continue;
     if (key == "set") {
+      // What each form holds, checked: str() of anything else made a setting of it (None became
+      // "None", b"npu.tcm=1MiB" iterated as the numbers 110, 112, ...).
+      const auto refuse = [](const std::string& what) { throw socsim::config::ConfigError({"python", 0, 0}, "set", what); };
+      const char* forms = "a dict {'npu.tcm': '16MiB'}, one 'key=value' str or a list of them";
       if (py::isinstance<py::dict>(v)) {
         for (const auto& [sk, sv] : v.cast<py::dict>()) {
+          if (!py::isinstance<py::str>(sk)) refuse("a key of the dict is " + py::repr(sk).cast<std::string>() + ": keys are dotted names such as 'npu.tcm'");
+          if (sv.is_none()) refuse("set['" + sk.cast<std::string>() + "'] is None: give its value, e.g. '16MiB', 2 or True");
           args.push_back("--set");
-          args.push_back(py::str(sk).cast<std::string>() + "=" + option_text(sv));
+          args.push_back(sk.cast<std::string>() + "=" + option_text(sv));
         }
       } else if (py::isinstance<py::str>(v)) {
         args.push_back("--set");  // one "key=value"
         args.push_back(v.cast<std::string>());
-      } else {
+      } else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
         for (const auto& item : v) {
+          if (!py::isinstance<py::str>(item)) refuse(std::string("expected ") + forms + ", got an entry " + py::repr(item).cast<std::string>());
           args.push_back("--set");
-          args.push_back(py::str(item).cast<std::string>());
+          args.push_back(item.cast<std::string>());
         }
+      } else {
+        refuse(std::string("expected ") + forms + ", got " + py::repr(v).cast<std::string>());
       }
       continue;
     }

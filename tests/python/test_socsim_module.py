@@ -63,6 +63,13 @@ class Module(unittest.TestCase):
         self.assertIn("npu.tcmm", str(e.exception))
         self.assertIn("did you mean 'tcm'", str(e.exception))
         self.assertIsInstance(e.exception, ValueError)
+        # set= in a form socsim cannot read: None was passed on as the text "None", bytes as
+        # the numbers of their characters ("got 110").
+        for bad, expect in (({"npu.tcm": None}, "set['npu.tcm'] is None"), (b"npu.tcm=1MiB", "got b'npu.tcm=1MiB'"),
+                            (["npu.tcm=1MiB", 5], "got an entry 5"), ({1: "2"}, "a key of the dict is 1"), (7, "got 7")):
+            with self.assertRaises(socsim.ConfigError) as e:
+                socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="gpu-only", prompt=64, decode=2, set=bad)
+            self.assertIn(expect, str(e.exception))
         with self.assertRaises(socsim.ConfigError):
             socsim.run(soc="snapdragon-8gen3", model="qwen2-0.5b", system="no-such-system", prompt=64, decode=2)
         with self.assertRaises(socsim.ConfigError):
