@@ -69,8 +69,6 @@ Task<> Executor::run(const Plan& plan) {
     }
   }
   plan_ = &plan;
-  // The plan's pinned cores, for its run (a plan that threw left its own: replaced here).
-  soc_.cpu().set_pins(plan.cpu_pins);
   began_.clear();
   gpu_flag_.clear();
   start_.assign(plan.jobs.size(), 0);
@@ -116,6 +114,9 @@ Task<> Executor::run(const Plan& plan) {
       if (d >= i) throw std::logic_error("job '" + plan.jobs[i].name + "' waits for a later job to begin");
     }
   }
+  // The plan's pinned cores, for its run, set once its checks passed (a plan stopped midway left
+  // its own: the next plan replaces them).
+  soc_.cpu().set_pins(plan.cpu_pins);
   // Each job looks at its dependencies at the current instant, in plan order (see waiting_).
   sim.reserve_events(plan.jobs.size());
   for (auto& w : wake_) sim.schedule_at(sim.now(), &Executor::wake, &w);

@@ -253,7 +253,7 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   for (std::size_t i = 0; i < clusters_.size(); ++i) unpinned += clusters_[i]->spec().cores - pinned_[i];
   const bool keep_off_pinned = unpinned > 0;
   if (keep_off_pinned) threads = std::min(threads, unpinned);
-  const auto usable = [&](std::size_t i) { return clusters_[i]->spec().cores - (keep_off_pinned ? pinned_[i] : 0); };
+  const auto unpinned_of = [&](std::size_t i) { return clusters_[i]->spec().cores - (keep_off_pinned ? pinned_[i] : 0); };
   // A core's rate at this task is the lower of its arithmetic and its DRAM stream: a memory-bound
   // task on a core with a faster clock but the same stream goes no faster (ranking and sharing by
   // arithmetic alone gave a faster core more bytes than it could move, and the run got slower).
@@ -275,7 +275,10 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   };
   // What one core would take for its share: the cluster's wake-up when it would pay one (as
   // run_timed decides at the grant), then the share at the core's rate. Ranking by the rate alone
-  // sent a small task to an idle faster cluster that woke up for it every time.
+  // sent a small task to an idle faster cluster that woke up for it every time. Only an awake
+  // cluster with its part's cores free now starts at once; one that is busy would keep the task
+  // waiting for a time not known here, so it is charged a wake-up as an idle one is, which leaves
+  // the choice between those two to the rates (as before wake-ups counted).
   const double share = executed / threads;
   const double wakeup = to_seconds(spec_.idle_wakeup);
   // Clusters soonest first, ties by rate and then in their order (a stable insertion sort: a few
@@ -286,11 +289,13 @@ Task<> CpuComplex::run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick*
   boost::container::small_vector<Ranked, 4> order;
   for (std::size_t i = 0; i < clusters_.size(); ++i) {
     const CpuCluster& c = *clusters_[i];
-    if (usable(i) == 0) continue;
+    const std::uint32_t cores = unpinned_of(i);
+    if (cores == 0) continue;
     const double a = task_ops_per_second(c.spec(), t);
     const double r = effective(a, std::min(c.spec().core_bandwidth, shared));
-    const double wakes = c.idle_for_at_least(spec_.idle_threshold) ? wakeup : 0.0;
-    const Ranked k{&c, usable(i), a, r, wakes + (share > 0 ? share / r : 0.0)};
+    const bool starts_now = !c.idle_for_at_least(spec_.idle_threshold) && c.cores().available() >= std::min(threads, cores);
+    const double wakes = starts_now ? 0.0 : wakeup;
+    const Ranked k{&c, cores, a, r, wakes + (share > 0 ? share / r : 0.0)};
     std::size_t at = order.size();
     while (at > 0 && before(k, order[at - 1])) --at;
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), k);

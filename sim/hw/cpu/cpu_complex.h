@@ -63,8 +63,9 @@ class CpuComplex {
   // (the stalled power's share of its energy) added to it; it must outlive the returned Task.
   Task<> run(const CpuTask& t, std::string_view cluster, std::uint32_t threads, Tick* stalled = nullptr);
   // Spreads `t` over up to `threads` of the fastest cores for it: clusters are filled in order of
-  // the time one core would take for its even share of the task, wake-up included (the cluster's
-  // idle_wakeup when it has been idle for idle_threshold, else 0) plus the share at the core's
+  // the time one core would take for its even share of the task, wake-up included (0 for a
+  // cluster that is awake with the cores free now, else idle_wakeup: an idle one wakes, a busy one
+  // would make the task wait an unknown time) plus the share at the core's
   // rate (the lower of its arithmetic and its DRAM stream): prime, then mid, ... for a large task,
   // but a small task does not wake an idle cluster whose faster core would not repay the
   // wake-up. Each cluster's part gets a share of the ops and bytes proportional to its
@@ -74,10 +75,12 @@ class CpuComplex {
   // `threads`, and so do pinned cores (set_pins): they are left out, and the task runs on the
   // cores left when it asked for more; when every core is pinned it runs on them (sharing them).
   Task<> run_on_fastest(const CpuTask& t, std::uint32_t threads, Tick* stalled = nullptr);
-  // Pins cores: each pin keeps `cores` cores of its cluster for the work that names the cluster
-  // (run()), and run_on_fastest keeps off them, as a runtime that pins its threads to cores
-  // (shadowAttn's CPU budget) keeps its other threads off those. Replaces the pins in force; an
-  // empty list removes them. Throws std::invalid_argument for an unknown cluster or more cores
+  // Pins cores: run_on_fastest takes at most a cluster's cores less its pinned ones, so those are
+  // left to the work that names the cluster (run()), as a runtime that pins its threads to cores
+  // (shadowAttn's CPU budget) keeps its other threads off those. A cap per call, not a separate
+  // pool: cores are granted in FIFO order, so named work queued behind a run_on_fastest request
+  // still waiting for its cores (two host lanes at once) waits for it. Replaces the pins in force;
+  // an empty list removes them. Throws std::invalid_argument for an unknown cluster or more cores
   // than it has (nothing changes then).
   void set_pins(const std::vector<CpuPin>& pins);
   std::uint32_t pinned(std::string_view cluster) const;

@@ -118,7 +118,6 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
   // swaps only the synchronization (sync_policy()), so the solver always assumes fast sync.
   p.sync = soc.cpu.poll_interval + soc.gpu.submit;
   p.copy = 0;
-  p.drained_queue = soc.gpu.restart;
   if (!profiler_) profiler_ = std::make_unique<heterollm::PartitionProfiler>(soc, m);
   if (options_.predict && !predictor_) {
     // Offline: real profiles of the NPU over the model's input widths, the standard lengths (and

@@ -143,8 +143,7 @@ void set_times(Partition& c, const PartTimes& t, const SolverParams& p) {
   c.t_gpu = c.uses_gpu() ? t.gpu : 0;
   c.t_npu = c.uses_npu() ? t.npu : 0;
   const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
-  const bool drained = !p.npu_home && c.uses_npu() && c.t_npu + p.sync > c.t_gpu;
-  c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0) + (drained ? p.drained_queue : 0);
+  c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
 }
 
 SingleUnitTimes single_unit_times(std::vector<Partition>& all, const SolverParams& p, const CostFn& cost) {

@@ -63,11 +63,6 @@ struct SolverParams {
   bool decode = false;
   bool allow_split = true;  // false: gpu-only and npu-only only (hetero-layer)
   Tick sync = 0, copy = 0;  // added when the unit that is not home takes part
-  // Added too when the GPU is home and the NPU part ends after the GPU's: the next GPU kernel is
-  // enqueued once the NPU part is done (4.2), into a queue that has drained by then, and pays the
-  // submission after an empty queue (HeteroLLM 3.1: 50-100 us; gpu.restart). A GPU part that
-  // outlasts the NPU's keeps the queue live: "no extra submission cost appears".
-  Tick drained_queue = 0;
   bool npu_home = false;    // the unit running the op's neighbours (prefill: NPU, decode: GPU)
   bool force_split = false; // only split candidates when there are any (tests, ablations)
   // > 0: the one npu-only candidate runs these rows as a single piece (the NPU-home graph's

@@ -118,6 +118,27 @@ TEST(CpuFastestRanking, ASmallTaskStaysOnTheAwakeClusterRatherThanWakeAFasterOne
   EXPECT_DOUBLE_EQ(b.cpu.ops_done("mid"), 8e6 + 8e3);
 }
 
+// (The test below holds every mid core with 8e8 ops from time 0: 25 ms after a 1.5 ms wake-up.) At
+// 2 ms, runs `small` on the fastest core for it and records when it ended.
+Task<> small_beside_busy_mid(Simulator& sim, CpuComplex& cpu, CpuTask small, Tick& end) {
+  co_await sim.delay(2 * kMillisecond);
+  co_await cpu.run_on_fastest(small, 1);
+  end = sim.now();
+}
+
+TEST(CpuFastestRanking, ABusyClusterIsNotTakenForAnAwakeOne) {
+  // Its cores all held, mid would keep the small task waiting 24.5 ms; it is charged a wake-up as
+  // the idle prime core is, and the prime core's rate wins: 2 ms + 1.5 ms + 0.25 us.
+  CpuBench b(waking_spec());
+  const CpuTask hold{"hold", 8e8, DType::kFp32, 0, 0}, small{"small", 8e3, DType::kFp32, 0, 0};
+  Tick held = 0, end = 0;
+  b.sim.spawn(timed(b.sim, b.cpu.run(hold, "mid", 4), held), "hold");
+  b.sim.spawn(small_beside_busy_mid(b.sim, b.cpu, small, end), "small");
+  ASSERT_EQ(b.sim.run(), RunResult::kIdle);
+  EXPECT_EQ(end, 3500 * kMicrosecond + 250 * kNanosecond);
+  EXPECT_DOUBLE_EQ(b.cpu.ops_done("prime"), 8e3);
+}
+
 TEST(CpuFastestRanking, ALargeTaskStillWakesTheFasterCluster) {
   CpuBench b(waking_spec());
   // 8e8 ops: prime 1.5 ms + 25 ms against mid's 100 ms: prime, ending 2.5 + 26.5 ms.

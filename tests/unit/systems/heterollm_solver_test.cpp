@@ -63,33 +63,6 @@ TEST(HeteroSolver, SyncCostKeepsSmallOpsOnOneUnitAndHomeDecidesWhoPays) {
   EXPECT_EQ(heterollm::solve(256, 4096, 4096, p, linear(1.0, 1.0)).kind, CutKind::kNpuOnly);
 }
 
-TEST(HeteroSolver, AnNpuPartThatLetsTheGpuQueueDrainPaysTheRestart) {
-  // GPU home (decode): the next kernel is enqueued when the NPU part is done and synchronized
-  // (t_npu + sync); a GPU part ending before that leaves the queue empty, and the kernel pays
-  // the restart (4.2: the submission cost depends on which unit dominates).
-  SolverParams p = params();
-  p.sync = 20'000;
-  p.drained_queue = 75'000;
-  Partition c;
-  c.kind = CutKind::kRow;
-  c.m = 1, c.k = 4096, c.n = 512;
-  c.npu_pieces = {1};
-  c.npu_rows = 1, c.npu_cols = 256;
-  c.gpu_rows = 1, c.gpu_cols = 256;
-  heterollm::set_times(c, PartTimes{100'000, 90'000}, p);  // 90 + 20 > 100: drained
-  EXPECT_EQ(c.t_total, 100'000u + 20'000u + 75'000u);
-  heterollm::set_times(c, PartTimes{100'000, 80'000}, p);  // 80 + 20 = 100: the queue is still live
-  EXPECT_EQ(c.t_total, 100'000u + 20'000u);
-  p.npu_home = true;  // prefill: the GPU part is away, the NPU's queue is not the GPU's
-  heterollm::set_times(c, PartTimes{100'000, 90'000}, p);
-  EXPECT_EQ(c.t_total, 100'000u + 20'000u);
-  // Without an NPU part nothing is enqueued late.
-  p.npu_home = false;
-  c.npu_pieces.clear();
-  heterollm::set_times(c, PartTimes{100'000, 90'000}, p);
-  EXPECT_EQ(c.t_total, 100'000u);
-}
-
 TEST(HeteroSolver, PicksTheMinimumOfRandomCostTables) {
   std::mt19937 gen(7);
   for (int trial = 0; trial < 40; ++trial) {
