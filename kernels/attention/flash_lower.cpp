@@ -94,9 +94,18 @@ std::uint64_t flash_chunk_tiles(const hw::NpuSpec& npu, std::uint64_t rows, std:
     throw hw::HardwareLimitError("npu.tcm", "FlashAttention: one tile's operands do not fit a quarter of the " + std::to_string(spare_tcm(npu, p)) +
                                 " B of TCM beside the LUT");
   }
-  std::uint64_t g = 1;
-  while (fits(g + 1)) ++g;
-  return g;
+  // The most tiles that fit (fits() only turns false as g grows), found by doubling then
+  // bisecting: counting up one tile at a time ran for hours on a what-if TCM of an EiB. At most
+  // 2^32 keys per chunk (no attention has more; it keeps the byte counts inside 64 bits).
+  const std::uint64_t most = std::max<std::uint64_t>(1, (std::uint64_t{1} << 32) / std::max<std::uint64_t>(1, p.kv_tile));
+  std::uint64_t lo = 1, hi = 2;  // fits(lo); hi is the first not known to fit
+  while (hi <= most && fits(hi)) lo = hi, hi *= 2;
+  hi = std::min(hi, most + 1);
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 namespace {
