@@ -21,6 +21,21 @@ namespace socsim::systems {
 
 namespace heterollm {
 
+namespace {
+// The end of the group of sibling matmuls starting at ops[i] (consecutive, same rows and input
+// width: they share their input), and their concatenated columns.
+std::size_t sibling_end(const std::vector<model::GraphOp>& ops, std::size_t i, std::uint64_t& n) {
+  const model::OpDesc& first = ops[i].op;
+  n = first.n;
+  std::size_t e = i + 1;
+  while (e < ops.size() && ops[e].op.kind == model::OpKind::kMatMul && ops[e].op.m == first.m && ops[e].op.k == first.k) {
+    n += ops[e].op.n;
+    ++e;
+  }
+  return e;
+}
+}  // namespace
+
 Options read_options(config::Section& root, std::uint64_t max_length) {
   Options o;
   const auto s = root.optional_child("heterollm");
@@ -101,7 +116,7 @@ runtime::SyncPolicy HeteroLlm::sync_policy() const {
 
 const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const model::ModelConfig& m, bool decode,
                                               std::uint64_t rows, std::uint64_t k, std::uint64_t n, std::uint64_t npu_rows) {
-  const auto key = std::tuple{decode, rows, k, n, npu_rows};
+  const DecisionKey key{decode, rows, k, n, npu_rows};
   if (const auto it = decisions_.find(key); it != decisions_.end()) return it->second;
   heterollm::SolverParams p;
   p.standard = options_.standard;
@@ -155,6 +170,52 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
     return t;
   };
+  // In its step (step_context.h), where the GPU is home: every instance of this op partitioned as
+  // the candidate, the step's other groups as decided, or GPU-only until they are.
+  if (const auto self = step_groups_.find(key); self != step_groups_.end() && !p.npu_home) {
+    // After its NPU part ends the host waits out the synchronization before it submits again
+    // (the solver's T_sync + T_copy hold the next submission, which the step pays itself).
+    const Tick submit = soc.gpu.submit, release = p.sync + p.copy - std::min(p.sync + p.copy, submit);
+    const Tick call = soc.npu.graph.execute_overhead;
+    const auto group_cost = [submit, release, call](const heterollm::Partition& c, const std::vector<std::uint64_t>& widths) {
+      heterollm::GroupCost g;
+      g.submissions = 0;
+      if (c.uses_gpu()) {
+        // A GPU-only time and the GPU part's hold their first submission. A row cut gives the GPU
+        // the last gpu_cols of the concatenated columns: one kernel per op it reaches.
+        g.gpu = c.t_gpu - std::min(c.t_gpu, submit);
+        const bool row_cut = c.kind == heterollm::CutKind::kRow || c.kind == heterollm::CutKind::kHybrid;
+        std::uint64_t begin = 0;
+        for (const auto w : widths) {
+          if (!row_cut || !c.uses_npu() || begin + w > c.npu_cols) ++g.submissions;
+          begin += w;
+        }
+      }
+      g.npu = c.uses_npu();
+      g.npu_time = g.npu ? c.t_npu : 0;
+      g.release = g.npu ? release : 0;
+      g.npu_call = g.npu ? call : 0;  // (the first piece's; in decode the only one)
+      return g;
+    };
+    std::vector<heterollm::GroupCost> others;
+    for (const auto& [other, ops] : step_group_ops_) {
+      if (const auto d = decisions_.find(other); d != decisions_.end()) {
+        others.push_back(group_cost(d->second, ops));
+        continue;
+      }
+      const auto& [d_decode, d_m, d_k, d_n, d_npu_rows] = other;
+      heterollm::Partition gpu_only;
+      gpu_only.m = d_m, gpu_only.k = d_k, gpu_only.n = d_n;
+      gpu_only.gpu_rows = d_m, gpu_only.gpu_cols = d_n;
+      heterollm::set_times(gpu_only, cost(gpu_only), p);
+      others.push_back(group_cost(gpu_only, ops));
+    }
+    const std::uint32_t index = self->second;
+    p.in_context = [this, others = std::move(others), index, submit, group_cost](const heterollm::Partition& c) mutable {
+      others[index] = group_cost(c, step_group_ops_[index].second);
+      return step_.time(others, submit);
+    };
+  }
   // That holds while DRAM's achievable peak does not grow with more masters streaming (a
   // what-if may make it grow: then every candidate runs).
   const auto& eff = soc.dram.concurrency_efficiency;
@@ -165,10 +226,11 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     std::size_t costed = 0;  // by the search: before the single-unit times are costed for the lines
     for (const auto& c : all) costed += c.bounded_only ? 0 : 1;
     const auto [gpu_only, npu_only] = heterollm::single_unit_times(all, p, cost);
-    std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us; gpu-only {:.1f} us, "
+    const std::string step = best.in_step ? fmt::format("; its step {:.1f} us", to_us(best.t_total)) : "";
+    std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us{}; gpu-only {:.1f} us, "
                              "npu-only {:.1f} us; {} candidates, {} costed)\n",
                              id(), decode ? "decode" : "prefill", "matmul", rows, k, n, best.describe(), to_us(best.t_gpu),
-                             to_us(best.t_npu), to_us(best.t_total), to_us(gpu_only), to_us(npu_only), all.size(), costed);
+                             to_us(best.t_npu), to_us(best.t_part), step, to_us(gpu_only), to_us(npu_only), all.size(), costed);
   }
   return decisions_.emplace(key, best).first->second;
 }
@@ -176,6 +238,60 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
 namespace {
 using runtime::kReservedJobsLimit;
 }  // namespace
+
+void HeteroLlm::build_step_context(const hw::SocSpec& soc, const model::ModelConfig& m, const std::vector<model::GraphOp>& real,
+                                   const std::vector<model::GraphOp>& padded) {
+  step_ = {};
+  step_groups_.clear();
+  step_group_ops_.clear();
+  if (real.empty()) return;
+  const bool decode = real.front().phase == model::Phase::kDecode;
+  // Only where the GPU is home and the solver has a choice to make there (hetero-layer decodes
+  // on the GPU alone).
+  if ((!decode && options_.prefill_npu_home) || (decode && !tensor_)) return;
+  // The matmul groups (first op, end, decision key) in program order.
+  struct Group {
+    std::size_t begin, end;
+    DecisionKey key;
+  };
+  std::vector<Group> groups;
+  for (std::size_t i = 0; i < real.size(); ++i) {
+    if (real[i].op.kind != model::OpKind::kMatMul) continue;
+    std::uint64_t n = 0;
+    const std::size_t e = heterollm::sibling_end(real, i, n);
+    groups.push_back({i, e, DecisionKey{decode, real[i].op.m, real[i].op.k, n, decode ? 0 : padded[i].op.m}});
+    i = e - 1;
+  }
+  // Nothing left to decide (a later request of a workload, a decode step planned again): no step.
+  if (std::all_of(groups.begin(), groups.end(), [&](const Group& g) { return decisions_.count(g.key) > 0; })) return;
+  if (!profiler_) profiler_ = std::make_unique<heterollm::PartitionProfiler>(soc, m);
+  // A softmax lowers as the middle of its layer's attention kernel, shaped by its attn_scores op
+  // (as the executor lowers it).
+  std::map<std::uint32_t, kernels::AttentionShape> attention;
+  for (const auto& g : real) {
+    if (g.op.kind == model::OpKind::kAttnScores) attention.emplace(g.layer, runtime::attention_shape_of(g.op, m));
+  }
+  auto next = groups.begin();
+  for (std::size_t i = 0; i < real.size();) {
+    if (next != groups.end() && next->begin == i) {
+      const auto [it, added] = step_groups_.emplace(next->key, static_cast<std::uint32_t>(step_group_ops_.size()));
+      if (added) {
+        std::vector<std::uint64_t> widths;
+        for (std::size_t o = next->begin; o < next->end; ++o) widths.push_back(real[o].op.n);
+        step_group_ops_.emplace_back(next->key, std::move(widths));
+      }
+      step_.add_group(it->second);
+      i = next->end;
+      ++next;
+      continue;
+    }
+    const model::GraphOp& g = real[i++];
+    const auto it = attention.find(g.layer);
+    const kernels::AttentionShape* shape = g.op.kind == model::OpKind::kSoftmax && it != attention.end() ? &it->second : nullptr;
+    for (const Tick t : profiler_->gpu_queue_times(g.op, shape)) step_.add_kernel(t);
+  }
+  step_.add_host_wait();  // the sampler reads the last kernel's output
+}
 
 runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
   runtime::Plan plan;
@@ -203,6 +319,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   };
   // `real`: the op at the request's shape; `padded`: at the NPU's padded shape (prefill).
   auto add_ops = [&](const std::vector<model::GraphOp>& real, const std::vector<model::GraphOp>& padded) {
+    build_step_context(soc, m, real, padded);
     for (std::size_t i = 0; i < real.size();) {
       const model::GraphOp& g = real[i];
       const bool decode = g.phase == model::Phase::kDecode;
@@ -212,13 +329,8 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
         ++i;
         continue;
       }
-      // Sibling matmuls: consecutive, same rows and input width (they share their input).
-      std::size_t e = i + 1;
-      std::uint64_t n = g.op.n;
-      while (e < real.size() && real[e].op.kind == model::OpKind::kMatMul && real[e].op.m == g.op.m && real[e].op.k == g.op.k) {
-        n += real[e].op.n;
-        ++e;
-      }
+      std::uint64_t n = 0;
+      const std::size_t e = heterollm::sibling_end(real, i, n);
       const std::vector<model::GraphOp> group(real.begin() + static_cast<std::ptrdiff_t>(i), real.begin() + static_cast<std::ptrdiff_t>(e));
       // hetero-layer decodes on the GPU (the NPU is slower at small sequence lengths).
       if (decode && !tensor_) {
@@ -258,6 +370,9 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
       open = -1;
       i = e;
     }
+    step_ = {};
+    step_groups_.clear();
+    step_group_ops_.clear();
   };
   auto add_sample = [&](model::Phase phase, std::uint64_t step) {
     runtime::Job j;
@@ -365,7 +480,8 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
                          {"partition", p.describe()},
                          {"t_gpu_us", to_us(p.t_gpu)},
                          {"t_npu_us", to_us(p.t_npu)},
-                         {"t_total_us", to_us(p.t_total)}});
+                         {"t_total_us", to_us(p.t_part)}});
+    if (p.in_step) decisions.back()["t_step_us"] = to_us(p.t_total);
   }
   plan.info = {{"level", tensor_ ? "tensor" : "layer"},
                {"profiler", options_.predict ? "predict" : "real"},

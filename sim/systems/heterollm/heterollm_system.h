@@ -16,6 +16,8 @@
 //   - Sibling matmuls sharing an input (q/k/v, gate/up) are partitioned together, as one matmul
 //     over their concatenated columns: one NPU graph call and one synchronization per group.
 //   - Decode NPU matmuls stay W4A16 (the paper's footnote on the NPU's decode data type is garbled).
+//   - Where the GPU is home the solver keeps the candidate whose step ends first (step_context.h:
+//     the host submitting every kernel, stopped by a part on the NPU), not the fastest alone.
 // Options (`--set heterollm.<key>=...`): fast_sync (true), standard_lengths (32 ... 1024),
 // row_align (256), seq_align (32), prefill_home (npu), profiler (real | predict: the NPU by a
 // regression tree over shapes, the GPU at gpu_tflops, default 1), force_split (false: split
@@ -28,6 +30,7 @@
 #include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/heterollm/partition_solver.h"
 #include "sim/systems/heterollm/prediction_profiler.h"
+#include "sim/systems/heterollm/step_context.h"
 #include "sim/systems/system.h"
 
 namespace socsim::systems {
@@ -71,7 +74,16 @@ class HeteroLlm final : public System {
  private:
   bool tensor_;
   heterollm::Options options_;
-  std::map<std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, heterollm::Partition> decisions_;
+  using DecisionKey = std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;  // decode, m, k, n, npu_rows
+  std::map<DecisionKey, heterollm::Partition> decisions_;
+  // The step being planned where the GPU is home (step_context.h): its matmul groups by decision
+  // key, each with its ops' output columns (a GPU part submits one kernel per op it has columns
+  // of). Empty elsewhere.
+  void build_step_context(const hw::SocSpec& soc, const model::ModelConfig& model, const std::vector<model::GraphOp>& real,
+                          const std::vector<model::GraphOp>& padded);
+  heterollm::StepContext step_;
+  std::map<DecisionKey, std::uint32_t> step_groups_;
+  std::vector<std::pair<DecisionKey, std::vector<std::uint64_t>>> step_group_ops_;
   bool seq_align_said_ = false;  // what a hand-set seq_align does to the prompt was said (once per run)
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use

@@ -141,32 +141,41 @@ PartTimes PartitionProfiler::coarse(const Partition& p) {
     // The op alone()'s GPU-only run lowers (partition_jobs keeps the name of a GPU-only part), so
     // both read one lowering-cache entry.
     const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
-    // A flow alone moves no faster than its port's cap or DRAM's peak for one master.
-    const auto& eff = soc_.dram.concurrency_efficiency;
-    const double rate = std::min(soc_.gpu.port_bandwidth, soc_.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff.front()));
-    // The host submits the kernels one after another (each pays gpu.submit, and so does each
-    // buffer's share of a kernel beyond max_allocation); the in-order queue starts one when it is
-    // submitted and the one before has ended. A short kernel does not hide the next submission.
+    // The host submits the kernels one after another (each pays gpu.submit); the in-order queue
+    // starts one when it is submitted and the one before has ended. A short kernel does not hide
+    // the next submission.
     Tick submitted = 0, end = 0;
-    const auto run = [&](const hw::GpuKernel& kernel) {
-      // Rounded down, one tick less: the DRAM model's rounding of a flow's end may not exceed it.
-      const double traffic = static_cast<double>(kernel.dram_bytes) / rate * static_cast<double>(kSecond);
-      const Tick memory = traffic >= 1 ? static_cast<Tick>(traffic) - 1 : 0;
+    for (const Tick queue : gpu_queue_times(op, nullptr)) {
       submitted += soc_.gpu.submit;
-      end = std::max(end, submitted) + std::max(hw::gpu_compute_time(soc_.gpu, kernel), memory);
-    };
-    for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) {
-      if (!hw::gpu_exceeds_max_allocation(soc_.gpu, kernel)) {
-        run(kernel);
-        continue;
-      }
-      for (const auto& part : hw::gpu_allocation_parts(soc_.gpu, kernel)) run(part);
+      end = std::max(end, submitted) + queue;
     }
     t.gpu = end;
   }
   // Equal pieces, each bounded once (a long prompt in short pieces has thousands of one length).
   for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) { t.npu += static_cast<Tick>(count) * npu_piece_bound(rows, p.k, p.npu_cols); });
   return t;
+}
+
+std::vector<Tick> PartitionProfiler::gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention) {
+  // A flow alone moves no faster than its port's cap or DRAM's peak for one master.
+  const auto& eff = soc_.dram.concurrency_efficiency;
+  const double rate = std::min(soc_.gpu.port_bandwidth, soc_.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff.front()));
+  std::vector<Tick> out;
+  const auto add = [&](const hw::GpuKernel& kernel) {
+    // Rounded down, one tick less: the DRAM model's rounding of a flow's end may not exceed it.
+    const double traffic = static_cast<double>(kernel.dram_bytes) / rate * static_cast<double>(kSecond);
+    const Tick memory = traffic >= 1 ? static_cast<Tick>(traffic) - 1 : 0;
+    out.push_back(std::max(hw::gpu_compute_time(soc_.gpu, kernel), memory));
+  };
+  // Each buffer's share of a kernel beyond max_allocation is a submission of its own.
+  for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, attention).kernels) {
+    if (!hw::gpu_exceeds_max_allocation(soc_.gpu, kernel)) {
+      add(kernel);
+      continue;
+    }
+    for (const auto& part : hw::gpu_allocation_parts(soc_.gpu, kernel)) add(part);
+  }
+  return out;
 }
 
 Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {

@@ -46,6 +46,11 @@ class PartitionProfiler {
   // 16: 3,900 parts alone -> about 160).
   PartTimes coarse(const Partition& p);
   std::size_t runs() const { return cache_.size(); }
+  // The op's GPU kernels as the host submits them (a kernel's buffers beyond max_allocation each
+  // a submission), each one's time on the queue alone: the longer of its arithmetic and its own
+  // DRAM traffic at the GPU port's cap (what it cannot beat). coarse()'s GPU part and the step
+  // context (step_context.h) are built from these.
+  std::vector<Tick> gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention);
 
  private:
   Tick npu_alone(const Partition& p);  // alone()'s NPU part: the pieces each run alone, summed

@@ -143,7 +143,9 @@ void set_times(Partition& c, const PartTimes& t, const SolverParams& p) {
   c.t_gpu = c.uses_gpu() ? t.gpu : 0;
   c.t_npu = c.uses_npu() ? t.npu : 0;
   const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
-  c.t_total = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
+  c.t_part = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
+  c.in_step = static_cast<bool>(p.in_context);
+  c.t_total = c.in_step ? p.in_context(c) : c.t_part;
 }
 
 SingleUnitTimes single_unit_times(std::vector<Partition>& all, const SolverParams& p, const CostFn& cost) {
@@ -154,8 +156,8 @@ SingleUnitTimes single_unit_times(std::vector<Partition>& all, const SolverParam
       set_times(c, cost(c), p);
       c.bounded_only = false;
     }
-    if (c.kind == CutKind::kGpuOnly) out.gpu_only = c.t_total;
-    if (c.kind == CutKind::kNpuOnly && (out.npu_only == 0 || c.t_total < out.npu_only)) out.npu_only = c.t_total;
+    if (c.kind == CutKind::kGpuOnly) out.gpu_only = c.t_part;
+    if (c.kind == CutKind::kNpuOnly && (out.npu_only == 0 || c.t_part < out.npu_only)) out.npu_only = c.t_part;
   }
   return out;
 }

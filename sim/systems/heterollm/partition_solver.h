@@ -43,7 +43,11 @@ struct Partition {
   std::uint64_t npu_rows = 0, npu_cols = 0;
   // GPU: rows [gpu_row_begin, m) over `gpu_cols` columns (the last gpu_cols of n for row cuts).
   std::uint64_t gpu_row_begin = 0, gpu_rows = 0, gpu_cols = 0;
-  Tick t_gpu = 0, t_npu = 0, t_total = 0;
+  // t_part: the paper's T_total, the candidate alone (max(T_gpu, T_npu), plus sync and copy when
+  // the unit that is not home takes part). t_total: what the solver minimizes, t_part or, with
+  // SolverParams::in_context, the time of the step the op runs in (step_context.h).
+  Tick t_gpu = 0, t_npu = 0, t_part = 0, t_total = 0;
+  bool in_step = false;  // t_total is the step's time (SolverParams::in_context)
   // solve() with lower bounds skipped running this candidate: its times are the bounds, which
   // already could not beat the chosen one.
   bool bounded_only = false;
@@ -68,6 +72,10 @@ struct SolverParams {
   // > 0: the one npu-only candidate runs these rows as a single piece (the NPU-home graph's
   // shape the op joins, which the plan uses), instead of the padded and piped covers.
   std::uint64_t npu_only_rows = 0;
+  // When set: a candidate's T_total is this of the candidate (its t_gpu, t_npu and t_part filled):
+  // the time of the step it runs in with every instance of the op partitioned so. It must not
+  // decrease when a part's time grows (a bound of the parts then bounds it).
+  std::function<Tick(const Partition&)> in_context;
 };
 
 using CostFn = std::function<PartTimes(const Partition&)>;
@@ -76,7 +84,7 @@ using CostFn = std::function<PartTimes(const Partition&)>;
 // unit that is not home takes part), as solve() does.
 void set_times(Partition& c, const PartTimes& t, const SolverParams& p);
 
-// The gpu-only time and the fastest npu-only time among `all` (solve()'s `evaluated`; 0 where
+// The gpu-only time and the fastest npu-only time (alone: t_part) among `all` (solve()'s `evaluated`; 0 where
 // there is none), for --explain. A single-unit candidate the search skipped holds a bound only
 // (possibly the coarse one, which can read well below the time): it is costed with `cost` first.
 struct SingleUnitTimes {

@@ -1,0 +1,62 @@
+#pragma once
+// A matmul partition costed in the step it runs in. HeteroLLM's solver (4.3) costs a candidate
+// alone: max(T_gpu, T_npu) plus the synchronization. Where the GPU is home (decode, and prefill
+// with prefill_home=gpu) that misses how the host drives the GPU: one host thread submits every
+// kernel into the in-order queue (gpu.submit each) and runs ahead of the GPU while kernels take
+// longer than a submission. A GPU-only matmul is one more kernel in that stream; a part on the
+// NPU stops the host: the kernels after the op need its output, so the host submits them only
+// once the NPU part has ended (fast sync: it polls a flag), and what the queue still holds then
+// (the GPU part) is all the lead it has. A small model's decode step is submission-bound
+// (qwen2-0.5b on the 8 Gen 3: 21 kernels a layer x 15 us = 315 us against ~230 us of kernels),
+// so a GPU-only matmul's time hides behind submissions while a split's does not: costed alone, a
+// gate/up split predicted 4 us faster ran 80 us a layer slower. A large model's step is GPU-bound
+// and its long GPU parts rebuild the lead, so there the part's own saving is what counts.
+//
+// The step is its ops in program order: GPU kernels (each one submission and its time on the
+// queue, alone), instances of the partitioned matmul groups, and host waits (a CPU op such as the
+// sampler reads the GPU's output: the host waits for the queue). time() replays the host and the
+// queue over the step for one cost per group; it is monotone in every time, so a lower bound of
+// a group's part times gives a lower bound of the step's time (the solver's search relies on it).
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/time.h"
+
+namespace socsim::systems::heterollm {
+
+struct GroupCost {
+  // The GPU part: its time on the queue after its first submission, and how many kernels the host
+  // submits for it (0: no GPU part).
+  Tick gpu = 0;
+  std::uint32_t submissions = 1;
+  // A part on the NPU (the unit that is not home): from the moment its input is ready (the kernels
+  // before it ran) to its output (graph call included), then `release` until the host, which
+  // waited for it, submits again (the flag's poll).
+  bool npu = false;
+  Tick npu_time = 0, release = 0;
+  // Of npu_time, the graph call's fixed cost: with fast sync the host calls the graph as soon as
+  // the NPU is free and the producer kernels are submitted, and the call's cost runs while they do
+  // (its synchronization point waits for their flag inside the graph).
+  Tick npu_call = 0;
+};
+
+class StepContext {
+ public:
+  void add_kernel(Tick queue_time) { items_.push_back({Kind::kKernel, queue_time}); }
+  void add_group(std::uint32_t group) { items_.push_back({Kind::kGroup, group}); }
+  void add_host_wait() { items_.push_back({Kind::kHostWait, 0}); }
+  // The step's time from an idle host and queue to the end of its last kernel or group, with
+  // every instance of group g costed `groups[g]` and each submission taking `submit`.
+  Tick time(const std::vector<GroupCost>& groups, Tick submit) const;
+  bool empty() const { return items_.empty(); }
+
+ private:
+  enum class Kind : std::uint8_t { kKernel, kGroup, kHostWait };
+  struct Item {
+    Kind kind;
+    std::uint64_t value;  // kKernel: queue time; kGroup: group index
+  };
+  std::vector<Item> items_;
+};
+
+}  // namespace socsim::systems::heterollm

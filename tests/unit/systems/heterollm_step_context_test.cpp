@@ -1,0 +1,165 @@
+// HeteroLLM's partitions costed in their step (step_context.h): the host and the GPU's in-order
+// queue replayed by hand, and the solver choosing by the step where the GPU is home.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "sim/systems/heterollm/partition_solver.h"
+#include "sim/systems/heterollm/step_context.h"
+#include "tests/unit/systems/heterollm_test_util.h"
+
+namespace socsim::systems {
+namespace {
+
+using heterollm::CutKind;
+using heterollm::GroupCost;
+using heterollm::StepContext;
+using namespace heterollm_test;
+
+constexpr Tick kSubmit = 15;
+
+GroupCost gpu_only(Tick queue, std::uint32_t submissions = 1) {
+  GroupCost g;
+  g.gpu = queue, g.submissions = submissions;
+  return g;
+}
+GroupCost npu_only(Tick time, Tick release = 0) {
+  GroupCost g;
+  g.submissions = 0, g.npu = true, g.npu_time = time, g.release = release;
+  return g;
+}
+GroupCost split(Tick gpu, Tick npu, Tick release = 0) {
+  GroupCost g = npu_only(npu, release);
+  g.gpu = gpu, g.submissions = 1;
+  return g;
+}
+
+// One group, then `n` kernels of `each`, then the sampler's wait.
+StepContext group_then_kernels(int n, Tick each) {
+  StepContext s;
+  s.add_group(0);
+  for (int i = 0; i < n; ++i) s.add_kernel(each);
+  s.add_host_wait();
+  return s;
+}
+
+TEST(HeteroStepContext, ASubmissionBoundStepHidesAGpuOnlyMatmulButNotAnNpuPart) {
+  const StepContext s = group_then_kernels(4, 1);
+  // GPU-only (100 on the queue): submitted at 15, runs to 115; the four kernels are submitted at
+  // 30, 45, 60, 75 and queue behind it: 116, 117, 118, 119.
+  EXPECT_EQ(s.time({gpu_only(100)}, kSubmit), 119u);
+  // On the NPU, taking 90: the host waits to 90, then submits the four at 105 .. 150, each ending
+  // 1 later: 151, slower in the step though faster alone. A poll of 5 after it: 156.
+  EXPECT_EQ(s.time({npu_only(90)}, kSubmit), 151u);
+  EXPECT_EQ(s.time({npu_only(90, 5)}, kSubmit), 156u);
+}
+
+TEST(HeteroStepContext, ALongGpuPartRebuildsTheLead) {
+  const StepContext s = group_then_kernels(4, 1);
+  // Split: the GPU part is submitted at 15 and runs to 215; the NPU part ends at 90, when the
+  // host submits the four (105 .. 150) while the GPU part still runs: they end 216 .. 219.
+  EXPECT_EQ(s.time({split(200, 90)}, kSubmit), 219u);
+  // Whole on the GPU (300): 315, then 316 .. 319.
+  EXPECT_EQ(s.time({gpu_only(300)}, kSubmit), 319u);
+}
+
+TEST(HeteroStepContext, TheGraphCallRunsWhileItsProducerDoesAndWaitsForTheNpu) {
+  StepContext s;
+  s.add_kernel(100);  // submitted at 15, runs to 115
+  s.add_group(0);
+  s.add_group(0);
+  s.add_host_wait();
+  GroupCost g = npu_only(90);
+  g.npu_call = 60;
+  // First part: called at 15, the call done at 75, its input at 115: ends 115 + 30 = 145. The
+  // second: called when the NPU is free (145), done at 205, ends 235.
+  EXPECT_EQ(s.time({g}, kSubmit), 235u);
+  // Without the overlap: 115 + 90 = 205, then 295.
+  EXPECT_EQ(s.time({npu_only(90)}, kSubmit), 295u);
+}
+
+TEST(HeteroStepContext, AGpuBoundStepKeepsTheFasterPart) {
+  const StepContext s = group_then_kernels(4, 50);
+  // GPU-only: 15 + 100 = 115, then 4 x 50 back to back: 315.
+  EXPECT_EQ(s.time({gpu_only(100)}, kSubmit), 315u);
+  // The NPU part: 90; the first kernel submitted at 105 ends at 155, the next three at 205, 255,
+  // 305: 10 faster, the part's own saving.
+  EXPECT_EQ(s.time({npu_only(90)}, kSubmit), 305u);
+}
+
+TEST(HeteroStepContext, EachSubmissionOfAGroupIsPaidAndHostWaitsDrainTheQueue) {
+  StepContext s;
+  s.add_kernel(40);
+  s.add_host_wait();  // host at 15 waits for the kernel: 55
+  s.add_group(0);     // two submissions: 85, then 30 on the queue: 115
+  s.add_kernel(0);    // submitted at 100, ends 115
+  EXPECT_EQ(s.time({gpu_only(30, 2)}, kSubmit), 115u);
+  EXPECT_THROW(s.time({}, kSubmit), std::logic_error);  // a group without its cost
+}
+
+TEST(HeteroStepContext, TheStepNeverGetsFasterWhenACostGrows) {
+  // The solver's bounded search relies on it: a bound of a group's cost bounds the step.
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<Tick> t(0, 100);
+  for (int trial = 0; trial < 200; ++trial) {
+    StepContext s;
+    for (int i = 0; i < 12; ++i) {
+      const int r = static_cast<int>(gen() % 4);
+      if (r == 0) s.add_group(static_cast<std::uint32_t>(gen() % 2));
+      else if (r == 1) s.add_host_wait();
+      else s.add_kernel(t(gen));
+    }
+    std::vector<GroupCost> g{split(t(gen), t(gen), t(gen)), gen() % 2 == 0 ? gpu_only(t(gen), 2) : npu_only(t(gen))};
+    for (auto& c : g) c.npu_call = c.npu ? t(gen) : 0;  // at times longer than the part: capped
+    const Tick before = s.time(g, kSubmit);
+    GroupCost& c = g[trial % 2];
+    (trial % 3 == 0 ? c.gpu : trial % 3 == 1 ? c.npu_time : c.release) += t(gen);
+    EXPECT_GE(s.time(g, kSubmit), before) << trial;
+  }
+}
+
+// The solver over a decode matmul whose split is faster alone, in a submission-bound step
+// (20 short kernels after it): it keeps the op on the GPU, bounded search or not.
+TEST(HeteroStepContext, TheSolverChoosesByTheStep) {
+  SolverParams p = params();
+  p.decode = true;
+  p.sync = 10'000;
+  const Tick submit = 15'000;
+  // Alone: gpu-only 130,000 (one submission included), npu-only 200,000 + sync; row cuts balance
+  // near 60% of the columns on the GPU at about 79,000 + sync.
+  const heterollm::CostFn cost = linear(200, 130);
+  const auto alone = heterollm::solve(1, 4096, 4096, p, cost);
+  ASSERT_EQ(alone.kind, CutKind::kRow);
+  ASSERT_LT(alone.t_part, 130'000u);
+  EXPECT_FALSE(alone.in_step);
+
+  const StepContext step = group_then_kernels(20, 1'000);
+  p.in_context = [&](const Partition& c) {
+    GroupCost g = c.uses_npu() ? npu_only(c.t_npu) : gpu_only(0);
+    if (c.uses_gpu()) g.gpu = c.t_gpu - submit, g.submissions = 1;
+    return step.time({g}, submit);
+  };
+  const auto in_step = heterollm::solve(1, 4096, 4096, p, cost);
+  EXPECT_EQ(in_step.kind, CutKind::kGpuOnly);
+  EXPECT_TRUE(in_step.in_step);
+  // GPU-only: the queue runs to 130,000 and the host, submitting every 15,000, passes it at the
+  // ninth kernel: the last is submitted at 21 x 15,000 and ends 1,000 later.
+  EXPECT_EQ(in_step.t_total, 316'000u);
+  EXPECT_EQ(in_step.t_part, 130'000u);
+  // A row cut whose NPU part ends last: the host submits the 20 kernels after it.
+  std::vector<Partition> all;
+  heterollm::solve(1, 4096, 4096, p, cost, &all);
+  for (const auto& c : all) {
+    if (c.kind == CutKind::kRow && c.t_npu >= c.t_gpu) {
+      EXPECT_EQ(c.t_total, c.t_npu + 20 * submit + 1'000) << c.describe();
+    }
+  }
+  // Bounded searches (parts at 80% and 60% of their times) make the exhaustive search's choice.
+  const heterollm::CostFn bound = scaled(cost, 0.8), coarse = scaled(cost, 0.6);
+  const auto bounded = heterollm::solve(1, 4096, 4096, p, cost, nullptr, &bound, &coarse);
+  EXPECT_EQ(bounded.describe(), in_step.describe());
+  EXPECT_EQ(bounded.t_total, in_step.t_total);
+}
+
+}  // namespace
+}  // namespace socsim::systems
