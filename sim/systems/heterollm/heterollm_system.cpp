@@ -118,6 +118,12 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
                                               std::uint64_t rows, std::uint64_t k, std::uint64_t n, std::uint64_t npu_rows) {
   const DecisionKey key{decode, rows, k, n, npu_rows};
   if (const auto it = decisions_.find(key); it != decisions_.end()) return it->second;
+  return decisions_.emplace(key, solve_group(soc, m, key, nullptr, options_.explain)).first->second;
+}
+
+heterollm::Partition HeteroLlm::solve_group(const hw::SocSpec& soc, const model::ModelConfig& m, const DecisionKey& key,
+                                            const StepCost* in_step, bool say, const heterollm::Partition* shown) {
+  const auto& [decode, rows, k, n, npu_rows] = key;
   heterollm::SolverParams p;
   p.standard = options_.standard;
   p.row_align = options_.row_align;
@@ -171,60 +177,18 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
     return t;
   };
   // In its step (step_context.h), where the GPU is home: every instance of this op partitioned as
-  // the candidate, the step's other groups as decided, or GPU-only until they are.
-  if (const auto self = step_groups_.find(key); self != step_groups_.end() && !p.npu_home) {
-    // After its NPU part ends the host waits out the synchronization before it submits again
-    // (the solver's T_sync + T_copy hold the next submission, which the step pays itself).
-    const Tick submit = soc.gpu.submit, release = p.sync + p.copy - std::min(p.sync + p.copy, submit);
-    const Tick call = soc.npu.graph.execute_overhead;
-    const auto group_cost = [submit, release, call](const heterollm::Partition& c, const std::vector<std::uint64_t>& widths) {
-      heterollm::GroupCost g;
-      g.submissions = 0;
-      if (c.uses_gpu()) {
-        // A GPU-only time and the GPU part's hold their first submission. A row cut gives the GPU
-        // the last gpu_cols of the concatenated columns: one kernel per op it reaches.
-        g.gpu = c.t_gpu - std::min(c.t_gpu, submit);
-        const bool row_cut = c.kind == heterollm::CutKind::kRow || c.kind == heterollm::CutKind::kHybrid;
-        std::uint64_t begin = 0;
-        for (const auto w : widths) {
-          if (!row_cut || !c.uses_npu() || begin + w > c.npu_cols) ++g.submissions;
-          begin += w;
-        }
-      }
-      g.npu = c.uses_npu();
-      g.npu_time = g.npu ? c.t_npu : 0;
-      g.release = g.npu ? release : 0;
-      g.npu_call = g.npu ? call : 0;  // (the first piece's; in decode the only one)
-      return g;
-    };
-    std::vector<heterollm::GroupCost> others;
-    for (const auto& [other, ops] : step_group_ops_) {
-      if (const auto d = decisions_.find(other); d != decisions_.end()) {
-        others.push_back(group_cost(d->second, ops));
-        continue;
-      }
-      const auto& [d_decode, d_m, d_k, d_n, d_npu_rows] = other;
-      heterollm::Partition gpu_only;
-      gpu_only.m = d_m, gpu_only.k = d_k, gpu_only.n = d_n;
-      gpu_only.gpu_rows = d_m, gpu_only.gpu_cols = d_n;
-      heterollm::set_times(gpu_only, cost(gpu_only), p);
-      others.push_back(group_cost(gpu_only, ops));
-    }
-    const std::uint32_t index = self->second;
-    p.in_context = [this, others = std::move(others), index, submit, group_cost](const heterollm::Partition& c) mutable {
-      others[index] = group_cost(c, step_group_ops_[index].second);
-      return step_.time(others, submit);
-    };
-  }
+  // the candidate, the step's other groups as decided so far.
+  if (in_step) p.in_context = [&](const heterollm::Partition& c) { return (*in_step)(c); };
   // That holds while DRAM's achievable peak does not grow with more masters streaming (a
   // what-if may make it grow: then every candidate runs).
   const auto& eff = soc.dram.concurrency_efficiency;
   const bool sharing_slows = std::is_sorted(eff.rbegin(), eff.rend());
   const bool bounded = !predictor_ && sharing_slows;
-  const auto best = heterollm::solve(rows, k, n, p, cost, &all, bounded ? &bound : nullptr, bounded ? &coarse : nullptr);
-  if (options_.explain) {
+  const auto best_found = heterollm::solve(rows, k, n, p, cost, &all, bounded ? &bound : nullptr, bounded ? &coarse : nullptr);
+  if (say) {
     std::size_t costed = 0;  // by the search: before the single-unit times are costed for the lines
     for (const auto& c : all) costed += c.bounded_only ? 0 : 1;
+    const heterollm::Partition& best = shown ? *shown : best_found;
     const auto [gpu_only, npu_only] = heterollm::single_unit_times(all, p, cost);
     const std::string step = best.in_step ? fmt::format("; its step {:.1f} us", to_us(best.t_total)) : "";
     std::cerr << fmt::format("{} {}: {} {}x{}x{}: {} (T_gpu {:.1f} us, T_npu {:.1f} us, T_total {:.1f} us{}; gpu-only {:.1f} us, "
@@ -232,55 +196,64 @@ const heterollm::Partition& HeteroLlm::decide(const hw::SocSpec& soc, const mode
                              id(), decode ? "decode" : "prefill", "matmul", rows, k, n, best.describe(), to_us(best.t_gpu),
                              to_us(best.t_npu), to_us(best.t_part), step, to_us(gpu_only), to_us(npu_only), all.size(), costed);
   }
-  return decisions_.emplace(key, best).first->second;
+  return best_found;
 }
 
 namespace {
 using runtime::kReservedJobsLimit;
 }  // namespace
 
-void HeteroLlm::build_step_context(const hw::SocSpec& soc, const model::ModelConfig& m, const std::vector<model::GraphOp>& real,
-                                   const std::vector<model::GraphOp>& padded) {
-  step_ = {};
-  step_groups_.clear();
-  step_group_ops_.clear();
+void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m, const std::vector<model::GraphOp>& real,
+                            const std::vector<model::GraphOp>& padded) {
   if (real.empty()) return;
   const bool decode = real.front().phase == model::Phase::kDecode;
   // Only where the GPU is home and the solver has a choice to make there (hetero-layer decodes
   // on the GPU alone).
   if ((!decode && options_.prefill_npu_home) || (decode && !tensor_)) return;
   // The matmul groups (first op, end, decision key) in program order.
-  struct Group {
+  struct Instance {
     std::size_t begin, end;
     DecisionKey key;
   };
-  std::vector<Group> groups;
+  std::vector<Instance> instances;
   for (std::size_t i = 0; i < real.size(); ++i) {
     if (real[i].op.kind != model::OpKind::kMatMul) continue;
     std::uint64_t n = 0;
     const std::size_t e = heterollm::sibling_end(real, i, n);
-    groups.push_back({i, e, DecisionKey{decode, real[i].op.m, real[i].op.k, n, decode ? 0 : padded[i].op.m}});
+    instances.push_back({i, e, DecisionKey{decode, real[i].op.m, real[i].op.k, n, decode ? 0 : padded[i].op.m}});
     i = e - 1;
   }
-  // Nothing left to decide (a later request of a workload, a decode step planned again): no step.
-  if (std::all_of(groups.begin(), groups.end(), [&](const Group& g) { return decisions_.count(g.key) > 0; })) return;
+  // Nothing left to decide (a later request of a workload, a decode step planned again).
+  if (std::all_of(instances.begin(), instances.end(), [&](const Instance& g) { return decisions_.count(g.key) > 0; })) return;
   if (!profiler_) profiler_ = std::make_unique<heterollm::PartitionProfiler>(soc, m);
+
+  // The step: kernels as the GPU runs them alone, each distinct group (shape) once in `groups`
+  // with its ops' output columns (a GPU part submits one kernel per op it has columns of).
+  heterollm::StepContext step;
+  struct Group {
+    DecisionKey key;
+    std::vector<std::uint64_t> widths;
+    heterollm::Partition chosen;
+    bool fixed = false;  // decided before this step (a cached decision is not revisited)
+  };
+  std::vector<Group> groups;
+  std::map<DecisionKey, std::uint32_t> index;
   // A softmax lowers as the middle of its layer's attention kernel, shaped by its attn_scores op
   // (as the executor lowers it).
   std::map<std::uint32_t, kernels::AttentionShape> attention;
   for (const auto& g : real) {
     if (g.op.kind == model::OpKind::kAttnScores) attention.emplace(g.layer, runtime::attention_shape_of(g.op, m));
   }
-  auto next = groups.begin();
+  auto next = instances.begin();
   for (std::size_t i = 0; i < real.size();) {
-    if (next != groups.end() && next->begin == i) {
-      const auto [it, added] = step_groups_.emplace(next->key, static_cast<std::uint32_t>(step_group_ops_.size()));
+    if (next != instances.end() && next->begin == i) {
+      const auto [it, added] = index.emplace(next->key, static_cast<std::uint32_t>(groups.size()));
       if (added) {
-        std::vector<std::uint64_t> widths;
-        for (std::size_t o = next->begin; o < next->end; ++o) widths.push_back(real[o].op.n);
-        step_group_ops_.emplace_back(next->key, std::move(widths));
+        Group g{next->key, {}, {}, false};
+        for (std::size_t o = next->begin; o < next->end; ++o) g.widths.push_back(real[o].op.n);
+        groups.push_back(std::move(g));
       }
-      step_.add_group(it->second);
+      step.add_group(it->second);
       i = next->end;
       ++next;
       continue;
@@ -288,9 +261,86 @@ void HeteroLlm::build_step_context(const hw::SocSpec& soc, const model::ModelCon
     const model::GraphOp& g = real[i++];
     const auto it = attention.find(g.layer);
     const kernels::AttentionShape* shape = g.op.kind == model::OpKind::kSoftmax && it != attention.end() ? &it->second : nullptr;
-    for (const Tick t : profiler_->gpu_queue_times(g.op, shape)) step_.add_kernel(t);
+    for (const Tick t : profiler_->gpu_queue_times(g.op, shape)) step.add_kernel(t);
   }
-  step_.add_host_wait();  // the sampler reads the last kernel's output
+  step.add_host_wait();  // the sampler reads the last kernel's output
+
+  const Tick submit = soc.gpu.submit;
+  const auto cost_of = [&](const heterollm::Partition& c, const Group& g) {
+    heterollm::GroupCost cost;
+    if (c.uses_gpu()) {
+      // A profiled GPU part holds one submission. A row cut gives the GPU the last gpu_cols of
+      // the concatenated columns: one kernel per op it reaches.
+      cost.gpu = c.t_gpu - std::min(c.t_gpu, submit);
+      const bool row_cut = c.kind == heterollm::CutKind::kRow || c.kind == heterollm::CutKind::kHybrid;
+      std::uint64_t begin = 0;
+      for (const auto w : g.widths) {
+        if (!row_cut || !c.uses_npu() || begin + w > c.npu_cols) ++cost.submissions;
+        begin += w;
+      }
+    }
+    if (c.uses_npu()) {
+      cost.npu = true;
+      // The graph call as the NPU runs it (its fixed cost and a dispatch per node); a part
+      // predicted below it (the regression tree) takes at least the call.
+      cost.npu_call = profiler_->npu_call(c.npu_pieces.front(), c.k, c.npu_cols);
+      cost.npu_time = std::max(c.t_npu, cost.npu_call);
+    }
+    return cost;
+  };
+  // Start from each group's best alone (the paper's choice), then improve one group at a time
+  // against the others' current choices (coordinate descent): a choice is replaced only by one
+  // whose step ends strictly earlier, so the step's time falls with every change and the passes
+  // end. Each group's choice is then the best in its step given the others'.
+  std::vector<heterollm::GroupCost> costs(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (const auto d = decisions_.find(groups[g].key); d != decisions_.end()) {
+      groups[g].chosen = d->second;
+      groups[g].fixed = true;
+    } else {
+      groups[g].chosen = solve_group(soc, m, groups[g].key, nullptr, false);
+    }
+    costs[g] = cost_of(groups[g].chosen, groups[g]);
+  }
+  // Group g's candidates in the step, the others as chosen.
+  const auto in_step_of = [&](std::size_t g) -> StepCost {
+    return [&, g](const heterollm::Partition& c) {
+      const heterollm::GroupCost kept = costs[g];
+      costs[g] = cost_of(c, groups[g]);
+      const Tick t = step.time(costs, submit);
+      costs[g] = kept;
+      return t;
+    };
+  };
+  Tick now = step.time(costs, submit);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].fixed) continue;
+      const StepCost in_step = in_step_of(g);
+      heterollm::Partition best = solve_group(soc, m, groups[g].key, &in_step, false);
+      if (best.t_total >= now) continue;
+      now = best.t_total;
+      groups[g].chosen = std::move(best);
+      costs[g] = cost_of(groups[g].chosen, groups[g]);
+      changed = true;
+    }
+  }
+  for (auto& g : groups) {
+    if (g.fixed) continue;
+    // Recorded with the step's final time (an early choice was made against a step that later
+    // changes moved).
+    g.chosen.in_step = true;
+    g.chosen.t_total = now;
+    decisions_.emplace(g.key, g.chosen);
+  }
+  if (!options_.explain) return;
+  // Each decision's line, the search run once more in the final step for its single-unit times.
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].fixed) continue;
+    const StepCost in_step = in_step_of(g);
+    solve_group(soc, m, groups[g].key, &in_step, true, &groups[g].chosen);
+  }
 }
 
 runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
@@ -319,7 +369,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   };
   // `real`: the op at the request's shape; `padded`: at the NPU's padded shape (prefill).
   auto add_ops = [&](const std::vector<model::GraphOp>& real, const std::vector<model::GraphOp>& padded) {
-    build_step_context(soc, m, real, padded);
+    decide_step(soc, m, real, padded);
     for (std::size_t i = 0; i < real.size();) {
       const model::GraphOp& g = real[i];
       const bool decode = g.phase == model::Phase::kDecode;
@@ -370,9 +420,6 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
       open = -1;
       i = e;
     }
-    step_ = {};
-    step_groups_.clear();
-    step_group_ops_.clear();
   };
   auto add_sample = [&](model::Phase phase, std::uint64_t step) {
     runtime::Job j;

@@ -23,6 +23,7 @@
 // regression tree over shapes, the GPU at gpu_tflops, default 1), force_split (false: split
 // every matmul that can be, for tests and ablations), explain (false: print each solver decision
 // on stderr; the decisions are always in system_info).
+#include <functional>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -76,14 +77,16 @@ class HeteroLlm final : public System {
   heterollm::Options options_;
   using DecisionKey = std::tuple<bool, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;  // decode, m, k, n, npu_rows
   std::map<DecisionKey, heterollm::Partition> decisions_;
-  // The step being planned where the GPU is home (step_context.h): its matmul groups by decision
-  // key, each with its ops' output columns (a GPU part submits one kernel per op it has columns
-  // of). Empty elsewhere.
-  void build_step_context(const hw::SocSpec& soc, const model::ModelConfig& model, const std::vector<model::GraphOp>& real,
-                          const std::vector<model::GraphOp>& padded);
-  heterollm::StepContext step_;
-  std::map<DecisionKey, std::uint32_t> step_groups_;
-  std::vector<std::pair<DecisionKey, std::vector<std::uint64_t>>> step_group_ops_;
+  // A candidate's time in its step (step_context.h).
+  using StepCost = std::function<Tick(const heterollm::Partition&)>;
+  // The solver's choice for one matmul group: alone (the paper's T_total) or, given `in_step`, in
+  // its step. `say`: print it (heterollm.explain), as `shown` when given (the step's choice).
+  heterollm::Partition solve_group(const hw::SocSpec& soc, const model::ModelConfig& model, const DecisionKey& key, const StepCost* in_step,
+                                   bool say, const heterollm::Partition* shown = nullptr);
+  // Where the GPU is home: decides the step's undecided matmul groups together, each the best in
+  // the step given the others' (step_context.h), and caches them for decide().
+  void decide_step(const hw::SocSpec& soc, const model::ModelConfig& model, const std::vector<model::GraphOp>& real,
+                   const std::vector<model::GraphOp>& padded);
   bool seq_align_said_ = false;  // what a hand-set seq_align does to the prompt was said (once per run)
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use

@@ -178,14 +178,18 @@ std::vector<Tick> PartitionProfiler::gpu_queue_times(const model::OpDesc& op, co
   return out;
 }
 
-Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
+Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
   // The op of alone()'s one-piece run (partition_jobs keeps the name of a first piece).
   const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, k, cols, 1, 0, k * cols};
   const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
-  const hw::NpuSpec& npu = soc_.npu;
-  const Tick engines = runtime::lowering::npu_engines_bound(npu, lowered.work);
+  return soc_.npu.graph.execute_overhead + lowered.graph_nodes * soc_.npu.graph.op_dispatch;
+}
+
+Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
+  const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, k, cols, 1, 0, k * cols};
+  const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
   // The graph call precedes its nodes.
-  return npu.graph.execute_overhead + lowered.graph_nodes * npu.graph.op_dispatch + engines;
+  return npu_call(rows, k, cols) + runtime::lowering::npu_engines_bound(soc_.npu, lowered.work);
 }
 
 PartTimes PartitionProfiler::alone(const Partition& p) {

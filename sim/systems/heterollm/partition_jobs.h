@@ -51,6 +51,9 @@ class PartitionProfiler {
   // DRAM traffic at the GPU port's cap (what it cannot beat). coarse()'s GPU part and the step
   // context (step_context.h) are built from these.
   std::vector<Tick> gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention);
+  // The graph call of an NPU piece of `rows` x `k` x `cols` as the NPU runs it: the call's fixed
+  // cost and a dispatch per node of the piece's lowered op (part of its profiled time).
+  Tick npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);
 
  private:
   Tick npu_alone(const Partition& p);  // alone()'s NPU part: the pieces each run alone, summed

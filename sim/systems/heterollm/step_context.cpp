@@ -25,11 +25,15 @@ Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit) const 
           npu_end = std::max({std::max(host, npu_free) + call, host, queue}) + (g.npu_time - call);
           npu_free = npu_end;
         }
-        if (g.submissions > 0) {
-          host += submit * g.submissions;
-          queue = std::max(queue, host) + g.gpu;
+        // The GPU part's kernels, each submitted and queued: a kernel longer than a submission
+        // hides the next one's.
+        for (std::uint32_t i = 0; i < g.submissions; ++i) {
+          const Tick share = g.gpu / g.submissions + (i < g.gpu % g.submissions ? 1 : 0);
+          host += submit;
+          queue = std::max(queue, host) + share;
         }
-        if (g.npu) host = std::max(host, npu_end + g.release);
+        // The kernels after the op need the NPU part's output: the host submits them once it ends.
+        if (g.npu) host = std::max(host, npu_end);
         break;
       }
       case Kind::kHostWait:

@@ -3,20 +3,22 @@
 // alone: max(T_gpu, T_npu) plus the synchronization. Where the GPU is home (decode, and prefill
 // with prefill_home=gpu) that misses how the host drives the GPU: one host thread submits every
 // kernel into the in-order queue (gpu.submit each) and runs ahead of the GPU while kernels take
-// longer than a submission. A GPU-only matmul is one more kernel in that stream; a part on the
-// NPU stops the host: the kernels after the op need its output, so the host submits them only
-// once the NPU part has ended (fast sync: it polls a flag), and what the queue still holds then
-// (the GPU part) is all the lead it has. A small model's decode step is submission-bound
-// (qwen2-0.5b on the 8 Gen 3: 21 kernels a layer x 15 us = 315 us against ~230 us of kernels),
-// so a GPU-only matmul's time hides behind submissions while a split's does not: costed alone, a
-// gate/up split predicted 4 us faster ran 80 us a layer slower. A large model's step is GPU-bound
-// and its long GPU parts rebuild the lead, so there the part's own saving is what counts.
+// longer than a submission. A GPU-only matmul is more kernels in that stream; a part on the NPU
+// stops the host: the kernels after the op need its output, so the host submits them only once
+// the NPU part has ended (fast sync: the executor's next GPU job starts when the NPU job ends),
+// with what the queue still holds (the GPU part) as its only lead. A small model's decode step is
+// submission-bound (qwen2-0.5b on the 8 Gen 3: 21 kernels a layer x 15 us = 315 us against
+// ~230 us of kernels), so a GPU-only matmul's time hides behind submissions while a split's does
+// not: costed alone, a gate/up split predicted 4 us faster ran 80 us a layer slower. A large
+// model's step is GPU-bound and its long GPU parts rebuild the lead, so there the part's own
+// saving is what counts.
 //
 // The step is its ops in program order: GPU kernels (each one submission and its time on the
 // queue, alone), instances of the partitioned matmul groups, and host waits (a CPU op such as the
-// sampler reads the GPU's output: the host waits for the queue). time() replays the host and the
-// queue over the step for one cost per group; it is monotone in every time, so a lower bound of
-// a group's part times gives a lower bound of the step's time (the solver's search relies on it).
+// sampler reads the GPU's output: the host waits for the queue). time() replays the host, the
+// queue and the NPU over the step for one cost per group; it is monotone in every part time
+// (gpu, npu_time), so a lower bound of a group's part times gives a lower bound of the step's
+// time (the solver's search relies on it).
 #include <cstdint>
 #include <vector>
 
@@ -25,19 +27,17 @@
 namespace socsim::systems::heterollm {
 
 struct GroupCost {
-  // The GPU part: its time on the queue after its first submission, and how many kernels the host
-  // submits for it (0: no GPU part).
+  // The GPU part: its time on the queue (of its kernels, after the first submission: a profiled
+  // part pays one), spread evenly over the `submissions` kernels the host submits for it (0: no
+  // GPU part).
   Tick gpu = 0;
-  std::uint32_t submissions = 1;
-  // A part on the NPU (the unit that is not home): from the moment its input is ready (the kernels
-  // before it ran) to its output (graph call included), then `release` until the host, which
-  // waited for it, submits again (the flag's poll).
+  std::uint32_t submissions = 0;
+  // A part on the NPU (the unit that is not home): its time alone (graph call included), of which
+  // `npu_call` is the graph call's fixed cost. With fast sync the host calls the graph as soon as
+  // the NPU is free and the producer kernels are submitted, so the call runs while they do (its
+  // synchronization point waits for their flag inside the graph).
   bool npu = false;
-  Tick npu_time = 0, release = 0;
-  // Of npu_time, the graph call's fixed cost: with fast sync the host calls the graph as soon as
-  // the NPU is free and the producer kernels are submitted, and the call's cost runs while they do
-  // (its synchronization point waits for their flag inside the graph).
-  Tick npu_call = 0;
+  Tick npu_time = 0, npu_call = 0;
 };
 
 class StepContext {
