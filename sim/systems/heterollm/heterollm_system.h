@@ -16,8 +16,9 @@
 //   - Sibling matmuls sharing an input (q/k/v, gate/up) are partitioned together, as one matmul
 //     over their concatenated columns: one NPU graph call and one synchronization per group.
 //   - Decode NPU matmuls stay W4A16 (the paper's footnote on the NPU's decode data type is garbled).
-//   - Where the GPU is home the solver keeps the candidate whose step ends first (step_context.h:
-//     the host submitting every kernel, stopped by a part on the NPU), not the fastest alone.
+//   - Where the GPU is home the step's matmul groups are decided together, each the candidate
+//     whose step ends first given the others' (step_context.h: the host submitting every kernel,
+//     stopped by a part on the NPU), starting from the fastest alone (the paper's choice).
 // Options (`--set heterollm.<key>=...`): fast_sync (true), standard_lengths (32 ... 1024),
 // row_align (256), seq_align (32), prefill_home (npu), profiler (real | predict: the NPU by a
 // regression tree over shapes, the GPU at gpu_tflops, default 1), force_split (false: split
