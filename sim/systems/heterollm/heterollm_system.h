@@ -32,7 +32,6 @@
 #include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/heterollm/partition_solver.h"
 #include "sim/systems/heterollm/prediction_profiler.h"
-#include "sim/systems/heterollm/step_context.h"
 #include "sim/systems/system.h"
 
 namespace socsim::systems {
@@ -50,6 +49,10 @@ struct Options {
   std::uint64_t row_align = 256, seq_align = 32;
   bool seq_align_set = false;  // given (--set or a spec): what it does to a prompt is then said
 };
+
+// The end of the group of sibling matmuls starting at ops[i] (consecutive, same rows and input
+// width: they share their input), and their concatenated columns in `n`.
+std::size_t sibling_end(const std::vector<model::GraphOp>& ops, std::size_t i, std::uint64_t& n);
 
 // `max_length`, when > 0, bounds heterollm.standard_lengths (the model's window: a graph longer
 // than any prompt can be is never used, and planning one costs minutes).

@@ -1,0 +1,152 @@
+// HeteroLLM's partitions decided in their step where the GPU is home (step_context.h): the
+// step's matmul groups together, by coordinate descent from the paper's choices.
+#include <algorithm>
+#include <map>
+
+#include "sim/runtime/op_lowering.h"
+#include "sim/systems/heterollm/heterollm_system.h"
+#include "sim/systems/heterollm/step_context.h"
+
+namespace socsim::systems {
+
+void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m, const std::vector<model::GraphOp>& real,
+                            const std::vector<model::GraphOp>& padded) {
+  if (real.empty()) return;
+  const bool decode = real.front().phase == model::Phase::kDecode;
+  // Only where the GPU is home and the solver has a choice to make there (hetero-layer decodes
+  // on the GPU alone).
+  if ((!decode && options_.prefill_npu_home) || (decode && !tensor_)) return;
+  // The matmul groups (first op, end, decision key) in program order.
+  struct Instance {
+    std::size_t begin, end;
+    DecisionKey key;
+  };
+  std::vector<Instance> instances;
+  for (std::size_t i = 0; i < real.size(); ++i) {
+    if (real[i].op.kind != model::OpKind::kMatMul) continue;
+    std::uint64_t n = 0;
+    const std::size_t e = heterollm::sibling_end(real, i, n);
+    instances.push_back({i, e, DecisionKey{decode, real[i].op.m, real[i].op.k, n, decode ? 0 : padded[i].op.m}});
+    i = e - 1;
+  }
+  // Nothing left to decide (a later request of a workload, a decode step planned again).
+  if (std::all_of(instances.begin(), instances.end(), [&](const Instance& g) { return decisions_.count(g.key) > 0; })) return;
+  if (!profiler_) profiler_ = std::make_unique<heterollm::PartitionProfiler>(soc, m);
+
+  // The step: kernels as the GPU runs them alone, each distinct group (shape) once in `groups`
+  // with its ops' output columns (a GPU part submits one kernel per op it has columns of).
+  heterollm::StepContext step;
+  struct Group {
+    DecisionKey key;
+    std::vector<std::uint64_t> widths;
+    heterollm::Partition chosen;
+    bool fixed = false;  // decided before this step (a cached decision is not revisited)
+  };
+  std::vector<Group> groups;
+  std::map<DecisionKey, std::uint32_t> index;
+  // A softmax lowers as the middle of its layer's attention kernel, shaped by its attn_scores op
+  // (as the executor lowers it).
+  std::map<std::uint32_t, kernels::AttentionShape> attention;
+  for (const auto& g : real) {
+    if (g.op.kind == model::OpKind::kAttnScores) attention.emplace(g.layer, runtime::attention_shape_of(g.op, m));
+  }
+  auto next = instances.begin();
+  for (std::size_t i = 0; i < real.size();) {
+    if (next != instances.end() && next->begin == i) {
+      const auto [it, added] = index.emplace(next->key, static_cast<std::uint32_t>(groups.size()));
+      if (added) {
+        Group g{next->key, {}, {}, false};
+        for (std::size_t o = next->begin; o < next->end; ++o) g.widths.push_back(real[o].op.n);
+        groups.push_back(std::move(g));
+      }
+      step.add_group(it->second);
+      i = next->end;
+      ++next;
+      continue;
+    }
+    const model::GraphOp& g = real[i++];
+    const auto it = attention.find(g.layer);
+    const kernels::AttentionShape* shape = g.op.kind == model::OpKind::kSoftmax && it != attention.end() ? &it->second : nullptr;
+    for (const Tick t : profiler_->gpu_queue_times(g.op, shape)) step.add_kernel(t);
+  }
+  step.add_host_wait();  // the sampler reads the last kernel's output
+
+  const Tick submit = soc.gpu.submit;
+  const auto cost_of = [&](const heterollm::Partition& c, const Group& g) {
+    heterollm::GroupCost cost;
+    if (c.uses_gpu()) {
+      // A profiled GPU part holds one submission. A row cut gives the GPU the last gpu_cols of
+      // the concatenated columns: one kernel per op it reaches.
+      cost.gpu = c.t_gpu - std::min(c.t_gpu, submit);
+      const bool row_cut = c.kind == heterollm::CutKind::kRow || c.kind == heterollm::CutKind::kHybrid;
+      std::uint64_t begin = 0;
+      for (const auto w : g.widths) {
+        if (!row_cut || !c.uses_npu() || begin + w > c.npu_cols) ++cost.submissions;
+        begin += w;
+      }
+    }
+    if (c.uses_npu()) {
+      cost.npu = true;
+      // The graph call as the NPU runs it (its fixed cost and a dispatch per node); a part
+      // predicted below it (the regression tree) takes at least the call.
+      cost.npu_call = profiler_->npu_call(c.npu_pieces.front(), c.k, c.npu_cols);
+      cost.npu_time = std::max(c.t_npu, cost.npu_call);
+    }
+    return cost;
+  };
+  // Start from each group's best alone (the paper's choice), then improve one group at a time
+  // against the others' current choices (coordinate descent): a choice is replaced only by one
+  // whose step ends strictly earlier, so the step's time falls with every change and the passes
+  // end. Each group's choice is then the best in its step given the others'.
+  std::vector<heterollm::GroupCost> costs(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (const auto d = decisions_.find(groups[g].key); d != decisions_.end()) {
+      groups[g].chosen = d->second;
+      groups[g].fixed = true;
+    } else {
+      groups[g].chosen = solve_group(soc, m, groups[g].key, nullptr, false);
+    }
+    costs[g] = cost_of(groups[g].chosen, groups[g]);
+  }
+  // Group g's candidates in the step, the others as chosen.
+  const auto in_step_of = [&](std::size_t g) -> StepCost {
+    return [&, g](const heterollm::Partition& c) {
+      const heterollm::GroupCost kept = costs[g];
+      costs[g] = cost_of(c, groups[g]);
+      const Tick t = step.time(costs, submit);
+      costs[g] = kept;
+      return t;
+    };
+  };
+  Tick now = step.time(costs, submit);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].fixed) continue;
+      const StepCost in_step = in_step_of(g);
+      heterollm::Partition best = solve_group(soc, m, groups[g].key, &in_step, false);
+      if (best.t_total >= now) continue;
+      now = best.t_total;
+      groups[g].chosen = std::move(best);
+      costs[g] = cost_of(groups[g].chosen, groups[g]);
+      changed = true;
+    }
+  }
+  for (auto& g : groups) {
+    if (g.fixed) continue;
+    // Recorded with the step's final time (an early choice was made against a step that later
+    // changes moved).
+    g.chosen.in_step = true;
+    g.chosen.t_total = now;
+    decisions_.emplace(g.key, g.chosen);
+  }
+  if (!options_.explain) return;
+  // Each decision's line, the search run once more in the final step for its single-unit times.
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].fixed) continue;
+    const StepCost in_step = in_step_of(g);
+    solve_group(soc, m, groups[g].key, &in_step, true, &groups[g].chosen);
+  }
+}
+
+}  // namespace socsim::systems
