@@ -58,6 +58,23 @@ Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   return ticks >= 1 ? static_cast<Tick>(ticks) - 1 : 0;
 }
 
+std::uint64_t npu_dram_bytes(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
+  std::uint64_t bytes = 0;
+  for (const auto& step : work.steps) {
+    switch (step.kind) {
+      case kernels::NpuStep::Kind::kDma:
+      case kernels::NpuStep::Kind::kHvxStream: bytes += step.bytes; break;
+      case kernels::NpuStep::Kind::kHmxGemm: {
+        const hw::GemmBlock total = hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).total;
+        bytes += total.stage_bytes + total.writeback_bytes;
+        break;
+      }
+      default: break;  // no DRAM traffic of its own
+    }
+  }
+  return bytes;
+}
+
 std::uint32_t graph_node_dispatches(const kernels::NpuWork& work) {
   std::uint32_t nodes = 0;
   bool graph = false;

@@ -19,6 +19,10 @@ double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work)
 // upward, so the bound never exceeds a simulated run.
 Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work);
 
+// The bytes a work moves between DRAM and the NPU: DMA transfers, HMX GEMMs' staged operands
+// and write-backs from and to DRAM, and what HVX streams.
+std::uint64_t npu_dram_bytes(const hw::NpuSpec& npu, const kernels::NpuWork& work);
+
 // The graph-node dispatches the executor charges for a work (Executor: one graph call per job for
 // the sum of its ops' nodes): the nodes of the work's own graph calls (4 G - 1 for a per-group
 // INT8 GEMM), or 1 for a kernel outside a graph (a node of its own).

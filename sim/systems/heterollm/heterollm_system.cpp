@@ -155,8 +155,10 @@ heterollm::Partition HeteroLlm::solve_group(const hw::SocSpec& soc, const model:
   // Profiled alone, every candidate pays a graph call; with the NPU home an NPU-only op joins
   // the open graph of its neighbours instead (a split cuts that graph: its NPU part is a call).
   const Tick joined = p.npu_home ? soc.npu.graph.execute_overhead : 0;
+  // In its step each part is timed alone: the step's replay shares DRAM between them as they
+  // overlap there (step_context.h), not as an idle SoC's profile aligns them.
   const auto cost = [&](const heterollm::Partition& c) {
-    heterollm::PartTimes t = predictor_ ? predictor_->time(c) : profiler_->time(c);
+    heterollm::PartTimes t = in_step ? step_part_times(c) : predictor_ ? predictor_->time(c) : profiler_->time(c);
     if (c.kind == heterollm::CutKind::kNpuOnly) t.npu -= std::min(t.npu, joined);
     return t;
   };

@@ -91,6 +91,9 @@ class HeteroLlm final : public System {
   // the step given the others' (step_context.h), and caches them for decide().
   void decide_step(const hw::SocSpec& soc, const model::ModelConfig& model, const std::vector<model::GraphOp>& real,
                    const std::vector<model::GraphOp>& padded);
+  // A candidate's parts each alone, as its step costs them (the predictor's times, or the real
+  // profiler's parts run alone).
+  heterollm::PartTimes step_part_times(const heterollm::Partition& c);
   bool seq_align_said_ = false;  // what a hand-set seq_align does to the prompt was said (once per run)
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use

@@ -178,6 +178,20 @@ std::vector<Tick> PartitionProfiler::gpu_queue_times(const model::OpDesc& op, co
   return out;
 }
 
+PartitionProfiler::PartBytes PartitionProfiler::bytes(const Partition& p) {
+  PartBytes out;
+  if (p.uses_gpu()) {
+    const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
+    for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) out.gpu += static_cast<double>(kernel.dram_bytes);
+  }
+  for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) {
+    const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, p.k, p.npu_cols, 1, 0, p.k * p.npu_cols};
+    const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
+    out.npu += static_cast<double>(count) * static_cast<double>(runtime::lowering::npu_dram_bytes(soc_.npu, lowered.work));
+  });
+  return out;
+}
+
 Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
   // The op of alone()'s one-piece run (partition_jobs keeps the name of a first piece).
   const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, k, cols, 1, 0, k * cols};

@@ -46,6 +46,12 @@ class PartitionProfiler {
   // 16: 3,900 parts alone -> about 160).
   PartTimes coarse(const Partition& p);
   std::size_t runs() const { return cache_.size(); }
+  // Each part's DRAM traffic in bytes, as alone() runs it (the GPU part's kernels; the NPU
+  // pieces', summed): what the step context shares DRAM by (step_context.h).
+  struct PartBytes {
+    double gpu = 0, npu = 0;
+  };
+  PartBytes bytes(const Partition& p);
   // The op's GPU kernels as the host submits them (a kernel's buffers beyond max_allocation each
   // a submission), each one's time on the queue alone: the longer of its arithmetic and its own
   // DRAM traffic at the GPU port's cap (what it cannot beat). coarse()'s GPU part and the step

@@ -153,8 +153,8 @@ SingleUnitTimes single_unit_times(std::vector<Partition>& all, const SolverParam
   for (auto& c : all) {
     if (c.kind != CutKind::kGpuOnly && c.kind != CutKind::kNpuOnly) continue;
     if (c.bounded_only) {
-      set_times(c, cost(c), p);
       c.bounded_only = false;
+      set_times(c, cost(c), p);
     }
     if (c.kind == CutKind::kGpuOnly) out.gpu_only = c.t_part;
     if (c.kind == CutKind::kNpuOnly && (out.npu_only == 0 || c.t_part < out.npu_only)) out.npu_only = c.t_part;
@@ -177,8 +177,8 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
   if (lower_bound) {
     for (std::size_t i = 0; i < all.size(); ++i) {
       progress_plan_search(kBounding, i + 1, all.size());
+      all[i].bounded_only = true;  // (before its times: in_context may tell a bound by it)
       fill(all[i], coarse_bound ? (*coarse_bound)(all[i]) : (*lower_bound)(all[i]));
-      all[i].bounded_only = true;
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a].t_total < all[b].t_total; });
   }
@@ -208,10 +208,10 @@ Partition solve(std::uint64_t m, std::uint64_t k, std::uint64_t n, const SolverP
       if (!may_win(i)) continue;
     }
     const Tick bounded = c.t_total;
+    c.bounded_only = false;
     fill(c, cost(c));
     // A bound above the time is no bound: the skipped candidates are in doubt, so cost them all.
     if (lower_bound && c.t_total < bounded) return solve(m, k, n, p, cost, evaluated, nullptr);
-    c.bounded_only = false;
     if (eligible(c) && (best == all.size() || c.t_total < all[best].t_total || (c.t_total == all[best].t_total && i < best)))
       best = i;
   }

@@ -73,8 +73,10 @@ struct SolverParams {
   // shape the op joins, which the plan uses), instead of the padded and piped covers.
   std::uint64_t npu_only_rows = 0;
   // When set: a candidate's T_total is this of the candidate (its t_gpu, t_npu and t_part filled):
-  // the time of the step it runs in with every instance of the op partitioned so. It must not
-  // decrease when a part's time grows (a bound of the parts then bounds it).
+  // the time of the step it runs in with every instance of the op partitioned so. With bounds,
+  // bounded_only is set while its times are a bound's, and what it returns then must not exceed
+  // what it returns for the candidate's own times (monotone in the part times, or a looser
+  // replay for bounds: step_context.h).
   std::function<Tick(const Partition&)> in_context;
 };
 

@@ -1,11 +1,60 @@
 #include "sim/systems/heterollm/step_context.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace socsim::systems::heterollm {
 
-Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit) const {
+std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double capacity) {
+  const Tick alone_a = a.start + a.alone, alone_b = b.start + b.alone;
+  const double per_tick = capacity / static_cast<double>(kSecond);
+  // (A stream moving nothing is no master on DRAM: the other runs as alone.)
+  if (a.alone == 0 || b.alone == 0 || !(a.bytes > 0) || !(b.bytes > 0) || !(per_tick > 0)) return {alone_a, alone_b};
+  // Demands (bytes per tick alone) and each one's progress, in ticks of its time alone, while
+  // both run: its max-min fair share of the capacity over its demand.
+  const double da = a.bytes / static_cast<double>(a.alone), db = b.bytes / static_cast<double>(b.alone);
+  double fa = 1, fb = 1;
+  if (da + db > per_tick) {
+    const double half = per_tick / 2;
+    if (da <= half) {
+      fb = (per_tick - da) / db;
+    } else if (db <= half) {
+      fa = (per_tick - db) / da;
+    } else {
+      fa = half / da, fb = half / db;
+    }
+  }
+  // The earlier runs alone until the later starts (or ends), then both at their fractions until
+  // one ends, then the other alone.
+  double left_a = static_cast<double>(a.alone), left_b = static_cast<double>(b.alone);
+  double now = static_cast<double>(std::min(a.start, b.start)), end_a = 0, end_b = 0;
+  const double later = static_cast<double>(std::max(a.start, b.start));
+  if (a.start < b.start) {
+    const double run = std::min(left_a, later - now);
+    left_a -= run;
+    if (left_a <= 0) end_a = now + run;
+  } else if (b.start < a.start) {
+    const double run = std::min(left_b, later - now);
+    left_b -= run;
+    if (left_b <= 0) end_b = now + run;
+  }
+  now = later;
+  if (left_a > 0 && left_b > 0) {
+    const double both = std::min(left_a / fa, left_b / fb);
+    left_a = std::max(0.0, left_a - both * fa);
+    left_b = std::max(0.0, left_b - both * fb);
+    now += both;
+    if (left_a <= 0) end_a = now;
+    if (left_b <= 0) end_b = now;
+  }
+  if (left_a > 0) end_a = now + left_a;
+  if (left_b > 0) end_b = now + left_b;
+  const auto tick = [](double t, Tick floor) { return std::max(floor, static_cast<Tick>(std::ceil(t))); };
+  return {tick(end_a, alone_a), tick(end_b, alone_b)};
+}
+
+Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit, bool sharing) const {
   Tick host = 0, queue = 0;  // when the host has submitted the last kernel; when the queue empties
   Tick npu_free = 0;         // when the NPU's last part ended
   for (const auto& item : items_) {
@@ -19,19 +68,29 @@ Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit) const 
         const GroupCost& g = groups[item.value];
         // The NPU part: its graph called once the host has submitted the kernels before it and the
         // NPU is free; its work starts when the call is done and the queue has run those kernels.
-        Tick npu_end = 0;
+        Tick npu_start = 0, npu_end = 0;
         if (g.npu) {
           const Tick call = std::min(g.npu_call, g.npu_time);
-          npu_end = std::max({std::max(host, npu_free) + call, host, queue}) + (g.npu_time - call);
-          npu_free = npu_end;
+          npu_start = std::max({std::max(host, npu_free) + call, host, queue});
+          npu_end = npu_start + (g.npu_time - call);
         }
         // The GPU part's kernels, each submitted and queued: a kernel longer than a submission
         // hides the next one's.
+        Tick gpu_start = 0;
         for (std::uint32_t i = 0; i < g.submissions; ++i) {
           const Tick share = g.gpu / g.submissions + (i < g.gpu % g.submissions ? 1 : 0);
           host += submit;
+          if (i == 0) gpu_start = std::max(queue, host);
           queue = std::max(queue, host) + share;
         }
+        // Both parts streaming at once share DRAM (each part's time above is alone).
+        if (sharing && shared_ > 0 && g.npu && g.submissions > 0) {
+          const auto [gpu_end, npu_shared_end] =
+              share_dram({gpu_start, queue - gpu_start, g.gpu_bytes}, {npu_start, npu_end - npu_start, g.npu_bytes}, shared_);
+          queue = gpu_end;
+          npu_end = npu_shared_end;
+        }
+        if (g.npu) npu_free = npu_end;
         // The kernels after the op need the NPU part's output: the host submits them once it ends.
         if (g.npu) host = std::max(host, npu_end);
         break;

@@ -9,6 +9,10 @@
 
 namespace socsim::systems {
 
+heterollm::PartTimes HeteroLlm::step_part_times(const heterollm::Partition& c) {
+  return predictor_ ? predictor_->time(c) : profiler_->alone(c);
+}
+
 void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m, const std::vector<model::GraphOp>& real,
                             const std::vector<model::GraphOp>& padded) {
   if (real.empty()) return;
@@ -71,6 +75,10 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
   }
   step.add_host_wait();  // the sampler reads the last kernel's output
 
+  // DRAM's bandwidth for two masters streaming at once (the GPU part and the NPU part).
+  const auto& eff = soc.dram.concurrency_efficiency;
+  step.set_shared_bandwidth(soc.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff[std::min<std::size_t>(1, eff.size() - 1)]));
+
   const Tick submit = soc.gpu.submit;
   const auto cost_of = [&](const heterollm::Partition& c, const Group& g) {
     heterollm::GroupCost cost;
@@ -92,6 +100,10 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
       cost.npu_call = profiler_->npu_call(c.npu_pieces.front(), c.k, c.npu_cols);
       cost.npu_time = std::max(c.t_npu, cost.npu_call);
     }
+    if (c.uses_gpu() && c.uses_npu()) {
+      const auto bytes = profiler_->bytes(c);
+      cost.gpu_bytes = bytes.gpu, cost.npu_bytes = bytes.npu;
+    }
     return cost;
   };
   // Start from each group's best alone (the paper's choice), then improve one group at a time
@@ -104,7 +116,11 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
       groups[g].chosen = d->second;
       groups[g].fixed = true;
     } else {
+      // The paper's choice, its parts then timed alone as the step costs them.
       groups[g].chosen = solve_group(soc, m, groups[g].key, nullptr, false);
+      const heterollm::PartTimes t = step_part_times(groups[g].chosen);
+      if (groups[g].chosen.uses_gpu()) groups[g].chosen.t_gpu = t.gpu;
+      if (groups[g].chosen.uses_npu()) groups[g].chosen.t_npu = t.npu;
     }
     costs[g] = cost_of(groups[g].chosen, groups[g]);
   }
@@ -113,7 +129,8 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
     return [&, g](const heterollm::Partition& c) {
       const heterollm::GroupCost kept = costs[g];
       costs[g] = cost_of(c, groups[g]);
-      const Tick t = step.time(costs, submit);
+      // A bound's times in the replay without sharing: a lower bound of the step with it.
+      const Tick t = step.time(costs, submit, !c.bounded_only);
       costs[g] = kept;
       return t;
     };

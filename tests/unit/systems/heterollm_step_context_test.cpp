@@ -117,6 +117,62 @@ TEST(HeteroStepContext, TheStepNeverGetsFasterWhenACostGrows) {
   }
 }
 
+// DRAM sharing (share_dram): hand-computed fluid runs. Capacities in bytes per tick, times in ticks.
+constexpr double kPerTick = static_cast<double>(kSecond);
+
+TEST(HeteroStepContext, TwoStreamsShareDramMaxMinFairly) {
+  using heterollm::share_dram;
+  // Equal demands (1 byte a tick each) over 1.5: 0.75 each while both run. `a` alone 0..50 (50
+  // left), both for 66.67 (a ends at 116.67), b's last 50 alone: 166.67. Rounded up.
+  EXPECT_EQ(share_dram({0, 100, 100}, {50, 100, 100}, 1.5 * kPerTick), std::make_pair(Tick{117}, Tick{167}));
+  // A small demand (0.5) keeps its rate; the other takes the rest (1.0 of 1.5): 2/3 of its own.
+  // a ends at 100, b has 33.33 left then: 133.33.
+  EXPECT_EQ(share_dram({0, 100, 50}, {0, 100, 150}, 1.5 * kPerTick), std::make_pair(Tick{100}, Tick{134}));
+  // Within the capacity, or a stream moving nothing, or no overlap: each as alone.
+  EXPECT_EQ(share_dram({0, 100, 100}, {0, 100, 100}, 2 * kPerTick), std::make_pair(Tick{100}, Tick{100}));
+  EXPECT_EQ(share_dram({0, 100, 0}, {0, 100, 300}, 1 * kPerTick), std::make_pair(Tick{100}, Tick{100}));
+  EXPECT_EQ(share_dram({0, 100, 100}, {100, 100, 100}, 1 * kPerTick), std::make_pair(Tick{100}, Tick{200}));
+}
+
+TEST(HeteroStepContext, AGroupsPartsShareDramInTheStep) {
+  StepContext s;
+  s.add_group(0);
+  s.add_host_wait();
+  GroupCost g = split(100, 100);
+  g.gpu_bytes = 100, g.npu_bytes = 100;  // 1 byte a tick each, alone
+  // Without sharing: the NPU part 0..100, the GPU part submitted at 15, 15..115.
+  EXPECT_EQ(s.time({g}, kSubmit), 115u);
+  s.set_shared_bandwidth(1.5 * kPerTick);
+  // Sharing 1.5: the NPU alone to 15 (85 left), both at 0.75 until the NPU ends at 128.33, the
+  // GPU's last 15 alone: 143.33, rounded up.
+  EXPECT_EQ(s.time({g}, kSubmit), 144u);
+  EXPECT_EQ(s.time({g}, kSubmit, false), 115u);  // the replay for bounds
+}
+
+TEST(HeteroStepContext, TheReplayWithoutSharingOfBoundsBoundsTheReplayWithIt) {
+  // The solver's bounded search relies on it: bounds are replayed without sharing (step_decisions).
+  std::mt19937 gen(11);
+  std::uniform_int_distribution<Tick> t(0, 100);
+  for (int trial = 0; trial < 200; ++trial) {
+    StepContext s;
+    s.set_shared_bandwidth(static_cast<double>(t(gen) + 1) * kPerTick / 50);
+    for (int i = 0; i < 12; ++i) {
+      const int r = static_cast<int>(gen() % 4);
+      if (r == 0) s.add_group(static_cast<std::uint32_t>(gen() % 2));
+      else if (r == 1) s.add_host_wait();
+      else s.add_kernel(t(gen));
+    }
+    std::vector<GroupCost> g{split(t(gen), t(gen)), split(t(gen), t(gen))};
+    for (auto& c : g) c.npu_call = t(gen), c.gpu_bytes = static_cast<double>(t(gen)), c.npu_bytes = static_cast<double>(t(gen));
+    const Tick with = s.time(g, kSubmit);
+    EXPECT_GE(with, s.time(g, kSubmit, false)) << trial;
+    GroupCost& c = g[trial % 2];
+    const Tick cut = t(gen);
+    (trial % 2 == 0 ? c.gpu : c.npu_time) -= std::min(cut, trial % 2 == 0 ? c.gpu : c.npu_time);
+    EXPECT_GE(with, s.time(g, kSubmit, false)) << trial;
+  }
+}
+
 // The solver over a decode matmul whose split is faster alone, in a submission-bound step
 // (20 short kernels after it): it keeps the op on the GPU, bounded search or not.
 TEST(HeteroStepContext, TheSolverChoosesByTheStep) {
