@@ -145,7 +145,8 @@ PartTimes PartitionProfiler::coarse(const Partition& p) {
     // starts one when it is submitted and the one before has ended. A short kernel does not hide
     // the next submission.
     Tick submitted = 0, end = 0;
-    for (const Tick queue : gpu_queue_times(op, nullptr)) {
+    gpu_queue_times(op, nullptr, scratch_);  // (into a kept vector: coarse() runs per candidate)
+    for (const Tick queue : scratch_) {
       submitted += soc_.gpu.submit;
       end = std::max(end, submitted) + queue;
     }
@@ -157,10 +158,16 @@ PartTimes PartitionProfiler::coarse(const Partition& p) {
 }
 
 std::vector<Tick> PartitionProfiler::gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention) {
+  std::vector<Tick> out;
+  gpu_queue_times(op, attention, out);
+  return out;
+}
+
+void PartitionProfiler::gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention, std::vector<Tick>& out) {
   // A flow alone moves no faster than its port's cap or DRAM's peak for one master.
   const auto& eff = soc_.dram.concurrency_efficiency;
   const double rate = std::min(soc_.gpu.port_bandwidth, soc_.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff.front()));
-  std::vector<Tick> out;
+  out.clear();
   const auto add = [&](const hw::GpuKernel& kernel) {
     // Rounded down, one tick less: the DRAM model's rounding of a flow's end may not exceed it.
     const double traffic = static_cast<double>(kernel.dram_bytes) / rate * static_cast<double>(kSecond);
@@ -175,7 +182,6 @@ std::vector<Tick> PartitionProfiler::gpu_queue_times(const model::OpDesc& op, co
     }
     for (const auto& part : hw::gpu_allocation_parts(soc_.gpu, kernel)) add(part);
   }
-  return out;
 }
 
 PartitionProfiler::PartBytes PartitionProfiler::bytes(const Partition& p) {
@@ -185,25 +191,28 @@ PartitionProfiler::PartBytes PartitionProfiler::bytes(const Partition& p) {
     for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) out.gpu += static_cast<double>(kernel.dram_bytes);
   }
   for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) {
-    const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, p.k, p.npu_cols, 1, 0, p.k * p.npu_cols};
-    const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
+    const runtime::NpuOpWork& lowered = npu_piece(rows, p.k, p.npu_cols);
     out.npu += static_cast<double>(count) * static_cast<double>(runtime::lowering::npu_dram_bytes(soc_.npu, lowered.work));
   });
   return out;
 }
 
-Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
+const runtime::NpuOpWork& PartitionProfiler::npu_piece(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
   // The op of alone()'s one-piece run (partition_jobs keeps the name of a first piece).
   const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, k, cols, 1, 0, k * cols};
-  const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
+  return lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
+}
+
+Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) { return npu_call_of(npu_piece(rows, k, cols)); }
+
+Tick PartitionProfiler::npu_call_of(const runtime::NpuOpWork& lowered) const {
   return soc_.npu.graph.execute_overhead + lowered.graph_nodes * soc_.npu.graph.op_dispatch;
 }
 
 Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
-  const model::OpDesc op{"profile", model::OpKind::kMatMul, rows, k, cols, 1, 0, k * cols};
-  const runtime::NpuOpWork& lowered = lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
+  const runtime::NpuOpWork& lowered = npu_piece(rows, k, cols);
   // The graph call precedes its nodes.
-  return npu_call(rows, k, cols) + runtime::lowering::npu_engines_bound(soc_.npu, lowered.work);
+  return npu_call_of(lowered) + runtime::lowering::npu_engines_bound(soc_.npu, lowered.work);
 }
 
 PartTimes PartitionProfiler::alone(const Partition& p) {

@@ -57,11 +57,14 @@ class PartitionProfiler {
   // DRAM traffic at the GPU port's cap (what it cannot beat). coarse()'s GPU part and the step
   // context (step_context.h) are built from these.
   std::vector<Tick> gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention);
+  void gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention, std::vector<Tick>& out);  // into `out`
   // The graph call of an NPU piece of `rows` x `k` x `cols` as the NPU runs it: the call's fixed
   // cost and a dispatch per node of the piece's lowered op (part of its profiled time).
   Tick npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);
 
  private:
+  const runtime::NpuOpWork& npu_piece(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);  // a piece's lowering (cached)
+  Tick npu_call_of(const runtime::NpuOpWork& lowered) const;
   Tick npu_alone(const Partition& p);  // alone()'s NPU part: the pieces each run alone, summed
   Tick npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);  // coarse()'s, per piece
 
@@ -75,6 +78,7 @@ class PartitionProfiler {
     auto operator<=>(const ProfileKey&) const = default;
   };
   std::map<ProfileKey, PartTimes> cache_;
+  std::vector<Tick> scratch_;  // coarse()'s kernel times
   runtime::lowering::LoweringCache lowering_;  // shared by every candidate's run: each op lowered once
 };
 

@@ -54,53 +54,69 @@ std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double 
   return {tick(end_a, alone_a), tick(end_b, alone_b)};
 }
 
-Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit, bool sharing) const {
-  Tick host = 0, queue = 0;  // when the host has submitted the last kernel; when the queue empties
-  Tick npu_free = 0;         // when the NPU's last part ended
-  for (const auto& item : items_) {
-    switch (item.kind) {
-      case Kind::kKernel:
-        host += submit;
-        queue = std::max(queue, host) + static_cast<Tick>(item.value);
-        break;
-      case Kind::kGroup: {
-        if (item.value >= groups.size()) throw std::logic_error("StepContext: a group without a cost");
-        const GroupCost& g = groups[item.value];
-        // The NPU part: its graph called once the host has submitted the kernels before it and the
-        // NPU is free; its work starts when the call is done and the queue has run those kernels.
-        Tick npu_start = 0, npu_end = 0;
-        if (g.npu) {
-          const Tick call = std::min(g.npu_call, g.npu_time);
-          npu_start = std::max({std::max(host, npu_free) + call, host, queue});
-          npu_end = npu_start + (g.npu_time - call);
-        }
-        // The GPU part's kernels, each submitted and queued: a kernel longer than a submission
-        // hides the next one's.
-        Tick gpu_start = 0;
-        for (std::uint32_t i = 0; i < g.submissions; ++i) {
-          const Tick share = g.gpu / g.submissions + (i < g.gpu % g.submissions ? 1 : 0);
-          host += submit;
-          if (i == 0) gpu_start = std::max(queue, host);
-          queue = std::max(queue, host) + share;
-        }
-        // Both parts streaming at once share DRAM (each part's time above is alone).
-        if (sharing && shared_ > 0 && g.npu && g.submissions > 0) {
-          const auto [gpu_end, npu_shared_end] =
-              share_dram({gpu_start, queue - gpu_start, g.gpu_bytes}, {npu_start, npu_end - npu_start, g.npu_bytes}, shared_);
-          queue = gpu_end;
-          npu_end = npu_shared_end;
-        }
-        if (g.npu) npu_free = npu_end;
-        // The kernels after the op need the NPU part's output: the host submits them once it ends.
-        if (g.npu) host = std::max(host, npu_end);
-        break;
+void StepContext::advance(const Item& item, Replay& r, const std::vector<GroupCost>& groups, Tick submit, bool sharing) const {
+  Tick &host = r.host, &queue = r.queue, &npu_free = r.npu_free;
+  switch (item.kind) {
+    case Kind::kKernel:
+      host += submit;
+      queue = std::max(queue, host) + static_cast<Tick>(item.value);
+      break;
+    case Kind::kGroup: {
+      if (item.value >= groups.size()) throw std::logic_error("StepContext: a group without a cost");
+      const GroupCost& g = groups[item.value];
+      // The NPU part: its graph called once the host has submitted the kernels before it and the
+      // NPU is free; its work starts when the call is done and the queue has run those kernels.
+      Tick npu_start = 0, npu_end = 0;
+      if (g.npu) {
+        const Tick call = std::min(g.npu_call, g.npu_time);
+        npu_start = std::max({std::max(host, npu_free) + call, host, queue});
+        npu_end = npu_start + (g.npu_time - call);
       }
-      case Kind::kHostWait:
-        host = queue = std::max(host, queue);
-        break;
+      // The GPU part's kernels, each submitted and queued: a kernel longer than a submission
+      // hides the next one's.
+      Tick gpu_start = 0;
+      for (std::uint32_t i = 0; i < g.submissions; ++i) {
+        const Tick share = g.gpu / g.submissions + (i < g.gpu % g.submissions ? 1 : 0);
+        host += submit;
+        if (i == 0) gpu_start = std::max(queue, host);
+        queue = std::max(queue, host) + share;
+      }
+      // Both parts streaming at once share DRAM (each part's time above is alone).
+      if (sharing && shared_ > 0 && g.npu && g.submissions > 0) {
+        const auto [gpu_end, npu_shared_end] =
+            share_dram({gpu_start, queue - gpu_start, g.gpu_bytes}, {npu_start, npu_end - npu_start, g.npu_bytes}, shared_);
+        queue = gpu_end;
+        npu_end = npu_shared_end;
+      }
+      // The kernels after the op need the NPU part's output: the host submits them once it ends.
+      if (g.npu) {
+        npu_free = npu_end;
+        host = std::max(host, npu_end);
+      }
+      break;
     }
+    case Kind::kHostWait:
+      host = queue = std::max(host, queue);
+      break;
   }
-  return std::max(host, queue);
+}
+
+Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit, bool sharing, const Replay& from) const {
+  Replay r = from;
+  for (; r.next < items_.size(); ++r.next) advance(items_[r.next], r, groups, submit, sharing);
+  return std::max(r.host, r.queue);
+}
+
+Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit, bool sharing) const { return time(groups, submit, sharing, Replay{}); }
+
+StepContext::Replay StepContext::before(std::uint32_t group, const std::vector<GroupCost>& groups, Tick submit, bool sharing) const {
+  Replay r;
+  for (; r.next < items_.size(); ++r.next) {
+    const Item& item = items_[r.next];
+    if (item.kind == Kind::kGroup && item.value == group) break;
+    advance(item, r, groups, submit, sharing);
+  }
+  return r;
 }
 
 }  // namespace socsim::systems::heterollm

@@ -72,10 +72,22 @@ class StepContext {
   // DRAM's achievable bandwidth (bytes/s) while two masters stream; 0 (the default): the parts
   // do not slow each other.
   void set_shared_bandwidth(double bytes_per_s) { shared_ = bytes_per_s; }
+  // Where a replay stands before an item: the host's and the queue's times, the NPU's.
+  struct Replay {
+    Tick host = 0, queue = 0, npu_free = 0;  // the host has submitted its last kernel; the queue
+                                             // empties; the NPU's last part ended
+    std::size_t next = 0;                    // the item it stands before
+  };
   // The step's time from an idle host and queue to the end of its last kernel or group, with
   // every instance of group g costed `groups[g]` and each submission taking `submit`; `sharing`:
-  // a group's parts share DRAM while both run (false: the monotone replay, for bounds).
+  // a group's parts share DRAM while both run (false: the monotone replay, for bounds). `from`:
+  // resume a replay of the same costs before() stopped (a solver trying one group's candidates
+  // replays what precedes its first instance once: lm_head's 500 candidates follow every layer).
   Tick time(const std::vector<GroupCost>& groups, Tick submit, bool sharing = true) const;
+  Tick time(const std::vector<GroupCost>& groups, Tick submit, bool sharing, const Replay& from) const;
+  // The replay up to the first instance of `group` (the end if there is none), whose cost it
+  // does not read.
+  Replay before(std::uint32_t group, const std::vector<GroupCost>& groups, Tick submit, bool sharing = true) const;
   bool empty() const { return items_.empty(); }
 
  private:
@@ -84,6 +96,7 @@ class StepContext {
     Kind kind;
     std::uint64_t value;  // kKernel: queue time; kGroup: group index
   };
+  void advance(const Item& item, Replay& r, const std::vector<GroupCost>& groups, Tick submit, bool sharing) const;
   std::vector<Item> items_;
   double shared_ = 0;
 };

@@ -100,7 +100,7 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
       cost.npu_call = profiler_->npu_call(c.npu_pieces.front(), c.k, c.npu_cols);
       cost.npu_time = std::max(c.t_npu, cost.npu_call);
     }
-    if (c.uses_gpu() && c.uses_npu()) {
+    if (c.uses_gpu() && c.uses_npu() && !c.bounded_only) {  // (a bound's replay does not share)
       const auto bytes = profiler_->bytes(c);
       cost.gpu_bytes = bytes.gpu, cost.npu_bytes = bytes.npu;
     }
@@ -125,12 +125,16 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
     costs[g] = cost_of(groups[g].chosen, groups[g]);
   }
   // Group g's candidates in the step, the others as chosen.
+  // (What precedes g's first instance is replayed once, with and without sharing.)
   const auto in_step_of = [&](std::size_t g) -> StepCost {
-    return [&, g](const heterollm::Partition& c) {
+    const auto group = static_cast<std::uint32_t>(g);
+    const heterollm::StepContext::Replay shared = step.before(group, costs, submit, true), alone = step.before(group, costs, submit, false);
+    return [&, g, shared, alone](const heterollm::Partition& c) {
       const heterollm::GroupCost kept = costs[g];
       costs[g] = cost_of(c, groups[g]);
       // A bound's times in the replay without sharing: a lower bound of the step with it.
-      const Tick t = step.time(costs, submit, !c.bounded_only);
+      const bool sharing = !c.bounded_only;
+      const Tick t = step.time(costs, submit, sharing, sharing ? shared : alone);
       costs[g] = kept;
       return t;
     };

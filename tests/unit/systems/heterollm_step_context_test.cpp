@@ -149,7 +149,7 @@ TEST(HeteroStepContext, AGroupsPartsShareDramInTheStep) {
   EXPECT_EQ(s.time({g}, kSubmit, false), 115u);  // the replay for bounds
 }
 
-TEST(HeteroStepContext, TheReplayWithoutSharingOfBoundsBoundsTheReplayWithIt) {
+TEST(HeteroStepContext, TheReplayWithoutSharingOfBoundsBoundsTheReplayWithItAndResumes) {
   // The solver's bounded search relies on it: bounds are replayed without sharing (step_decisions).
   std::mt19937 gen(11);
   std::uniform_int_distribution<Tick> t(0, 100);
@@ -166,6 +166,12 @@ TEST(HeteroStepContext, TheReplayWithoutSharingOfBoundsBoundsTheReplayWithIt) {
     for (auto& c : g) c.npu_call = t(gen), c.gpu_bytes = static_cast<double>(t(gen)), c.npu_bytes = static_cast<double>(t(gen));
     const Tick with = s.time(g, kSubmit);
     EXPECT_GE(with, s.time(g, kSubmit, false)) << trial;
+    // A replay resumed where before() stopped is the whole replay, with or without sharing.
+    for (const bool sharing : {true, false}) {
+      for (const std::uint32_t group : {0u, 1u}) {
+        EXPECT_EQ(s.time(g, kSubmit, sharing, s.before(group, g, kSubmit, sharing)), s.time(g, kSubmit, sharing)) << trial;
+      }
+    }
     GroupCost& c = g[trial % 2];
     const Tick cut = t(gen);
     (trial % 2 == 0 ? c.gpu : c.npu_time) -= std::min(cut, trial % 2 == 0 ? c.gpu : c.npu_time);
