@@ -151,7 +151,7 @@ heterollm::Partition HeteroLlm::solve_group(const hw::SocSpec& soc, const model:
   }
   std::vector<heterollm::Partition> all;
   // With the NPU home, a GPU part also cuts the neighbours' graph in two: one more graph call.
-  if (p.npu_home) p.sync += soc.npu.graph.execute_overhead;
+  if (p.npu_home) p.cut_call = soc.npu.graph.execute_overhead;
   // Profiled alone, every candidate pays a graph call; with the NPU home an NPU-only op joins
   // the open graph of its neighbours instead (a split cuts that graph: its NPU part is a call).
   const Tick joined = p.npu_home ? soc.npu.graph.execute_overhead : 0;

@@ -143,7 +143,11 @@ void set_times(Partition& c, const PartTimes& t, const SolverParams& p) {
   c.t_gpu = c.uses_gpu() ? t.gpu : 0;
   c.t_npu = c.uses_npu() ? t.npu : 0;
   const bool away = p.npu_home ? c.uses_gpu() : c.uses_npu();
-  c.t_part = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
+  if (p.npu_home && c.uses_gpu()) {
+    c.t_part = std::max(c.t_gpu + p.sync, c.t_npu + p.cut_call) + p.copy;  // the cut's call overlaps the GPU part
+  } else {
+    c.t_part = std::max(c.t_gpu, c.t_npu) + (away ? p.sync + p.copy : 0);
+  }
   c.in_step = static_cast<bool>(p.in_context);
   c.t_total = c.in_step ? p.in_context(c) : c.t_part;
 }

@@ -7,6 +7,12 @@
 // where home is the unit running the op's neighbours (the paper's formula has the GPU home:
 // PPL-OpenCL extended with NPU operators, so NPU-only pays T_sync + T_copy and GPU-only nothing;
 // HeteroLLM's prefill is NPU-dominant, so there the NPU is home and a GPU part pays).
+// With the NPU home a GPU part also cuts the neighbours' graph in two: the graph after the op is
+// one more call (`cut_call`), which the NPU issues as soon as its own part ends (fast sync: the
+// graph waits for the GPU's flag inside), so the call runs while the GPU part finishes:
+//   T_total = max(T_gpu + T_sync, T_npu + cut_call) + T_copy
+// (socsim's reconstruction: charged after the max, a cut's call made a sequence cut whose GPU part
+// ends last look 250 us slower than it runs, and a bigger TCM then gave a slower prefill).
 //
 // Candidates (C = the GPU's output columns, multiples of `row_align`; pieces = NPU static-graph
 // lengths, each a standard length, run back to back on the NPU):
@@ -67,6 +73,7 @@ struct SolverParams {
   bool decode = false;
   bool allow_split = true;  // false: gpu-only and npu-only only (hetero-layer)
   Tick sync = 0, copy = 0;  // added when the unit that is not home takes part
+  Tick cut_call = 0;        // with the NPU home: the graph call a GPU part's cut adds (above)
   bool npu_home = false;    // the unit running the op's neighbours (prefill: NPU, decode: GPU)
   bool force_split = false; // only split candidates when there are any (tests, ablations)
   // > 0: the one npu-only candidate runs these rows as a single piece (the NPU-home graph's

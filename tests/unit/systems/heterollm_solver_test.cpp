@@ -63,6 +63,36 @@ TEST(HeteroSolver, SyncCostKeepsSmallOpsOnOneUnitAndHomeDecidesWhoPays) {
   EXPECT_EQ(heterollm::solve(256, 4096, 4096, p, linear(1.0, 1.0)).kind, CutKind::kNpuOnly);
 }
 
+// With the NPU home a GPU part cuts the neighbours' graph: the graph after it is one more call,
+// issued as soon as the NPU part ends, so it runs while the GPU part finishes (qwen2-0.5b's
+// down_proj on the 8 Gen 3: a sequence cut whose GPU part ends last ran 250 us faster than it was
+// costed, and a bigger TCM chose a slower cut).
+TEST(HeteroSolver, WithTheNpuHomeTheCutsGraphCallOverlapsTheGpuPart) {
+  SolverParams p = params();
+  p.npu_home = true;
+  p.sync = 16, p.copy = 3, p.cut_call = 250;
+  Partition split;
+  split.kind = CutKind::kSequence;
+  split.npu_pieces = {64}, split.npu_rows = 64, split.npu_cols = 896;
+  split.gpu_row_begin = 64, split.gpu_rows = 192, split.gpu_cols = 896;
+  heterollm::set_times(split, {2447, 1160}, p);  // the GPU part ends last: the call hides
+  EXPECT_EQ(split.t_part, 2447u + 16 + 3);
+  heterollm::set_times(split, {2160, 2312}, p);  // the NPU part ends last: the call follows it
+  EXPECT_EQ(split.t_part, 2312u + 250 + 3);
+  Partition gpu;
+  gpu.gpu_rows = 1, gpu.gpu_cols = 896;
+  heterollm::set_times(gpu, {100, 0}, p);  // the NPU idle: the call runs while the GPU works
+  EXPECT_EQ(gpu.t_part, 250u + 3);
+  Partition npu;
+  npu.kind = CutKind::kNpuOnly;
+  npu.npu_pieces = {64}, npu.npu_rows = 64, npu.npu_cols = 896;
+  heterollm::set_times(npu, {0, 500}, p);  // joins the graph: no cut
+  EXPECT_EQ(npu.t_part, 500u);
+  p.npu_home = false;  // the GPU home: the paper's formula, the NPU part pays sync and copy
+  heterollm::set_times(split, {2160, 2312}, p);
+  EXPECT_EQ(split.t_part, 2312u + 16 + 3);
+}
+
 TEST(HeteroSolver, PicksTheMinimumOfRandomCostTables) {
   std::mt19937 gen(7);
   for (int trial = 0; trial < 40; ++trial) {

@@ -67,6 +67,7 @@ inline BoundTrial random_bound_trial(std::mt19937& gen, int trial) {
   t.p.sync = 20'000, t.p.copy = 5'000;
   t.p.decode = trial % 5 == 0;
   t.p.npu_home = trial % 2 == 0;
+  t.p.cut_call = t.p.npu_home ? 30'000 : 0;
   t.p.force_split = trial % 7 == 0;
   return t;
 }
