@@ -75,6 +75,31 @@ std::uint64_t npu_dram_bytes(const hw::NpuSpec& npu, const kernels::NpuWork& wor
   return bytes;
 }
 
+double npu_dram_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
+  double dma_bytes = 0, stream_bytes = 0;
+  for (const auto& step : work.steps) {
+    if (step.kind == kernels::NpuStep::Kind::kHvxStream) {
+      stream_bytes += static_cast<double>(step.bytes);
+    } else if (step.kind == kernels::NpuStep::Kind::kDma) {
+      dma_bytes += static_cast<double>(step.bytes);
+    } else if (step.kind == kernels::NpuStep::Kind::kHmxGemm) {
+      const hw::GemmBlock total = hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).total;
+      dma_bytes += static_cast<double>(total.stage_bytes + total.writeback_bytes);
+    }
+  }
+  double stream_rate = npu.hvx.read_bandwidth * npu.hvx.contexts;
+  for (double cap : {npu.core_bandwidth, npu.port_bandwidth}) {
+    if (cap > 0) stream_rate = std::min(stream_rate, cap);  // (a cap of 0: none)
+  }
+  double dma_rate = npu.dma.bandwidth;
+  if (npu.port_bandwidth > 0) dma_rate = std::min(dma_rate, npu.port_bandwidth);
+  const double stream_s = stream_bytes > 0 && stream_rate > 0 ? stream_bytes / stream_rate : 0;
+  const double dma_s = dma_bytes > 0 && dma_rate > 0 ? dma_bytes / dma_rate : 0;
+  double seconds = std::max(stream_s, dma_s);
+  if (npu.port_bandwidth > 0) seconds = std::max(seconds, (dma_bytes + stream_bytes) / npu.port_bandwidth);
+  return seconds;
+}
+
 std::uint32_t graph_node_dispatches(const kernels::NpuWork& work) {
   std::uint32_t nodes = 0;
   bool graph = false;

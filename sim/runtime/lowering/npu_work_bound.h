@@ -22,6 +22,10 @@ Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work);
 // The bytes a work moves between DRAM and the NPU: DMA transfers, HMX GEMMs' staged operands
 // and write-backs from and to DRAM, and what HVX streams.
 std::uint64_t npu_dram_bytes(const hw::NpuSpec& npu, const kernels::NpuWork& work);
+// Seconds those bytes take alone at their paths' caps (the DMA path's, and the core path's for
+// what HVX streams; the two run side by side), within the NPU port's cap: how fast the work's
+// DRAM traffic moves while it computes, as the NPU model streams it beside the packets.
+double npu_dram_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work);
 
 // The graph-node dispatches the executor charges for a work (Executor: one graph call per job for
 // the sum of its ops' nodes): the nodes of the work's own graph calls (4 G - 1 for a per-group

@@ -50,6 +50,9 @@ class PartitionProfiler {
   // pieces', summed): what the step context shares DRAM by (step_context.h).
   struct PartBytes {
     double gpu = 0, npu = 0;
+    // Each part's traffic rate alone (bytes/s): its flows go at their paths' caps beside the
+    // compute (a GPU kernel's flow at the GPU port's; the NPU's as npu_dram_seconds).
+    double gpu_rate = 0, npu_rate = 0;
   };
   PartBytes bytes(const Partition& p);
   // The op's GPU kernels as the host submits them (a kernel's buffers beyond max_allocation each

@@ -9,49 +9,52 @@ namespace socsim::systems::heterollm {
 std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double capacity) {
   const Tick alone_a = a.start + a.alone, alone_b = b.start + b.alone;
   const double per_tick = capacity / static_cast<double>(kSecond);
-  // (A stream moving nothing is no master on DRAM: the other runs as alone.)
+  // (A part moving nothing is no master on DRAM: the other runs as alone.)
   if (a.alone == 0 || b.alone == 0 || !(a.bytes > 0) || !(b.bytes > 0) || !(per_tick > 0)) return {alone_a, alone_b};
-  // Demands (bytes per tick alone) and each one's progress, in ticks of its time alone, while
-  // both run: its max-min fair share of the capacity over its demand.
-  const double da = a.bytes / static_cast<double>(a.alone), db = b.bytes / static_cast<double>(b.alone);
-  double fa = 1, fb = 1;
-  if (da + db > per_tick) {
+  // Each flow's rate alone, bytes per tick: its cap, or faster if its time alone says so.
+  const auto rate_of = [](const SharedRun& r) {
+    return std::max(r.rate / static_cast<double>(kSecond), r.bytes / static_cast<double>(r.alone));
+  };
+  const double ra = rate_of(a), rb = rate_of(b);
+  // While both flow: max-min fair shares of the capacity under the rates.
+  double sa = ra, sb = rb;
+  if (ra + rb > per_tick) {
     const double half = per_tick / 2;
-    if (da <= half) {
-      fb = (per_tick - da) / db;
-    } else if (db <= half) {
-      fa = (per_tick - db) / da;
+    if (ra <= half) {
+      sb = per_tick - ra;
+    } else if (rb <= half) {
+      sa = per_tick - rb;
     } else {
-      fa = half / da, fb = half / db;
+      sa = sb = half;
     }
   }
-  // The earlier runs alone until the later starts (or ends), then both at their fractions until
+  // The earlier flow alone until the later starts (or it ends), then both at their shares until
   // one ends, then the other alone.
-  double left_a = static_cast<double>(a.alone), left_b = static_cast<double>(b.alone);
-  double now = static_cast<double>(std::min(a.start, b.start)), end_a = 0, end_b = 0;
+  double left_a = a.bytes, left_b = b.bytes;
+  double now = static_cast<double>(std::min(a.start, b.start)), flow_a = 0, flow_b = 0;
   const double later = static_cast<double>(std::max(a.start, b.start));
   if (a.start < b.start) {
-    const double run = std::min(left_a, later - now);
-    left_a -= run;
-    if (left_a <= 0) end_a = now + run;
+    const double run = std::min(left_a / ra, later - now);
+    left_a -= run * ra;
+    if (left_a <= 0 || run < later - now) left_a = 0, flow_a = now + run;
   } else if (b.start < a.start) {
-    const double run = std::min(left_b, later - now);
-    left_b -= run;
-    if (left_b <= 0) end_b = now + run;
+    const double run = std::min(left_b / rb, later - now);
+    left_b -= run * rb;
+    if (left_b <= 0 || run < later - now) left_b = 0, flow_b = now + run;
   }
   now = later;
   if (left_a > 0 && left_b > 0) {
-    const double both = std::min(left_a / fa, left_b / fb);
-    left_a = std::max(0.0, left_a - both * fa);
-    left_b = std::max(0.0, left_b - both * fb);
+    const double both = std::min(left_a / sa, left_b / sb);
     now += both;
-    if (left_a <= 0) end_a = now;
-    if (left_b <= 0) end_b = now;
+    if (left_a / sa <= both) left_a = 0, flow_a = now;
+    else left_a -= both * sa;
+    if (left_b / sb <= both) left_b = 0, flow_b = now;
+    else left_b -= both * sb;
   }
-  if (left_a > 0) end_a = now + left_a;
-  if (left_b > 0) end_b = now + left_b;
+  if (left_a > 0) flow_a = now + left_a / ra;
+  if (left_b > 0) flow_b = now + left_b / rb;
   const auto tick = [](double t, Tick floor) { return std::max(floor, static_cast<Tick>(std::ceil(t))); };
-  return {tick(end_a, alone_a), tick(end_b, alone_b)};
+  return {tick(flow_a, alone_a), tick(flow_b, alone_b)};
 }
 
 void StepContext::advance(const Item& item, Replay& r, const std::vector<GroupCost>& groups, Tick submit, bool sharing) const {
@@ -84,7 +87,7 @@ void StepContext::advance(const Item& item, Replay& r, const std::vector<GroupCo
       // Both parts streaming at once share DRAM (each part's time above is alone).
       if (sharing && shared_ > 0 && g.npu && g.submissions > 0) {
         const auto [gpu_end, npu_shared_end] =
-            share_dram({gpu_start, queue - gpu_start, g.gpu_bytes}, {npu_start, npu_end - npu_start, g.npu_bytes}, shared_);
+            share_dram({gpu_start, queue - gpu_start, g.gpu_bytes, g.gpu_rate}, {npu_start, npu_end - npu_start, g.npu_bytes, g.npu_rate}, shared_);
         queue = gpu_end;
         npu_end = npu_shared_end;
       }

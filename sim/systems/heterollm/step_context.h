@@ -22,9 +22,12 @@
 //
 // DRAM sharing: a group's NPU part starts its work once the kernels before it have run and the
 // host waits for its end, so the only work it overlaps is its own GPU part. Their times are each
-// alone; while both run they share DRAM's bandwidth for two masters (set_shared_bandwidth),
-// max-min fairly by each part's demand (its bytes over its time alone), as the DRAM model shares
-// flows (sim/hw/memory/dram_model.h). On the 8 Gen 3 a decode gate/up split's NPU GEMV starts
+// alone; each moves its bytes as a flow at its path's cap beside its compute (as the GPU and NPU
+// models run a kernel), so it ends when the later of its time alone and its flow is done. While
+// both flows run they share DRAM's bandwidth for two masters (set_shared_bandwidth) max-min
+// fairly under their caps, as the DRAM model shares flows (sim/hw/memory/dram_model.h): a
+// memory-bound part slows, a compute-bound one (the NPU's GEMV at batch 4) keeps its time while
+// its flow still ends first. On the 8 Gen 3 a decode gate/up split's NPU GEMV starts
 // once its graph call is done, behind the layer's attention, and streams beside the GPU's up
 // projection: the profile, which calls the graph with the GPU part on an idle SoC, has the two
 // barely overlap (llama-3.2-1b: the parts ran 526 and 348 us in the step against 458 and 295
@@ -50,17 +53,19 @@ struct GroupCost {
   // synchronization point waits for their flag inside the graph).
   bool npu = false;
   Tick npu_time = 0, npu_call = 0;
-  // Each part's DRAM traffic in bytes (0: none modeled), for the two parts' sharing of DRAM.
-  double gpu_bytes = 0, npu_bytes = 0;
+  // Each part's DRAM traffic in bytes (0: none modeled) and its flow's rate alone (bytes/s), for
+  // the two parts' sharing of DRAM.
+  double gpu_bytes = 0, npu_bytes = 0, gpu_rate = 0, npu_rate = 0;
 };
 
-// Two streams sharing DRAM, each its time alone `alone` from `start`, moving `bytes` evenly over
-// it (its demand, bytes per tick); while both run, `capacity` bytes per second is shared max-min
-// fairly and each progresses at its share over its demand. Their ends, rounded up to ticks and
-// never before their ends alone.
+// Two parts sharing DRAM: each starts at `start`, takes `alone` ticks by itself, and moves `bytes`
+// as a flow from its start at up to `rate` bytes/s (raised to bytes over its time alone if that is
+// more: alone, the flow never outlasts the part). While both flows run, `capacity` bytes/s is
+// shared max-min fairly under their rates. Each ends at the later of its time alone and its
+// flow's end, rounded up to ticks.
 struct SharedRun {
   Tick start = 0, alone = 0;
-  double bytes = 0;
+  double bytes = 0, rate = 0;
 };
 std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double capacity);
 

@@ -102,15 +102,21 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
     }
     if (c.uses_gpu() && c.uses_npu() && !c.bounded_only) {  // (a bound's replay does not share)
       const auto bytes = profiler_->bytes(c);
-      cost.gpu_bytes = bytes.gpu, cost.npu_bytes = bytes.npu;
+      cost.gpu_bytes = bytes.gpu, cost.npu_bytes = bytes.npu, cost.gpu_rate = bytes.gpu_rate, cost.npu_rate = bytes.npu_rate;
     }
     return cost;
   };
   // Start from each group's best alone (the paper's choice), then improve one group at a time
   // against the others' current choices (coordinate descent): a choice is replaced only by one
   // whose step ends strictly earlier, so the step's time falls with every change and the passes
-  // end. Each group's choice is then the best in its step given the others'.
+  // end. Each group's choice is then the best in its step given the others'. Two groups' splits
+  // can hold each other in place (qkv's and gate/up's on the 8 Gen 3 with gpu.submit=0: either
+  // alone back on the GPU lengthens the step, both 7% shorter), so the descent runs a second time
+  // from every undecided group whole on the GPU (the home's own plan) and the shorter step wins.
   std::vector<heterollm::GroupCost> costs(groups.size());
+  heterollm::SolverParams alone;  // the paper's T_total of the parts' times alone, as solve_group's
+  alone.sync = soc.cpu.poll_interval + soc.gpu.submit;
+  std::vector<heterollm::Partition> on_gpu(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (const auto d = decisions_.find(groups[g].key); d != decisions_.end()) {
       groups[g].chosen = d->second;
@@ -118,9 +124,12 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
     } else {
       // The paper's choice, its parts then timed alone as the step costs them.
       groups[g].chosen = solve_group(soc, m, groups[g].key, nullptr, false);
-      const heterollm::PartTimes t = step_part_times(groups[g].chosen);
-      if (groups[g].chosen.uses_gpu()) groups[g].chosen.t_gpu = t.gpu;
-      if (groups[g].chosen.uses_npu()) groups[g].chosen.t_npu = t.npu;
+      heterollm::set_times(groups[g].chosen, step_part_times(groups[g].chosen), alone);
+      heterollm::Partition& c = on_gpu[g];
+      const auto [is_decode, rows, k, n, npu_rows] = groups[g].key;
+      c.kind = heterollm::CutKind::kGpuOnly;
+      c.m = rows, c.k = k, c.n = n, c.gpu_rows = rows, c.gpu_cols = n;
+      heterollm::set_times(c, step_part_times(c), alone);
     }
     costs[g] = cost_of(groups[g].chosen, groups[g]);
   }
@@ -139,18 +148,40 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
       return t;
     };
   };
-  Tick now = step.time(costs, submit);
-  for (bool changed = true; changed;) {
-    changed = false;
+  const auto descend = [&] {
+    Tick now = step.time(costs, submit);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].fixed) continue;
+        const StepCost in_step = in_step_of(g);
+        heterollm::Partition best = solve_group(soc, m, groups[g].key, &in_step, false);
+        if (best.t_total >= now) continue;
+        now = best.t_total;
+        groups[g].chosen = std::move(best);
+        costs[g] = cost_of(groups[g].chosen, groups[g]);
+        changed = true;
+      }
+    }
+    return now;
+  };
+  Tick now = descend();
+  if (std::any_of(groups.begin(), groups.end(), [](const Group& g) { return !g.fixed && g.chosen.kind != heterollm::CutKind::kGpuOnly; })) {
+    std::vector<heterollm::Partition> first(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) {
+      first[g] = groups[g].chosen;
       if (groups[g].fixed) continue;
-      const StepCost in_step = in_step_of(g);
-      heterollm::Partition best = solve_group(soc, m, groups[g].key, &in_step, false);
-      if (best.t_total >= now) continue;
-      now = best.t_total;
-      groups[g].chosen = std::move(best);
+      groups[g].chosen = on_gpu[g];
       costs[g] = cost_of(groups[g].chosen, groups[g]);
-      changed = true;
+    }
+    const Tick second = descend();
+    if (second >= now) {  // (ties keep the paper's start)
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        groups[g].chosen = std::move(first[g]);
+        costs[g] = cost_of(groups[g].chosen, groups[g]);
+      }
+    } else {
+      now = second;
     }
   }
   for (auto& g : groups) {

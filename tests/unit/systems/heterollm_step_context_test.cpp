@@ -132,6 +132,13 @@ TEST(HeteroStepContext, TwoStreamsShareDramMaxMinFairly) {
   EXPECT_EQ(share_dram({0, 100, 100}, {0, 100, 100}, 2 * kPerTick), std::make_pair(Tick{100}, Tick{100}));
   EXPECT_EQ(share_dram({0, 100, 0}, {0, 100, 300}, 1 * kPerTick), std::make_pair(Tick{100}, Tick{100}));
   EXPECT_EQ(share_dram({0, 100, 100}, {100, 100, 100}, 1 * kPerTick), std::make_pair(Tick{100}, Tick{200}));
+  // A compute-bound part (100 ticks, 50 bytes) whose flow goes at its cap (1 a tick) beside its
+  // compute: at 0.75 each its flow ends at 66.67, before its compute: it keeps its 100. The other
+  // (memory-bound, 100 bytes at 1) has 50 left then, alone: 116.67.
+  EXPECT_EQ(share_dram({0, 100, 50, kPerTick}, {0, 100, 100, kPerTick}, 1.5 * kPerTick), std::make_pair(Tick{100}, Tick{117}));
+  // Spread evenly over its time instead (rate 0: bytes over time alone, 0.5), it would keep its
+  // share and the other would take 1.0: 0..100 at 1.0, done at 100. The cap decides who waits.
+  EXPECT_EQ(share_dram({0, 100, 50}, {0, 100, 100, kPerTick}, 1.5 * kPerTick), std::make_pair(Tick{100}, Tick{100}));
 }
 
 TEST(HeteroStepContext, AGroupsPartsShareDramInTheStep) {
