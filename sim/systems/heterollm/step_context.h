@@ -16,9 +16,9 @@
 // The step is its ops in program order: GPU kernels (each one submission and its time on the
 // queue, alone), instances of the partitioned matmul groups, and host waits (a CPU op such as the
 // sampler reads the GPU's output: the host waits for the queue). time() replays the host, the
-// queue and the NPU over the step for one cost per group; it is monotone in every part time
-// (gpu, npu_time), so a lower bound of a group's part times gives a lower bound of the step's
-// time (the solver's search relies on it).
+// queue and the NPU over the step for one cost per group; without DRAM sharing (below) it is
+// monotone in every part time (gpu, npu_time), so a lower bound of a group's part times gives a
+// lower bound of the step's time (the solver's search relies on it).
 //
 // DRAM sharing: a group's NPU part starts its work once the kernels before it have run and the
 // host waits for its end, so the only work it overlaps is its own GPU part. Their times are each
