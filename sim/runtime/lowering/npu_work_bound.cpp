@@ -7,6 +7,18 @@
 
 namespace socsim::runtime::lowering {
 
+namespace {
+// What HVX streams from DRAM moves at most this fast (bytes/s): `contexts` threads' reads, within
+// the core path's and the NPU port's caps (a cap of 0: none).
+double stream_rate(const hw::NpuSpec& npu) {
+  double rate = npu.hvx.read_bandwidth * npu.hvx.contexts;
+  for (double cap : {npu.core_bandwidth, npu.port_bandwidth}) {
+    if (cap > 0) rate = std::min(rate, cap);
+  }
+  return rate;
+}
+}  // namespace
+
 double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   // Engine time each step holds, summed per engine (HexagonNpu): an HVX step holds n contexts for
   // ceil(packets / n / packets_per_cycle) cycles, so at least packets / packets_per_cycle context-
@@ -42,13 +54,7 @@ double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work)
   }
   const double clock = static_cast<double>(npu.clock_hz);
   double stream_s = 0;
-  if (stream_bytes > 0) {
-    double rate = npu.hvx.read_bandwidth * npu.hvx.contexts;
-    for (double cap : {npu.core_bandwidth, npu.port_bandwidth}) {
-      if (cap > 0) rate = std::min(rate, cap);  // (a cap of 0: none)
-    }
-    if (rate > 0) stream_s = stream_bytes / rate;
-  }
+  if (const double rate = stream_rate(npu); stream_bytes > 0 && rate > 0) stream_s = stream_bytes / rate;
   return std::max({hvx_context_cycles / npu.hvx.contexts / clock, hmx_cycles / npu.hmx.units / clock, dma_s, stream_s});
 }
 
@@ -58,24 +64,7 @@ Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   return ticks >= 1 ? static_cast<Tick>(ticks) - 1 : 0;
 }
 
-std::uint64_t npu_dram_bytes(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
-  std::uint64_t bytes = 0;
-  for (const auto& step : work.steps) {
-    switch (step.kind) {
-      case kernels::NpuStep::Kind::kDma:
-      case kernels::NpuStep::Kind::kHvxStream: bytes += step.bytes; break;
-      case kernels::NpuStep::Kind::kHmxGemm: {
-        const hw::GemmBlock total = hw::plan_hmx_gemm_summary(npu, step.gemm, step.home).total;
-        bytes += total.stage_bytes + total.writeback_bytes;
-        break;
-      }
-      default: break;  // no DRAM traffic of its own
-    }
-  }
-  return bytes;
-}
-
-double npu_dram_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
+NpuDramTraffic npu_dram_traffic(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
   double dma_bytes = 0, stream_bytes = 0;
   for (const auto& step : work.steps) {
     if (step.kind == kernels::NpuStep::Kind::kHvxStream) {
@@ -87,17 +76,16 @@ double npu_dram_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work) {
       dma_bytes += static_cast<double>(total.stage_bytes + total.writeback_bytes);
     }
   }
-  double stream_rate = npu.hvx.read_bandwidth * npu.hvx.contexts;
-  for (double cap : {npu.core_bandwidth, npu.port_bandwidth}) {
-    if (cap > 0) stream_rate = std::min(stream_rate, cap);  // (a cap of 0: none)
-  }
+  const double s_rate = stream_rate(npu);
   double dma_rate = npu.dma.bandwidth;
   if (npu.port_bandwidth > 0) dma_rate = std::min(dma_rate, npu.port_bandwidth);
-  const double stream_s = stream_bytes > 0 && stream_rate > 0 ? stream_bytes / stream_rate : 0;
+  const double stream_s = stream_bytes > 0 && s_rate > 0 ? stream_bytes / s_rate : 0;
   const double dma_s = dma_bytes > 0 && dma_rate > 0 ? dma_bytes / dma_rate : 0;
-  double seconds = std::max(stream_s, dma_s);
-  if (npu.port_bandwidth > 0) seconds = std::max(seconds, (dma_bytes + stream_bytes) / npu.port_bandwidth);
-  return seconds;
+  NpuDramTraffic out;
+  out.bytes = dma_bytes + stream_bytes;
+  out.seconds = std::max(stream_s, dma_s);
+  if (npu.port_bandwidth > 0) out.seconds = std::max(out.seconds, out.bytes / npu.port_bandwidth);
+  return out;
 }
 
 std::uint32_t graph_node_dispatches(const kernels::NpuWork& work) {

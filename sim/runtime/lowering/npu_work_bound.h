@@ -19,13 +19,15 @@ double npu_engines_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work)
 // upward, so the bound never exceeds a simulated run.
 Tick npu_engines_bound(const hw::NpuSpec& npu, const kernels::NpuWork& work);
 
-// The bytes a work moves between DRAM and the NPU: DMA transfers, HMX GEMMs' staged operands
-// and write-backs from and to DRAM, and what HVX streams.
-std::uint64_t npu_dram_bytes(const hw::NpuSpec& npu, const kernels::NpuWork& work);
-// Seconds those bytes take alone at their paths' caps (the DMA path's, and the core path's for
-// what HVX streams; the two run side by side), within the NPU port's cap: how fast the work's
-// DRAM traffic moves while it computes, as the NPU model streams it beside the packets.
-double npu_dram_seconds(const hw::NpuSpec& npu, const kernels::NpuWork& work);
+// A work's DRAM traffic: the bytes it moves between DRAM and the NPU (DMA transfers, HMX GEMMs'
+// staged operands and write-backs, what HVX streams) and the seconds they take alone at their
+// paths' caps (the DMA path's, and the core path's for what HVX streams; the two run side by
+// side), within the NPU port's cap: how fast its traffic moves while it computes, as the NPU
+// model streams it beside the packets.
+struct NpuDramTraffic {
+  double bytes = 0, seconds = 0;
+};
+NpuDramTraffic npu_dram_traffic(const hw::NpuSpec& npu, const kernels::NpuWork& work);
 
 // The graph-node dispatches the executor charges for a work (Executor: one graph call per job for
 // the sum of its ops' nodes): the nodes of the work's own graph calls (4 G - 1 for a per-group

@@ -164,9 +164,7 @@ std::vector<Tick> PartitionProfiler::gpu_queue_times(const model::OpDesc& op, co
 }
 
 void PartitionProfiler::gpu_queue_times(const model::OpDesc& op, const kernels::AttentionShape* attention, std::vector<Tick>& out) {
-  // A flow alone moves no faster than its port's cap or DRAM's peak for one master.
-  const auto& eff = soc_.dram.concurrency_efficiency;
-  const double rate = std::min(soc_.gpu.port_bandwidth, soc_.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff.front()));
+  const double rate = gpu_flow_rate();
   out.clear();
   const auto add = [&](const hw::GpuKernel& kernel) {
     // Rounded down, one tick less: the DRAM model's rounding of a flow's end may not exceed it.
@@ -184,20 +182,25 @@ void PartitionProfiler::gpu_queue_times(const model::OpDesc& op, const kernels::
   }
 }
 
+double PartitionProfiler::gpu_flow_rate() const {
+  // A flow alone moves no faster than its port's cap or DRAM's peak for one master.
+  const auto& eff = soc_.dram.concurrency_efficiency;
+  return std::min(soc_.gpu.port_bandwidth, soc_.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff.front()));
+}
+
 PartitionProfiler::PartBytes PartitionProfiler::bytes(const Partition& p) {
   PartBytes out;
   if (p.uses_gpu()) {
     const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
     for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) out.gpu += static_cast<double>(kernel.dram_bytes);
-    // A flow alone moves no faster than its port's cap or DRAM's peak for one master.
-    const auto& eff = soc_.dram.concurrency_efficiency;
-    out.gpu_rate = std::min(soc_.gpu.port_bandwidth, soc_.dram.peak_bandwidth * (eff.empty() ? 1.0 : eff.front()));
+    out.gpu_rate = gpu_flow_rate();
   }
   double npu_seconds = 0;
   for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) {
     const runtime::NpuOpWork& lowered = npu_piece(rows, p.k, p.npu_cols);
-    out.npu += static_cast<double>(count) * static_cast<double>(runtime::lowering::npu_dram_bytes(soc_.npu, lowered.work));
-    npu_seconds += static_cast<double>(count) * runtime::lowering::npu_dram_seconds(soc_.npu, lowered.work);
+    const auto traffic = runtime::lowering::npu_dram_traffic(soc_.npu, lowered.work);
+    out.npu += static_cast<double>(count) * traffic.bytes;
+    npu_seconds += static_cast<double>(count) * traffic.seconds;
   });
   if (npu_seconds > 0) out.npu_rate = out.npu / npu_seconds;
   return out;

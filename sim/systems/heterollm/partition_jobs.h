@@ -51,7 +51,7 @@ class PartitionProfiler {
   struct PartBytes {
     double gpu = 0, npu = 0;
     // Each part's traffic rate alone (bytes/s): its flows go at their paths' caps beside the
-    // compute (a GPU kernel's flow at the GPU port's; the NPU's as npu_dram_seconds).
+    // compute (a GPU kernel's flow at the GPU port's; the NPU's as npu_dram_traffic).
     double gpu_rate = 0, npu_rate = 0;
   };
   PartBytes bytes(const Partition& p);
@@ -68,6 +68,7 @@ class PartitionProfiler {
  private:
   const runtime::NpuOpWork& npu_piece(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);  // a piece's lowering (cached)
   Tick npu_call_of(const runtime::NpuOpWork& lowered) const;
+  double gpu_flow_rate() const;  // bytes/s a GPU kernel's flow moves at alone
   Tick npu_alone(const Partition& p);  // alone()'s NPU part: the pieces each run alone, summed
   Tick npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);  // coarse()'s, per piece
 
