@@ -1,10 +1,12 @@
 #pragma once
 // HeteroLLM's profiler in prediction mode (4.3): instead of running every candidate, the NPU's
 // latency is regressed over shapes by a regression tree (CART) trained on real profiles of a grid
-// of shapes (the model's input widths x standard lengths x column counts), and the GPU's is its
-// FLOPs at a fixed sustained rate (the paper's ~1 TFLOPS on the 8 Gen 3) or, when memory-bound,
-// its weight bytes at the GPU's port rate, plus one submission. Parts are predicted alone: DRAM
-// sharing between concurrent parts is not modelled (decode row cuts look better than they run).
+// of shapes (the model's input widths x standard lengths x column counts). The paper times the
+// GPU as FLOPs at a fixed sustained rate "in compute-bound cases" (the ~1 TFLOPS of the 8 Gen 3);
+// it does not say how it times the others, which are most of a prefill's GPU parts (launch- and
+// occupancy-bound kernels run far below that rate). socsim's reconstruction: a second tree over
+// real GPU profiles of the same grid (and three-quarter points of its rows), with the sustained rate as its
+// floor. Parts are predicted alone; the step replay shares DRAM between them (step_context.h).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -39,7 +41,7 @@ class RegressionTree {
 
 class PredictionProfiler {
  public:
-  // Trains the NPU tree on real profiles of rows in `rows` (graph lengths), input widths `ks`
+  // Trains the NPU and GPU trees on real profiles of rows in `rows` (graph lengths), input widths `ks`
   // and a geometric grid of column counts up to `max_cols`.
   PredictionProfiler(const hw::SocSpec& soc, const model::ModelConfig& model, const std::vector<std::uint64_t>& rows,
                      const std::vector<std::uint64_t>& ks, std::uint64_t max_cols, double gpu_flops);
@@ -52,6 +54,7 @@ class PredictionProfiler {
   hw::SocSpec soc_;
   double gpu_flops_;
   RegressionTree npu_;  // log(ps per multiply-add of the padded piece) over log shape
+  RegressionTree gpu_;  // log(ps per multiply-add of the GPU part, its submission included)
   std::size_t points_ = 0;
 };
 
