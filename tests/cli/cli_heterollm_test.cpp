@@ -65,6 +65,23 @@ TEST(CliHetero, TheDecodeStepIsPredictedWithinTwoPercent) {
   EXPECT_TRUE(split);  // (what the sharing is about)
 }
 
+// On the 8 Elite, llama-3-8b's qkv split held gate/up's split in place: either alone moved
+// lengthened the step, so both descents stopped at 79.4 ms; qkv whole on the GPU with gate/up
+// giving the NPU more columns runs 76.7. A kick (a split held on the GPU while the others
+// respond) reaches it.
+TEST(CliHetero, ASplitHoldingAnotherInPlaceIsKickedOut) {
+  const auto j = run_socsim_json("run --soc snapdragon-8elite --model llama-3-8b --system hetero-tensor --prompt 64 --decode 2",
+                                 "hetero_step_kick");
+  EXPECT_LT(j.at("decode_ms_per_token").get<double>(), 78.0);
+  bool qkv = false;
+  for (const auto& d : j.at("system_info").at("decisions")) {
+    if (d.at("phase") != "decode" || d.at("n") != 6144) continue;
+    qkv = true;
+    EXPECT_EQ(d.at("partition").get<std::string>().rfind("gpu-only", 0), 0u) << d.dump();
+  }
+  EXPECT_TRUE(qkv);
+}
+
 TEST(CliHetero, RenderLoadReportsFrames) {
   const auto j = run_socsim_json(
       "run --soc snapdragon-8gen3 --model qwen2-0.5b --system hetero-layer --prompt 64 --decode 2 --set workload.gpu_background=4ms",
