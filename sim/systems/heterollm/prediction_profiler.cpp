@@ -89,15 +89,16 @@ PredictionProfiler::PredictionProfiler(const hw::SocSpec& soc, const model::Mode
   PartitionProfiler real(soc, model);
   std::vector<RegressionTree::Features> x, gx;
   std::vector<double> y, gy;
-  // The GPU takes any row count (a sequence cut's rest), the NPU only its graphs' lengths: the
-  // GPU's grid adds three-quarter points, where its rate changes fastest (few-row kernels).
+  // The GPU takes any row count (a batch's decode, a sequence cut's rest, a long prompt), the NPU
+  // only its graphs' lengths: the GPU's rows are their own grid, powers of two and three-quarter
+  // points up to kGpuGridRows (past it the profiled time per multiply-add is flat; a tree holds its
+  // last leaf beyond the grid, and the NPU's lengths stopped at 1024: 4096 rows were 12% high).
   std::vector<std::uint64_t> gpu_rows;
-  for (auto r : rows) {
+  for (std::uint64_t r = 1; r <= kGpuGridRows; r *= 2) {
     gpu_rows.push_back(r);
-    if (r >= 2) gpu_rows.push_back(std::max<std::uint64_t>(1, r * 3 / 4));
+    if (r >= 4) gpu_rows.push_back(r * 3 / 4);
   }
   std::sort(gpu_rows.begin(), gpu_rows.end());
-  gpu_rows.erase(std::unique(gpu_rows.begin(), gpu_rows.end()), gpu_rows.end());
   const auto for_cols = [&](auto&& f) {
     for (std::uint64_t c = 256;; c = std::min(max_cols, c * 2)) {
       f(c);
@@ -140,12 +141,14 @@ Tick PredictionProfiler::npu_piece(std::uint64_t rows, std::uint64_t k, std::uin
 }
 
 Tick PredictionProfiler::gpu_part(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) const {
-  // The paper's rule, FLOPs at the sustained rate, holds where the kernel is compute-bound: it is
-  // the floor. Smaller kernels run far below that rate (launch and occupancy: "performance is
+  // The paper's rule, FLOPs at the sustained rate, holds where the kernel is compute-bound: a
+  // floor. Smaller kernels run far below that rate (launch and occupancy: "performance is
   // linear in size", 3.1), so the tree over real profiles predicts them: at 1 TFLOPS a 64-token
   // qkv of qwen2-0.5b on the 8 Gen 2 was predicted at 147 us and runs about 627.
+  // Nor faster than its weights stream through the GPU's port (decode's kernels are bound there).
   const Tick compute = seconds_to_ticks_ceil(2.0 * macs(rows, k, cols) / gpu_flops_) + soc_.gpu.submit;
-  return std::max(compute, static_cast<Tick>(std::exp(gpu_.predict(features(rows, k, cols))) * macs(rows, k, cols)));
+  const Tick memory = seconds_to_ticks_ceil(static_cast<double>(k * cols) * 4.5 / 8.0 / soc_.gpu.port_bandwidth) + soc_.gpu.submit;
+  return std::max({compute, memory, static_cast<Tick>(std::exp(gpu_.predict(features(rows, k, cols))) * macs(rows, k, cols))});
 }
 
 PartTimes PredictionProfiler::time(const Partition& p) const {

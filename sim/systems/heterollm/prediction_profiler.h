@@ -5,8 +5,9 @@
 // GPU as FLOPs at a fixed sustained rate "in compute-bound cases" (the ~1 TFLOPS of the 8 Gen 3);
 // it does not say how it times the others, which are most of a prefill's GPU parts (launch- and
 // occupancy-bound kernels run far below that rate). socsim's reconstruction: a second tree over
-// real GPU profiles of the same grid (and three-quarter points of its rows), with the sustained rate as its
-// floor. Parts are predicted alone; the step replay shares DRAM between them (step_context.h).
+// real GPU profiles of the same widths and columns over a row grid of its own, with the sustained
+// rate and the weights' bytes (W4: 4.5 bits each with scales) at the port rate as its floors.
+// Parts are predicted alone; the step replay shares DRAM between them (step_context.h).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -41,6 +42,7 @@ class RegressionTree {
 
 class PredictionProfiler {
  public:
+  static constexpr std::uint64_t kGpuGridRows = 16384;  // the GPU tree's largest profiled row count
   // Trains the NPU and GPU trees on real profiles of rows in `rows` (graph lengths), input widths `ks`
   // and a geometric grid of column counts up to `max_cols`.
   PredictionProfiler(const hw::SocSpec& soc, const model::ModelConfig& model, const std::vector<std::uint64_t>& rows,

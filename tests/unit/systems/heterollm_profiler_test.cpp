@@ -107,14 +107,17 @@ TEST(HeteroPrediction, NpuTreeTracksTheRealProfiles) {
 }
 
 // The GPU's small prefill kernels run far below the sustained rate the paper's rule assumes: at
-// 1 TFLOPS a 64-token qkv of qwen2-0.5b on the 8 Gen 2 was predicted at 147 us and runs ~627.
+// 1 TFLOPS a 64-token qkv of qwen2-0.5b on the 8 Gen 2 was predicted at 147 us and runs ~627; a
+// batch of 4 decoding was predicted 3-4x slow when its rows fell in the one-row leaf.
 TEST(HeteroPrediction, GpuTreeTracksTheRealProfilesOfSmallAndLargeParts) {
   const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen2.yaml", {});
   const auto m = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
   const heterollm::PredictionProfiler pred(spec, m, {1, 32, 64, 128, 256, 512, 1024}, {896, 4864}, 14592, 1e12);
   heterollm::PartitionProfiler real(spec, m);
   for (const auto& [rows, k, cols] : std::vector<std::array<std::uint64_t, 3>>{
-           {64, 896, 1152}, {96, 896, 4864}, {300, 4864, 896}, {1024, 896, 9728}, {1, 896, 4864}, {40, 896, 896}}) {
+           {64, 896, 1152}, {96, 896, 4864}, {300, 4864, 896}, {1024, 896, 9728}, {1, 896, 4864}, {40, 896, 896},
+           // a batch's decode rows and long prompts, off the NPU's lengths (a tree holds its last leaf past its grid)
+           {2, 896, 1152}, {4, 896, 4864}, {8, 4864, 896}, {2048, 896, 1152}, {4096, 896, 4864}, {1, 896, 896}}) {
     Partition p;
     p.kind = CutKind::kGpuOnly;
     p.m = rows, p.k = k, p.n = cols, p.gpu_rows = rows, p.gpu_cols = cols;
