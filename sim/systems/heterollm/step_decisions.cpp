@@ -195,8 +195,9 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
       now = second;
     }
   }
-  // Kicks: a split can also hold a group that is not home to it in place (8 Elite llama-3-8b at
-  // 64 tokens: 76.7 ms/token reachable, the descents stopped at 79.5). Each group with an NPU part
+  // Kicks: two splits can hold each other in place from either start (8 Elite llama-3-8b at 64
+  // tokens: qkv's split kept gate/up's, 79.5 ms/token; qkv on the GPU and gate/up giving the NPU
+  // more columns decodes at 76.7). Each group with an NPU part
   // in turn goes whole to the GPU and is held there while the others respond, then everything
   // descends again; a kick is kept only when the step ends strictly earlier, so kicks end too.
   for (bool kicked = true; kicked;) {
