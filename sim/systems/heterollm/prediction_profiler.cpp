@@ -87,8 +87,6 @@ PredictionProfiler::PredictionProfiler(const hw::SocSpec& soc, const model::Mode
     : soc_(soc), gpu_flops_(gpu_flops) {
   if (!(gpu_flops > 0)) throw std::invalid_argument("PredictionProfiler: GPU rate must be > 0");
   PartitionProfiler real(soc, model);
-  std::vector<RegressionTree::Features> x, gx;
-  std::vector<double> y, gy;
   // The GPU takes any row count (a batch's decode, a sequence cut's rest, a long prompt), the NPU
   // only its graphs' lengths: the GPU's rows are their own grid, powers of two and three-quarter
   // points up to kGpuGridRows (past it the profiled time per multiply-add is flat; a tree holds its
@@ -99,41 +97,33 @@ PredictionProfiler::PredictionProfiler(const hw::SocSpec& soc, const model::Mode
     if (r >= 4) gpu_rows.push_back(r * 3 / 4);
   }
   std::sort(gpu_rows.begin(), gpu_rows.end());
-  const auto for_cols = [&](auto&& f) {
-    for (std::uint64_t c = 256;; c = std::min(max_cols, c * 2)) {
-      f(c);
-      if (c >= max_cols) break;
+  // Each unit's tree: one profile of the unit's whole part per (rows, width, columns) of its grid.
+  const auto train = [&](RegressionTree& tree, const std::vector<std::uint64_t>& grid_rows, bool on_npu) {
+    std::vector<RegressionTree::Features> x;
+    std::vector<double> y;
+    for (auto r : grid_rows) {
+      for (auto k : ks) {
+        for (std::uint64_t c = 256;; c = std::min(max_cols, c * 2)) {
+          Partition p;
+          p.kind = on_npu ? CutKind::kNpuOnly : CutKind::kGpuOnly;
+          p.m = r, p.k = k, p.n = c;
+          if (on_npu) {
+            p.npu_pieces = {r}, p.npu_rows = r, p.npu_cols = c;
+          } else {
+            p.gpu_rows = r, p.gpu_cols = c;
+          }
+          const PartTimes t = real.time(p);
+          x.push_back(features(r, k, c));
+          y.push_back(std::log(static_cast<double>(on_npu ? t.npu : t.gpu) / macs(r, k, c)));
+          if (c >= max_cols) break;
+        }
+      }
     }
+    points_ += x.size();
+    tree.fit(x, y, 14, 1);
   };
-  for (auto r : rows) {
-    for (auto k : ks) {
-      for_cols([&](std::uint64_t c) {
-        Partition p;
-        p.kind = CutKind::kNpuOnly;
-        p.m = r, p.k = k, p.n = c;
-        p.npu_pieces = {r}, p.npu_rows = r, p.npu_cols = c;
-        const Tick t = real.time(p).npu;
-        x.push_back(features(r, k, c));
-        y.push_back(std::log(static_cast<double>(t) / macs(r, k, c)));
-      });
-    }
-  }
-  for (auto r : gpu_rows) {
-    for (auto k : ks) {
-      for_cols([&](std::uint64_t c) {
-        Partition p;
-        p.kind = CutKind::kGpuOnly;
-        p.m = r, p.k = k, p.n = c;
-        p.gpu_rows = r, p.gpu_cols = c;
-        const Tick t = real.time(p).gpu;
-        gx.push_back(features(r, k, c));
-        gy.push_back(std::log(static_cast<double>(t) / macs(r, k, c)));
-      });
-    }
-  }
-  points_ = x.size() + gx.size();
-  npu_.fit(x, y, 14, 1);
-  gpu_.fit(gx, gy, 14, 1);
+  train(npu_, rows, true);
+  train(gpu_, gpu_rows, false);
 }
 
 Tick PredictionProfiler::npu_piece(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) const {
