@@ -40,15 +40,18 @@ Tensor attention_int8(const Tensor& q, const Tensor& k, const Tensor& v, std::ui
 // P requantization (int8_attention_row_packets per row), and an INT8 HMX GEMM for PV
 // (m x n x d). Q, K, V arrive INT8 from the preceding graph nodes (NPU-Full keeps activations
 // quantized), so no quantization cost is charged here. n = p0 + m: the graph computes the dense
-// rectangle and masks.
+// rectangle and masks. Its graph call carries the graph's I/O: Q, K and V in INT8, O out in FP16.
 inline constexpr std::uint32_t kInt8GraphNodesPerHead = 8;
 double int8_attention_row_packets(const hw::HvxSpec& hvx, std::uint64_t keys);
 NpuWork lower_attention_int8_npu(const hw::NpuSpec& npu, const AttentionShape& s, std::uint32_t threads);
 // shadowAttn's estimation alone: one graph of `heads` fused QK^T (4 nodes per head: slice Q,
 // slice K, transpose K, matmul) and its INT8 HMX GEMMs, which write their INT32 scores raw
-// (kQkScoreBytes each; what functional mode hands the top-k, and what its timing reads).
+// (kQkScoreBytes each; what functional mode hands the top-k, and what its timing reads). Its
+// graph call carries the graph's I/O: Q and K in INT8, the scores out (qk_estimate_io_bytes).
 inline constexpr std::uint32_t kQkScoreBytes = 4;
 inline constexpr std::uint32_t kQkGraphNodesPerHead = 4;
 NpuWork lower_qk_estimate_npu(const AttentionShape& s);
+// Q [heads, rows, d] and K [kv_heads, keys, d] in INT8, the scores [heads, rows, keys] out.
+std::uint64_t qk_estimate_io_bytes(std::uint64_t heads, std::uint64_t kv_heads, std::uint64_t rows, std::uint64_t head_dim, std::uint64_t keys);
 
 }  // namespace socsim::kernels

@@ -32,7 +32,9 @@ struct NpuStep {
   double packets = 0;                                 // kHvx: VLIW packets in total
   std::uint32_t threads = 1;                          // kHvx: hardware threads sharing them
   std::uint64_t bytes = 0, transfers = 0;             // kDma; kHvxStream: bytes streamed by `threads`
-                                                      // through L2 while computing `packets`
+                                                      // through L2 while computing `packets`;
+                                                      // kGraphCall: the graph's input and output
+                                                      // tensors' bytes (its I/O, if client buffers)
   // Pipelined work only: the stage this step belongs to and the iteration (block, chunk) it works
   // on. Steps of one (iteration, stage) run in their order in `steps`.
   std::uint32_t stage = 0;
@@ -45,8 +47,8 @@ struct NpuStep {
   }
   NpuStep&& at(std::uint32_t iter, std::uint32_t stg) && { return std::move(at(iter, stg)); }  // a step being made
 
-  static NpuStep graph_call(std::string n, std::uint32_t ops) {
-    NpuStep s; s.kind = Kind::kGraphCall; s.name = std::move(n); s.graph_ops = ops; return s;
+  static NpuStep graph_call(std::string n, std::uint32_t ops, std::uint64_t io_bytes = 0) {
+    NpuStep s; s.kind = Kind::kGraphCall; s.name = std::move(n); s.graph_ops = ops; s.bytes = io_bytes; return s;
   }
   static NpuStep hmx_gemm(std::string n, hw::GemmShape g, hw::OperandHome h = hw::OperandHome::kDram) {
     NpuStep s; s.kind = Kind::kHmxGemm; s.name = std::move(n); s.gemm = g; s.home = h; return s;

@@ -35,7 +35,7 @@ std::set<std::string> options_read(const std::string& op, const std::string& uni
     if (npu) s.insert({"operands", "layout"});
     if ((npu && engine == "hvx") || cpu) s.insert("threads");  // HMX has no threads to choose
   } else if (op == "qk") {
-    s.insert({"dtype", "m", "k", "n", "heads"});
+    s.insert({"dtype", "m", "k", "n", "heads", "graph-io"});
   } else if (op == "read") {
     s.insert("bytes");
     if ((npu && engine != "dma") || cpu) s.insert("threads");  // the DMA engine has none
@@ -101,7 +101,7 @@ Parsed parse(const std::vector<std::string>& args) {
   config::forget_times_read();  // an overflow names the longest duration of these inputs
   Parsed p;
   auto& r = p.request;
-  std::string soc, dtype, operands = "ddr", model, max_host_memory;
+  std::string soc, dtype, operands = "ddr", model, max_host_memory, graph_io = "client";
   std::vector<std::string> sets;
   po::options_description opts("socsim microbench options");
   opts.add_options()
@@ -122,6 +122,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest, or every core of a smaller CPU)")
       ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
       ("layout", po::value(&r.layout), "npu matmul (hmx, ddr): the activation tensor in the graph: packed (default: rows straight into HMX tiles) | HxW (height x width = m, e.g. 32x32; each padded to whole croutons, npu.layout) | equivalent (the fastest HxW, as llm.npu profiles)")
+      ("graph-io", po::value(&graph_io), "qk: client (default: the graph's tensors are client buffers, synchronized per execute as in shadowAttn's stack, npu.graph.client_io_*) | shared (registered shared memory)")
       ("bytes", po::value(&r.bytes), "read/copy: bytes")
       ("model", po::value(&model), "graph-build: model config or id")
       ("prompt", po::value(&r.prompt), "graph-build: sequence length of the graph")
@@ -134,7 +135,7 @@ Parsed parse(const std::vector<std::string>& args) {
   if (vm.count("help")) {
     std::ostringstream h;
     h << "usage: socsim microbench --soc S --op OP --unit U [--engine hmx|hvx|dma] [--dtype D] [--m M --k K --n N]\n"
-         "                         [--heads H] [--kv-heads G --q Q --kv N --exp exact|poly|lut] [--threads T]\n"
+         "                         [--heads H] [--graph-io client|shared] [--kv-heads G --q Q --kv N --exp exact|poly|lut] [--threads T]\n"
          "                         [--operands ddr|tcm] [--layout packed|HxW|equivalent] [--bytes B] [--model M --prompt P]\n"
          "                         [--set k=v]... [--json FILE]\n\n"
       << opts;
@@ -187,6 +188,8 @@ Parsed parse(const std::vector<std::string>& args) {
   if (vm.count("layout") && (r.op != "matmul" || r.unit != "npu")) {
     throw config::ConfigError(kCli, "--layout", "applies to --op matmul --unit npu only");
   }
+  if (graph_io != "client" && graph_io != "shared") throw config::ConfigError(kCli, "--graph-io", "expected client or shared, got '" + graph_io + "'");
+  r.client_io = graph_io == "client";
   if (operands != "ddr" && operands != "tcm") throw config::ConfigError(kCli, "--operands", "expected ddr or tcm, got '" + operands + "'");
   r.operands = operands == "tcm" ? hw::OperandHome::kTcm : hw::OperandHome::kDram;
   const auto soc_path = resolve_input(InputKind::kSoc, soc);

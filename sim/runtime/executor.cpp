@@ -198,7 +198,7 @@ Task<> Executor::run_job(const Plan& plan, std::uint32_t index) {
   if (early_call) {
     TaskList both;
     both.push_back(hand_overs(plan, job));
-    both.push_back(npu_call(job, npu_graph_nodes(job)));
+    both.push_back(npu_call(job, npu_graph_call(job)));
     co_await when_all(soc_.sim(), std::move(both));
   } else {
     co_await hand_overs(plan, job);
@@ -243,16 +243,21 @@ Task<> Executor::hand_overs(const Plan& plan, const Job& job) {
   if (carry_ && job.deps.empty() && job.start_deps.empty() && carry_->unit != job.unit) co_await hand_over(*carry_, kNoJob, job);
 }
 
-std::uint32_t Executor::npu_graph_nodes(const Job& job) {
-  std::uint32_t nodes = 0;
-  for (const auto& g : job.ops) nodes += lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels).graph_nodes;
-  return nodes;
+Executor::GraphCall Executor::npu_graph_call(const Job& job) {
+  GraphCall c;
+  for (const auto& g : job.ops) {
+    const NpuOpWork& l = lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels);
+    c.nodes += l.graph_nodes;
+    c.io_bytes += l.graph_io_bytes;
+  }
+  return c;
 }
 
-Task<> Executor::npu_call(const Job& job, std::uint32_t nodes) {
+Task<> Executor::npu_call(const Job& job, GraphCall call) {
   co_await build_graph_if_new(job);
   const Tick start = soc_.sim().now();
-  co_await soc_.npu().graph_call(nodes, job.npu_graph);
+  const std::uint64_t client_io_bytes = job.npu_client_io ? call.io_bytes : 0;
+  co_await soc_.npu().graph_call(call.nodes, job.npu_graph, client_io_bytes);
   account("npu", "graph_call", start);
 }
 
@@ -348,12 +353,13 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
     case kernels::Unit::kNpu: {
       // The ops' kernels without their own graph calls: the job is one call of its graph.
       std::vector<const NpuOpWork*> lowered;
-      std::uint32_t nodes = 0;
+      GraphCall call;
       for (const auto& g : job.ops) {
         lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels));
-        nodes += lowered.back()->graph_nodes;
+        call.nodes += lowered.back()->graph_nodes;
+        call.io_bytes += lowered.back()->graph_io_bytes;
       }
-      if (!job.npu_graph.empty() && !called) co_await npu_call(job, nodes);
+      if (!job.npu_graph.empty() && !called) co_await npu_call(job, call);
       if (job.npu_graph.empty() || job.ops.size() < 2) {
         // A custom kernel per op, each handing over to the next (TTS's polled shared memory).
         for (std::size_t i = 0; i < job.ops.size(); ++i) {

@@ -110,11 +110,15 @@ class Executor {
   Task<> run_ops(const Job& job, std::uint32_t index, bool called = false);
   // The hand-overs from the last producer on each other unit, one after another (the host's).
   Task<> hand_overs(const Plan& plan, const Job& job);
-  // An NPU job's graph preparation (first use) and call of `nodes` nodes: the vendor runtime's
-  // fixed cost.
-  Task<> npu_call(const Job& job, std::uint32_t nodes);
-  // The graph nodes of an NPU job's lowered ops.
-  std::uint32_t npu_graph_nodes(const Job& job);
+  // What an NPU job's graph call costs: its lowered ops' nodes and the bytes of their I/O.
+  struct GraphCall {
+    std::uint32_t nodes = 0;
+    std::uint64_t io_bytes = 0;
+  };
+  // An NPU job's graph preparation (first use) and call: the vendor runtime's fixed cost, and the
+  // I/O's synchronization when the job's tensors are client buffers (Job::npu_client_io).
+  Task<> npu_call(const Job& job, GraphCall call);
+  GraphCall npu_graph_call(const Job& job);
   // A static graph's nodes as a dataflow (graph_dataflow.h), each node's time accounted to its op.
   Task<> run_graph_nodes(const Job& job, const std::vector<const NpuOpWork*>& lowered);
   // `from_index` is kNoJob for a job of an earlier plan (continue_after): it has finished.

@@ -54,6 +54,10 @@ struct Job {
   // seen for the first time is built and optimized before it runs unless prepared in advance.
   std::string npu_graph;
   NpuKernelChoice npu_kernels;      // NPU: which custom-kernel variants its ops lower to
+  // NPU: the graph's tensors are the client's own buffers, synchronized on every execute
+  // (npu.graph.client_io_*; shadowAttn's graphs); false: registered shared memory (llm.npu's
+  // shared buffers, HeteroLLM's QNN shared memory, TTS's rpcmem).
+  bool npu_client_io = false;
   std::uint32_t cpu_threads = 1;    // CPU: cores, filled fastest first
   CpuEngine cpu_engine = CpuEngine::kOptimized;  // CPU: the kernel library its ops lower through
   std::string cpu_cluster;          // CPU: run on this cluster only ("" = the fastest cores)

@@ -85,19 +85,25 @@ NpuOpWork lower_op_npu(const model::OpDesc& op, const model::ModelConfig& m, Pre
     auto part = lowering::lower_sparse_op_npu(op, m);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
+    out.graph_io_bytes = part.graph_io_bytes;
   } else if (lowering::is_attention_op(op.kind)) {
     const auto shape = attention_for(op, m, attention);
     const auto which = lowering::attention_part(op.kind);
     auto part = attention_parts ? attention_parts->take(shape, which, p, choice.exp) : lowering::lower_attention_part_npu(shape, which, p, npu, choice.exp);
     out.work = std::move(part.work);
     out.graph_nodes = part.graph_nodes;
+    out.graph_io_bytes = part.graph_io_bytes;
   } else {
     const kernels::NpuWork all =
         op.kind == OpKind::kMatMul ? lowering::lower_matmul_npu(op, p, npu, choice) : lowering::lower_pointwise_npu(op, m, npu);
     out.graph_nodes = lowering::graph_node_dispatches(all);
     out.work.stages = all.stages;
     for (const auto& step : all.steps) {
-      if (step.kind != kernels::NpuStep::Kind::kGraphCall) out.work.steps.push_back(step);
+      if (step.kind != kernels::NpuStep::Kind::kGraphCall) {
+        out.work.steps.push_back(step);
+      } else {
+        out.graph_io_bytes += step.bytes;
+      }
     }
   }
   // Coalesced first: merging keeps the first name of each merged run, so naming after it gives the

@@ -41,9 +41,13 @@ kernels::GpuWork lower_op_gpu(const model::OpDesc& op, const model::ModelConfig&
 // counted with attn_scores.
 // gemm_blocks: the HMX GEMM blocks the work computes (0: a vector-only op), which the runtime's
 // graph dataflow uses to stream a consumer behind its matmul.
+// graph_io_bytes: the bytes of the inputs and outputs of the kernel's own graph call (0 for a
+// kernel without one): what the call synchronizes when the job's tensors are client buffers
+// (Job::npu_client_io).
 struct NpuOpWork {
   kernels::NpuWork work;
   std::uint32_t graph_nodes = 1;
+  std::uint64_t graph_io_bytes = 0;
   std::uint64_t gemm_blocks = 0;
   hw::NpuRunMemo::Key signature;  // npu_work_signature(work), taken once per lowering
 };

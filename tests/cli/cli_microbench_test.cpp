@@ -144,6 +144,26 @@ TEST(CliMicrobench, AnOptionTheBenchmarkDoesNotReadIsRefused) {
   EXPECT_NE(dma.err.find("does not apply to --op read --unit npu --engine dma"), std::string::npos) << dma.err;
 }
 
+// shadowAttn's QxK graph (--op qk) has client buffers by default: each launch synchronizes them,
+// npu.graph.client_io_call (1.25 ms on the 8 Gen 3) plus its bytes at client_io_bandwidth (2.5
+// GB/s): 128 x 64 INT8 Q + 2048 x 64 INT8 K + 128 x 2048 INT32 scores = 1,187,840 B per head.
+TEST(CliMicrobench, QkGraphsOfClientBuffersPayTheirSynchronization) {
+  for (const int heads : {1, 4}) {
+    const std::string qk = "--op qk --unit npu --dtype int8 --m 128 --k 64 --n 2048 --heads " + std::to_string(heads);
+    const auto client = microbench_json(qk, "qk_client");
+    const auto shared = microbench_json(qk + " --graph-io shared", "qk_shared");
+    EXPECT_EQ(client["graph_io"], "client");
+    EXPECT_EQ(shared["graph_io"], "shared");
+    EXPECT_NEAR(client["latency_ms"].get<double>() - shared["latency_ms"].get<double>(), 1.25 + heads * 1187840 / 2.5e9 * 1e3, 1e-6) << heads;
+  }
+  auto r = run_socsim("microbench --soc snapdragon-8gen3 --op qk --unit npu --dtype int8 --m 128 --k 64 --n 2048 --graph-io mapped");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--graph-io: expected client or shared, got 'mapped'"), std::string::npos) << r.err;
+  r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --dtype int8 --m 64 --k 64 --n 64 --graph-io shared");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--graph-io: does not apply to --op"), std::string::npos) << r.err;
+}
+
 TEST(CliMicrobench, BadInputExits2) {
   auto r = run_socsim("microbench --soc snapdragon-8gen3 --op matmul --unit npu --m 64 --k 64 --n 64");
   EXPECT_EQ(r.exit_code, 2);  // no --dtype

@@ -35,4 +35,14 @@ Tick graph_optimize_time(const NpuGraphSpec& g, const GraphSize& s) {
   return linear(g.optimize_base, g.optimize_per_op, g.optimize_per_mib_ms, s);
 }
 
+Tick graph_execute_time(const NpuGraphSpec& g, std::uint32_t ops, std::uint64_t client_io_bytes) {
+  // Summed in long double first: a hostile SoC file's durations must not wrap around.
+  const long double sync = client_io_bytes == 0 ? 0.0L
+                                                : static_cast<long double>(g.client_io_call) +
+                                                      static_cast<long double>(seconds_to_ticks_ceil(static_cast<double>(client_io_bytes) / g.client_io_bandwidth));
+  const long double total = static_cast<long double>(g.execute_overhead) + static_cast<long double>(ops) * static_cast<long double>(g.op_dispatch) + sync;
+  if (total >= static_cast<long double>(kTickMax)) throw TimeOverflow("a graph execute's duration overflows 64-bit picoseconds");
+  return static_cast<Tick>(total);
+}
+
 }  // namespace socsim::hw

@@ -22,5 +22,9 @@ GraphSize graph_size(const std::vector<model::OpDesc>& ops, double weight_bits =
 
 Tick graph_build_time(const NpuGraphSpec& g, const GraphSize& size);
 Tick graph_optimize_time(const NpuGraphSpec& g, const GraphSize& size);
+// One execute of a graph of `ops` nodes: the call, each node's dispatch and, for a graph whose
+// tensors are client buffers of `client_io_bytes` (0: registered shared memory), their
+// synchronization (npu_spec.h, NpuGraphSpec::client_io_*).
+Tick graph_execute_time(const NpuGraphSpec& g, std::uint32_t ops, std::uint64_t client_io_bytes);
 
 }  // namespace socsim::hw

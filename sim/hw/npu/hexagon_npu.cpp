@@ -6,6 +6,7 @@
 
 #include "sim/core/sync.h"
 #include "sim/hw/hardware_limit_error.h"
+#include "sim/hw/npu/graph_costs.h"
 
 namespace socsim::hw {
 
@@ -114,11 +115,17 @@ Task<> HexagonNpu::hvx_stream(std::uint64_t bytes, std::uint32_t threads, std::s
   thread_spans(issuers.ids(), name, start);
 }
 
-Task<> HexagonNpu::graph_call(std::uint32_t ops, std::string name) {
-  // One call at a time through the RPC channel (calls from several host threads serialize).
+Tick HexagonNpu::graph_call_time(std::uint32_t ops, std::uint64_t client_io_bytes) const {
+  return graph_execute_time(spec_.graph, ops, client_io_bytes);
+}
+
+Task<> HexagonNpu::graph_call(std::uint32_t ops, std::string name, std::uint64_t client_io_bytes) {
+  // One call at a time through the RPC channel (calls from several host threads serialize). The
+  // client buffers' synchronization is the call's: cache maintenance and the RPC layer's
+  // bookkeeping, no HMX/HVX work (the NPU is not busy), no second trip of the bytes to DRAM.
   auto lease = co_await rpc_.acquire();
   const Tick start = sim_.now();
-  co_await sim_.delay(spec_.graph.execute_overhead + ops * spec_.graph.op_dispatch);
+  co_await sim_.delay(graph_call_time(ops, client_io_bytes));
   span("npu.rpc", name, start);
 }
 

@@ -82,8 +82,12 @@ class HexagonNpu {
   // them). Throws for 0.
   std::uint32_t hvx_threads(std::uint32_t requested) const;
   // Host-side cost of executing a static graph of `ops` nodes (FastRPC-style call + per-node
-  // dispatch), paid before its work starts.
-  Task<> graph_call(std::uint32_t ops, std::string name);
+  // dispatch), paid before its work starts. `client_io_bytes` > 0: the graph's tensors are client
+  // buffers of that many bytes, synchronized by the call (npu.graph.client_io_*); 0: registered
+  // shared memory, nothing to synchronize.
+  Task<> graph_call(std::uint32_t ops, std::string name, std::uint64_t client_io_bytes = 0);
+  // That cost without running it (planners' estimates).
+  Tick graph_call_time(std::uint32_t ops, std::uint64_t client_io_bytes = 0) const;
   // The address-space limit: throws std::invalid_argument when `bytes` of buffers cannot be mapped
   // in one session (the message names both numbers).
   void check_mappable(std::uint64_t bytes, std::string_view what) const;

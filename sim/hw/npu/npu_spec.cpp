@@ -60,6 +60,8 @@ NpuSpec parse_npu_spec(const config::Section& s) {
   const auto g = s.child("graph");
   n.graph.execute_overhead = g.time("execute_overhead");
   n.graph.op_dispatch = g.time("op_dispatch");
+  n.graph.client_io_call = g.time("client_io_call");
+  n.graph.client_io_bandwidth = g.positive_quantity("client_io_bandwidth", Quantity::kBandwidth);
   n.graph.build_base = g.time("build_base");
   n.graph.build_per_op = g.time("build_per_op");
   n.graph.build_per_mib_ms = g.number("build_per_mib_ms", 0, 1e6);

@@ -56,6 +56,13 @@ struct NpuLayoutSpec {
 struct NpuGraphSpec {
   Tick execute_overhead = 0;               // per graph execute (FastRPC-style call)
   Tick op_dispatch = 0;                    // per op node in an executing graph
+  // A graph whose input and output tensors are the client's own buffers (not registered shared
+  // memory) has them synchronized on every execute: the RPC layer maps them and maintains the
+  // caches over their bytes (or copies them into its own buffers). Per execute: client_io_call
+  // plus the tensors' bytes at client_io_bandwidth. Which graphs pay it is the software stack's
+  // choice (runtime::Job::npu_client_io).
+  Tick client_io_call = 0;
+  double client_io_bandwidth = 0;          // bytes/s
   Tick build_base = 0, build_per_op = 0;   // graph build (create + add nodes)
   double build_per_mib_ms = 0;             // build time per MiB of tensors, ms
   Tick optimize_base = 0, optimize_per_op = 0;

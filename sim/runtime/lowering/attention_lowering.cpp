@@ -131,6 +131,7 @@ std::array<NpuAttentionPart, 3> lower_attention_parts_npu(const kernels::Attenti
     if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
       graph = true;
       out[static_cast<std::size_t>(AttentionPart::kScores)].graph_nodes += step.graph_ops;
+      out[static_cast<std::size_t>(AttentionPart::kScores)].graph_io_bytes += step.bytes;
     } else {
       parts[static_cast<std::size_t>(part_of_step(step.name))].add(std::move(step));
     }

@@ -64,6 +64,7 @@ kernels::NpuWork attention_kernel_npu(const kernels::AttentionShape& s, Precisio
 struct NpuAttentionPart {
   kernels::NpuWork work;        // no graph_call steps
   std::uint32_t graph_nodes = 0;
+  std::uint64_t graph_io_bytes = 0;  // the graph call's I/O (with graph_nodes, on attn_scores)
 };
 // The three parts of one NPU attention kernel (indexed by AttentionPart) from one lowering, each
 // coalesced (npu_step_coalescing.h) as lower_op_npu would: the flash kernel's steps are streamed

@@ -87,6 +87,7 @@ NpuSparseOp lower_sparse_op_npu(const model::OpDesc& op, const model::ModelConfi
   for (auto& step : kernels::lower_qk_estimate_npu(sparse_op_shape(op, m)).steps) {
     if (step.kind == kernels::NpuStep::Kind::kGraphCall) {
       out.graph_nodes += step.graph_ops;
+      out.graph_io_bytes += step.bytes;
     } else {
       out.work.steps.push_back(std::move(step));
     }

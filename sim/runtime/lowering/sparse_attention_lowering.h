@@ -28,6 +28,7 @@ kernels::GpuWork lower_sparse_op_gpu(const model::OpDesc& op, const model::Model
 struct NpuSparseOp {
   kernels::NpuWork work;  // without its graph call
   std::uint32_t graph_nodes = 1;
+  std::uint64_t graph_io_bytes = 0;  // its graph call's input and output bytes
 };
 NpuSparseOp lower_sparse_op_npu(const model::OpDesc& op, const model::ModelConfig& m);
 

@@ -12,7 +12,7 @@ nlohmann::ordered_json microbench_header(const MicrobenchRequest& r, Tick latenc
   if (r.op == "matmul" || r.op == "qk") {
     j["dtype"] = hw::dtype_name(r.dtype);
     j["m"] = r.m, j["k"] = r.k, j["n"] = r.n;
-    if (r.op == "qk") j["heads"] = r.heads;
+    if (r.op == "qk") j["heads"] = r.heads, j["graph_io"] = r.client_io ? "client" : "shared";
     j["operands"] = r.operands == hw::OperandHome::kTcm ? "tcm" : "ddr";
   }
   // A CPU kernel's threads depend on the SoC when --threads is left out (4, or every core of a

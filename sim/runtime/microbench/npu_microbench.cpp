@@ -151,20 +151,21 @@ nlohmann::ordered_json npu_matmul(const MicrobenchRequest& r) {
 
 nlohmann::ordered_json npu_qk(const MicrobenchRequest& r) {
   // H heads of Q[m x k] . K[n x k]^T as one static graph: per head the graph slices Q and K,
-  // transposes K into the weight layout, and multiplies (4 nodes); K is run-time data, so its
-  // tiles are staged like weights. Fusing heads shares the graph call but not the per-head nodes.
+  // transposes K into the weight layout, and multiplies (kQkGraphNodesPerHead nodes); K is
+  // run-time data, so its tiles are staged like weights. Fusing heads shares the graph call (and
+  // its client buffers' fixed synchronization) but not the per-head nodes or bytes.
   Simulator sim;
   hw::Soc soc(sim, r.soc, nullptr);
   auto& npu = soc.npu();
   // INT8 scores leave raw as INT32, as the system's estimation writes them (int8_attention.h).
   const std::uint32_t out_bytes = r.dtype == hw::DType::kInt8 ? kernels::kQkScoreBytes : 0;
   const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype, 0, out_bytes}, hw::OperandHome::kDram);
-  constexpr std::uint32_t kNodesPerHead = 4;
-  auto body = [](hw::HexagonNpu& n, hw::GemmPlan p, std::uint64_t heads, std::uint32_t nodes) -> Task<> {
-    co_await n.graph_call(static_cast<std::uint32_t>(heads) * nodes, "graph_execute");
+  const std::uint64_t io_bytes = r.client_io && r.dtype == hw::DType::kInt8 ? kernels::qk_estimate_io_bytes(r.heads, r.heads, r.m, r.k, r.n) : 0;
+  auto body = [](hw::HexagonNpu& n, hw::GemmPlan p, std::uint64_t heads, std::uint64_t client_io_bytes) -> Task<> {
+    co_await n.graph_call(static_cast<std::uint32_t>(heads) * kernels::kQkGraphNodesPerHead, "graph_execute", client_io_bytes);
     for (std::uint64_t h = 0; h < heads; ++h) co_await hw::run_hmx_gemm(n, p, "qk head " + std::to_string(h));
   };
-  sim.spawn(body(npu, plan, r.heads, kNodesPerHead), "microbench.qk");
+  sim.spawn(body(npu, plan, r.heads, io_bytes), "microbench.qk");
   run_to_end(sim);
   auto j = microbench_header(r, sim.now());
   const double flops = 2.0 * static_cast<double>(r.heads * r.m * r.k * r.n);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/hw/gpu/gpu_compute_model.h"
+#include "sim/hw/npu/graph_costs.h"
 #include "sim/hw/soc.h"
 #include "sim/runtime/executor.h"
 #include "sim/runtime/lowering/npu_work_bound.h"
@@ -215,7 +216,7 @@ const runtime::NpuOpWork& PartitionProfiler::npu_piece(std::uint64_t rows, std::
 Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) { return npu_call_of(npu_piece(rows, k, cols)); }
 
 Tick PartitionProfiler::npu_call_of(const runtime::NpuOpWork& lowered) const {
-  return soc_.npu.graph.execute_overhead + lowered.graph_nodes * soc_.npu.graph.op_dispatch;
+  return hw::graph_execute_time(soc_.npu.graph, lowered.graph_nodes, 0);  // QNN shared memory (HeteroLLM 4.2): nothing to synchronize
 }
 
 Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {

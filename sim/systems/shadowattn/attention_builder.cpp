@@ -128,6 +128,7 @@ Job AttentionBuilder::npu_job(std::string name) const {
   j.precision = runtime::Precision::kW8A8;
   j.lane = "npu";
   j.attention_module = true;
+  j.npu_client_io = o_.client_io;
   return j;
 }
 

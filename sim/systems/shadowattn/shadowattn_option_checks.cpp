@@ -42,6 +42,7 @@ void ShadowAttnSystem::reject_options_without_effect(config::Section& options) c
     s->refuse({"sparsity"}, std::string("does not apply to ") + id() + " (dense attention keeps every position)");
   }
   if (variant_ != AttentionVariant::kCgSparse) s->refuse({"topk_unit"}, std::string("does not apply to ") + id() + " (it selects no top-k)");
+  if (variant_ != AttentionVariant::kNpuFull) s->refuse({"graph_io"}, std::string("applies to NPU attention graphs (shadowattn, npu-full); ") + id() + " has none");
   if (variant_ == AttentionVariant::kNpuFull) s->refuse({"float_unit"}, "does not apply to npu-full (its attention runs on the NPU)");
   s->refuse({"buckets_enabled", "buckets", "step", "scale_spread", "scale_centre", "per_head_ratio", "importance", "importance_file",
              "importance_clamp", "calibration_layers", "pipeline", "fuse", "max_fuse", "reorder", "planner", "seed"},

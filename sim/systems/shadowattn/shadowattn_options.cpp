@@ -17,6 +17,7 @@ Options read_options(config::Section& root, const hw::SocSpec& soc) {
     if (s->has("topk_unit")) o.topk_on_gpu = s->choice("topk_unit", {"cpu", "gpu"}) == "gpu";
     o.pipeline = s->boolean_or("pipeline", true);
     o.fuse = s->boolean_or("fuse", true);
+    if (s->has("graph_io")) o.client_io = s->choice("graph_io", {"client", "shared"}) == "client";
     if (s->has("max_fuse")) o.max_fuse = static_cast<std::uint32_t>(s->integer("max_fuse", 1, 64));
     o.reorder = s->boolean_or("reorder", true);
     if (s->has("planner")) o.planner = s->choice("planner", {"best", "paper"}) == "paper" ? PlannerKind::kPaper : PlannerKind::kBest;

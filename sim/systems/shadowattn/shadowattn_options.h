@@ -12,6 +12,11 @@
 //   pipeline         head-wise NPU/CPU overlap; false: all estimation of a layer first    true
 //   fuse             heads sharing a bucket (and shape) in one NPU launch                 true
 //   max_fuse         heads per fused launch (the paper measured 1, 2 and 4)               4
+//   graph_io         client | shared: the NPU attention graphs' tensors (shadowattn's
+//                    estimation, npu-full) are client buffers, synchronized on every
+//                    execute (npu.graph.client_io_*), as the paper's 3.4 timings show
+//                    (README, shadowAttn: graph I/O); shared: registered shared memory, as
+//                    the llm.npu host's own graphs                                       client
 //   reorder          the planner's order; false: heads in index order                      true
 //   planner          best: the best of Algorithm 1, Johnson's rule and in-order (exact
 //                    with one shared CPU lane; exhaustive up to 4 heads); paper: Algorithm
@@ -60,6 +65,7 @@ struct Options {
   bool topk_on_gpu = false;
   bool pipeline = true;
   bool fuse = true;
+  bool client_io = true;  // graph_io: client
   std::uint32_t max_fuse = 4;
   bool reorder = true;
   PlannerKind planner = PlannerKind::kBest;

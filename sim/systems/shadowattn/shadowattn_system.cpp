@@ -149,6 +149,7 @@ Plan ShadowAttnSystem::plan(const hw::SocSpec& soc, const model::ModelConfig& m,
       {"attention_graph_memory_kib", static_cast<double>(stats.graphs.size()) * kQkGraphBytes / 1024.0},
   };
   if (variant_ != AttentionVariant::kCgFull && variant_ != AttentionVariant::kNpuFull) info["sparsity"] = options_.sparsity;
+  if (variant_ == AttentionVariant::kShadow || variant_ == AttentionVariant::kNpuFull) info["graph_io"] = options_.client_io ? "client" : "shared";
   if (variant_ == AttentionVariant::kShadow) {
     const auto [mn, mx] = std::minmax_element(ratios_.begin(), ratios_.end());
     double mean = 0;

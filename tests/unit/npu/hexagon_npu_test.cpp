@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "npu_test_spec.h"
+#include "sim/hw/npu/graph_costs.h"
 #include "sim/hw/npu/hmx_gemm.h"
 
 namespace socsim::hw {
@@ -84,6 +85,24 @@ TEST(HexagonNpu, GraphCallCostsOverheadPlusPerNode) {
   Rig r;
   r.sim.spawn(r.npu.graph_call(3, "g"), "g");  // 250 us + 3 x 40 us = 370 us
   EXPECT_EQ(r.run(), 370 * kMicrosecond);
+}
+
+TEST(HexagonNpu, ClientBuffersAddTheirSynchronizationToTheCall) {
+  // 250 us + 3 x 40 us, then 1 ms + 1,000,000 B at 2 GB/s = 0.5 ms: 1.87 ms.
+  Rig r;
+  r.sim.spawn(r.npu.graph_call(3, "g", 1'000'000), "g");
+  EXPECT_EQ(r.run(), 1870 * kMicrosecond);
+  EXPECT_EQ(r.npu.graph_call_time(3, 1'000'000), 1870 * kMicrosecond);
+  EXPECT_EQ(r.npu.graph_call_time(3), 370 * kMicrosecond);  // registered buffers: nothing to synchronize
+  // The call's own time: the NPU's engines are not busy while the buffers are synchronized.
+  EXPECT_EQ(r.npu.busy().busy(r.sim.now()), 0u);
+}
+
+TEST(HexagonNpu, AGraphCallThatOverflowsTimeIsAnError) {
+  NpuSpec s = test::small_npu();
+  s.graph.client_io_call = kTickMax - 100 * kMicrosecond;  // + 0.37 ms of call + 0.5 ms of bytes
+  EXPECT_THROW(graph_execute_time(s.graph, 3, 1'000'000), TimeOverflow);
+  EXPECT_EQ(graph_execute_time(s.graph, 3, 0), 370 * kMicrosecond);
 }
 
 TEST(HexagonNpu, AddressSpaceLimitIsAnError) {

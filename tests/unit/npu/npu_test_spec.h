@@ -19,7 +19,7 @@ inline NpuSpec small_npu() {
   n.hvx = {2, 128, 1, 36, 2, true, 4.0, 1e9};
   n.dma = {2e9, 100 * kNanosecond, 1};
   n.layout = {8, 8, 4};  // 8h8w32c (int8), 8h4w32c (fp16) croutons
-  n.graph = {250 * kMicrosecond, 40 * kMicrosecond, 0, 1 * kMillisecond, 0.0, 0, 20 * kMillisecond, 0.0};
+  n.graph = {250 * kMicrosecond, 40 * kMicrosecond, 1 * kMillisecond, 2e9, 0, 1 * kMillisecond, 0.0, 0, 20 * kMillisecond, 0.0};
   return n;
 }
 
