@@ -32,7 +32,7 @@ mechanism() {
     heterollm.s3.bw*) echo "shared DRAM: per-master port caps under the SoC peak (dram.*, *.port_bandwidth)" ;;
     heterollm.s3.gpu-copy*) echo "GPU clEnqueueWriteBuffer fixed cost (gpu.copy_fixed)" ;;
     heterollm.s3.*) echo "GPU queue: submission, restart after a sync (gpu.submit, gpu.restart)" ;;
-    shadowattn.s34.*) echo "graph op dispatch per node and execute overhead (npu.graph.op_dispatch, execute_overhead)" ;;
+    shadowattn.s34.*) echo "a graph execute: call, dispatch per node and the synchronization of its client buffers per execute and per byte of its I/O (npu.graph.execute_overhead, op_dispatch, client_io_call, client_io_bandwidth)" ;;
     heterollm.prefill.*) echo "HeteroLLM partition solver over the vendor W4A16 static graph (NPU) and the GPU's linear model" ;;
     heterollm.decode.bw.*) echo "decode row cuts using both DRAM paths; NPU GEMV streaming rate" ;;
     heterollm.fastsync.*) echo "sync mechanism only (same plan): per-kernel queue flush >= gpu.sync_fixed vs flag polling" ;;
@@ -40,7 +40,7 @@ mechanism() {
     llmnpu.t5.*.cpu) echo "CPU baseline engine efficiency (llama.cpp)" ;;
     llmnpu.t5.prefill.llama-2-7b) echo "7B placement within the NPU address space (sessions / FFN-first fallback)" ;;
     llmnpu.t5.*) echo "chunked NPU prefill with CPU float attention overlapped out of order" ;;
-    shadowattn.8gen2.*) echo "the 8 Gen 2's own NPU generation (V73)" ;;
+    shadowattn.8gen2.*) echo "the estimation launches' client-buffer I/O (npu.graph.client_io_*) setting the NPU lane, at the 8 Gen 2's own graph costs (V73: AI Hub S23/S24 x1.44)" ;;
     shadowattn.energy.*) echo "the dense baseline's mat-muls computing the masked scores (the whole chunk x keys rectangle) against top-k and sparse attention over visible keys only; power following activity (HMX/HVX/DMA, CPU class and frequency, DRAM energy per byte), as a battery reading less the idle draw sees it: the module's own traffic, above idle" ;;
     tts.softmax.*) echo "HVX exp cost: VLIW slots, qfloat chaining, vgather" ;;
     llms.*) echo "LLMS context loading: storage read path, recompute, lifecycle over 72 h" ;;
