@@ -16,6 +16,7 @@ Signature job_signature(const Job& job) {
   s.add(static_cast<std::uint64_t>(job.cpu_threads));
   s.add(job.storage_read_bytes);
   s.add(static_cast<std::uint64_t>(job.npu_graph.empty() ? 0 : 1));
+  s.add(static_cast<std::uint64_t>(job.npu_client_io));
   s.add(static_cast<std::uint64_t>(job.cpu_engine));
   s.add(std::string_view(job.cpu_cluster));
   // The NPU kernels its ops lower with (the old string signature left them out: two jobs alike

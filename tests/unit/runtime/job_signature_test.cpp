@@ -30,6 +30,7 @@ TEST(JobSignature, EveryFieldTheTimeDependsOnChangesIt) {
       [](Job& j) { j.cpu_threads = 3; },
       [](Job& j) { j.storage_read_bytes = 1; },
       [](Job& j) { j.npu_graph = "g"; },
+      [](Job& j) { j.npu_client_io = true; },
       [](Job& j) { j.cpu_engine = CpuEngine::kLlamaCpp; },
       [](Job& j) { j.cpu_cluster = "prime"; },
       [](Job& j) { j.cpu_cluster = "mid2"; },
