@@ -51,7 +51,10 @@ NpuWork lower_attention_int8_npu(const hw::NpuSpec& npu, const AttentionShape& s
 inline constexpr std::uint32_t kQkScoreBytes = 4;
 inline constexpr std::uint32_t kQkGraphNodesPerHead = 4;
 NpuWork lower_qk_estimate_npu(const AttentionShape& s);
-// Q [heads, rows, d] and K [kv_heads, keys, d] in INT8, the scores [heads, rows, keys] out.
-std::uint64_t qk_estimate_io_bytes(std::uint64_t heads, std::uint64_t kv_heads, std::uint64_t rows, std::uint64_t head_dim, std::uint64_t keys);
+// Q [heads, rows, d] and K [heads, keys, d] in, the scores [heads, rows, keys] out: each query
+// head is its own slice pair (the paper's graph: Q [1,1,128,64], K [1,1,2048,64] per head; GQA
+// estimates per query head, and a batch's sequences each bring their own keys). INT8 operands
+// with raw INT32 scores (kQkScoreBytes), or FP16 throughout (`fp16`).
+std::uint64_t qk_estimate_io_bytes(std::uint64_t heads, std::uint64_t rows, std::uint64_t head_dim, std::uint64_t keys, bool fp16 = false);
 
 }  // namespace socsim::kernels

@@ -33,14 +33,15 @@ NpuWork lower_attention_int8_npu(const hw::NpuSpec& npu, const AttentionShape& s
   return w;
 }
 
-std::uint64_t qk_estimate_io_bytes(std::uint64_t heads, std::uint64_t kv_heads, std::uint64_t rows, std::uint64_t head_dim, std::uint64_t keys) {
-  return (heads * rows + kv_heads * keys) * head_dim + heads * rows * keys * kQkScoreBytes;
+std::uint64_t qk_estimate_io_bytes(std::uint64_t heads, std::uint64_t rows, std::uint64_t head_dim, std::uint64_t keys, bool fp16) {
+  const std::uint64_t in = fp16 ? 2 : 1, out = fp16 ? 2 : kQkScoreBytes;
+  return heads * ((rows + keys) * head_dim * in + rows * keys * out);
 }
 
 NpuWork lower_qk_estimate_npu(const AttentionShape& s) {
   s.validate();
   NpuWork w;
-  w.steps.push_back(NpuStep::graph_call("qk_estimate", static_cast<std::uint32_t>(s.heads) * kQkGraphNodesPerHead, qk_estimate_io_bytes(s.heads, s.kv_heads, s.q_len, s.head_dim, s.keys_used())));
+  w.steps.push_back(NpuStep::graph_call("qk_estimate", static_cast<std::uint32_t>(s.heads) * kQkGraphNodesPerHead, qk_estimate_io_bytes(s.heads, s.q_len, s.head_dim, s.keys_used())));
   for (std::uint64_t h = 0; h < s.heads; ++h) {
     // The raw INT32 scores go out (4 bytes each): the CPU's top-k ranks them as they are.
     w.steps.push_back(NpuStep::hmx_gemm("qk_estimate head " + std::to_string(h),

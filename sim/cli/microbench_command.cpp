@@ -50,7 +50,7 @@ std::set<std::string> options_read(const std::string& op, const std::string& uni
   } else if (op == "attention") {
     s.insert({"heads", "kv-heads", "q", "kv", "k"});
     // The CPU's and GPU's attention is FP32 with an exact exp; the NPU has several kernels.
-    if (npu) s.insert({"dtype", "exp", "operands", "threads"});
+    if (npu) s.insert({"dtype", "exp", "operands", "threads", "graph-io"});
     if (cpu) s.insert("threads");
   }
   return s;
@@ -122,7 +122,7 @@ Parsed parse(const std::vector<std::string>& args) {
       ("threads", po::value(&r.threads), "npu hvx: threads (default 1); cpu: cores (default 4 fastest, or every core of a smaller CPU)")
       ("operands", po::value(&operands), "ddr (default) or tcm: operands already in the NPU's TCM (bare kernel)")
       ("layout", po::value(&r.layout), "npu matmul (hmx, ddr): the activation tensor in the graph: packed (default: rows straight into HMX tiles) | HxW (height x width = m, e.g. 32x32; each padded to whole croutons, npu.layout) | equivalent (the fastest HxW, as llm.npu profiles)")
-      ("graph-io", po::value(&graph_io), "qk: client (default: the graph's tensors are client buffers, synchronized per execute as in shadowAttn's stack, npu.graph.client_io_*) | shared (registered shared memory)")
+      ("graph-io", po::value(&graph_io), "qk, and attention --unit npu --dtype int8 (npu-full's graph): client (default: the graph's tensors are client buffers, synchronized per execute as in shadowAttn's stack, npu.graph.client_io_*) | shared (registered shared memory)")
       ("bytes", po::value(&r.bytes), "read/copy: bytes")
       ("model", po::value(&model), "graph-build: model config or id")
       ("prompt", po::value(&r.prompt), "graph-build: sequence length of the graph")
@@ -190,6 +190,9 @@ Parsed parse(const std::vector<std::string>& args) {
   }
   if (graph_io != "client" && graph_io != "shared") throw config::ConfigError(kCli, "--graph-io", "expected client or shared, got '" + graph_io + "'");
   r.client_io = graph_io == "client";
+  if (vm.count("graph-io") && r.op == "attention" && r.dtype != hw::DType::kInt8) {
+    throw config::ConfigError(kCli, "--graph-io", "applies to the INT8 attention graph (--dtype int8); FlashAttention and HVX attention are custom kernels without a graph call");
+  }
   if (operands != "ddr" && operands != "tcm") throw config::ConfigError(kCli, "--operands", "expected ddr or tcm, got '" + operands + "'");
   r.operands = operands == "tcm" ? hw::OperandHome::kTcm : hw::OperandHome::kDram;
   const auto soc_path = resolve_input(InputKind::kSoc, soc);

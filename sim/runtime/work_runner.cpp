@@ -17,7 +17,9 @@ Task<> run_npu_step(hw::HexagonNpu& npu, const kernels::NpuStep& step, Progress*
   std::string name;
   if (npu.tracing()) name = step.name;
   switch (step.kind) {
-    case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, std::move(name)); break;
+    // A kernel's own graph call synchronizes the client buffers its bytes count (a caller running
+    // the graph on registered memory zeroes them; runtime jobs make their calls in the executor).
+    case kernels::NpuStep::Kind::kGraphCall: co_await npu.graph_call(step.graph_ops, std::move(name), step.bytes); break;
     case kernels::NpuStep::Kind::kHmxGemm: {
       const auto plan = npu.gemm_plan(step.gemm, step.home);  // held while the GEMM runs
       co_await hw::run_hmx_gemm(npu, *plan, std::move(name), outputs);

@@ -145,17 +145,29 @@ TEST(CliMicrobench, AnOptionTheBenchmarkDoesNotReadIsRefused) {
 }
 
 // shadowAttn's QxK graph (--op qk) has client buffers by default: each launch synchronizes them,
-// npu.graph.client_io_call (1.25 ms on the 8 Gen 3) plus its bytes at client_io_bandwidth (2.5
-// GB/s): 128 x 64 INT8 Q + 2048 x 64 INT8 K + 128 x 2048 INT32 scores = 1,187,840 B per head.
+// npu.graph.client_io_call plus its bytes at client_io_bandwidth (8 Gen 3: 1.25 ms, 2.5 GB/s; 8
+// Gen 2: x1.44, 1.8 ms and 1.74 GB/s): 128 x 64 INT8 Q + 2048 x 64 INT8 K + 128 x 2048 INT32
+// scores = 1,187,840 B per head; in FP16 (Q, K and scores) 802,816 B. So does npu-full's INT8
+// attention graph: 2 heads of 8 queries over 64 keys, INT8 Q, K, V in and FP16 O out = 19,456 B.
 TEST(CliMicrobench, QkGraphsOfClientBuffersPayTheirSynchronization) {
+  const auto sync_ms = [](const std::string& soc, const std::string& args, const std::string& name) {
+    const auto client = run_socsim_json("microbench --soc " + soc + " " + args, "mb_" + name + "_client");
+    const auto shared = run_socsim_json("microbench --soc " + soc + " " + args + " --graph-io shared", "mb_" + name + "_shared");
+    EXPECT_EQ(client["graph_io"], "client") << args;
+    EXPECT_EQ(shared["graph_io"], "shared") << args;
+    return client["latency_ms"].get<double>() - shared["latency_ms"].get<double>();
+  };
   for (const int heads : {1, 4}) {
     const std::string qk = "--op qk --unit npu --dtype int8 --m 128 --k 64 --n 2048 --heads " + std::to_string(heads);
-    const auto client = microbench_json(qk, "qk_client");
-    const auto shared = microbench_json(qk + " --graph-io shared", "qk_shared");
-    EXPECT_EQ(client["graph_io"], "client");
-    EXPECT_EQ(shared["graph_io"], "shared");
-    EXPECT_NEAR(client["latency_ms"].get<double>() - shared["latency_ms"].get<double>(), 1.25 + heads * 1187840 / 2.5e9 * 1e3, 1e-6) << heads;
+    EXPECT_NEAR(sync_ms("snapdragon-8gen3", qk, "qk"), 1.25 + heads * 1187840 / 2.5e9 * 1e3, 1e-6) << heads;
+    EXPECT_NEAR(sync_ms("snapdragon-8gen2", qk, "qk"), 1.8 + heads * 1187840 / 1.74e9 * 1e3, 1e-6) << heads;
   }
+  EXPECT_NEAR(sync_ms("snapdragon-8gen3", "--op qk --unit npu --dtype fp16 --m 128 --k 64 --n 2048", "qk16"), 1.25 + 802816 / 2.5e9 * 1e3, 1e-6);
+  EXPECT_NEAR(sync_ms("snapdragon-8gen3", "--op attention --unit npu --dtype int8 --heads 2 --k 64 --q 8 --kv 64", "att8"),
+              1.25 + 19456 / 2.5e9 * 1e3, 1e-6);
+  const auto flash = run_socsim("microbench --soc snapdragon-8gen3 --op attention --unit npu --dtype fp16 --heads 2 --k 64 --q 8 --kv 64 --graph-io shared");
+  EXPECT_EQ(flash.exit_code, 2);
+  EXPECT_NE(flash.err.find("--graph-io: applies to the INT8 attention graph"), std::string::npos) << flash.err;
   auto r = run_socsim("microbench --soc snapdragon-8gen3 --op qk --unit npu --dtype int8 --m 128 --k 64 --n 2048 --graph-io mapped");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--graph-io: expected client or shared, got 'mapped'"), std::string::npos) << r.err;

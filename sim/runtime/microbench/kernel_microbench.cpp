@@ -83,7 +83,15 @@ nlohmann::ordered_json kernel_attention(const MicrobenchRequest& r) {
     } else if (r.dtype == hw::DType::kInt8) {
       // llm.npu's form: one static graph, INT8 QK and PV on HMX, FP32 softmax on HVX.
       if (!r.exp.empty() && r.exp != "exact") throw config::ConfigError(kCli, "--exp", "the INT8 attention graph's softmax is exact FP32");
-      j = time_work(r, kernels::lower_attention_int8_npu(r.soc.npu, s, t));
+      kernels::NpuWork w = kernels::lower_attention_int8_npu(r.soc.npu, s, t);
+      // npu-full's graph on shadowAttn's stack: client buffers unless --graph-io shared.
+      if (!r.client_io) {
+        for (auto& step : w.steps) {
+          if (step.kind == kernels::NpuStep::Kind::kGraphCall) step.bytes = 0;
+        }
+      }
+      j = time_work(r, std::move(w));
+      j["graph_io"] = r.client_io ? "client" : "shared";
     } else if (r.dtype == hw::DType::kFp16) {
       kernels::FlashParams p = r.switches.flash;
       p.exp = exp_variant(r, kernels::ExpVariant::kLut);

@@ -160,7 +160,7 @@ nlohmann::ordered_json npu_qk(const MicrobenchRequest& r) {
   // INT8 scores leave raw as INT32, as the system's estimation writes them (int8_attention.h).
   const std::uint32_t out_bytes = r.dtype == hw::DType::kInt8 ? kernels::kQkScoreBytes : 0;
   const auto plan = hw::plan_hmx_gemm(r.soc.npu, {r.m, r.k, r.n, r.dtype, 0, out_bytes}, hw::OperandHome::kDram);
-  const std::uint64_t io_bytes = r.client_io && r.dtype == hw::DType::kInt8 ? kernels::qk_estimate_io_bytes(r.heads, r.heads, r.m, r.k, r.n) : 0;
+  const std::uint64_t io_bytes = r.client_io ? kernels::qk_estimate_io_bytes(r.heads, r.m, r.k, r.n, r.dtype != hw::DType::kInt8) : 0;
   auto body = [](hw::HexagonNpu& n, hw::GemmPlan p, std::uint64_t heads, std::uint64_t client_io_bytes) -> Task<> {
     co_await n.graph_call(static_cast<std::uint32_t>(heads) * kernels::kQkGraphNodesPerHead, "graph_execute", client_io_bytes);
     for (std::uint64_t h = 0; h < heads; ++h) co_await hw::run_hmx_gemm(n, p, "qk head " + std::to_string(h));
