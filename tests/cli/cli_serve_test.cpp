@@ -124,10 +124,24 @@ TEST(CliServe, ChunksAsLargeAsTheWindowServe) {
   const auto j = run_socsim_json("serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 2 --hours 1 --set llms.chunk_tokens=4096",
                                  "serve_chunk_window");
   EXPECT_EQ(j["options"]["chunk_tokens"], 4096);
-  EXPECT_GT(j["profiled_costs"]["recompute_per_chunk_ms"].get<double>(), 0);
+  EXPECT_GT(j["profiled_costs"]["recompute_one_chunk_ms"].get<double>(), 0);
+  EXPECT_EQ(j["profiled_costs"]["recompute_profiled_tokens"], 4096);  // the window
   // A one-token window and chunk: the line still has two points.
   const auto r = run_socsim(kBase + " --policy llms --contexts 2 --set llms.max_context=1 --set llms.chunk_tokens=1");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// The recompute profile runs prefills to the window; one the device cannot hold (Llama-3.2-3B's FP16
+// KV at 65,536 tokens on the Orin's 8 GiB) ends the profile there, and the summary says so.
+TEST(CliServe, ARecomputeProfileLongerThanTheDeviceHoldsStopsAndSaysSo) {
+  const auto dir = scratch_dir("serve_profile_stop");
+  const auto r = run_socsim("serve --soc jetson-orin-nx --model llama-3.2-3b --policy llms --contexts 2 --hours 2 --memory-budget 4GiB "
+                            "--set llms.max_context=65536 --json " + (dir / "o.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("the recompute cost was profiled to 32768 tokens"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(std::ifstream(dir / "o.json"));
+  EXPECT_EQ(j["profiled_costs"]["recompute_profiled_tokens"], 32768);
+  EXPECT_GT(j["profiled_costs"]["recompute_chunk_at_window_ms"].get<double>(), j["profiled_costs"]["recompute_one_chunk_ms"].get<double>());
 }
 
 // Trace values past what a run can mean: a time beyond a year (--hours' cap) and a call's growth

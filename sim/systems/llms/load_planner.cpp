@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
 
 namespace socsim::systems::llms {
 
@@ -30,50 +33,66 @@ double pipelined_seconds(double recompute_s, double io_s, std::uint32_t layers) 
   return io_s / l + (l - 1) * std::max(recompute_s, io_s) / l + recompute_s / l;
 }
 
-LoadPlan plan_load(const LevelCounts& missing, const ServiceCosts& costs, std::uint64_t chunk_bytes, std::uint32_t layers,
-                   bool allow_recompute) {
-  std::uint64_t total = 0;
-  for (auto n : missing) total += n;
-  auto evaluate = [&](const LevelCounts& re) {
+LoadPlan plan_load(const std::vector<MissingChunk>& missing, const ServiceCosts& costs, std::uint64_t chunk_bytes,
+                   std::uint32_t layers, bool allow_recompute) {
+  LevelCounts all{};
+  double all_tokens = 0;
+  for (const auto& m : missing) {
+    if (m.level < 0 || m.level >= kLevels) throw std::invalid_argument("plan_load: a chunk's level is out of range");
+    ++all[m.level];
+    all_tokens += m.tokens;
+  }
+  // The plan with `read` chunks read per level and the rest recomputed (tokens, pairs).
+  auto evaluate = [&](const LevelCounts& read, double tokens, double pairs) {
     LoadPlan p;
-    p.recompute = re;
-    LevelCounts read{};
-    std::uint64_t r = 0;
     for (int w = 0; w < kLevels; ++w) {
-      read[w] = missing[w] - re[w];
-      r += re[w];
+      p.recompute[w] = all[w] - read[w];
       p.read_requests += read[w];
     }
     p.read_bytes = level_bytes(read, chunk_bytes);
     p.delivered_bytes = p.read_requests * chunk_bytes;
     p.packed_bytes = packed_bytes(read, chunk_bytes);
-    p.recompute_s = costs.recompute_s.at(static_cast<double>(r));
+    p.recompute_tokens = tokens;
+    p.recompute_pairs = pairs;
+    p.recompute_s = costs.recompute_s.at(tokens, pairs);
     p.io_s = read_seconds(read, costs.read, chunk_bytes);
     p.objective_s = std::max(p.recompute_s, p.io_s);
     p.pipelined_s = pipelined_seconds(p.recompute_s, p.io_s, layers);
     return p;
   };
-  LoadPlan best = evaluate({});
-  if (!allow_recompute) return best;
-  // Recompute takes the chunks whose read costs most first (see the header): levels in order of
-  // one chunk's read time, costliest first (index order on ties: heavier first).
-  std::array<int, kLevels> order{};
+  LoadPlan best = evaluate(all, 0, 0);
+  if (!allow_recompute || missing.empty()) return best;
+  // The ranking (see the header): read seconds saved per recompute second.
   std::array<double, kLevels> one{};
   for (int w = 0; w < kLevels; ++w) {
-    order[w] = w;
     LevelCounts single{};
     single[w] = 1;
     one[w] = read_seconds(single, costs.read, chunk_bytes);
   }
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return one[a] > one[b]; });
-  for (std::uint64_t r = 1; r <= total; ++r) {
-    LevelCounts re{};
-    std::uint64_t left = r;
-    for (int w : order) {
-      re[w] = std::min(left, missing[w]);
-      left -= re[w];
-    }
-    const auto p = evaluate(re);
+  const double per_token = all_tokens > 0 ? costs.recompute_s.cold(all_tokens) / all_tokens : 0.0;
+  std::vector<double> gain(missing.size());
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    const auto& m = missing[i];
+    const double t = m.tokens, start = static_cast<double>(m.start);
+    const double re = per_token * t + costs.recompute_s.per_pair() * t * start;
+    gain[i] = re > 0 ? one[m.level] / re : std::numeric_limits<double>::infinity();
+  }
+  std::vector<std::size_t> order(missing.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Ties: the heavier level (the old per-level order), then the earlier chunk.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (gain[a] != gain[b]) return gain[a] > gain[b];
+    if (missing[a].level != missing[b].level) return missing[a].level < missing[b].level;
+    return missing[a].start < missing[b].start;
+  });
+  LevelCounts read = all;
+  double tokens = 0, pairs = 0;
+  for (std::size_t i : order) {
+    const auto& m = missing[i];
+    --read[m.level];
+    tokens += m.tokens;
+    pairs += RecomputeCost::pairs_of(static_cast<double>(m.start), m.tokens);
+    const auto p = evaluate(read, tokens, pairs);
     if (p.pipelined_s < best.pipelined_s) best = p;
   }
   return best;

@@ -202,10 +202,16 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
                   {"io_tensor_cycles", opt.io_tensor_cycles},
                   {"io_host_copies", opt.io_host_copies},
                   {"io_upload", opt.io_upload}};
-  j["profiled_costs"] = {{"recompute_fixed_ms", costs.recompute_s.fixed * 1e3},
-                         {"recompute_per_chunk_ms", costs.recompute_s.per_unit * 1e3},
-                         {"recompute_fixed_j", costs.recompute_j.fixed},
-                         {"recompute_per_chunk_j", costs.recompute_j.per_unit},
+  // Recompute: one chunk cold, and one chunk at the end of a context at the window (its attention
+  // over the whole context); the attention per query-key pair; how long the profile's prefills ran.
+  const double ct = opt.chunk_tokens, window = static_cast<double>(rq.model.max_context);
+  const double last_start = std::max(0.0, window - ct);
+  j["profiled_costs"] = {{"recompute_one_chunk_ms", costs.recompute_s.cold(ct) * 1e3},
+                         {"recompute_chunk_at_window_ms", costs.recompute_s.at(ct, RecomputeCost::pairs_of(last_start, ct)) * 1e3},
+                         {"recompute_per_mpair_ms", costs.recompute_s.per_pair() * 1e9},
+                         {"recompute_one_chunk_j", costs.recompute_j.cold(ct)},
+                         {"recompute_per_mpair_j", costs.recompute_j.per_pair() * 1e6},
+                         {"recompute_profiled_tokens", costs.recompute_s.longest_profiled_tokens()},
                          {"read_per_request_ms", costs.read_storage.per_request_s * 1e3},
                          {"read_gbps", costs.read_storage.per_byte_s > 0 ? 1e-9 / costs.read_storage.per_byte_s : 0.0},
                          {"write_per_request_ms", costs.write_storage.per_request_s * 1e3},
@@ -243,6 +249,12 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
     << j["storage_bytes_written"].get<std::uint64_t>() / 1048576.0 << " MiB; energy " << j["energy_j"].get<double>() << " J\n";
   o << "  chunks recomputed " << j["chunks"]["recomputed"].get<std::uint64_t>() << ", read "
     << j["chunks"]["read"].get<std::uint64_t>() << "\n";
+  const double profiled = j["profiled_costs"]["recompute_profiled_tokens"].get<double>();
+  if (profiled < j["max_context_tokens"].get<double>()) {
+    o << fmt::format("  note: the recompute cost was profiled to {:.0f} tokens (a longer prefill exceeds the SoC's memory); "
+                     "longer contexts extrapolate it\n",
+                     profiled);
+  }
   if (j.contains("io_thread_utilization") && j["io_thread_utilization"].is_number() && j["io_thread_utilization"].get<double>() > 1.0) {
     o << fmt::format("  warning: the service's I/O thread is busy {:.3g}x the trace's span: its queue only grows, so these latencies "
                      "are not a steady state (see llms.io_*)\n",

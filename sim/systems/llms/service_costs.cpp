@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -16,30 +17,6 @@
 #include "sim/systems/system.h"
 
 namespace socsim::systems::llms {
-
-LinearCost fit_line(const std::vector<double>& x, const std::vector<double>& y) {
-  const double n = static_cast<double>(x.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sx += x[i];
-    sy += y[i];
-    sxx += x[i] * x[i];
-    sxy += x[i] * y[i];
-  }
-  const double det = n * sxx - sx * sx;
-  if (!(det > 0)) throw std::invalid_argument("fit_line: needs two distinct x");
-  LinearCost c;
-  c.per_unit = (n * sxy - sx * sy) / det;
-  c.fixed = (sy - c.per_unit * sx) / n;
-  if (c.fixed < 0 && sxx > 0) {
-    // A cost that grows faster than linearly (a prefill's attention) fits a negative intercept:
-    // a negative time or energy for a context of no chunks. A cost is never below zero, so the
-    // least-squares line with the intercept held at >= 0, which then passes through the origin.
-    c.fixed = 0;
-    c.per_unit = sxy / sxx;
-  }
-  return c;
-}
 
 IoCost fit_io(const std::vector<double>& requests, const std::vector<double>& bytes, const std::vector<double>& seconds) {
   // Normal equations of the 2-variable fit without intercept.
@@ -89,8 +66,13 @@ std::vector<std::uint64_t> recompute_profile_tokens(std::uint32_t chunk_tokens, 
     part /= 2;
     tokens.insert(tokens.begin(), part);
   }
-  // A one-token window: the line needs a second point, past it.
+  // A one-token window: the cost needs a second point, past it.
   if (tokens.size() < 2) tokens.push_back(2 * tokens.back());
+  // On to the window, doubling, and the window itself: what a long resident context costs.
+  if (window > 0) {
+    while (tokens.back() <= window / 2) tokens.push_back(2 * tokens.back());
+    if (tokens.back() < window) tokens.push_back(window);
+  }
   return tokens;
 }
 
@@ -104,7 +86,14 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   system->configure(root, soc, model);
   std::vector<double> x, t, e;
   bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
-  for (const std::uint64_t tokens : recompute_profile_tokens(opt.chunk_tokens, model.max_context)) {
+  const auto lengths = recompute_profile_tokens(opt.chunk_tokens, model.max_context);
+  // Up to 8 chunks every prefill must run; a longer one the SoC cannot hold (its memory check, a
+  // hardware limit) ends the profile there: the shorter ones ran with the same system and options,
+  // so only the length can be the cause. The cost continues past it (recompute_cost.h).
+  const auto required = static_cast<std::size_t>(
+      std::count_if(lengths.begin(), lengths.end(), [&](std::uint64_t n) { return n <= 8ull * opt.chunk_tokens; }));
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    const std::uint64_t tokens = lengths[i];
     runtime::RunRequest req;
     req.soc_id = soc.name;
     req.soc = soc;
@@ -113,22 +102,24 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     req.prompt_tokens = tokens;
     req.decode_tokens = 0;
     report::TraceRecorder trace(report::TraceDetail::kOff);  // costs only: no timeline kept
-    const auto r = [&] {
-      try {
-        return runtime::simulate_run(req, *system, trace);
-      } catch (const config::ConfigError& err) {
-        // Say which service option led here: the profile's prefill is not on the command line.
-        throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
-                                  fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): {}",
-                                              opt.recompute_system, tokens, opt.chunk_tokens,
-                                              config::format_config_error(err.location(), err.key(), err.message())));
-      } catch (const hw::HardwareLimitError& err) {
-        throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
-                                  fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): SoC: {}",
-                                              opt.recompute_system, tokens, opt.chunk_tokens, err.what()));
-      }
-    }();
-    x.push_back(static_cast<double>(tokens) / static_cast<double>(opt.chunk_tokens));
+    std::optional<report::RunReport> run;
+    try {
+      run = runtime::simulate_run(req, *system, trace);
+    } catch (const config::ConfigError& err) {
+      if (i >= required) break;  // the device's memory check of a long prefill (memory_fit.h)
+      // Say which service option led here: the profile's prefill is not on the command line.
+      throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
+                                fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): {}",
+                                            opt.recompute_system, tokens, opt.chunk_tokens,
+                                            config::format_config_error(err.location(), err.key(), err.message())));
+    } catch (const hw::HardwareLimitError& err) {
+      if (i >= required) break;
+      throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
+                                fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): SoC: {}",
+                                            opt.recompute_system, tokens, opt.chunk_tokens, err.what()));
+    }
+    const auto& r = *run;
+    x.push_back(static_cast<double>(tokens));
     t.push_back(r.prefill_ms.value_or(0) / 1e3);
     e.push_back(r.energy_j.value_or(0));
     for (const auto& u : r.units) kv_on_gpu = kv_on_gpu || (u.name == "gpu" && u.busy_ms > 0);
@@ -140,8 +131,8 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
                               "switches the copy of each chunk read to the GPU, but llms.recompute_system '" + opt.recompute_system +
                                   "' does not compute on the GPU: the KV is read in place");
   }
-  c.recompute_s = fit_line(x, t);
-  c.recompute_j = fit_line(x, e);
+  c.recompute_s = RecomputeCost::from_profile(x, t);
+  c.recompute_j = RecomputeCost::from_profile(x, e);
   // Storage: requests of the I/O path's size and a quarter of it (a 2/8 chunk), 1 and 8 of each.
   c.io = chunk_io_path(soc, model, opt, element_bytes, kv_on_gpu);
   // At least 4 B, so that the quarter-size series has bytes to time.

@@ -170,14 +170,20 @@ class Service {
 
     // 3. Claim: the missing chunks and the new tokens' chunks (the partial last chunk is filled first).
     ctx.locked = true;
-    LevelCounts missing{};
-    std::uint64_t need = 0, missing_count = 0;
+    // Each missing chunk with where it sits: its recompute attends over every token before it.
+    std::vector<MissingChunk> missing;
+    std::uint64_t need = 0, position = 0;
+    double missing_tokens = 0, missing_pairs = 0;
     for (const auto& ch : ctx.chunks) {
+      const std::uint64_t start = position;
+      position += ch.tokens;
       if (ch.in_memory) continue;
-      ++missing[ch.level];
-      ++missing_count;
+      missing.push_back({ch.level, ch.tokens, start});
+      missing_tokens += ch.tokens;
+      missing_pairs += RecomputeCost::pairs_of(static_cast<double>(start), ch.tokens);
       need += store_.chunk_bytes(ch);
     }
+    const std::uint64_t missing_count = missing.size();
     const std::uint32_t room = ctx.chunks.empty() ? 0 : chunk_tokens - ctx.chunks.back().tokens;
     const std::uint64_t new_chunks = delta > room ? (delta - room + chunk_tokens - 1) / chunk_tokens : 0;
     need += new_chunks * store_.base_chunk_bytes();
@@ -189,8 +195,8 @@ class Service {
     double load_s = 0, read_io_s = 0;  // read_io_s: the I/O thread's part of the load
     if (missing_count > 0) {
       if (cfg_.policy == Policy::kLmk) {
-        load_s = costs_.recompute_s.at(static_cast<double>(missing_count));
-        result_.energy_j += costs_.recompute_j.at(static_cast<double>(missing_count));
+        load_s = costs_.recompute_s.at(missing_tokens, missing_pairs);
+        result_.energy_j += costs_.recompute_j.at(missing_tokens, missing_pairs);
         result_.chunks_recomputed += missing_count;
       } else {
         const bool pipeline = is_llms() && cfg_.options.recompute_pipeline;
@@ -210,7 +216,7 @@ class Service {
         result_.io_host_s += host_s;
         result_.io_busy_s += plan.io_s;
         result_.energy_j += static_cast<double>(plan.read_bytes) * costs_.read_j_per_byte +
-                            costs_.recompute_j.at(static_cast<double>(recomputed)) + host_s * costs_.io.host_power_w;
+                            costs_.recompute_j.at(plan.recompute_tokens, plan.recompute_pairs) + host_s * costs_.io.host_power_w;
       }
       for (auto& ch : ctx.chunks) {
         if (ch.in_memory) continue;

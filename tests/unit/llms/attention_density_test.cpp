@@ -109,7 +109,7 @@ ServiceConfig small_service(DensitySource source) {
 
 TEST(AttentionDensity, FunctionalServiceDiffersFromSyntheticMeasuresAccuracyAndRepeats) {
   ServiceCosts costs;
-  costs.recompute_s = {0.010, 0.002};
+  costs.recompute_s = RecomputeCost::linear(0.010, 0.002 / 16);  // 2 ms a 16-token chunk
   costs.read = {0.001, 1e-6};
   costs.write = {0.002, 2e-6};
   TraceSpec t;

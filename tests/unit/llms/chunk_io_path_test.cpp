@@ -119,7 +119,7 @@ TEST(ChunkIoPath, PlannerChargesDeliveredAndUnpackedBytes) {
   EXPECT_DOUBLE_EQ(read_seconds({1, 0, 0}, c.read, chunk), 2.5e-3);
   // 4/8: 0.5 MB stored, 1 MB delivered, 1 MB unpacked.
   EXPECT_DOUBLE_EQ(read_seconds({0, 1, 0}, c.read, chunk), 1e-3 + 0.5e-3 + 0.5e-3 + 2e-3);
-  const auto p = plan_load({0, 3, 1}, c, chunk, 24, false);
+  const auto p = plan_load({{1, 16, 0}, {1, 16, 16}, {1, 16, 32}, {2, 16, 48}}, c, chunk, 24, false);
   EXPECT_EQ(p.delivered_bytes, 4 * chunk);
   EXPECT_EQ(p.packed_bytes, 4 * chunk);
 }
@@ -128,7 +128,7 @@ TEST(ChunkIoPath, PlannerChargesDeliveredAndUnpackedBytes) {
 // one; the planner must still recompute the costliest chunks (brute force over every split).
 TEST(ChunkIoPath, PlannerStaysExactWhenCompressedChunksCostMoreToRead) {
   ServiceCosts c;
-  c.recompute_s = {0.02, 0.012};
+  c.recompute_s = RecomputeCost::linear(0.02, 0.012);  // per chunk: one token each below
   c.read = {12.5e-3, 1 / 3.5e9, 0, 1 / 2e9};
   const std::uint64_t chunk = 4u << 20;
   ASSERT_GT(read_seconds({0, 1, 0}, c.read, chunk), read_seconds({1, 0, 0}, c.read, chunk));
@@ -139,11 +139,15 @@ TEST(ChunkIoPath, PlannerStaysExactWhenCompressedChunksCostMoreToRead) {
         for (std::uint64_t b = 0; b <= missing[1]; ++b) {
           for (std::uint64_t d = 0; d <= missing[2]; ++d) {
             const LevelCounts read{missing[0] - a, missing[1] - b, missing[2] - d};
-            best = std::min(best, pipelined_seconds(c.recompute_s.at(static_cast<double>(a + b + d)), read_seconds(read, c.read, chunk), layers));
+            best = std::min(best, pipelined_seconds(c.recompute_s.cold(static_cast<double>(a + b + d)), read_seconds(read, c.read, chunk), layers));
           }
         }
       }
-      EXPECT_NEAR(plan_load(missing, c, chunk, layers, true).pipelined_s, best, 1e-12) << missing[0] << " " << missing[1] << " " << layers;
+      std::vector<MissingChunk> m;
+      for (int w = 0; w < kLevels; ++w) {
+        for (std::uint64_t i = 0; i < missing[w]; ++i) m.push_back({w, 1, 0});
+      }
+      EXPECT_NEAR(plan_load(m, c, chunk, layers, true).pipelined_s, best, 1e-12) << missing[0] << " " << missing[1] << " " << layers;
     }
   }
 }

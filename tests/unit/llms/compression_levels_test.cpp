@@ -178,34 +178,22 @@ TEST(AssignLevels, PrefixSumScanEqualsTheDirectScanOnLargeContexts) {
   }
 }
 
-TEST(Fits, LineAndIoAreExactOnLinearData) {
-  const auto l = fit_line({1, 2, 4, 8}, {3, 5, 9, 17});  // 1 + 2x
-  EXPECT_NEAR(l.fixed, 1, 1e-12);
-  EXPECT_NEAR(l.per_unit, 2, 1e-12);
-  EXPECT_DOUBLE_EQ(l.at(0), 0.0);  // no recompute costs nothing
+TEST(Fits, IoIsExactOnLinearData) {
   // T = 0.1 requests + 0.001 bytes.
   const auto io = fit_io({1, 8, 1, 8}, {1000, 8000, 250, 2000}, {1.1, 8.8, 0.35, 2.8});
   EXPECT_NEAR(io.per_request_s, 0.1, 1e-12);
   EXPECT_NEAR(io.per_byte_s, 0.001, 1e-15);
 }
 
-// A superlinear cost (x + x^2 over 1, 2, 4, 8) fits a negative intercept (-13.5 unconstrained);
-// the intercept is held at 0 and the slope is the least-squares one through the origin (the
-// report showed recompute_fixed_ms -4722 for llms.chunk_tokens=1024).
-TEST(Fits, LineInterceptIsNeverNegative) {
-  const std::vector<double> x{1, 2, 4, 8}, y{2, 6, 20, 72};
-  const auto l = fit_line(x, y);
-  EXPECT_EQ(l.fixed, 0.0);
-  EXPECT_NEAR(l.per_unit, (2 + 12 + 80 + 576) / 85.0, 1e-12);  // sum xy / sum xx
-  EXPECT_GT(l.at(1), 0.0);
-}
-
 // The recompute profile's prefills stay within the window: 1, 2, 4, 8 chunks where they fit, and
 // halves of the smallest until three points are timed (chunk_tokens=4096 used to prefill 32768
-// tokens, and on a Jetson Orin NX failed the memory check with a message about --model).
+// tokens, and on a Jetson Orin NX failed the memory check with a message about --model); then on
+// to the window, doubling, and the window itself (the attention over a long resident context).
 TEST(Fits, RecomputeProfileStaysWithinTheWindow) {
   using V = std::vector<std::uint64_t>;
-  EXPECT_EQ(recompute_profile_tokens(16, 4096), (V{16, 32, 64, 128}));
+  EXPECT_EQ(recompute_profile_tokens(16, 4096), (V{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}));
+  EXPECT_EQ(recompute_profile_tokens(16, 4000), (V{16, 32, 64, 128, 256, 512, 1024, 2048, 4000}));
+  EXPECT_EQ(recompute_profile_tokens(16, 100), (V{16, 32, 64, 100}));
   EXPECT_EQ(recompute_profile_tokens(3, 0), (V{3, 6, 12, 24}));  // no window
   EXPECT_EQ(recompute_profile_tokens(1024, 4096), (V{1024, 2048, 4096}));
   EXPECT_EQ(recompute_profile_tokens(2048, 4096), (V{1024, 2048, 4096}));

@@ -21,8 +21,8 @@ model::ModelConfig tiny_model() {
 
 ServiceCosts hand_costs() {
   ServiceCosts c;
-  c.recompute_s = {0.010, 0.002};
-  c.recompute_j = {0.5, 0.1};
+  c.recompute_s = RecomputeCost::linear(0.010, 0.002 / 16);  // 2 ms a 16-token chunk
+  c.recompute_j = RecomputeCost::linear(0.5, 0.1 / 16);
   c.read = {0.001, 1e-6};
   c.write = {0.002, 2e-6};
   c.read_j_per_byte = 1e-9;
@@ -76,7 +76,7 @@ TEST(ServiceSimulation, AblationSwitchesDoWhatTheySay) {
   cfg.options.lifecycle = true;
 
   auto cheap = hand_costs();
-  cheap.recompute_s = {0, 1e-9};  // recompute nearly free: the pipeline recomputes, off it cannot
+  cheap.recompute_s = RecomputeCost::linear(0, 1e-10);  // recompute nearly free: the pipeline recomputes, off it cannot
   EXPECT_GT(simulate_service(cfg, cheap, calls).chunks_recomputed, 0u);
   cfg.options.recompute_pipeline = false;
   EXPECT_EQ(simulate_service(cfg, cheap, calls).chunks_recomputed, 0u);
