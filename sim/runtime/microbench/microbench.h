@@ -32,8 +32,9 @@ struct MicrobenchRequest {
   // npu matmul on hmx through the graph: the activation tensor's layout, "packed" (rows straight
   // into tiles), "HxW" (H x W = m, croutons padded) or "equivalent" (the fastest H x W).
   std::string layout = "packed";
-  // qk: the graph's tensors are client buffers, synchronized per execute (shadowAttn's stack,
-  // whose 3.4 timings the op reproduces; npu.graph.client_io_*), or registered shared memory.
+  // qk, and attention on the npu in int8 (--graph-io): the graph's tensors are client buffers,
+  // synchronized per execute (shadowAttn's stack, whose 3.4 timings qk reproduces;
+  // npu.graph.client_io_*), or registered shared memory.
   bool client_io = true;
   std::uint64_t bytes = 0;
   std::optional<model::ModelConfig> model;
