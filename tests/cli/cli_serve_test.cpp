@@ -126,6 +126,7 @@ TEST(CliServe, ChunksAsLargeAsTheWindowServe) {
   EXPECT_EQ(j["options"]["chunk_tokens"], 4096);
   EXPECT_GT(j["profiled_costs"]["recompute_one_chunk_ms"].get<double>(), 0);
   EXPECT_EQ(j["profiled_costs"]["recompute_profiled_tokens"], 4096);  // the window
+  EXPECT_TRUE(j["profiled_costs"]["recompute_profile_stopped_by"].is_null());
   // A one-token window and chunk: the line still has two points.
   const auto r = run_socsim(kBase + " --policy llms --contexts 2 --set llms.max_context=1 --set llms.chunk_tokens=1");
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -139,8 +140,10 @@ TEST(CliServe, ARecomputeProfileLongerThanTheDeviceHoldsStopsAndSaysSo) {
                             "--set llms.max_context=65536 --json " + (dir / "o.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("the recompute cost was profiled to 32768 tokens"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("it stopped at a prefill of 65536 tokens"), std::string::npos) << r.out;
   const auto j = nlohmann::json::parse(std::ifstream(dir / "o.json"));
   EXPECT_EQ(j["profiled_costs"]["recompute_profiled_tokens"], 32768);
+  EXPECT_NE(j["profiled_costs"]["recompute_profile_stopped_by"].get<std::string>().find("dram.capacity"), std::string::npos);
   EXPECT_GT(j["profiled_costs"]["recompute_chunk_at_window_ms"].get<double>(), j["profiled_costs"]["recompute_one_chunk_ms"].get<double>());
 }
 

@@ -77,24 +77,36 @@ LoadPlan plan_load(const std::vector<MissingChunk>& missing, const ServiceCosts&
     const double re = per_token * t + costs.recompute_s.per_pair() * t * start;
     gain[i] = re > 0 ? one[m.level] / re : std::numeric_limits<double>::infinity();
   }
-  std::vector<std::size_t> order(missing.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Three rankings, each scanned prefix by prefix; the best plan of any is kept. The ratio is the
+  // knapsack's greedy; read time alone is the exact order when chunks cost alike (and what a
+  // planner blind to positions would do); earliest first favours the cheapest recomputes. No one of
+  // them is always best (tests/unit/llms/load_planner_test.cpp).
+  auto scan = [&](auto before) {
+    std::vector<std::size_t> order(missing.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), before);
+    LevelCounts read = all;
+    double tokens = 0, pairs = 0;
+    for (std::size_t i : order) {
+      const auto& m = missing[i];
+      --read[m.level];
+      tokens += m.tokens;
+      pairs += RecomputeCost::pairs_of(static_cast<double>(m.start), m.tokens);
+      const auto p = evaluate(read, tokens, pairs);
+      if (p.pipelined_s < best.pipelined_s) best = p;
+    }
+  };
   // Ties: the heavier level (the old per-level order), then the earlier chunk.
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (gain[a] != gain[b]) return gain[a] > gain[b];
+  auto tie = [&](std::size_t a, std::size_t b) {
     if (missing[a].level != missing[b].level) return missing[a].level < missing[b].level;
     return missing[a].start < missing[b].start;
+  };
+  scan([&](std::size_t a, std::size_t b) { return gain[a] != gain[b] ? gain[a] > gain[b] : tie(a, b); });
+  scan([&](std::size_t a, std::size_t b) {
+    const double ra = one[missing[a].level], rb = one[missing[b].level];
+    return ra != rb ? ra > rb : tie(a, b);
   });
-  LevelCounts read = all;
-  double tokens = 0, pairs = 0;
-  for (std::size_t i : order) {
-    const auto& m = missing[i];
-    --read[m.level];
-    tokens += m.tokens;
-    pairs += RecomputeCost::pairs_of(static_cast<double>(m.start), m.tokens);
-    const auto p = evaluate(read, tokens, pairs);
-    if (p.pipelined_s < best.pipelined_s) best = p;
-  }
+  scan([&](std::size_t a, std::size_t b) { return missing[a].start != missing[b].start ? missing[a].start < missing[b].start : tie(a, b); });
   return best;
 }
 

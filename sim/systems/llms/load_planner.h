@@ -9,16 +9,17 @@
 // Each chunk read costs its level's read time c_w (per request + bytes + unpacking); recomputing
 // costs by the tokens recomputed and the query-key pairs they attend over (recompute_cost.h): a
 // chunk late in a long context attends over all of it, so it costs more to recompute than one
-// near the start. Chunks are ranked by read time saved per recompute second, one chunk's
-// recompute taken at the mean per-token cost of recomputing every missing token cold plus its own
-// attention over the context before it; a scan of every prefix of that ranking (at most a
-// context's chunk count, a few hundred) evaluates the true costs and keeps the best. When every
-// chunk costs the same to recompute (no attention term, equal sizes) the ranking is by read time
-// and the scan is exact: for any count R recomputed, saving the most I/O means taking the R
+// near the start. Chunks are ranked three ways: by read time saved per recompute second (one
+// chunk's recompute taken at the mean per-token cost of recomputing every missing token cold plus
+// its own attention over the context before it), by read time alone, and earliest first; a scan
+// of every prefix of each ranking (at most a context's chunk count, a few hundred) evaluates the
+// true costs and keeps the best plan of all. When every chunk costs the same to recompute (no
+// attention term, equal sizes) the read-time ranking is exact: for any count R recomputed, saving the most I/O means taking the R
 // chunks of largest c_w (an exchange argument; the heaviest level is usually the costliest, but
-// unpacking a compressed chunk can cost more than the bytes it saves). With the attention term it
-// is the greedy of a knapsack: optimal for the fractional problem, within a chunk of it otherwise
-// (tests/unit/llms/load_planner_test.cpp checks it against every subset).
+// unpacking a compressed chunk can cost more than the bytes it saves). With the attention term
+// the ratio ranking is the greedy of a knapsack, optimal for the fractional problem; the plan is
+// never worse than the read-time ranking's, a planner blind to positions
+// (tests/unit/llms/load_planner_test.cpp checks both, against every subset).
 //
 // What is minimized is the realized time of the layer-wise pipeline (pipelined_seconds below),
 // max(T_re, T_IO) + min(T_re, T_IO) / L: the paper's max() plus the first layer's I/O and the last

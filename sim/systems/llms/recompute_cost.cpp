@@ -1,6 +1,7 @@
 #include "sim/systems/llms/recompute_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace socsim::systems::llms {
@@ -29,11 +30,27 @@ RecomputeCost RecomputeCost::from_profile(std::vector<double> tokens, std::vecto
   RecomputeCost c;
   const std::size_t n = tokens.size();
   if (n >= 3) {
-    // The exact quadratic a + b t + q t^2 through the longest three: q is the second divided
-    // difference; the pairs t(t+1)/2 carry t^2 / 2, so the attention per pair is 2q.
-    const double x0 = tokens[n - 3], x1 = tokens[n - 2], x2 = tokens[n - 1];
-    const double s01 = (values[n - 2] - values[n - 3]) / (x1 - x0), s12 = (values[n - 1] - values[n - 2]) / (x2 - x1);
-    c.per_pair_ = std::max(0.0, 2 * (s12 - s01) / (x2 - x0));
+    // The exact quadratic a + b t + q t^2 through three long prefills: q is the second divided
+    // difference; the pairs t(t+1)/2 carry t^2 / 2, so the attention per pair is 2q. The three
+    // span a factor of 4: the longest, the longest at most a quarter of it and the one nearest
+    // (in ratio) halfway between. Neighbours closer together (a window just past a doubling,
+    // 4096 and 4100) would read any step of the profile (a unit's tile or graph granularity) as
+    // attention.
+    const std::size_t i2 = n - 1;
+    std::size_t i0 = 0;
+    for (std::size_t i = 0; i < i2; ++i) {
+      if (4 * tokens[i] <= tokens[i2]) i0 = i;
+    }
+    const double mid = std::sqrt(tokens[i0] * tokens[i2]);
+    std::size_t i1 = i0 + 1 < i2 ? i0 + 1 : i0;
+    for (std::size_t i = i0 + 1; i < i2; ++i) {
+      if (std::abs(std::log(tokens[i] / mid)) < std::abs(std::log(tokens[i1] / mid))) i1 = i;
+    }
+    if (i0 < i1 && i1 < i2) {
+      const double x0 = tokens[i0], x1 = tokens[i1], x2 = tokens[i2];
+      const double s01 = (values[i1] - values[i0]) / (x1 - x0), s12 = (values[i2] - values[i1]) / (x2 - x1);
+      c.per_pair_ = std::max(0.0, 2 * (s12 - s01) / (x2 - x0));
+    }
   }
   // Past the longest: the last segment's slope less its attention's share, then the attention.
   const double x1 = tokens[n - 2], x2 = tokens[n - 1];

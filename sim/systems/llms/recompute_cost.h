@@ -10,8 +10,9 @@
 //   T_re(t, pairs) = T_cold(t) + per_pair x (pairs - t(t+1)/2)
 // with T_cold piecewise linear through the profiled prefills (flat below the shortest: a few
 // tokens cost what reading the weights costs) and per_pair the attention's cost per query-key
-// pair, taken from the curvature of the longest three prefills (their exact quadratic's leading
-// coefficient: the matmuls are linear in t, the attention's pairs grow as t^2/2). Past the longest
+// pair, taken from the curvature of the long prefills (the exact quadratic's leading coefficient
+// through the longest, one about half and one at most a quarter of it: the matmuls are linear in
+// t, the attention's pairs grow as t^2/2). Past the longest
 // prefill (the profile stopped at the SoC's memory) T_cold continues with that quadratic's linear
 // part and the attention.
 //
@@ -29,7 +30,7 @@ class RecomputeCost {
   // A cold cost linear in tokens: fixed + per_token x t for t >= 1 (hand cases, tests).
   static RecomputeCost linear(double fixed, double per_token, double per_pair = 0);
   // Cold prefills of `tokens` (ascending, distinct, > 0) cost `values`; at least two points.
-  // per_pair from the longest three (0 with two points, and never negative).
+  // per_pair from three long ones spanning a factor of 4 (0 when no such three, never negative).
   static RecomputeCost from_profile(std::vector<double> tokens, std::vector<double> values);
 
   // The pairs a run of `tokens` positions starting at position `start` attends over (causal).

@@ -212,6 +212,8 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
                          {"recompute_one_chunk_j", costs.recompute_j.cold(ct)},
                          {"recompute_per_mpair_j", costs.recompute_j.per_pair() * 1e6},
                          {"recompute_profiled_tokens", costs.recompute_s.longest_profiled_tokens()},
+                         {"recompute_profile_stopped_by", costs.profile_stopped_by.empty() ? nlohmann::ordered_json()
+                                                                                            : nlohmann::ordered_json(costs.profile_stopped_by)},
                          {"read_per_request_ms", costs.read_storage.per_request_s * 1e3},
                          {"read_gbps", costs.read_storage.per_byte_s > 0 ? 1e-9 / costs.read_storage.per_byte_s : 0.0},
                          {"write_per_request_ms", costs.write_storage.per_request_s * 1e3},
@@ -249,11 +251,10 @@ std::string serve_summary(const nlohmann::ordered_json& j) {
     << j["storage_bytes_written"].get<std::uint64_t>() / 1048576.0 << " MiB; energy " << j["energy_j"].get<double>() << " J\n";
   o << "  chunks recomputed " << j["chunks"]["recomputed"].get<std::uint64_t>() << ", read "
     << j["chunks"]["read"].get<std::uint64_t>() << "\n";
-  const double profiled = j["profiled_costs"]["recompute_profiled_tokens"].get<double>();
-  if (profiled < j["max_context_tokens"].get<double>()) {
-    o << fmt::format("  note: the recompute cost was profiled to {:.0f} tokens (a longer prefill exceeds the SoC's memory); "
-                     "longer contexts extrapolate it\n",
-                     profiled);
+  const auto& stopped = j["profiled_costs"]["recompute_profile_stopped_by"];
+  if (!stopped.is_null()) {
+    o << fmt::format("  note: the recompute cost was profiled to {:.0f} tokens, longer contexts extrapolate it; it stopped at {}\n",
+                     j["profiled_costs"]["recompute_profiled_tokens"].get<double>(), stopped.get<std::string>());
   }
   if (j.contains("io_thread_utilization") && j["io_thread_utilization"].is_number() && j["io_thread_utilization"].get<double>() > 1.0) {
     o << fmt::format("  warning: the service's I/O thread is busy {:.3g}x the trace's span: its queue only grows, so these latencies "

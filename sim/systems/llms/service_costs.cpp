@@ -10,6 +10,7 @@
 #include "sim/config/config_error.h"
 #include "sim/hw/hardware_limit_error.h"
 #include "sim/config/config_tree.h"
+#include "sim/core/host_memory.h"
 #include "sim/core/simulator.h"
 #include "sim/hw/soc.h"
 #include "sim/report/trace.h"
@@ -87,9 +88,10 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   std::vector<double> x, t, e;
   bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
   const auto lengths = recompute_profile_tokens(opt.chunk_tokens, model.max_context);
-  // Up to 8 chunks every prefill must run; a longer one the SoC cannot hold (its memory check, a
-  // hardware limit) ends the profile there: the shorter ones ran with the same system and options,
-  // so only the length can be the cause. The cost continues past it (recompute_cost.h).
+  // Up to 8 chunks every prefill must run; a longer one the SoC cannot hold (the device memory
+  // check, a hardware limit) ends the profile there: the shorter ones ran with the same system and
+  // options, so the length is the cause. The cost continues past it (recompute_cost.h); the
+  // report says why it stopped. Any other error (the host's memory limit included) is raised.
   const auto required = static_cast<std::size_t>(
       std::count_if(lengths.begin(), lengths.end(), [&](std::uint64_t n) { return n <= 8ull * opt.chunk_tokens; }));
   for (std::size_t i = 0; i < lengths.size(); ++i) {
@@ -101,19 +103,26 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
     req.system = opt.recompute_system;
     req.prompt_tokens = tokens;
     req.decode_tokens = 0;
+    req.max_host_memory = thread_host_memory_limit();  // the serve's --max-host-memory holds here too
     report::TraceRecorder trace(report::TraceDetail::kOff);  // costs only: no timeline kept
     std::optional<report::RunReport> run;
     try {
       run = runtime::simulate_run(req, *system, trace);
     } catch (const config::ConfigError& err) {
-      if (i >= required) break;  // the device's memory check of a long prefill (memory_fit.h)
+      if (i >= required && err.key() == "--model") {  // the device's memory check (memory_fit.h)
+        c.profile_stopped_by = fmt::format("a prefill of {} tokens: {}", tokens, err.message());
+        break;
+      }
       // Say which service option led here: the profile's prefill is not on the command line.
       throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
                                 fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): {}",
                                             opt.recompute_system, tokens, opt.chunk_tokens,
                                             config::format_config_error(err.location(), err.key(), err.message())));
     } catch (const hw::HardwareLimitError& err) {
-      if (i >= required) break;
+      if (i >= required) {
+        c.profile_stopped_by = fmt::format("a prefill of {} tokens: {}", tokens, err.what());
+        break;
+      }
       throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
                                 fmt::format("profiling the recompute cost of '{}' (a prefill of {} tokens, llms.chunk_tokens={}): SoC: {}",
                                             opt.recompute_system, tokens, opt.chunk_tokens, err.what()));

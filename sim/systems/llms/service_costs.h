@@ -27,6 +27,7 @@ struct ServiceCosts {
   IoCost read_storage, write_storage;  // the device's part alone, per storage request (reports)
   ChunkIoPath io;                      // the host part, and its power
   double read_j_per_byte = 0, write_j_per_byte = 0;  // storage energy (power section)
+  std::string profile_stopped_by;  // why the recompute profile stopped short of the window ("" if not)
 };
 
 // Least squares T = a requests + b bytes (no intercept) through (requests, bytes, seconds) points.

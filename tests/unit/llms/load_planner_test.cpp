@@ -165,6 +165,23 @@ TEST(LoadPlanner, PositionedChunksStayWithinAChunkOfEverySubset) {
     EXPECT_GE(plan.pipelined_s, best - 1e-12);
     EXPECT_LE(plan.pipelined_s, best + slack) << "trial " << trial;
     EXPECT_LE(plan.pipelined_s, plan_load(m, c, kChunk, layers, false).pipelined_s + 1e-12);
+    // Never worse than a planner blind to positions: chunks by read time, heavier levels first.
+    std::vector<std::size_t> order(m.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      LevelCounts la{}, lb{};
+      la[m[a].level] = lb[m[b].level] = 1;
+      return read_seconds(la, c.read, kChunk) > read_seconds(lb, c.read, kChunk);
+    });
+    LevelCounts read{};
+    for (const auto& ch : m) ++read[ch.level];
+    double t = 0, pairs = 0;
+    for (std::size_t i : order) {
+      --read[m[i].level];
+      t += m[i].tokens;
+      pairs += RecomputeCost::pairs_of(static_cast<double>(m[i].start), m[i].tokens);
+      EXPECT_LE(plan.pipelined_s, pipelined_seconds(c.recompute_s.at(t, pairs), read_seconds(read, c.read, kChunk), layers) + 1e-12);
+    }
     exact += plan.pipelined_s <= best + 1e-12;
     ++cases;
   }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,23 @@ TEST(RecomputeCost, RecoversTheAttentionOfAQuadraticProfile) {
   // Curvature that falls (a saturating unit) is not attention: never a negative per pair.
   const auto s = RecomputeCost::from_profile({1, 2, 4}, {1, 1.5, 1.75});
   EXPECT_EQ(s.per_pair(), 0.0);
+}
+
+// A window just past a doubling (4096, then 4100) and a profile with a step in it (a unit's
+// graph granularity: each 256 tokens a new graph call) must not read the step as attention: the
+// curvature comes from three prefills spanning a factor of 4 (1024, 2048, 4100 here).
+TEST(RecomputeCost, AStepBetweenCloseProfilePointsIsNotAttention) {
+  const double q = 1e-6;
+  auto f = [&](double t) { return 0.05 + 0.004 * t + q * t * t + 0.1 * std::ceil(t / 256); };
+  std::vector<double> x{16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 4100}, y;
+  for (double t : x) y.push_back(f(t));
+  const auto c = RecomputeCost::from_profile(x, y);
+  // Through 1024, 2048, 4100 the steps add about 0.1 / 256 per token, nearly nothing quadratic:
+  // 2q within 3% (1.6% off).
+  EXPECT_NEAR(c.per_pair() / (2 * q), 1.0, 0.03);
+  // The neighbours alone (2048, 4096, 4100) would have said 13x too much.
+  const auto near = RecomputeCost::from_profile({2048, 4096, 4100}, {f(2048), f(4096), f(4100)});
+  EXPECT_GT(near.per_pair(), 10 * 2 * q);
 }
 
 TEST(RecomputeCost, RejectsProfilesItCannotUse) {
