@@ -136,7 +136,8 @@ TEST(CliServe, ChunksAsLargeAsTheWindowServe) {
 // KV at 65,536 tokens on the Orin's 8 GiB) ends the profile there, and the summary says so.
 TEST(CliServe, ARecomputeProfileLongerThanTheDeviceHoldsStopsAndSaysSo) {
   const auto dir = scratch_dir("serve_profile_stop");
-  const auto r = run_socsim("serve --soc jetson-orin-nx --model llama-3.2-3b --policy llms --contexts 2 --hours 2 --memory-budget 4GiB "
+  // 24 hours: the contexts fill the 65536-token window (the profile goes no further than they reach).
+  const auto r = run_socsim("serve --soc jetson-orin-nx --model llama-3.2-3b --policy llms --contexts 2 --hours 24 --memory-budget 4GiB "
                             "--set llms.max_context=65536 --json " + (dir / "o.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("the recompute cost was profiled to 32768 tokens"), std::string::npos) << r.out;
@@ -145,6 +146,25 @@ TEST(CliServe, ARecomputeProfileLongerThanTheDeviceHoldsStopsAndSaysSo) {
   EXPECT_EQ(j["profiled_costs"]["recompute_profiled_tokens"], 32768);
   EXPECT_NE(j["profiled_costs"]["recompute_profile_stopped_by"].get<std::string>().find("dram.capacity"), std::string::npos);
   EXPECT_GT(j["profiled_costs"]["recompute_chunk_at_window_ms"].get<double>(), j["profiled_costs"]["recompute_one_chunk_ms"].get<double>());
+}
+
+// A short trace on a long window: the recompute cost is profiled to the longest context the
+// served traces reach (the max-active-contexts search's traces included), not to the window (a
+// 128k window's prefill was most of a minute before the first call). A trace file reaching 600
+// tokens profiles to 600.
+TEST(CliServe, TheRecomputeProfileStopsAtTheLongestContextTheTracesReach) {
+  const auto dir = scratch_dir("serve_profile_reach");
+  const auto j = run_socsim_json("serve --soc snapdragon-8gen3 --model llama-3.2-1b --policy llms --contexts 2 --hours 1", "serve_profile_reach_json");
+  const auto& c = j["profiled_costs"];
+  const auto longest = c["longest_context_tokens"].get<std::uint64_t>();
+  EXPECT_GT(longest, 0u);
+  EXPECT_LT(longest, j["max_context_tokens"].get<std::uint64_t>());
+  EXPECT_EQ(c["recompute_profiled_tokens"].get<double>(), static_cast<double>(longest));
+  EXPECT_TRUE(c["recompute_profile_stopped_by"].is_null());
+  std::ofstream(dir / "t.txt") << "0 0 200\n10 1 100\n20 0 400\n";
+  const auto t = run_socsim_json(kTraceBase + " --policy llms --contexts 2 --trace " + (dir / "t.txt").string(), "serve_profile_reach_trace");
+  EXPECT_EQ(t["profiled_costs"]["longest_context_tokens"], 600);
+  EXPECT_EQ(t["profiled_costs"]["recompute_profiled_tokens"], 600.0);
 }
 
 // Trace values past what a run can mean: a time beyond a year (--hours' cap) and a call's growth

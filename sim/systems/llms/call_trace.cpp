@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -121,6 +122,18 @@ std::vector<Call> generate_trace(const TraceSpec& spec, const std::vector<Datase
     calls.push_back({t, ctx, delta});
   }
   return calls;
+}
+
+std::uint64_t longest_context_tokens(const std::vector<Call>& calls, std::uint64_t window) {
+  const std::uint64_t cap = window == 0 ? std::numeric_limits<std::uint64_t>::max() : window;
+  std::map<std::uint32_t, std::uint64_t> held;  // context -> its tokens (a trace names few contexts)
+  std::uint64_t longest = 0;
+  for (const auto& c : calls) {
+    auto& t = held[c.context];
+    t = std::min(cap, t + std::min<std::uint64_t>(c.delta_tokens, cap));  // 32-bit deltas over a trace's calls: far below 2^64
+    longest = std::max(longest, t);
+  }
+  return longest;
 }
 
 std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32_t contexts) {

@@ -45,6 +45,11 @@ struct TraceSpec {
 //             deviation of the contexts' mean deltas: moderate-load contexts are called most.
 std::vector<Call> generate_trace(const TraceSpec& spec, const std::vector<Dataset>& datasets);
 
+// The most tokens any context holds over the calls: each context's tokens summed, a call adding
+// at most the window and a context holding at most the window (0: no window). An upper bound of
+// what a recompute covers (the service drops whole chunks to fit the window, never more tokens).
+std::uint64_t longest_context_tokens(const std::vector<Call>& calls, std::uint64_t window);
+
 // A trace file: one call per line, "time_s context delta_tokens", '#' comments, times
 // non-decreasing, contexts < `contexts`. Throws config::ConfigError naming file:line.
 std::vector<Call> read_trace_file(const std::filesystem::path& file, std::uint32_t contexts);

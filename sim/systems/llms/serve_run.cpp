@@ -46,13 +46,7 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const std::uint64_t chunk_bytes = base_chunk_bytes(rq.service.policy, rq.model, opt.chunk_tokens);
   Options io_opt = opt;  // the policy's own storage layout
   io_opt.io_granularity = io_granularity_of(rq.service.policy, opt);
-  const auto costs = profile_costs(rq.soc, rq.model, io_opt, chunk_bytes, kv_element_bytes(rq.service.policy));
 
-  auto run_with = [&](std::uint32_t contexts, const std::vector<Call>& calls) {
-    ServiceConfig cfg = rq.service;
-    cfg.contexts = contexts;
-    return simulate_service(cfg, costs, calls);
-  };
   auto trace_for = [&](std::uint32_t contexts) {
     TraceSpec t = rq.trace;
     t.contexts = contexts;
@@ -94,6 +88,16 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
                                 : "lower --contexts, --hours or --rate, or set a smaller llms.max_context"));
     }
   }
+  // The recompute cost is profiled to the longest context any of those runs' traces reaches: no
+  // recompute covers more (after the checks above refuse what is too large; a short trace on a 128k window profiled the whole window).
+  std::uint64_t longest = longest_context_tokens(calls, rq.model.max_context);
+  for (std::uint32_t n = 1; n < runs; ++n) longest = std::max(longest, longest_context_tokens(trace_for(n), rq.model.max_context));
+  const auto costs = profile_costs(rq.soc, rq.model, io_opt, chunk_bytes, kv_element_bytes(rq.service.policy), std::max<std::uint64_t>(longest, 1));
+  auto run_with = [&](std::uint32_t contexts, const std::vector<Call>& calls) {
+    ServiceConfig cfg = rq.service;
+    cfg.contexts = contexts;
+    return simulate_service(cfg, costs, calls);
+  };
   progress_service_run(1, runs);
   const auto r = run_with(rq.service.contexts, calls);
 
@@ -212,6 +216,7 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
                          {"recompute_one_chunk_j", costs.recompute_j.cold(ct)},
                          {"recompute_per_mpair_j", costs.recompute_j.per_pair() * 1e6},
                          {"recompute_profiled_tokens", costs.recompute_s.longest_profiled_tokens()},
+                         {"longest_context_tokens", longest},
                          {"recompute_profile_stopped_by", costs.profile_stopped_by.empty() ? nlohmann::ordered_json()
                                                                                             : nlohmann::ordered_json(costs.profile_stopped_by)},
                          {"read_per_request_ms", costs.read_storage.per_request_s * 1e3},

@@ -78,7 +78,7 @@ std::vector<std::uint64_t> recompute_profile_tokens(std::uint32_t chunk_tokens, 
 }
 
 ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint64_t chunk_bytes,
-                           std::uint32_t element_bytes) {
+                           std::uint32_t element_bytes, std::uint64_t longest_context) {
   ServiceCosts c;
   // Recompute: prefills of 1, 2, 4, 8 chunks by the recompute system with its default options.
   auto system = SystemRegistry::builtin().make(opt.recompute_system);
@@ -87,7 +87,10 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   system->configure(root, soc, model);
   std::vector<double> x, t, e;
   bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
-  const auto lengths = recompute_profile_tokens(opt.chunk_tokens, model.max_context);
+  const std::uint64_t reach = longest_context == 0 ? model.max_context
+                              : model.max_context == 0 ? longest_context
+                                                       : std::min<std::uint64_t>(longest_context, model.max_context);
+  const auto lengths = recompute_profile_tokens(opt.chunk_tokens, reach);
   // Up to 8 chunks every prefill must run; a longer one the SoC cannot hold (the device memory
   // check, a hardware limit) ends the profile there: the shorter ones ran with the same system and
   // options, so the length is the cause. The cost continues past it (recompute_cost.h); the

@@ -1,7 +1,8 @@
 #pragma once
 // The per-operation costs the service plans and accounts with, profiled once ("at install time",
 // LLMS §3.3) from the simulated units:
-//   recompute: cold prefills of 1, 2, 4, 8, ... chunks up to the context's window, run by the
+//   recompute: cold prefills of 1, 2, 4, 8, ... chunks up to the longest context the served traces
+//              reach (at most the model's window), run by the
 //              recompute system through simulate_run (time and energy), and the attention over
 //              the resident context that the longest of them imply (recompute_cost.h);
 //   storage:   T_IO = per_chunk x chunks + per_byte x bytes: the storage device's part fitted to
@@ -46,7 +47,11 @@ std::vector<std::uint64_t> recompute_profile_tokens(std::uint32_t chunk_tokens, 
 // per (SoC, model, options, chunk size). Prefills past 8 chunks that exceed the SoC's memory end
 // the profile there (ServiceCosts::recompute_s.longest_profiled_tokens() says where). element_bytes: the KV
 // cache's element size (1 INT8, 2 FP16), chunk_bytes: an uncompressed chunk over all layers.
+// longest_context: the most tokens any context of the traces to be served will hold (0: the
+// window); the profile stops there, since no recompute covers more. A short trace on a model with
+// a long window then does not simulate prefills of the whole window (a 128k window's prefill by a
+// slow-to-simulate recompute system was a minute of host time before the first call).
 ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint64_t chunk_bytes,
-                           std::uint32_t element_bytes);
+                           std::uint32_t element_bytes, std::uint64_t longest_context = 0);
 
 }  // namespace socsim::systems::llms

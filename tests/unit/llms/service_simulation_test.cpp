@@ -180,5 +180,16 @@ TEST(CallTrace, PoissonRateAndPatterns) {
   EXPECT_LT(count[2], count[0]);
 }
 
+// What the recompute profile must cover: each context's tokens summed, a call adding at most the
+// window, a context holding at most the window.
+TEST(CallTrace, LongestContextSumsEachContextUpToTheWindow) {
+  const std::vector<Call> calls = {{0, 0, 300}, {1, 1, 500}, {2, 0, 400}, {3, 2, 50}};
+  EXPECT_EQ(longest_context_tokens(calls, 4096), 700u);
+  EXPECT_EQ(longest_context_tokens(calls, 600), 600u);
+  EXPECT_EQ(longest_context_tokens({{0, 0, 5000}}, 4096), 4096u);
+  EXPECT_EQ(longest_context_tokens({}, 4096), 0u);
+  EXPECT_EQ(longest_context_tokens(calls, 0), 700u);  // no window
+}
+
 }  // namespace
 }  // namespace socsim::systems::llms
