@@ -159,12 +159,31 @@ TEST(CliServe, TheRecomputeProfileStopsAtTheLongestContextTheTracesReach) {
   const auto longest = c["longest_context_tokens"].get<std::uint64_t>();
   EXPECT_GT(longest, 0u);
   EXPECT_LT(longest, j["max_context_tokens"].get<std::uint64_t>());
-  EXPECT_EQ(c["recompute_profiled_tokens"].get<double>(), static_cast<double>(longest));
+  // The window's ladder (chunks doubling) cut at its first length past the longest context.
+  const auto profiled = c["recompute_profiled_tokens"].get<double>();
+  EXPECT_GE(profiled, static_cast<double>(longest));
+  EXPECT_LT(profiled, 2.0 * static_cast<double>(longest));
   EXPECT_TRUE(c["recompute_profile_stopped_by"].is_null());
-  std::ofstream(dir / "t.txt") << "0 0 200\n10 1 100\n20 0 400\n";
-  const auto t = run_socsim_json(kTraceBase + " --policy llms --contexts 2 --trace " + (dir / "t.txt").string(), "serve_profile_reach_trace");
-  EXPECT_EQ(t["profiled_costs"]["longest_context_tokens"], 600);
-  EXPECT_EQ(t["profiled_costs"]["recompute_profiled_tokens"], 600.0);
+  EXPECT_TRUE(c["recompute_chunk_at_window_ms"].is_null());  // no context reaches the window
+  EXPECT_GT(c["recompute_per_mpair_ms"].get<double>(), 0.0);
+  // Contexts of 33 and 16 tokens: the profile still runs 1-8 chunks (one chunk is never extrapolated
+  // from token-sized prefills) and prices the attention from prefills spanning a factor of 4; the
+  // same trace with a longer second context prices the first context's calls within a few percent
+  // (it took 16, 32 and 33 tokens as its quadratic: 850x the attention per pair).
+  std::ofstream(dir / "t.txt") << "0 0 11\n10 1 16\n20 0 11\n30 0 11\n";
+  std::ofstream(dir / "u.txt") << "0 0 11\n10 1 900\n20 0 11\n30 0 11\n";
+  const std::string base = "serve --soc jetson-orin-nx --model llama-2-7b --policy llms --contexts 2 --trace ";
+  const auto t = run_socsim_json(base + (dir / "t.txt").string(), "serve_profile_reach_short");
+  const auto u = run_socsim_json(base + (dir / "u.txt").string(), "serve_profile_reach_long");
+  EXPECT_EQ(t["profiled_costs"]["longest_context_tokens"], 33);
+  EXPECT_EQ(u["profiled_costs"]["longest_context_tokens"], 900);
+  const double chunk = t["options"]["chunk_tokens"].get<double>();
+  EXPECT_EQ(t["profiled_costs"]["recompute_profiled_tokens"].get<double>(), 8 * chunk);
+  const double short_pair = t["profiled_costs"]["recompute_per_mpair_ms"].get<double>();
+  const double long_pair = u["profiled_costs"]["recompute_per_mpair_ms"].get<double>();
+  EXPECT_GT(short_pair, 0.0);
+  EXPECT_NEAR(short_pair / long_pair, 1.0, 0.5);
+  EXPECT_NEAR(t["profiled_costs"]["recompute_one_chunk_ms"].get<double>(), u["profiled_costs"]["recompute_one_chunk_ms"].get<double>(), 1e-9);
 }
 
 // Trace values past what a run can mean: a time beyond a year (--hours' cap) and a call's growth
@@ -188,6 +207,10 @@ TEST(CliServe, JetsonBoardsServeOnTheirGpuAndRefuseNpuSystems) {
   const auto r = run_socsim("run --soc jetson-orin-nx --model qwen2-0.5b --system npu-only --prompt 32 --decode 1");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("npu"), std::string::npos) << r.err;
+  // As the recompute system of a service: the option is named (the SoC file was blamed).
+  const auto s = run_socsim("serve --soc jetson-orin-nx --model qwen2-0.5b --policy llms --contexts 2 --hours 1 --set llms.recompute_system=llm-npu");
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_NE(s.err.find("llms.recompute_system: 'llm-npu' cannot recompute on this SoC and model"), std::string::npos) << s.err;
 }
 
 }  // namespace

@@ -38,15 +38,16 @@ RecomputeCost RecomputeCost::from_profile(std::vector<double> tokens, std::vecto
     // attention.
     const std::size_t i2 = n - 1;
     std::size_t i0 = 0;
+    bool spans = false;  // none a quarter of the longest or shorter: no attention term (0)
     for (std::size_t i = 0; i < i2; ++i) {
-      if (4 * tokens[i] <= tokens[i2]) i0 = i;
+      if (4 * tokens[i] <= tokens[i2]) i0 = i, spans = true;
     }
     const double mid = std::sqrt(tokens[i0] * tokens[i2]);
     std::size_t i1 = i0 + 1 < i2 ? i0 + 1 : i0;
     for (std::size_t i = i0 + 1; i < i2; ++i) {
       if (std::abs(std::log(tokens[i] / mid)) < std::abs(std::log(tokens[i1] / mid))) i1 = i;
     }
-    if (i0 < i1 && i1 < i2) {
+    if (spans && i0 < i1 && i1 < i2) {
       const double x0 = tokens[i0], x1 = tokens[i1], x2 = tokens[i2];
       const double s01 = (values[i1] - values[i0]) / (x1 - x0), s12 = (values[i2] - values[i1]) / (x2 - x1);
       c.per_pair_ = std::max(0.0, 2 * (s12 - s01) / (x2 - x0));

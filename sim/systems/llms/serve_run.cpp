@@ -211,7 +211,11 @@ nlohmann::ordered_json serve_run(const ServeRequest& rq) {
   const double ct = opt.chunk_tokens, window = static_cast<double>(rq.model.max_context);
   const double last_start = std::max(0.0, window - ct);
   j["profiled_costs"] = {{"recompute_one_chunk_ms", costs.recompute_s.cold(ct) * 1e3},
-                         {"recompute_chunk_at_window_ms", costs.recompute_s.at(ct, RecomputeCost::pairs_of(last_start, ct)) * 1e3},
+                         // null when no served context reaches the window, so that the profile stopped short of it
+                         // (a figure no run needs, extrapolated); when the device stopped it, extrapolated and said so.
+                         {"recompute_chunk_at_window_ms", costs.recompute_s.longest_profiled_tokens() < window && costs.profile_stopped_by.empty()
+                                                              ? nlohmann::ordered_json()
+                                                              : nlohmann::ordered_json(costs.recompute_s.at(ct, RecomputeCost::pairs_of(last_start, ct)) * 1e3)},
                          {"recompute_per_mpair_ms", costs.recompute_s.per_pair() * 1e9},
                          {"recompute_one_chunk_j", costs.recompute_j.cold(ct)},
                          {"recompute_per_mpair_j", costs.recompute_j.per_pair() * 1e6},

@@ -84,13 +84,25 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   auto system = SystemRegistry::builtin().make(opt.recompute_system);
   auto options = config::ConfigTree::load_string("{}", "llms recompute profile");
   auto root = options.root();
-  system->configure(root, soc, model);
+  try {
+    system->configure(root, soc, model);
+  } catch (const config::ConfigError& err) {
+    // The option chose the system (an NPU system on a SoC without one blamed the SoC file).
+    throw config::ConfigError({"command line", 0, 0}, "llms.recompute_system",
+                              fmt::format("'{}' cannot recompute on this SoC and model: {}", opt.recompute_system,
+                                          config::format_config_error(err.location(), err.key(), err.message())));
+  }
   std::vector<double> x, t, e;
   bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
-  const std::uint64_t reach = longest_context == 0 ? model.max_context
-                              : model.max_context == 0 ? longest_context
-                                                       : std::min<std::uint64_t>(longest_context, model.max_context);
-  const auto lengths = recompute_profile_tokens(opt.chunk_tokens, reach);
+  // The window's ladder, cut after its first length at or past what the traces reach (and never
+  // before 8 chunks): the lengths the traces need are interpolated between the same prefills as in
+  // a whole profile, and one chunk is never extrapolated from token-sized prefills.
+  auto lengths = recompute_profile_tokens(opt.chunk_tokens, model.max_context);
+  if (longest_context > 0) {
+    const std::uint64_t reach = std::max<std::uint64_t>(longest_context, 8ull * opt.chunk_tokens);
+    const auto past = std::find_if(lengths.begin(), lengths.end(), [&](std::uint64_t n) { return n >= reach; });
+    if (past != lengths.end()) lengths.erase(past + 1, lengths.end());
+  }
   // Up to 8 chunks every prefill must run; a longer one the SoC cannot hold (the device memory
   // check, a hardware limit) ends the profile there: the shorter ones ran with the same system and
   // options, so the length is the cause. The cost continues past it (recompute_cost.h); the

@@ -75,9 +75,14 @@ TEST(RecomputeCost, AStepBetweenCloseProfilePointsIsNotAttention) {
   // Through 1024, 2048, 4100 the steps add about 0.1 / 256 per token, nearly nothing quadratic:
   // 2q within 3% (1.6% off).
   EXPECT_NEAR(c.per_pair() / (2 * q), 1.0, 0.03);
-  // The neighbours alone (2048, 4096, 4100) would have said 13x too much.
-  const auto near = RecomputeCost::from_profile({2048, 4096, 4100}, {f(2048), f(4096), f(4100)});
-  EXPECT_GT(near.per_pair(), 10 * 2 * q);
+  // The neighbours' quadratic (2048, 4096, 4100) would say 13x too much ...
+  const double s01 = (f(4096) - f(2048)) / 2048, s12 = (f(4100) - f(4096)) / 4;
+  EXPECT_GT(2 * (s12 - s01) / (4100 - 2048), 10 * 2 * q);
+  // ... so three points that do not span a factor of 4 give no attention term at all (it took the
+  // first point as the quarter: a serve whose contexts reached 33 tokens, profiled at 16, 32 and
+  // 33, priced 850x the attention per pair).
+  EXPECT_EQ(RecomputeCost::from_profile({2048, 4096, 4100}, {f(2048), f(4096), f(4100)}).per_pair(), 0.0);
+  EXPECT_EQ(RecomputeCost::from_profile({16, 32, 33}, {f(16), f(32), f(33)}).per_pair(), 0.0);
 }
 
 TEST(RecomputeCost, RejectsProfilesItCannotUse) {
