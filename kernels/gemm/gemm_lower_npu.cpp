@@ -64,7 +64,8 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
 
 NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home, std::uint64_t width) {
   check_dims(d);
-  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16, width};
+  // The INT4 codes are what DMA stages (a quarter of an FP16 tile's bytes); HVX widens them in TCM.
+  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16, width, 0, 4};
   const auto plan = hw::plan_hmx_gemm_summary(spec, shape, home);
   // Per weight tile (rows x fp16 depth codes): vand + vlsr into index vectors and one vlut16 per
   // 2 x vector_bytes codes, i.e. per unit of hvx::weights_per_unit.

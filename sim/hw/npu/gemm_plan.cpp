@@ -21,6 +21,7 @@ struct Geometry {
   std::uint64_t mt, kt, nt;
   std::uint64_t tile_bytes, out_tile_bytes;
   std::uint64_t op_cycles;
+  std::uint64_t w_stage_bytes;  // a weight tile's bytes in DRAM, as DMA stages them (tile_bytes in TCM)
 };
 
 
@@ -38,7 +39,8 @@ Geometry geometry(const NpuSpec& npu, const GemmShape& s) {
   const std::uint64_t op = int8 ? h.int8_tile_op_cycles : h.fp16_tile_op_cycles;
   const std::uint64_t rows = h.tile_rows;
   const std::uint64_t out_elem = s.out_bytes ? s.out_bytes : elem;
-  return {ceil_div(stored_rows(npu, s), rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * out_elem, op};
+  const std::uint64_t w_stage = s.weight_bits == 0 ? rows * depth * elem : ceil_div(rows * depth * s.weight_bits, 8);
+  return {ceil_div(stored_rows(npu, s), rows), ceil_div(s.k, depth), ceil_div(s.n, rows), rows * depth * elem, rows * rows * out_elem, op, w_stage};
 }
 
 // TCM bytes of one streamed weight column: its kt weight tiles and the output tiles it makes
@@ -107,7 +109,7 @@ GemmBlock weight_column_block(const NpuSpec& npu, const Geometry& g, std::uint64
   const std::uint64_t c0 = index * cols;
   const std::uint64_t c = std::min(cols, g.nt - c0);
   GemmBlock b = index == 0 ? prologue : GemmBlock{};
-  b.stage_bytes += c * g.kt * g.tile_bytes;
+  b.stage_bytes += c * g.kt * g.w_stage_bytes;
   b.stage_transfers += c * g.kt;  // one transfer per weight tile
   b.weight_loads = c * g.kt;
   b.tile_ops = c * g.kt * rows;
@@ -245,7 +247,7 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
       const std::uint64_t r = std::min(rows, g.mt - r0);
       GemmBlock b;
-      if (first) b.stage_bytes = w_bytes, b.stage_transfers = g.kt * g.nt;
+      if (first) b.stage_bytes = g.kt * g.nt * g.w_stage_bytes, b.stage_transfers = g.kt * g.nt;
       first = false;
       b.stage_bytes += r * g.kt * g.tile_bytes;
       b.stage_transfers += 1;
@@ -311,7 +313,7 @@ struct PlanKey {
   std::uint32_t crouton_h, crouton_w8, crouton_w16;
   std::uint64_t m, k, n, width;
   int dtype, home;
-  std::uint32_t out_bytes;
+  std::uint32_t out_bytes, weight_bits;
   bool operator==(const PlanKey&) const = default;
 };
 
@@ -321,7 +323,7 @@ PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
           h.weight_load_cycles, h.output_tile_cycles, npu.tcm_bytes, npu.clock_hz, npu.dma.bandwidth,
           npu.port_bandwidth, npu.dma.descriptor_overhead, npu.dma.channels, npu.layout.crouton_height,
           npu.layout.crouton_width_int8, npu.layout.crouton_width_fp16, s.m, s.k, s.n, s.width,
-          static_cast<int>(s.dtype), static_cast<int>(home), s.out_bytes};
+          static_cast<int>(s.dtype), static_cast<int>(home), s.out_bytes, s.weight_bits};
 }
 
 // Every field (a sweep over an NPU parameter keeps one thread's plans for many NPUs), one
@@ -330,7 +332,7 @@ struct PlanKeyHash {
   // Equal doubles hash alike (-0.0 == 0.0; a NaN key never equals itself and is only ever a miss).
   static std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x == 0.0 ? 0.0 : x); }
   std::size_t operator()(const PlanKey& k) const {
-    return hash_fields({k.m, k.k, k.n, k.width, std::uint64_t(k.dtype), std::uint64_t(k.home), k.out_bytes, k.tcm, k.units, k.tile_rows,
+    return hash_fields({k.m, k.k, k.n, k.width, std::uint64_t(k.dtype), std::uint64_t(k.home), k.out_bytes, k.weight_bits, k.tcm, k.units, k.tile_rows,
                         k.fp16_depth, k.int8_depth, k.fp16_op, k.int8_op, k.weight_load, k.output_tile, k.clock_hz,
                         bits(k.dma_bw), bits(k.port_bw), k.descriptor_overhead,
                         k.channels, k.crouton_h, k.crouton_w8, k.crouton_w16});

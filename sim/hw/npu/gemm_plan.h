@@ -36,6 +36,10 @@ struct GemmShape {
   // 2), 4 = the INT32 accumulators raw (shadowAttn's Q·Kᵀ estimation: its top-k ranks the raw
   // scores, which a requantization to 8 bits would tie).
   std::uint32_t out_bytes = 0;
+  // Bits per weight element staged from DRAM: 0 = the operands' type; 4 = INT4 codes (W4A16: the
+  // codes are DMA'd and widened to the operands' type in TCM by HVX before HMX loads them, so the
+  // DMA moves a quarter of an FP16 tile's bytes while the TCM holds the widened tile).
+  std::uint32_t weight_bits = 0;
   bool operator==(const GemmShape&) const = default;  // every field: a new one is compared too
 };
 
