@@ -139,6 +139,30 @@ TEST(GemmPlan, SmallActivationsStayResidentAndWeightsStreamTileByTile) {
   EXPECT_EQ(p.total.writeback_bytes, 8u * 2048u);
 }
 
+// W4A16 through the vendor graph: DMA stages each weight tile's INT4 codes (a quarter of the FP16
+// tile) in the same transfers; the TCM holds the widened FP16 tiles, so the blocking is the same.
+TEST(GemmPlan, Int4WeightsStageAQuarterOfTheirFp16Bytes) {
+  const auto npu = test::small_npu();
+  const auto f16 = plan_hmx_gemm(npu, {32, 256, 256, DType::kFp16}, OperandHome::kDram);
+  const auto w4 = plan_hmx_gemm(npu, {32, 256, 256, DType::kFp16, 0, 0, 4}, OperandHome::kDram);
+  ASSERT_EQ(w4.blocks.size(), f16.blocks.size());
+  // As SmallActivationsStayResidentAndWeightsStreamTileByTile: A (16 KiB), then 8 columns of 8
+  // weight tiles, each 512 B of codes instead of 2 KiB.
+  EXPECT_EQ(w4.blocks[0].stage_bytes, 16384u + 8u * 512u);
+  EXPECT_EQ(w4.total.stage_bytes, 16384u + 64u * 512u);
+  EXPECT_EQ(w4.total.stage_transfers, f16.total.stage_transfers);
+  EXPECT_EQ(w4.total.weight_loads, f16.total.weight_loads);
+  EXPECT_EQ(w4.total.hmx_cycles, f16.total.hmx_cycles);
+  // Weights resident (32 KiB of FP16 tiles fit half of a 128 KiB TCM): staged once, as codes.
+  auto big = npu;
+  big.tcm_bytes = 128 << 10;
+  const auto r = plan_hmx_gemm(big, {512, 128, 128, DType::kFp16, 0, 0, 4}, OperandHome::kDram);
+  ASSERT_EQ(r.strategy, GemmStrategy::kWeightsResident);
+  const auto r16 = plan_hmx_gemm(big, {512, 128, 128, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(r16.blocks[0].stage_bytes - r.blocks[0].stage_bytes, 16u * (2048u - 512u));  // 4 x 4 weight tiles
+  EXPECT_EQ(r16.total.stage_bytes - r.total.stage_bytes, 16u * (2048u - 512u));          // staged once
+}
+
 // INT32 outputs written raw (shadowAttn's scores): 4 bytes per output element in TCM and on the
 // way back, against the requantized INT8's 1; the tiles multiplied are the same.
 TEST(GemmPlan, RawInt32OutputsWriteFourBytesPerElement) {
