@@ -65,12 +65,17 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
 NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home, std::uint64_t width) {
   check_dims(d);
   // The INT4 codes are what DMA stages (a quarter of an FP16 tile's bytes); HVX widens them in TCM.
-  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16, width, 0, 4};
+  const hw::GemmShape shape{u64(d.m), u64(d.k), u64(d.n), hw::DType::kFp16, width, 0, kW4a16GraphWeightBits};
   const auto plan = hw::plan_hmx_gemm_summary(spec, shape, home);
   // Per weight tile (rows x fp16 depth codes): vand + vlsr into index vectors and one vlut16 per
   // 2 x vector_bytes codes, i.e. per unit of hvx::weights_per_unit.
   const double tile_weights = static_cast<double>(spec.hmx.tile_rows * spec.hmx.fp16_tile_depth);
-  const double widen = plan.total.weight_loads * tile_weights / hvx::weights_per_unit(spec.hvx) * (2 + 2.0 * spec.hvx.vlut16_packets);
+  // Tiles widened: each staged tile once. Streamed weights are staged (and loaded) once per row
+  // block; resident ones are staged once and loaded into HMX for every row block.
+  const double widened = plan.strategy == hw::GemmStrategy::kWeightsResident
+                             ? static_cast<double>(ceil_div(u64(d.k), spec.hmx.fp16_tile_depth) * ceil_div(u64(d.n), spec.hmx.tile_rows))
+                             : static_cast<double>(plan.total.weight_loads);
+  const double widen = widened * tile_weights / hvx::weights_per_unit(spec.hvx) * (2 + 2.0 * spec.hvx.vlut16_packets);
   const double scale = static_cast<double>(ceil_div(u64(d.m) * u64(d.n), spec.hvx.vector_bytes / 2)) * (spec.hvx.qfloat ? 2.0 : 1.0);
   NpuWork w;
   w.steps.push_back(NpuStep::graph_call("w4a16_matmul graph", 1));

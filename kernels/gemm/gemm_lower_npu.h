@@ -46,7 +46,10 @@ NpuWork lower_gemm_f16_hmx_npu(const GemmDims& d, const hw::NpuSpec& spec, HmxOp
 // weight tile as its own DMA transfer like any static weight (gemm_plan.h), widens its INT4 codes
 // to FP16 on HVX into the tile buffer (vlut16 nibble -> FP16, no groups: the per-channel scale is
 // applied to the outputs, one vmpy per output vector), and HMX multiplies in FP16. One graph call.
-// The tile staging keeps the FP16 tile size (the plan's bytes are an upper bound on the traffic).
+// DMA stages the INT4 codes (kW4a16GraphWeightBits: a quarter of an FP16 tile's bytes, in the same
+// transfers); the TCM budget holds the widened FP16 tiles (the codes are widened into the tile's
+// own buffer, from its upper end: a 512 B block under a 2 KiB tile needs no second buffer).
+inline constexpr std::uint32_t kW4a16GraphWeightBits = 4;
 NpuWork lower_gemm_w4a16_graph_npu(const GemmDims& d, const hw::NpuSpec& spec, hw::OperandHome home = hw::OperandHome::kDram,
                                    std::uint64_t width = 0);
 

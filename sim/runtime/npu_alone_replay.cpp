@@ -40,6 +40,8 @@ hw::NpuRunMemo::Key npu_work_signature(const kernels::NpuWork& work) {
     s.add(static_cast<std::uint64_t>(st.graph_ops));
     s.add(st.gemm.m), s.add(st.gemm.k), s.add(st.gemm.n), s.add(st.gemm.width);
     s.add(static_cast<std::uint64_t>(st.gemm.dtype)), s.add(static_cast<std::uint64_t>(st.gemm.out_bytes));
+    s.add(static_cast<std::uint64_t>(st.gemm.weight_bits));
+    static_assert(sizeof(hw::GemmShape) == 48, "GemmShape changed: sign the new field");
     s.add(static_cast<std::uint64_t>(st.home));
     s.add(st.hmx_cycles);
     s.add(st.packets);

@@ -138,7 +138,8 @@ class HexagonNpu {
   bool replay_alone_runs_ = true;
   // Keyed on every GemmShape field (and the operands' home): a plan of INT32 outputs is not one
   // of INT8 outputs at the same m, k, n.
-  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int, std::uint32_t>, std::shared_ptr<const GemmPlan>>
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int, std::uint32_t, std::uint32_t>,
+           std::shared_ptr<const GemmPlan>>
       gemm_plans_;
 };
 

@@ -36,9 +36,10 @@ kernels::NpuWork lower_matmul_npu_tiles(const model::OpDesc& op, const kernels::
   const auto d = dims_of(op);
   // The static graph's activation layout: the equivalent-shape search times the per-tensor GEMM
   // in the graph's own precision.
-  const auto graph_width = [&](hw::DType dtype) {
+  // (weight_bits: what the lowering stages, 4 for the W4A16 graph's INT4 codes.)
+  const auto graph_width = [&](hw::DType dtype, std::uint32_t weight_bits = 0) {
     const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-    return kernels::graph_activation_width(npu, {u(d.m), u(d.k), u(d.n), dtype, 0}, hw::OperandHome::kDram, choice.graph_layout);
+    return kernels::graph_activation_width(npu, {u(d.m), u(d.k), u(d.n), dtype, 0, 0, weight_bits}, hw::OperandHome::kDram, choice.graph_layout);
   };
   switch (f.weights) {
     case kernels::GemmWeights::kI8: return kernels::lower_gemm_i8_npu(d, hw::OperandHome::kDram, graph_width(hw::DType::kInt8));
@@ -46,7 +47,7 @@ kernels::NpuWork lower_matmul_npu_tiles(const model::OpDesc& op, const kernels::
       return kernels::lower_gemm_i8_per_group_npu(d, f.group, npu, hw::OperandHome::kDram, graph_width(hw::DType::kInt8));
     case kernels::GemmWeights::kBlock: {
       if (choice.w4a16 == W4A16Kernel::kVendorGraph) {
-        return kernels::lower_gemm_w4a16_graph_npu(d, npu, hw::OperandHome::kDram, graph_width(hw::DType::kFp16));
+        return kernels::lower_gemm_w4a16_graph_npu(d, npu, hw::OperandHome::kDram, graph_width(hw::DType::kFp16, kernels::kW4a16GraphWeightBits));
       }
       const bool q8 = choice.q8_0_down && op.name == "down_proj";
       return kernels::lower_gemm_w4a16_npu(d, q8 ? kernels::BlockFormat::kQ8_0 : f.block, npu, {choice.dequant, choice.prefetch_weights, {}});

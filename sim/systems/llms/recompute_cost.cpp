@@ -19,7 +19,7 @@ RecomputeCost RecomputeCost::linear(double fixed, double per_token, double per_p
   return c;
 }
 
-RecomputeCost RecomputeCost::from_profile(std::vector<double> tokens, std::vector<double> values) {
+RecomputeCost RecomputeCost::from_profile(std::vector<double> tokens, std::vector<double> values, double pair_fit_tokens) {
   if (tokens.size() != values.size() || tokens.size() < 2) throw std::invalid_argument("RecomputeCost: needs two or more profiled prefills");
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!(tokens[i] > 0) || (i > 0 && !(tokens[i] > tokens[i - 1]))) {
@@ -29,14 +29,17 @@ RecomputeCost RecomputeCost::from_profile(std::vector<double> tokens, std::vecto
   }
   RecomputeCost c;
   const std::size_t n = tokens.size();
-  if (n >= 3) {
+  if (n >= 3) {  // (i2 < 2 below leaves no three: no attention term)
     // The exact quadratic a + b t + q t^2 through three long prefills: q is the second divided
     // difference; the pairs t(t+1)/2 carry t^2 / 2, so the attention per pair is 2q. The three
     // span a factor of 4: the longest, the longest at most a quarter of it and the one nearest
     // (in ratio) halfway between. Neighbours closer together (a window just past a doubling,
     // 4096 and 4100) would read any step of the profile (a unit's tile or graph granularity) as
     // attention.
-    const std::size_t i2 = n - 1;
+    std::size_t i2 = n - 1;
+    if (pair_fit_tokens > 0) {
+      while (i2 > 0 && tokens[i2] > pair_fit_tokens) --i2;
+    }
     std::size_t i0 = 0;
     bool spans = false;  // none a quarter of the longest or shorter: no attention term (0)
     for (std::size_t i = 0; i < i2; ++i) {

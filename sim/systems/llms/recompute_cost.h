@@ -30,8 +30,9 @@ class RecomputeCost {
   // A cold cost linear in tokens: fixed + per_token x t for t >= 1 (hand cases, tests).
   static RecomputeCost linear(double fixed, double per_token, double per_pair = 0);
   // Cold prefills of `tokens` (ascending, distinct, > 0) cost `values`; at least two points.
-  // per_pair from three long ones spanning a factor of 4 (0 when no such three, never negative).
-  static RecomputeCost from_profile(std::vector<double> tokens, std::vector<double> values);
+  // per_pair from three long ones spanning a factor of 4 (0 when no such three, never negative):
+  // the longest at most `pair_fit_tokens` (0: the longest of all) and two shorter.
+  static RecomputeCost from_profile(std::vector<double> tokens, std::vector<double> values, double pair_fit_tokens = 0);
 
   // The pairs a run of `tokens` positions starting at position `start` attends over (causal).
   static double pairs_of(double start, double tokens) { return tokens * start + tokens * (tokens + 1) / 2; }

@@ -48,12 +48,14 @@ std::vector<std::uint64_t> recompute_profile_tokens(std::uint32_t chunk_tokens, 
 // the profile there (ServiceCosts::recompute_s.longest_profiled_tokens() says where). element_bytes: the KV
 // cache's element size (1 INT8, 2 FP16), chunk_bytes: an uncompressed chunk over all layers.
 // longest_context: the most tokens any context of the traces to be served will hold (0: the
-// window). The profile's ladder stops at its first length at or past it (and not before 8
-// chunks), since no recompute covers more: a short trace on a model with a long window does not
-// simulate prefills of the whole window (a 128k window's prefill by a slow-to-simulate recompute
-// system was a minute of host time before the first call). The cold cost of every length the
-// traces reach is then what a whole profile gives; the attention per pair, fitted on the longest
-// prefills, follows the profile's extent.
+// window). The profile's ladder stops at its first length at or past it (and not before 8 chunks
+// or kPairFitTokens), since no recompute covers more: a short trace on a model with a long window
+// does not simulate prefills of the whole window (a 128k window's prefill by a slow-to-simulate
+// recompute system was a minute of host time before the first call). The cold cost of every
+// length the traces reach is what a whole profile gives (interpolated between the same prefills),
+// and the attention per pair is fitted on the prefills up to kPairFitTokens (or the window)
+// whatever the traces reach: a trace's costs do not depend on its other contexts' lengths.
+inline constexpr std::uint64_t kPairFitTokens = 4096;
 ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& model, const Options& opt, std::uint64_t chunk_bytes,
                            std::uint32_t element_bytes, std::uint64_t longest_context = 0);
 

@@ -85,6 +85,22 @@ TEST(RecomputeCost, AStepBetweenCloseProfilePointsIsNotAttention) {
   EXPECT_EQ(RecomputeCost::from_profile({16, 32, 33}, {f(16), f(32), f(33)}).per_pair(), 0.0);
 }
 
+// The attention per pair fitted up to a given length: a profile that goes on past it (a trace
+// reaching further) fits the same, and interpolates the shorter lengths through the same points.
+TEST(RecomputeCost, ThePairFitStopsAtItsLengthWhateverTheProfileReaches) {
+  auto f = [](double t) { return 0.05 + 0.004 * t + 1e-6 * t * t * (t > 4096 ? 1.5 : 1.0); };
+  std::vector<double> x{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}, y;
+  for (double t : x) y.push_back(f(t));
+  const auto cut = RecomputeCost::from_profile(x, y, 4096);
+  x.push_back(8192), y.push_back(f(8192));
+  x.push_back(16384), y.push_back(f(16384));
+  const auto longer = RecomputeCost::from_profile(x, y, 4096);
+  EXPECT_DOUBLE_EQ(cut.per_pair(), longer.per_pair());
+  EXPECT_NEAR(cut.per_pair(), 2e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(cut.cold(3000), longer.cold(3000));
+  EXPECT_GT(RecomputeCost::from_profile(x, y).per_pair(), 2.5e-6);  // fitted at the top: 1024-16384 sees the 1.5x
+}
+
 TEST(RecomputeCost, RejectsProfilesItCannotUse) {
   EXPECT_THROW(RecomputeCost::from_profile({16}, {1}), std::invalid_argument);
   EXPECT_THROW(RecomputeCost::from_profile({16, 16}, {1, 2}), std::invalid_argument);

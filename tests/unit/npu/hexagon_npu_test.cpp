@@ -30,6 +30,16 @@ TEST(HexagonNpu, GemmPlanCacheKeysOnTheOutputWidth) {
   EXPECT_EQ(r.npu.gemm_plan(q8, OperandHome::kDram)->total.writeback_bytes, 32u * 128u);
 }
 
+// And on the staged weight width: W4A16's INT4 codes stage a quarter of an FP16 plan's weight bytes.
+TEST(HexagonNpu, GemmPlanCacheKeysOnTheStagedWeightWidth) {
+  Rig r;
+  const GemmShape f16{32, 256, 256, DType::kFp16}, w4{32, 256, 256, DType::kFp16, 0, 0, 4};
+  const auto a = r.npu.gemm_plan(f16, OperandHome::kDram)->total.stage_bytes;
+  const auto b = r.npu.gemm_plan(w4, OperandHome::kDram)->total.stage_bytes;
+  EXPECT_LT(b, a);
+  EXPECT_EQ(r.npu.gemm_plan(f16, OperandHome::kDram)->total.stage_bytes, a);
+}
+
 TEST(HexagonNpu, DmaPaysSetUpPerTransferThenBytes) {
   Rig r;
   // 10 transfers x 100 ns + 20,000 B at 2 GB/s (the DMA cap) = 1 us + 10 us = 11 us
