@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/core/simulator.h"
 #include "sim/hw/memory/dram_model.h"
@@ -38,10 +39,7 @@ hw::NpuRunMemo::Key npu_work_signature(const kernels::NpuWork& work) {
   for (const auto& st : work.steps) {
     s.add(static_cast<std::uint64_t>(st.kind));
     s.add(static_cast<std::uint64_t>(st.graph_ops));
-    s.add(st.gemm.m), s.add(st.gemm.k), s.add(st.gemm.n), s.add(st.gemm.width);
-    s.add(static_cast<std::uint64_t>(st.gemm.dtype)), s.add(static_cast<std::uint64_t>(st.gemm.out_bytes));
-    s.add(static_cast<std::uint64_t>(st.gemm.weight_bits));
-    static_assert(sizeof(hw::GemmShape) == 48, "GemmShape changed: sign the new field");
+    std::apply([&](auto... f) { (s.add(static_cast<std::uint64_t>(f)), ...); }, st.gemm.key());  // every GemmShape field
     s.add(static_cast<std::uint64_t>(st.home));
     s.add(st.hmx_cycles);
     s.add(st.packets);

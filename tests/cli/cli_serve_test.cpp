@@ -187,6 +187,10 @@ TEST(CliServe, TheRecomputeProfileStopsAtTheLongestContextTheTracesReach) {
   EXPECT_EQ(t["profiled_costs"]["recompute_one_chunk_ms"], u["profiled_costs"]["recompute_one_chunk_ms"]);
   EXPECT_TRUE(t["profiled_costs"]["recompute_chunk_at_window_ms"].is_null());
   EXPECT_FALSE(u["profiled_costs"]["recompute_chunk_at_window_ms"].is_null());
+  // Chunks of 2048 tokens: the fit reaches 8 chunks (under 4096 tokens no three points span 4x,
+  // and the attention per pair fell to 0).
+  const auto big = run_socsim_json(base + (dir / "t.txt").string() + " --set llms.chunk_tokens=2048", "serve_profile_reach_big_chunks");
+  EXPECT_GT(big["profiled_costs"]["recompute_per_mpair_ms"].get<double>(), 0.0);
 }
 
 // Trace values past what a run can mean: a time beyond a year (--hours' cap) and a call's growth

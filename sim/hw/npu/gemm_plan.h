@@ -17,6 +17,7 @@
 // dimension rounded up to whole tiles) all follow from this.
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/hw/dtype.h"
@@ -41,6 +42,9 @@ struct GemmShape {
   // DMA moves a quarter of an FP16 tile's bytes while the TCM holds the widened tile).
   std::uint32_t weight_bits = 0;
   bool operator==(const GemmShape&) const = default;  // every field: a new one is compared too
+  // Every field, for the caches keyed on a shape (HexagonNpu's plans, the alone-replay signature):
+  // a new field joins here.
+  auto key() const { return std::tuple{m, k, n, width, static_cast<int>(dtype), out_bytes, weight_bits}; }
 };
 
 // Activation rows the GEMM moves and multiplies: m, or m's crouton-padded positions (width >= 1).

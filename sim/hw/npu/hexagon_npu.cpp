@@ -181,10 +181,7 @@ void HexagonNpu::check_mappable(std::uint64_t bytes, std::string_view what) cons
 
 std::shared_ptr<const GemmPlan> HexagonNpu::gemm_plan(const GemmShape& shape, OperandHome home) {
   if (plan_source_) return plan_source_->gemm_plan(shape, home);
-  // A new GemmShape field must join this key (and npu_work_signature's): the size is the reminder.
-  static_assert(sizeof(GemmShape) == 48, "GemmShape changed: key the plan cache on the new field");
-  const auto key = std::tuple{shape.m, shape.k, shape.n, shape.width, static_cast<int>(shape.dtype), static_cast<int>(home), shape.out_bytes,
-                              shape.weight_bits};
+  const auto key = std::pair{shape.key(), static_cast<int>(home)};  // every GemmShape field
   if (auto it = gemm_plans_.find(key); it != gemm_plans_.end()) return it->second;
   if (gemm_plans_.size() >= kGemmPlanCacheLimit) gemm_plans_.clear();  // e.g. attention shapes growing with a long decode
   auto plan = std::make_shared<const GemmPlan>(plan_hmx_gemm(spec_, shape, home));

@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/core/clock_domain.h"
@@ -138,9 +139,7 @@ class HexagonNpu {
   bool replay_alone_runs_ = true;
   // Keyed on every GemmShape field (and the operands' home): a plan of INT32 outputs is not one
   // of INT8 outputs at the same m, k, n.
-  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, int, int, std::uint32_t, std::uint32_t>,
-           std::shared_ptr<const GemmPlan>>
-      gemm_plans_;
+  std::map<std::pair<decltype(std::declval<GemmShape>().key()), int>, std::shared_ptr<const GemmPlan>> gemm_plans_;
 };
 
 }  // namespace socsim::hw

@@ -102,7 +102,9 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   // that it is the same whatever the traces reach: fitted at the top of a profile cut where the
   // traces stop, one longer context moved every other context's recompute cost (llama-3.2-1b on
   // the 8 Gen 3 by llm-npu: 1071 ms per million pairs from contexts of 33 tokens, 446 from 8000).
-  const std::uint64_t pair_fit = model.max_context == 0 ? kPairFitTokens : std::min<std::uint64_t>(model.max_context, kPairFitTokens);
+  // (At least 8 chunks: chunks past 1024 tokens leave too few ladder points under 4096 to span 4x.)
+  const std::uint64_t fit_len = std::max<std::uint64_t>(kPairFitTokens, 8ull * opt.chunk_tokens);
+  const std::uint64_t pair_fit = model.max_context == 0 ? fit_len : std::min<std::uint64_t>(model.max_context, fit_len);
   if (longest_context > 0) {
     const std::uint64_t reach = std::max<std::uint64_t>({longest_context, 8ull * opt.chunk_tokens, pair_fit});
     const auto past = std::find_if(lengths.begin(), lengths.end(), [&](std::uint64_t n) { return n >= reach; });

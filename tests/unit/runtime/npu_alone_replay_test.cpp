@@ -141,6 +141,21 @@ TEST(NpuAloneReplay, SignatureSeesEveryTimedField) {
     }
   }
   EXPECT_NE(npu_work_signature(packets), key);
+  // Every GemmShape field: a W4A16 graph's INT4 staging is another run than an FP16 plan's.
+  for (const auto& field : {&hw::GemmShape::m, &hw::GemmShape::k, &hw::GemmShape::n, &hw::GemmShape::width}) {
+    auto g = work;
+    g.steps.push_back(kernels::NpuStep::hmx_gemm("g", {64, 64, 64, hw::DType::kFp16}, hw::OperandHome::kDram));
+    auto h = g;
+    h.steps.back().gemm.*field += 1;
+    EXPECT_NE(npu_work_signature(h), npu_work_signature(g));
+  }
+  for (const auto& field : {&hw::GemmShape::out_bytes, &hw::GemmShape::weight_bits}) {
+    auto g = work;
+    g.steps.push_back(kernels::NpuStep::hmx_gemm("g", {64, 64, 64, hw::DType::kFp16}, hw::OperandHome::kDram));
+    auto h = g;
+    h.steps.back().gemm.*field = 4;
+    EXPECT_NE(npu_work_signature(h), npu_work_signature(g));
+  }
 }
 
 // Every number of a report, "events" aside, within `rel` of the other's.

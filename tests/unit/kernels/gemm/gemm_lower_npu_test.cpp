@@ -97,6 +97,22 @@ TEST(GemmLowerNpu, W4A16VendorGraphWidensEachStagedWeightTile) {
   expect_hvx(w.steps[3], 64.0 * 2048 / (spec.hvx.vector_bytes / 2) * (spec.hvx.qfloat ? 2 : 1), spec.hvx.contexts);
 }
 
+// Weights resident in TCM (staged once) and activation row blocks streamed past them: each weight
+// tile is loaded into HMX once per row block but widened once.
+TEST(GemmLowerNpu, W4A16VendorGraphWidensResidentWeightsOnce) {
+  auto spec = test::small_npu();  // 32 x 32 FP16 tiles of 2 KiB
+  spec.tcm_bytes = 64 * 1024;
+  // 256x128x64: W = 4 x 2 tiles = 16 KiB (resident), A = 8 x 4 tiles = 64 KiB (not), rows of
+  // 4 + 2 tiles = 12 KiB double-buffered in (64 - 16) / 2 KiB: 2 row tiles a block, 4 blocks.
+  const auto plan = hw::plan_hmx_gemm(spec, {256, 128, 64, hw::DType::kFp16, 0, 0, kW4a16GraphWeightBits}, hw::OperandHome::kDram);
+  ASSERT_EQ(plan.strategy, hw::GemmStrategy::kWeightsResident);
+  ASSERT_EQ(plan.blocks.size(), 4u);
+  EXPECT_EQ(plan.total.weight_loads, 32u);
+  const NpuWork w = lower_gemm_w4a16_graph_npu({256, 128, 64}, spec);
+  const double units = 8.0 * spec.hmx.tile_rows * spec.hmx.fp16_tile_depth / (2.0 * spec.hvx.vector_bytes);
+  expect_hvx(w.steps[1], units * (2 + 2 * spec.hvx.vlut16_packets), spec.hvx.contexts);
+}
+
 TEST(GemmLowerNpu, W4A16StreamsQuantizedWeightsThroughTcm) {
   const auto spec = test::small_npu();  // TCM 1 MiB: working set 512 KiB
   // 1x2048x4096 Q4_0, tile groups: mt 1, kt 64, nt 128. Row block: 256 KiB / (64 x 2 KiB) = 2 -> 1.
