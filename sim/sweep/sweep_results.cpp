@@ -68,6 +68,16 @@ std::vector<std::string> texts(const Json& v, const std::string& path, const std
 
 }  // namespace
 
+std::uint64_t row_check(const SweepResults& r, const ResultRow& row) {
+  std::uint64_t h = r.fingerprint;
+  fingerprint_mix(h, std::to_string(row.run));
+  for (std::size_t i = 0; i < r.columns.size() && i < row.values.size(); ++i) {
+    fingerprint_mix(h, r.columns[i]);
+    fingerprint_mix(h, row.values[i]);
+  }
+  return h;
+}
+
 nlohmann::ordered_json to_json(const SweepResults& r) {
   nlohmann::ordered_json j;
   j["sweep"] = r.name;
@@ -86,7 +96,7 @@ nlohmann::ordered_json to_json(const SweepResults& r) {
     }
     nlohmann::ordered_json keys = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < r.columns.size(); ++i) keys[r.columns[i]] = row.values[i];
-    nlohmann::ordered_json jr = {{"run", row.run}, {"keys", keys}, {"metrics", m}};
+    nlohmann::ordered_json jr = {{"run", row.run}, {"keys", keys}, {"check", fmt::format("{:016x}", row_check(r, row))}, {"metrics", m}};
     if (!row.error.empty()) jr["error"] = row.error;
     rows.push_back(std::move(jr));
   }
@@ -169,6 +179,23 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       }
       for (const auto& m : r.metrics) {
         row.metrics.push_back(jm.contains(m) ? std::optional<double>(number(jm.at(m), at + ".metrics." + m, file)) : std::nullopt);
+      }
+      // The run's keys are what the sweep (its fingerprint: spec, grid and inputs) gave this run
+      // index: an edited value, or a row moved to another index, would merge (or resume) as a
+      // result of a configuration the sweep never ran. Files written before socsim wrote the
+      // check have none, and are taken as they are.
+      if (jr.contains("check")) {
+        const std::string want = fmt::format("{:016x}", row_check(r, row));
+        const std::string got = text(jr.at("check"), at + ".check", file);
+        if (got != want) {
+          std::string shown_keys;
+          for (std::size_t i = 0; i < r.columns.size(); ++i) shown_keys += (i ? " " : "") + r.columns[i] + "=" + row.values[i];
+          bad_file(file, at + ".keys",
+                   where + "'s keys (" + (shown_keys.empty() ? std::string("none") : shown_keys) +
+                       ") are not the ones this sweep gave run " + std::to_string(row.run) +
+                       " (its check is " + got + ", they give " + want +
+                       "): the file was edited or damaged; run the shard again rather than merge or resume it");
+        }
       }
       if (jr.contains("error")) {
         row.error = text(jr.at("error"), at + ".error", file);

@@ -35,6 +35,10 @@ struct SweepResults {
   InputParts inputs;
 };
 
+// A run's check: its index and keys hashed with the sweep's fingerprint, written beside them so a
+// merge or resume refuses a row whose keys are not the ones the sweep gave that run.
+std::uint64_t row_check(const SweepResults& r, const ResultRow& row);
+
 nlohmann::ordered_json to_json(const SweepResults& r);
 // Throws config::ConfigError naming `file` when it is not a sweep's results.json.
 SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file);

@@ -95,7 +95,7 @@ ServiceCosts profile_costs(const hw::SocSpec& soc, const model::ModelConfig& mod
   std::vector<double> x, t, e;
   bool kv_on_gpu = false;  // the recompute system computes on the GPU: the KV must go there
   // The window's ladder, cut after its first length at or past what the traces reach (and never
-  // before 8 chunks): the lengths the traces need are interpolated between the same prefills as in
+  // before 8 chunks or the pair fit's length, below): the lengths the traces need are interpolated between the same prefills as in
   // a whole profile, and one chunk is never extrapolated from token-sized prefills.
   auto lengths = recompute_profile_tokens(opt.chunk_tokens, model.max_context);
   // The attention per pair is fitted on the prefills up to a fixed length (or the window), so

@@ -105,6 +105,42 @@ TEST(SweepResults, AMergeRefusesOnePartTwiceAndAFailedRunWithMetrics) {
   }
 }
 
+// Each row carries a check of its index and keys under the sweep's fingerprint: a value the sweep
+// never gave that run (an edited file) or a row moved to another index is refused by name; files
+// written before the check still load; an edited metric is not a configuration and still loads.
+TEST(SweepResults, ARowWhoseKeysAreNotTheSweepsIsRefused) {
+  const auto good = to_json(table({1, 3}));
+  ASSERT_TRUE(good["runs"][0].contains("check"));
+  EXPECT_NE(good["runs"][0]["check"], good["runs"][1]["check"]);
+  auto edited = good;
+  edited["runs"][1]["keys"]["npu.tcm"] = "60MiB";
+  try {
+    results_from_json(edited, "a/results.json");
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key(), "runs[1].keys");
+    EXPECT_NE(std::string(e.what()).find("run 3's keys (npu.tcm=60MiB note=a,\"b\") are not the ones this sweep gave run 3"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("run the shard again"), std::string::npos) << e.what();
+  }
+  auto moved = good;
+  moved["runs"][1]["run"] = 2;  // run 3's keys and check under index 2
+  EXPECT_THROW(results_from_json(moved, "a"), config::ConfigError);
+  auto other_sweep = good;
+  other_sweep["fingerprint"] = "0000000000000001";  // the checks were made under another fingerprint
+  EXPECT_THROW(results_from_json(other_sweep, "a"), config::ConfigError);
+  auto not_text = good;
+  not_text["runs"][0]["check"] = 7;
+  EXPECT_THROW(results_from_json(not_text, "a"), config::ConfigError);
+  auto older = good;
+  for (auto& run : older["runs"]) run.erase("check");
+  EXPECT_EQ(results_from_json(older, "a").rows.size(), 2u);
+  auto metric = good;
+  metric["runs"][0]["metrics"]["ttft_ms"] = 5.0;
+  EXPECT_EQ(*results_from_json(metric, "a").rows[0].metrics[0], 5.0);
+}
+
 // Shards run from other inputs: the merge names the inputs that changed where both recorded them,
 // the fingerprints otherwise (files written before the inputs were recorded); the record survives
 // results.json, and a record that is not socsim's is refused.
