@@ -47,6 +47,13 @@ Geometry geometry(const NpuSpec& npu, const GemmShape& s) {
 // against `rows` activation row tiles.
 std::uint64_t column_bytes(const Geometry& g, std::uint64_t rows) { return g.kt * g.tile_bytes + rows * g.out_tile_bytes; }
 
+// The activations-resident strategy holds `rows` row tiles: their activations in half the TCM, a
+// weight column with its output tiles double buffered in the rest.
+bool holds_activations(const Geometry& g, std::uint64_t rows, std::uint64_t tcm) {
+  const std::uint64_t a = rows * g.kt * g.tile_bytes;
+  return a <= tcm / 2 && column_bytes(g, rows) <= (tcm - a) / 2;
+}
+
 // Cycles HMX spends on a block: every weight tile loaded once into the array, then multiplied by
 // each resident activation tile; each finished output tile drained once. Several HMX units split
 // the work evenly (they share nothing but TCM).
@@ -231,7 +238,7 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     b.output_tiles = g.mt * g.nt;
     finish_block(b, npu, g);
     plan.blocks.push_back(b);
-  } else if (a_bytes <= tcm / 2 && column_bytes(g, g.mt) <= (tcm - a_bytes) / 2) {
+  } else if (holds_activations(g, g.mt, tcm)) {
     // Activations resident; the rest of the TCM double-buffers weight columns.
     plan.strategy = GemmStrategy::kActivationsResident;
     GemmBlock prologue;
@@ -259,17 +266,18 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
       plan.blocks.push_back(b);
     }
   } else {
-    // Neither fits: row blocks of a quarter of the TCM, all weights streamed again for each.
+    // Neither fits: the activations in row blocks, each run as the activations-resident strategy
+    // runs a whole GEMM (all weights streamed again for each block), so a row block is as many row
+    // tiles as that strategy holds: half the TCM, a weight column with the block's output tiles
+    // double buffered in the rest (fewer rows when the outputs would not fit). (A quarter, as
+    // the first planner took, streamed a 1024-token prefill's weights 4 times, FFN down's 16.)
     plan.strategy = GemmStrategy::kRowBlocked;
-    // (A row tile's activations, and one weight column with the block's output tiles double
-    // buffered beside them, must fit: fewer rows when the outputs would not.)
-    std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 4 / (g.kt * g.tile_bytes)));
-    const auto fits = [&](std::uint64_t r) {
-      const std::uint64_t a_block = r * g.kt * g.tile_bytes;
-      return a_block <= tcm && column_bytes(g, r) <= (tcm - a_block) / 2;
-    };
-    while (rows > 1 && !fits(rows)) --rows;
-    if (!fits(rows)) {
+    std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 2 / (g.kt * g.tile_bytes)));
+    while (rows > 1 && !holds_activations(g, rows, tcm)) --rows;
+    // One row tile may take more than half (a long K): it needs only a weight column with its
+    // output tiles double buffered beside it.
+    const std::uint64_t row_tile = rows * g.kt * g.tile_bytes;
+    if (row_tile > tcm || column_bytes(g, rows) > (tcm - row_tile) / 2) {
       throw HardwareLimitError("npu.tcm", "a " + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n) +
                                   " GEMM needs one row tile of activations (" + std::to_string(g.kt * g.tile_bytes) +
                                   " B) beside two weight columns with their output tiles (" + std::to_string(2 * column_bytes(g, 1)) +

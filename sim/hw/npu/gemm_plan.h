@@ -12,7 +12,8 @@
 //   - activations fit in half the TCM: stage them once, stream weight columns through the rest;
 //   - else weights fit in half the TCM: stage them once, stream activation row blocks (every block
 //     reloads each weight tile into the array);
-//   - else block the rows so a block fits a quarter of the TCM and stream all weights per block.
+//   - else block the rows, each block as many row tiles as the activations-resident case holds (half
+//     the TCM), and stream all weights per block.
 // Order sensitivity (which operand is the weight), shape sensitivity and padding stages (every
 // dimension rounded up to whole tiles) all follow from this.
 #include <cstdint>

@@ -57,7 +57,7 @@ TEST(GemmPlan, AColumnWithItsOutputsMustFitBesideARowTile) {
     EXPECT_NE(std::string(e.what()).find("does not fit the TCM of 65536 B"), std::string::npos) << e.what();
   }
   // k = 256 fits one row (16 + 2 x 18 = 52 KiB) but not two (32 + 2 x 20 = 72 KiB): one row a
-  // block, though a quarter of the TCM holds one row tile's activations either way.
+  // block, though half the TCM holds two row tiles' activations.
   const auto p = plan_hmx_gemm(npu, {512, 256, 2048, DType::kFp16}, OperandHome::kDram);
   EXPECT_EQ(p.strategy, GemmStrategy::kRowBlocked);
   // With INT32 outputs (4 KiB a tile) one row takes 16 + 2 x 20 = 56 KiB: still one.
@@ -194,10 +194,31 @@ TEST(GemmPlan, NeitherFitsStreamsWeightsPerRowBlock) {
   // 512x256x256 FP16: A = 16x8 tiles = 256 KiB, W = 8x8 = 128 KiB: neither fits half of 64 KiB.
   const auto p = plan_hmx_gemm(npu, {512, 256, 256, DType::kFp16}, OperandHome::kDram);
   EXPECT_EQ(p.strategy, GemmStrategy::kRowBlocked);
-  // Row block: 16 KiB (a quarter of the TCM) / (8 tiles x 2 KiB) = 1 row tile -> 16 row blocks,
-  // each streaming all 64 weight tiles again.
+  // Row block: as many row tiles as the activations-resident strategy holds: two (32 KiB, half
+  // the TCM) leave 16 KiB a buffer for a column of 8 weight tiles and two output tiles (20 KiB),
+  // so one row tile (16 + 2 x 18 = 52 KiB) -> 16 row blocks, each streaming all 64 weight tiles
+  // again.
   EXPECT_EQ(p.total.weight_loads, 16u * 64u);
   EXPECT_EQ(p.total.stage_bytes, 16u * (16384u + 64u * 2048u));
+}
+
+// A row block is what the activations-resident strategy holds: half the TCM of activations with a
+// weight column and its output tiles double buffered in the rest. 512x128x1024 FP16 on 64 KiB: a
+// row tile is 4 tiles (8 KiB); four (32 KiB) leave two 16 KiB buffers, each a column of 4 weight
+// tiles with 4 output tiles (16 KiB): 4 row blocks, each streaming all 4 x 32 weight tiles. (A
+// quarter of the TCM, the first planner's row block, took 2 row tiles and streamed them 8 times.)
+TEST(GemmPlan, ARowBlockHoldsWhatTheActivationsResidentStrategyHolds) {
+  const auto npu = test::small_npu();
+  const auto p = plan_hmx_gemm(npu, {512, 128, 1024, DType::kFp16}, OperandHome::kDram);
+  EXPECT_EQ(p.strategy, GemmStrategy::kRowBlocked);
+  EXPECT_EQ(p.total.weight_loads, 4u * 128u);
+  EXPECT_EQ(p.total.stage_bytes, 4u * (4u * 8192u + 128u * 2048u));
+  EXPECT_EQ(p.total.tile_ops, 16u * 4u * 32u);  // every tile product once
+  // One more output byte a tile and four row tiles no longer hold their column: three a block.
+  GemmShape wide{512, 128, 1024, DType::kFp16};
+  wide.out_bytes = 4;  // 4 KiB output tiles: a column of 3 rows is 8 + 12 = 20 KiB <= (64 - 24) / 2
+  const auto q = plan_hmx_gemm(npu, wide, OperandHome::kDram);
+  EXPECT_EQ(q.total.weight_loads, 6u * 128u);  // ceil(16 / 3) = 6 row blocks
 }
 
 TEST(GemmPlan, WhichOperandIsTheWeightMatters) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "sim/config/config_error.h"
 #include "sim/hw/soc_spec.h"
 
@@ -39,7 +41,10 @@ TEST(SimulateRun, PrefillScalesWithThePrompt) {
   for (const char* system : {"cpu-only", "gpu-only", "npu-only"}) {
     RunSetup a(system, "qwen2-0.5b", 256, 1), b(system, "qwen2-0.5b", 1024, 1);
     const double ta = *a.run().prefill_ms, tb = *b.run().prefill_ms;
-    EXPECT_GT(tb, 2.0 * ta) << system;  // 4x the tokens: well over twice the time
+    // 4x the tokens: well over twice the time on the CPU and GPU; the NPU streams each matmul's
+    // weights once per pass (twice for FFN down at 1024 rows), a cost the rows do not add to, so
+    // there 4x the tokens takes less than twice the time (qwen2-0.5b: 129.2 -> 238.6 ms).
+    EXPECT_GT(tb, (std::string(system) == "npu-only" ? 1.5 : 2.0) * ta) << system;
     EXPECT_LT(tb, 8.0 * ta) << system;  // attention grows faster than linear, not wildly
   }
 }
