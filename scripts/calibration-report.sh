@@ -31,6 +31,7 @@ mechanism() {
     tts.t2.hvx-read*) echo "HVX core-path read bandwidth (npu.hvx.read_bandwidth)" ;;
     heterollm.s3.bw*) echo "shared DRAM: per-master port caps under the SoC peak (dram.*, *.port_bandwidth)" ;;
     heterollm.s3.gpu-copy*) echo "GPU clEnqueueWriteBuffer fixed cost (gpu.copy_fixed)" ;;
+    heterollm.s3.npu-order*) echo "HMX weight-stationary plan: wide weights streamed tile by tile (one DMA transfer each, npu.dma.descriptor_overhead) vs narrow weights resident with large activation row blocks" ;;
     heterollm.s3.*) echo "GPU queue: submission, restart after a sync (gpu.submit, gpu.restart)" ;;
     shadowattn.s34.*) echo "a graph execute: call, dispatch per node and the synchronization of its client buffers per execute and per byte of its I/O (npu.graph.execute_overhead, op_dispatch, client_io_call, client_io_bandwidth)" ;;
     heterollm.prefill.*) echo "HeteroLLM partition solver over the vendor W4A16 static graph (NPU) and the GPU's linear model" ;;
