@@ -69,11 +69,17 @@ std::vector<std::string> texts(const Json& v, const std::string& path, const std
 }  // namespace
 
 std::uint64_t row_check(const SweepResults& r, const ResultRow& row) {
+  // Each text as results.json holds it: written with invalid UTF-8 replaced (sweep_files.cpp),
+  // so a value from a file name that is not UTF-8 reads back as the replacement character; the
+  // check must be the same before writing and after reading.
+  const auto as_written = [](const std::string& text) {
+    return nlohmann::ordered_json(text).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  };
   std::uint64_t h = r.fingerprint;
   fingerprint_mix(h, std::to_string(row.run));
   for (std::size_t i = 0; i < r.columns.size() && i < row.values.size(); ++i) {
-    fingerprint_mix(h, r.columns[i]);
-    fingerprint_mix(h, row.values[i]);
+    fingerprint_mix(h, as_written(r.columns[i]));
+    fingerprint_mix(h, as_written(row.values[i]));
   }
   return h;
 }
@@ -105,7 +111,7 @@ nlohmann::ordered_json to_json(const SweepResults& r) {
   return j;
 }
 
-SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file) {
+SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file, bool verify_checks) {
   SweepResults r;
   try {
     r.name = text(field(j, "sweep", "", file), "sweep", file);
@@ -148,6 +154,8 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
     r.columns = texts(field(j, "columns", "", file), "columns", file);
     r.metrics = texts(field(j, "metrics", "", file), "metrics", file);
     std::set<std::size_t> listed;
+    std::size_t checked = 0;           // rows with a check
+    std::string first_unchecked;       // the first row without one
     const Json& runs = field(j, "runs", "", file);
     if (!runs.is_array()) not_results(file, "runs", "expected a list of runs, got " + shown(runs));
     for (std::size_t n = 0; n < runs.size(); ++n) {
@@ -183,8 +191,10 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
       // The run's keys are what the sweep (its fingerprint: spec, grid and inputs) gave this run
       // index: an edited value, or a row moved to another index, would merge (or resume) as a
       // result of a configuration the sweep never ran. Files written before socsim wrote the
-      // check have none, and are taken as they are.
-      if (jr.contains("check")) {
+      // check have none, and are taken as they are (a file checks all its rows or none).
+      if (!jr.contains("check") && first_unchecked.empty()) first_unchecked = where;
+      if (jr.contains("check")) ++checked;
+      if (jr.contains("check") && verify_checks) {
         const std::string want = fmt::format("{:016x}", row_check(r, row));
         const std::string got = text(jr.at("check"), at + ".check", file);
         if (got != want) {
@@ -203,6 +213,11 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
         if (!jm.empty()) bad_file(file, "metrics", where + " has both an error and metrics: a failed run reports none");
       }
       r.rows.push_back(std::move(row));
+    }
+    // socsim writes a check on every row or (before it wrote them) on none: a row without one
+    // beside rows with one had it removed, and would merge as an unchecked older row.
+    if (verify_checks && checked > 0 && !first_unchecked.empty()) {
+      bad_file(file, "check", first_unchecked + " has no check, though other rows of the file have one: the file was edited or damaged; run the shard again");
     }
   } catch (const nlohmann::json::exception& e) {
     bad_file(file, "", std::string("not a sweep results.json: ") + e.what());

@@ -40,8 +40,9 @@ struct SweepResults {
 std::uint64_t row_check(const SweepResults& r, const ResultRow& row);
 
 nlohmann::ordered_json to_json(const SweepResults& r);
-// Throws config::ConfigError naming `file` when it is not a sweep's results.json.
-SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file);
+// Throws config::ConfigError naming `file` when it is not a sweep's results.json, or (with
+// verify_checks) when a row's keys are not the ones its check says the sweep gave that run.
+SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file, bool verify_checks = true);
 // CSV: run, the columns, the metrics, and an `error` column when any run failed.
 std::string to_csv(const SweepResults& r);
 std::size_t failed_runs(const SweepResults& r);

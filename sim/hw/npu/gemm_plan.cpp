@@ -213,6 +213,59 @@ const char* strategy_name(GemmStrategy s) {
   return "?";
 }
 
+namespace {
+
+// Weights resident: staged once; the rest of the TCM double-buffers activation row blocks with
+// their outputs (every block reloads each weight tile into the array).
+void weights_resident(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t tcm) {
+  plan.strategy = GemmStrategy::kWeightsResident;
+  const std::uint64_t w_bytes = g.kt * g.nt * g.tile_bytes;
+  const std::uint64_t per_row = g.kt * g.tile_bytes + g.nt * g.out_tile_bytes;
+  const std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, (tcm - w_bytes) / 2 / per_row));
+  bool first = true;
+  for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
+    const std::uint64_t r = std::min(rows, g.mt - r0);
+    GemmBlock b;
+    if (first) b.stage_bytes = g.kt * g.nt * g.w_stage_bytes, b.stage_transfers = g.kt * g.nt;
+    first = false;
+    b.stage_bytes += r * g.kt * g.tile_bytes;
+    b.stage_transfers += 1;
+    b.weight_loads = g.kt * g.nt;
+    b.tile_ops = g.kt * g.nt * r;
+    b.output_tiles = r * g.nt;
+    b.writeback_bytes = r * g.nt * g.out_tile_bytes;
+    finish_block(b, npu, g);
+    plan.blocks.push_back(b);
+  }
+}
+
+// Row blocks of `rows` row tiles (the last may be fewer), each staged once and streaming every
+// weight column through the rest of the TCM.
+void row_blocked(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t tcm) {
+  plan.strategy = GemmStrategy::kRowBlocked;
+  std::size_t full_begin = 0, full_end = 0;  // the blocks of the first full row block
+  for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
+    const std::uint64_t r = std::min(rows, g.mt - r0);
+    if (r == rows && full_end > full_begin) {
+      // Every full row block streams the weights the same way: its blocks are the first's.
+      for (std::size_t i = full_begin; i < full_end; ++i) {
+        const GemmBlock b = plan.blocks[i];  // a copy: push_back may reallocate
+        plan.blocks.push_back(b);
+      }
+      continue;
+    }
+    GemmBlock prologue;
+    prologue.stage_bytes = r * g.kt * g.tile_bytes;
+    prologue.stage_transfers = 1;
+    const std::uint64_t a_block = r * g.kt * g.tile_bytes;
+    const std::size_t before = plan.blocks.size();
+    stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);
+    if (r == rows && full_end == full_begin) full_begin = before, full_end = plan.blocks.size();
+  }
+}
+
+}  // namespace
+
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
   if (s.m == 0 || s.k == 0 || s.n == 0) throw std::invalid_argument("GEMM with an empty dimension");
   const Geometry g = geometry(npu, s);
@@ -245,63 +298,48 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     prologue.stage_bytes = a_bytes;
     prologue.stage_transfers = 1;
     stream_weight_columns(plan, npu, g, g.mt, (tcm - a_bytes) / 2, prologue);
-  } else if (w_bytes <= tcm / 2 && g.kt * g.tile_bytes + g.nt * g.out_tile_bytes <= (tcm - w_bytes) / 2) {
-    // Weights resident; the rest double-buffers activation row blocks with their outputs.
-    plan.strategy = GemmStrategy::kWeightsResident;
-    const std::uint64_t per_row = g.kt * g.tile_bytes + g.nt * g.out_tile_bytes;
-    const std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, (tcm - w_bytes) / 2 / per_row));
-    bool first = true;
-    for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
-      const std::uint64_t r = std::min(rows, g.mt - r0);
-      GemmBlock b;
-      if (first) b.stage_bytes = g.kt * g.nt * g.w_stage_bytes, b.stage_transfers = g.kt * g.nt;
-      first = false;
-      b.stage_bytes += r * g.kt * g.tile_bytes;
-      b.stage_transfers += 1;
-      b.weight_loads = g.kt * g.nt;
-      b.tile_ops = g.kt * g.nt * r;
-      b.output_tiles = r * g.nt;
-      b.writeback_bytes = r * g.nt * g.out_tile_bytes;
-      finish_block(b, npu, g);
-      plan.blocks.push_back(b);
-    }
   } else {
-    // Neither fits: the activations in row blocks, each run as the activations-resident strategy
-    // runs a whole GEMM (all weights streamed again for each block), so a row block is as many row
-    // tiles as that strategy holds: half the TCM, a weight column with the block's output tiles
-    // double buffered in the rest (fewer rows when the outputs would not fit). (A quarter, as
-    // the first planner took, streamed a 1024-token prefill's weights 4 times, FFN down's 16.)
-    plan.strategy = GemmStrategy::kRowBlocked;
+    // The activations do not fit half the TCM: weights resident (when they fit half) or row
+    // blocks, timed on an idle NPU as the weight columns are and the fastest kept (ties to the
+    // earlier). Fixed choices made more TCM slower: weights resident taken whenever they fit
+    // (4096x2048x2048 FP16: 3.34 ms row-blocked at 11 MiB, 3.9 weights-resident at 16), the
+    // most rows a block whatever the last block (4096x896x4864: 3.31 ms at 8 MiB, 4.04 at 13.5).
+    std::vector<GemmPlan> candidates;
+    if (w_bytes <= tcm / 2 && g.kt * g.tile_bytes + g.nt * g.out_tile_bytes <= (tcm - w_bytes) / 2) {
+      candidates.push_back(plan);
+      weights_resident(candidates.back(), npu, g, tcm);
+    }
+    // Row blocks, each run as the activations-resident strategy runs a whole GEMM (all weights
+    // streamed again per block), so a block is at most what that strategy holds: half the TCM
+    // of activations, a weight column with the block's output tiles double buffered in the rest
+    // (fewer rows where the outputs would not fit). One row tile may take more than half (a long
+    // K): it needs only a weight column with its output tiles double buffered beside it. (A
+    // quarter, as the first planner took, streamed a 1024-token prefill's weights 4 times, FFN
+    // down's 16.) The most rows a block, and the same number of passes in even blocks (the
+    // most rows can leave a last block of a row tile or two that still streams every weight).
     std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 2 / (g.kt * g.tile_bytes)));
     while (rows > 1 && !holds_activations(g, rows, tcm)) --rows;
-    // One row tile may take more than half (a long K): it needs only a weight column with its
-    // output tiles double buffered beside it.
     const std::uint64_t row_tile = rows * g.kt * g.tile_bytes;
-    if (row_tile > tcm || column_bytes(g, rows) > (tcm - row_tile) / 2) {
+    if (row_tile <= tcm && column_bytes(g, rows) <= (tcm - row_tile) / 2) {
+      const std::uint64_t passes = ceil_div(g.mt, rows), even = ceil_div(g.mt, passes);
+      for (const std::uint64_t r : even == rows ? std::vector<std::uint64_t>{rows} : std::vector<std::uint64_t>{rows, even}) {
+        candidates.push_back(plan);
+        row_blocked(candidates.back(), npu, g, r, tcm);
+      }
+    }
+    if (candidates.empty()) {
       throw HardwareLimitError("npu.tcm", "a " + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n) +
                                   " GEMM needs one row tile of activations (" + std::to_string(g.kt * g.tile_bytes) +
                                   " B) beside two weight columns with their output tiles (" + std::to_string(2 * column_bytes(g, 1)) +
                                   " B), which does not fit the TCM of " + std::to_string(tcm) + " B");
     }
-    std::size_t full_begin = 0, full_end = 0;  // the blocks of the first full row block
-    for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
-      const std::uint64_t r = std::min(rows, g.mt - r0);
-      if (r == rows && full_end > full_begin) {
-        // Every full row block streams the weights the same way: its blocks are the first's.
-        for (std::size_t i = full_begin; i < full_end; ++i) {
-          const GemmBlock b = plan.blocks[i];  // a copy: push_back may reallocate
-          plan.blocks.push_back(b);
-        }
-        continue;
-      }
-      GemmBlock prologue;
-      prologue.stage_bytes = r * g.kt * g.tile_bytes;
-      prologue.stage_transfers = 1;
-      const std::uint64_t a_block = r * g.kt * g.tile_bytes;
-      const std::size_t before = plan.blocks.size();
-      stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);
-      if (r == rows && full_end == full_begin) full_begin = before, full_end = plan.blocks.size();
+    std::size_t best = 0;
+    double best_t = idle_plan_seconds(npu, candidates[0]);
+    for (std::size_t i = 1; i < candidates.size(); ++i) {
+      const double t = idle_plan_seconds(npu, candidates[i]);
+      if (t < best_t) best = i, best_t = t;
     }
+    plan = std::move(candidates[best]);
   }
   for (const auto& b : plan.blocks) add(plan.total, b);
   return plan;

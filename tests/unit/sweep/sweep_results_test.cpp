@@ -136,9 +136,31 @@ TEST(SweepResults, ARowWhoseKeysAreNotTheSweepsIsRefused) {
   auto older = good;
   for (auto& run : older["runs"]) run.erase("check");
   EXPECT_EQ(results_from_json(older, "a").rows.size(), 2u);
+  // A file checks all its rows or none: an edited row whose check was removed is refused.
+  auto stripped = edited;
+  stripped["runs"][1].erase("check");
+  try {
+    results_from_json(stripped, "a/results.json");
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("run 3 has no check, though other rows of the file have one"), std::string::npos) << e.what();
+  }
+  // Who owns a folder is read without the checks (an edited file is still another sweep's).
+  EXPECT_EQ(results_from_json(edited, "a", false).rows[1].values[0], "60MiB");
+  EXPECT_EQ(results_from_json(stripped, "a", false).fingerprint, 0xabcdefu);
   auto metric = good;
   metric["runs"][0]["metrics"]["ttft_ms"] = 5.0;
   EXPECT_EQ(*results_from_json(metric, "a").rows[0].metrics[0], 5.0);
+}
+
+// results.json is written with invalid UTF-8 replaced (a value from a file name that is not
+// UTF-8): the check is made on the text as written, so such a file reads back whole.
+TEST(SweepResults, AValueThatIsNotUtf8ReadsBackUnderItsCheck) {
+  auto t = table({1, 3});
+  t.rows[0].values[0] = "soc-\xED\xA0\x80.yaml";
+  const std::string text = to_json(t).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  const auto back = results_from_json(nlohmann::ordered_json::parse(text), "a");
+  EXPECT_EQ(back.rows[0].values[0], "soc-\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD.yaml");  // U+FFFD a byte, as the file holds it
 }
 
 // Shards run from other inputs: the merge names the inputs that changed where both recorded them,
