@@ -151,9 +151,9 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
   if (resume || !std::filesystem::exists(file, ec) || std::filesystem::exists(out_dir / sweep::SweepJournal::kFileName, ec)) return;
   sweep::SweepResults done;
   try {
-    // Rows whose checks fail (an edited file) still say whose results these are: another
-    // sweep's are not replaced on account of an edit.
-    done = sweep::results_from_json(read_results_json(file), file.string(), false);
+    // The header says whose results these are, whatever its rows hold: another sweep's are not
+    // replaced on account of an edited or damaged row.
+    done = sweep::results_header_from_json(read_results_json(file), file.string());
   } catch (const config::ConfigError&) {
     return;  // not a sweep's results (unreadable, another format): nothing of value to keep
   }

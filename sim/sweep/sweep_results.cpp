@@ -73,7 +73,8 @@ std::uint64_t row_check(const SweepResults& r, const ResultRow& row) {
   // so a value from a file name that is not UTF-8 reads back as the replacement character; the
   // check must be the same before writing and after reading.
   const auto as_written = [](const std::string& text) {
-    return nlohmann::ordered_json(text).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    const std::string dumped = nlohmann::ordered_json(text).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    return nlohmann::ordered_json::parse(dumped).get<std::string>();  // the text itself when it is UTF-8
   };
   std::uint64_t h = r.fingerprint;
   fingerprint_mix(h, std::to_string(row.run));
@@ -223,6 +224,13 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
     bad_file(file, "", std::string("not a sweep results.json: ") + e.what());
   }
   return r;
+}
+
+SweepResults results_header_from_json(const nlohmann::ordered_json& j, const std::string& file) {
+  if (!j.is_object()) return results_from_json(j, file, false);  // refused, as not a results.json
+  nlohmann::ordered_json header = j;
+  header["runs"] = nlohmann::ordered_json::array();
+  return results_from_json(header, file, false);
 }
 
 std::size_t failed_runs(const SweepResults& r) {

@@ -43,6 +43,9 @@ nlohmann::ordered_json to_json(const SweepResults& r);
 // Throws config::ConfigError naming `file` when it is not a sweep's results.json, or (with
 // verify_checks) when a row's keys are not the ones its check says the sweep gave that run.
 SweepResults results_from_json(const nlohmann::ordered_json& j, const std::string& file, bool verify_checks = true);
+// Only whose results these are (sweep, spec, fingerprint, inputs, runs_total, shard, columns,
+// metrics), without reading the runs: a file whose rows were edited is still that sweep's.
+SweepResults results_header_from_json(const nlohmann::ordered_json& j, const std::string& file);
 // CSV: run, the columns, the metrics, and an `error` column when any run failed.
 std::string to_csv(const SweepResults& r);
 std::size_t failed_runs(const SweepResults& r);

@@ -1,12 +1,14 @@
 #include "sim/hw/npu/gemm_plan.h"
 
 #include "sim/core/field_hash.h"
+#include "sim/core/host_memory.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -240,31 +242,68 @@ void weights_resident(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std
 }
 
 // Row blocks of `rows` row tiles (the last may be fewer), each staged once and streaming every
-// weight column through the rest of the TCM.
-void row_blocked(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t tcm) {
-  plan.strategy = GemmStrategy::kRowBlocked;
-  std::size_t full_begin = 0, full_end = 0;  // the blocks of the first full row block
-  for (std::uint64_t r0 = 0; r0 < g.mt; r0 += rows) {
-    const std::uint64_t r = std::min(rows, g.mt - r0);
-    if (r == rows && full_end > full_begin) {
-      // Every full row block streams the weights the same way: its blocks are the first's.
-      for (std::size_t i = full_begin; i < full_end; ++i) {
-        const GemmBlock b = plan.blocks[i];  // a copy: push_back may reallocate
-        plan.blocks.push_back(b);
-      }
-      continue;
-    }
+// weight column through the rest of the TCM. Every full row block streams the weights the same
+// way, so the blocking is one pass's blocks, how many full passes, and the last pass's: it is
+// timed without writing its blocks out (a million-row prompt on a small TCM is 10^8 blocks a
+// candidate) and only the chosen one is.
+struct RowBlocking {
+  std::vector<GemmBlock> pass, last;
+  std::uint64_t full_passes = 0;
+  std::uint64_t size() const { return full_passes * pass.size() + last.size(); }
+  const GemmBlock& at(std::uint64_t i) const {
+    const std::uint64_t in_full = full_passes * pass.size();
+    return i < in_full ? pass[i % pass.size()] : last[i - in_full];
+  }
+};
+
+RowBlocking row_blocking(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t tcm) {
+  RowBlocking rb;
+  const auto stream = [&](std::uint64_t r, std::vector<GemmBlock>& out) {
+    GemmPlan tmp;
     GemmBlock prologue;
     prologue.stage_bytes = r * g.kt * g.tile_bytes;
     prologue.stage_transfers = 1;
-    const std::uint64_t a_block = r * g.kt * g.tile_bytes;
-    const std::size_t before = plan.blocks.size();
-    stream_weight_columns(plan, npu, g, r, (tcm - a_block) / 2, prologue);
-    if (r == rows && full_end == full_begin) full_begin = before, full_end = plan.blocks.size();
-  }
+    stream_weight_columns(tmp, npu, g, r, (tcm - r * g.kt * g.tile_bytes) / 2, prologue);
+    out = std::move(tmp.blocks);
+  };
+  rb.full_passes = g.mt / rows;
+  stream(rows, rb.pass);
+  if (g.mt % rows != 0) stream(g.mt % rows, rb.last);
+  return rb;
+}
+
+// idle_pipeline_seconds of the blocking. Its steps see three blocks at a time, so every step of a
+// full pass between two full passes is the same as in any other such pass: the pipeline of F full
+// passes is that of three plus F - 3 of the middle pass (the walk of four less the walk of three).
+double row_blocking_seconds(const NpuSpec& npu, const RowBlocking& rb) {
+  const auto walk = [&](std::uint64_t passes) {
+    RowBlocking cut = rb;
+    cut.full_passes = passes;
+    return idle_pipeline_seconds(npu, cut.size(), [&](std::size_t i) { return cut.at(i); });
+  };
+  if (rb.full_passes <= 4) return walk(rb.full_passes);
+  const double three = walk(3), four = walk(4);
+  return three + static_cast<double>(rb.full_passes - 3) * (four - three);
+}
+
+void write_row_blocking(GemmPlan& plan, const RowBlocking& rb) {
+  plan.strategy = GemmStrategy::kRowBlocked;
+  // A million-row prompt on a small TCM is 10^8 blocks (GBs): --max-host-memory first.
+  const std::uint64_t bytes = rb.size() * sizeof(GemmBlock);
+  if (bytes >= (std::uint64_t{1} << 20)) check_host_memory_for(bytes);
+  plan.blocks.reserve(rb.size());
+  for (std::uint64_t i = 0; i < rb.size(); ++i) plan.blocks.push_back(rb.at(i));
 }
 
 }  // namespace
+
+double row_blocked_seconds(const NpuSpec& npu, const GemmShape& s, std::uint64_t rows, bool walk_every_block) {
+  const Geometry g = geometry(npu, s);
+  if (rows == 0 || rows > g.mt) throw std::invalid_argument("row_blocked_seconds: row tiles per block out of range");
+  const RowBlocking rb = row_blocking(npu, g, rows, npu.tcm_bytes);
+  if (!walk_every_block) return row_blocking_seconds(npu, rb);
+  return idle_pipeline_seconds(npu, rb.size(), [&](std::size_t i) { return rb.at(i); });
+}
 
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
   if (s.m == 0 || s.k == 0 || s.n == 0) throw std::invalid_argument("GEMM with an empty dimension");
@@ -304,11 +343,12 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     // earlier). Fixed choices made more TCM slower: weights resident taken whenever they fit
     // (4096x2048x2048 FP16: 3.34 ms row-blocked at 11 MiB, 3.9 weights-resident at 16), the
     // most rows a block whatever the last block (4096x896x4864: 3.31 ms at 8 MiB, 4.04 at 13.5).
-    std::vector<GemmPlan> candidates;
+    std::optional<GemmPlan> resident;  // weights resident: at most a block per row tile
     if (w_bytes <= tcm / 2 && g.kt * g.tile_bytes + g.nt * g.out_tile_bytes <= (tcm - w_bytes) / 2) {
-      candidates.push_back(plan);
-      weights_resident(candidates.back(), npu, g, tcm);
+      resident = plan;
+      weights_resident(*resident, npu, g, tcm);
     }
+    std::vector<RowBlocking> blockings;
     // Row blocks, each run as the activations-resident strategy runs a whole GEMM (all weights
     // streamed again per block), so a block is at most what that strategy holds: half the TCM
     // of activations, a weight column with the block's output tiles double buffered in the rest
@@ -322,24 +362,26 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     const std::uint64_t row_tile = rows * g.kt * g.tile_bytes;
     if (row_tile <= tcm && column_bytes(g, rows) <= (tcm - row_tile) / 2) {
       const std::uint64_t passes = ceil_div(g.mt, rows), even = ceil_div(g.mt, passes);
-      for (const std::uint64_t r : even == rows ? std::vector<std::uint64_t>{rows} : std::vector<std::uint64_t>{rows, even}) {
-        candidates.push_back(plan);
-        row_blocked(candidates.back(), npu, g, r, tcm);
-      }
+      blockings.push_back(row_blocking(npu, g, rows, tcm));
+      if (even != rows) blockings.push_back(row_blocking(npu, g, even, tcm));
     }
-    if (candidates.empty()) {
+    if (!resident && blockings.empty()) {
       throw HardwareLimitError("npu.tcm", "a " + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n) +
                                   " GEMM needs one row tile of activations (" + std::to_string(g.kt * g.tile_bytes) +
                                   " B) beside two weight columns with their output tiles (" + std::to_string(2 * column_bytes(g, 1)) +
                                   " B), which does not fit the TCM of " + std::to_string(tcm) + " B");
     }
-    std::size_t best = 0;
-    double best_t = idle_plan_seconds(npu, candidates[0]);
-    for (std::size_t i = 1; i < candidates.size(); ++i) {
-      const double t = idle_plan_seconds(npu, candidates[i]);
-      if (t < best_t) best = i, best_t = t;
+    double best_t = resident ? idle_plan_seconds(npu, *resident) : 0;
+    const RowBlocking* best = nullptr;
+    for (const auto& rb : blockings) {
+      const double t = row_blocking_seconds(npu, rb);
+      if ((!resident && best == nullptr) || t < best_t) best = &rb, best_t = t;
     }
-    plan = std::move(candidates[best]);
+    if (best != nullptr) {
+      write_row_blocking(plan, *best);
+    } else {
+      plan = std::move(*resident);
+    }
   }
   for (const auto& b : plan.blocks) add(plan.total, b);
   return plan;

@@ -99,6 +99,10 @@ double idle_dma_seconds(const NpuSpec& npu, std::uint64_t bytes, std::uint64_t t
 // computes it (the steady steps counted, not walked) or walking every block. Tests hold the two
 // together.
 double weight_stream_seconds(const NpuSpec& npu, const GemmShape& shape, std::uint64_t cols, bool walk_every_block);
+// The idle time of the row-blocked plan with `rows` row tiles a block (1..tiles_m), its passes
+// counted as compute_hmx_gemm_plan times them (walk_every_block: walked block by block, for the
+// tests that the two agree).
+double row_blocked_seconds(const NpuSpec& npu, const GemmShape& shape, std::uint64_t rows, bool walk_every_block);
 
 // Seconds `plan` takes on an otherwise idle NPU: the software pipeline of run_hmx_gemm without
 // DRAM contention (how a kernel author or a runtime's offline profiler compares candidates).

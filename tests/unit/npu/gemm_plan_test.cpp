@@ -41,6 +41,23 @@ TEST(GemmPlan, CountedSteadyStepsEqualTheWalk) {
   EXPECT_THROW(weight_stream_seconds(npu, {32, 64, 64, DType::kFp16}, 3, false), std::invalid_argument);
 }
 
+// Row blocks likewise: the pipeline of F full passes counted as three plus F - 3 middle passes
+// is the walk of every block, with and without a last short pass, for one to many passes.
+TEST(GemmPlan, CountedRowBlockPassesEqualTheWalk) {
+  auto npu = test::small_npu();
+  npu.tcm_bytes = 256 << 10;
+  for (const GemmShape shape : {GemmShape{1024, 512, 1024, DType::kFp16}, GemmShape{1000, 256, 2000, DType::kInt8},
+                                GemmShape{4096, 1024, 512, DType::kFp16}}) {
+    const std::uint64_t mt = (shape.m + 31) / 32;
+    for (std::uint64_t rows : {1ull, 2ull, 3ull, 5ull, 7ull}) {
+      if (rows > mt) continue;
+      const double walk = row_blocked_seconds(npu, shape, rows, true), counted = row_blocked_seconds(npu, shape, rows, false);
+      EXPECT_NEAR(counted, walk, 1e-9 * walk) << shape.m << "x" << shape.k << "x" << shape.n << " rows " << rows;
+    }
+  }
+  EXPECT_THROW(row_blocked_seconds(npu, {64, 64, 64, DType::kFp16}, 3, false), std::invalid_argument);
+}
+
 // Streaming from DRAM needs, at the least, one row tile of activations and two weight columns
 // (double buffered) with their output tiles in TCM: 4-byte outputs (shadowAttn's raw INT32
 // scores) make a column's output tiles twice FP16's. Short of that the planner reports npu.tcm

@@ -148,6 +148,15 @@ TEST(SweepResults, ARowWhoseKeysAreNotTheSweepsIsRefused) {
   // Who owns a folder is read without the checks (an edited file is still another sweep's).
   EXPECT_EQ(results_from_json(edited, "a", false).rows[1].values[0], "60MiB");
   EXPECT_EQ(results_from_json(stripped, "a", false).fingerprint, 0xabcdefu);
+  // ... and from the header alone: rows damaged in any way (a metric turned to text, keys gone)
+  // leave the file the sweep's it says.
+  auto damaged = good;
+  damaged["runs"][0]["metrics"]["ttft_ms"] = "54.9 (checked by hand)";
+  damaged["runs"][1].erase("keys");
+  EXPECT_THROW(results_from_json(damaged, "a", false), config::ConfigError);
+  EXPECT_EQ(results_header_from_json(damaged, "a").fingerprint, 0xabcdefu);
+  EXPECT_TRUE(results_header_from_json(damaged, "a").rows.empty());
+  EXPECT_THROW(results_header_from_json(nlohmann::ordered_json::array(), "a"), config::ConfigError);
   auto metric = good;
   metric["runs"][0]["metrics"]["ttft_ms"] = 5.0;
   EXPECT_EQ(*results_from_json(metric, "a").rows[0].metrics[0], 5.0);
