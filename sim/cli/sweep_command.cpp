@@ -151,9 +151,7 @@ void check_out_folder(const std::filesystem::path& out_dir, const sweep::SweepRe
   if (resume || !std::filesystem::exists(file, ec) || std::filesystem::exists(out_dir / sweep::SweepJournal::kFileName, ec)) return;
   sweep::SweepResults done;
   try {
-    // The header says whose results these are, whatever its rows hold: another sweep's are not
-    // replaced on account of an edited or damaged row.
-    done = sweep::results_header_from_json(read_results_json(file), file.string());
+    done = sweep::results_header_from_json(read_results_json(file), file.string());  // whatever its rows hold
   } catch (const config::ConfigError&) {
     return;  // not a sweep's results (unreadable, another format): nothing of value to keep
   }

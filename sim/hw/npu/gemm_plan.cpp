@@ -241,11 +241,10 @@ void weights_resident(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std
   }
 }
 
-// Row blocks of `rows` row tiles (the last may be fewer), each staged once and streaming every
-// weight column through the rest of the TCM. Every full row block streams the weights the same
-// way, so the blocking is one pass's blocks, how many full passes, and the last pass's: it is
-// timed without writing its blocks out (a million-row prompt on a small TCM is 10^8 blocks a
-// candidate) and only the chosen one is.
+// Row blocks of `rows` row tiles (the last may be fewer), each streaming every weight column
+// through the rest of the TCM. Full row blocks stream alike, so the blocking is one pass's blocks,
+// a count and the last pass's: timed without writing out its blocks (10^8 for a million-row
+// prompt on a small TCM); only the chosen one is.
 struct RowBlocking {
   std::vector<GemmBlock> pass, last;
   std::uint64_t full_passes = 0;
@@ -288,8 +287,7 @@ double row_blocking_seconds(const NpuSpec& npu, const RowBlocking& rb) {
 
 void write_row_blocking(GemmPlan& plan, const RowBlocking& rb) {
   plan.strategy = GemmStrategy::kRowBlocked;
-  // A million-row prompt on a small TCM is 10^8 blocks (GBs): --max-host-memory first.
-  const std::uint64_t bytes = rb.size() * sizeof(GemmBlock);
+  const std::uint64_t bytes = rb.size() * sizeof(GemmBlock);  // GBs for 10^8 blocks: the limit first
   if (bytes >= (std::uint64_t{1} << 20)) check_host_memory_for(bytes);
   plan.blocks.reserve(rb.size());
   for (std::uint64_t i = 0; i < rb.size(); ++i) plan.blocks.push_back(rb.at(i));
@@ -339,10 +337,8 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     stream_weight_columns(plan, npu, g, g.mt, (tcm - a_bytes) / 2, prologue);
   } else {
     // The activations do not fit half the TCM: weights resident (when they fit half) or row
-    // blocks, timed on an idle NPU as the weight columns are and the fastest kept (ties to the
-    // earlier). Fixed choices made more TCM slower: weights resident taken whenever they fit
-    // (4096x2048x2048 FP16: 3.34 ms row-blocked at 11 MiB, 3.9 weights-resident at 16), the
-    // most rows a block whatever the last block (4096x896x4864: 3.31 ms at 8 MiB, 4.04 at 13.5).
+    // blocks, timed on an idle NPU and the fastest kept (ties to the earlier); fixed choices
+    // made more TCM up to 23% slower (GemmPlan.MoreTcmIsNotSlowerWhereTheActivationsDoNotFit).
     std::optional<GemmPlan> resident;  // weights resident: at most a block per row tile
     if (w_bytes <= tcm / 2 && g.kt * g.tile_bytes + g.nt * g.out_tile_bytes <= (tcm - w_bytes) / 2) {
       resident = plan;
@@ -351,12 +347,9 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
     std::vector<RowBlocking> blockings;
     // Row blocks, each run as the activations-resident strategy runs a whole GEMM (all weights
     // streamed again per block), so a block is at most what that strategy holds: half the TCM
-    // of activations, a weight column with the block's output tiles double buffered in the rest
-    // (fewer rows where the outputs would not fit). One row tile may take more than half (a long
-    // K): it needs only a weight column with its output tiles double buffered beside it. (A
-    // quarter, as the first planner took, streamed a 1024-token prefill's weights 4 times, FFN
-    // down's 16.) The most rows a block, and the same number of passes in even blocks (the
-    // most rows can leave a last block of a row tile or two that still streams every weight).
+    // of activations, a weight column with its output tiles double buffered in the rest; one
+    // row tile may take more (a long K). (A quarter, the first planner's, streamed a 1024-token
+    // prefill's weights 4 times.) The most rows a block, and as many passes in even blocks.
     std::uint64_t rows = std::max<std::uint64_t>(1, std::min(g.mt, tcm / 2 / (g.kt * g.tile_bytes)));
     while (rows > 1 && !holds_activations(g, rows, tcm)) --rows;
     const std::uint64_t row_tile = rows * g.kt * g.tile_bytes;
