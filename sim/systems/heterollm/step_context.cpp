@@ -29,10 +29,12 @@ std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double 
     }
   }
   // The earlier flow alone until the later starts (or it ends), then both at their shares until
-  // one ends, then the other alone.
+  // one ends, then the other alone. Times from the earlier start: the same parts later by any
+  // number of ticks end later by exactly that many (StepContext's repeat shortcut relies on it).
+  const Tick origin = std::min(a.start, b.start);
   double left_a = a.bytes, left_b = b.bytes;
-  double now = static_cast<double>(std::min(a.start, b.start)), flow_a = 0, flow_b = 0;
-  const double later = static_cast<double>(std::max(a.start, b.start));
+  double now = 0, flow_a = 0, flow_b = 0;
+  const double later = static_cast<double>(std::max(a.start, b.start) - origin);
   if (a.start < b.start) {
     const double run = std::min(left_a / ra, later - now);
     left_a -= run * ra;
@@ -53,7 +55,7 @@ std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double 
   }
   if (left_a > 0) flow_a = now + left_a / ra;
   if (left_b > 0) flow_b = now + left_b / rb;
-  const auto tick = [](double t, Tick floor) { return std::max(floor, static_cast<Tick>(std::ceil(t))); };
+  const auto tick = [origin](double t, Tick floor) { return std::max(floor, origin + static_cast<Tick>(std::ceil(t))); };
   return {tick(flow_a, alone_a), tick(flow_b, alone_b)};
 }
 
@@ -104,9 +106,53 @@ void StepContext::advance(const Item& item, Replay& r, const std::vector<GroupCo
   }
 }
 
+void StepContext::find_repeats() const {
+  analysed_ = true;
+  repeat_begin_ = period_ = blocks_ = 0;
+  const std::size_t n = items_.size();
+  // O(n^2 / 3) comparisons: a step of thousands of items (a model of hundreds of layers) is
+  // searched in milliseconds; past that the replay runs whole.
+  if (n > 16384) return;
+  const auto same = [&](std::size_t i, std::size_t j) { return items_[i].kind == items_[j].kind && items_[i].value == items_[j].value; };
+  std::size_t best = 0;
+  for (std::size_t p = 1; p <= n / 3; ++p) {
+    // Runs of i with item i equal to item i + p: a run [s, s + len) makes [s, s + len + p) p-periodic.
+    for (std::size_t s = 0; s + p < n;) {
+      std::size_t len = 0;
+      while (s + len + p < n && same(s + len, s + len + p)) ++len;
+      const std::size_t blocks = (len + p) / p;
+      if (blocks >= 3 && blocks * p > best) best = blocks * p, repeat_begin_ = s, period_ = p, blocks_ = blocks;
+      s += len + 1;
+    }
+  }
+}
+
 Tick StepContext::time(const std::vector<GroupCost>& groups, Tick submit, bool sharing, const Replay& from) const {
   Replay r = from;
-  for (; r.next < items_.size(); ++r.next) advance(items_[r.next], r, groups, submit, sharing);
+  if (shortcut_ && !analysed_) find_repeats();
+  const std::size_t repeat_end = shortcut_ ? repeat_begin_ + period_ * blocks_ : 0;
+  // At each block boundary: the host's time and the queue's and the NPU's leads over it (a
+  // queue or NPU behind the host acts as if at the host: every step reads them through a max
+  // with it).
+  bool seen = false;
+  Tick host_then = 0, queue_lead = 0, npu_lead = 0;
+  while (r.next < items_.size()) {
+    if (r.next >= repeat_begin_ && r.next < repeat_end && (r.next - repeat_begin_) % period_ == 0) {
+      const Tick q = std::max(r.queue, r.host) - r.host, p = std::max(r.npu_free, r.host) - r.host;
+      if (seen && q == queue_lead && p == npu_lead) {
+        const auto left = static_cast<Tick>((repeat_end - r.next) / period_);
+        r.host += left * (r.host - host_then);
+        r.queue = r.host + q, r.npu_free = r.host + p;
+        skipped_ += repeat_end - r.next;
+        r.next = repeat_end;
+        seen = false;
+        continue;
+      }
+      seen = true, host_then = r.host, queue_lead = q, npu_lead = p;
+    }
+    advance(items_[r.next], r, groups, submit, sharing);
+    ++r.next;
+  }
   return std::max(r.host, r.queue);
 }
 

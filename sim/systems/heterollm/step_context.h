@@ -71,9 +71,9 @@ std::pair<Tick, Tick> share_dram(const SharedRun& a, const SharedRun& b, double 
 
 class StepContext {
  public:
-  void add_kernel(Tick queue_time) { items_.push_back({Kind::kKernel, queue_time}); }
-  void add_group(std::uint32_t group) { items_.push_back({Kind::kGroup, group}); }
-  void add_host_wait() { items_.push_back({Kind::kHostWait, 0}); }
+  void add_kernel(Tick queue_time) { analysed_ = false, items_.push_back({Kind::kKernel, queue_time}); }
+  void add_group(std::uint32_t group) { analysed_ = false, items_.push_back({Kind::kGroup, group}); }
+  void add_host_wait() { analysed_ = false, items_.push_back({Kind::kHostWait, 0}); }
   // DRAM's achievable bandwidth (bytes/s) while two masters stream; 0 (the default): the parts
   // do not slow each other.
   void set_shared_bandwidth(double bytes_per_s) { shared_ = bytes_per_s; }
@@ -94,6 +94,14 @@ class StepContext {
   // does not read.
   Replay before(std::uint32_t group, const std::vector<GroupCost>& groups, Tick submit, bool sharing = true) const;
   bool empty() const { return items_.empty(); }
+  // A model's identical layers repeat the same items: where a replay stands at the same place in
+  // two consecutive blocks of them (the queue's and the NPU's lead over the host alike), the
+  // replay is periodic from there (every step is a max or a sum of its times, and share_dram is
+  // computed relative to its parts' starts), so the blocks left are skipped, each adding the
+  // host's advance over the last: the same Tick as replaying them. On by default; off, for tests.
+  void set_repeat_shortcut(bool on) { shortcut_ = on; }
+  // Items the replays have skipped so far (the shortcut's use, for tests and debug logs).
+  std::uint64_t items_skipped() const { return skipped_; }
 
  private:
   enum class Kind : std::uint8_t { kKernel, kGroup, kHostWait };
@@ -102,8 +110,15 @@ class StepContext {
     std::uint64_t value;  // kKernel: queue time; kGroup: group index
   };
   void advance(const Item& item, Replay& r, const std::vector<GroupCost>& groups, Tick submit, bool sharing) const;
+  // Finds the longest stretch of repeated blocks (the fewest items a block on ties), once the
+  // items are all added (the first time() after an add).
+  void find_repeats() const;
   std::vector<Item> items_;
   double shared_ = 0;
+  bool shortcut_ = true;
+  mutable bool analysed_ = false;
+  mutable std::uint64_t skipped_ = 0;
+  mutable std::size_t repeat_begin_ = 0, period_ = 0, blocks_ = 0;  // blocks_ of period_ items from repeat_begin_
 };
 
 }  // namespace socsim::systems::heterollm

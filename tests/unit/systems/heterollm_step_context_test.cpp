@@ -186,6 +186,67 @@ TEST(HeteroStepContext, TheReplayWithoutSharingOfBoundsBoundsTheReplayWithItAndR
   }
 }
 
+// A model's layers repeat their items: the replay skips the blocks left once it stands at the
+// same place in two consecutive ones, and must give exactly the Tick of replaying every block.
+TEST(HeteroStepContext, SkippingRepeatedLayersGivesTheReplaysTick) {
+  std::mt19937 gen(23);
+  std::uniform_int_distribution<Tick> t(0, 100'000);
+  int skipped = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    StepContext s;
+    s.set_shared_bandwidth(static_cast<double>(t(gen) + 1) * kPerTick / 50'000);
+    // A head of a few items, 3 to 40 identical layers, a tail: as decide_step builds a step.
+    const auto add_random = [&](int count) {
+      for (int i = 0; i < count; ++i) {
+        const int r = static_cast<int>(gen() % 5);
+        if (r == 0) s.add_group(static_cast<std::uint32_t>(gen() % 3));
+        else if (r == 1 && gen() % 4 == 0) s.add_host_wait();
+        else s.add_kernel(t(gen) / (r == 4 ? 100 : 1));
+      }
+    };
+    add_random(static_cast<int>(gen() % 4));
+    std::vector<std::pair<int, std::uint64_t>> layer;  // (kind, value): one layer's items
+    const int items = 1 + static_cast<int>(gen() % 8);
+    for (int i = 0; i < items; ++i) {
+      const int r = static_cast<int>(gen() % 4);
+      layer.emplace_back(r == 0 ? 0 : r == 1 && gen() % 3 == 0 ? 2 : 1, r == 0 ? gen() % 3 : t(gen) / (gen() % 2 == 0 ? 50 : 1));
+    }
+    const int layers = 3 + static_cast<int>(gen() % 38);
+    for (int l = 0; l < layers; ++l) {
+      for (const auto& [kind, value] : layer) {
+        if (kind == 0) s.add_group(static_cast<std::uint32_t>(value));
+        else if (kind == 2) s.add_host_wait();
+        else s.add_kernel(value);
+      }
+    }
+    add_random(static_cast<int>(gen() % 4));
+    s.add_host_wait();
+    std::vector<GroupCost> g;
+    for (int i = 0; i < 3; ++i) {
+      const int kind = static_cast<int>(gen() % 3);
+      GroupCost c = kind == 0 ? gpu_only(t(gen), 1 + static_cast<std::uint32_t>(gen() % 3)) : kind == 1 ? npu_only(t(gen)) : split(t(gen), t(gen));
+      c.npu_call = c.npu ? t(gen) / 4 : 0;
+      c.gpu_bytes = static_cast<double>(t(gen)), c.npu_bytes = static_cast<double>(t(gen));
+      c.gpu_rate = static_cast<double>(gen() % 2) * kPerTick, c.npu_rate = static_cast<double>(gen() % 2) * kPerTick;
+      g.push_back(c);
+    }
+    const Tick submit = 1 + t(gen) / 20;
+    StepContext whole = s;
+    whole.set_repeat_shortcut(false);
+    for (const bool sharing : {true, false}) {
+      const Tick expect = whole.time(g, submit, sharing);
+      EXPECT_EQ(s.time(g, submit, sharing), expect) << trial << (sharing ? " sharing" : "");
+      for (const std::uint32_t group : {0u, 1u, 2u}) {
+        EXPECT_EQ(s.time(g, submit, sharing, whole.before(group, g, submit, sharing)), expect) << trial << " from group " << group;
+      }
+    }
+    EXPECT_EQ(whole.items_skipped(), 0u);
+    skipped += s.items_skipped() > 0 ? 1 : 0;
+  }
+  // Most replays reach a steady layer (the test is of something: the shortcut is taken).
+  EXPECT_GT(skipped, 150) << skipped;
+}
+
 // The solver over a decode matmul whose split is faster alone, in a submission-bound step
 // (20 short kernels after it): it keeps the op on the GPU, bounded search or not.
 TEST(HeteroStepContext, TheSolverChoosesByTheStep) {
