@@ -228,7 +228,11 @@ SweepResults results_from_json(const nlohmann::ordered_json& j, const std::strin
 
 SweepResults results_header_from_json(const nlohmann::ordered_json& j, const std::string& file) {
   if (!j.is_object()) return results_from_json(j, file, false);  // refused, as not a results.json
-  nlohmann::ordered_json header = j;
+  // Every key but the rows (a results.json of 10^5 runs is mostly rows: not copied).
+  nlohmann::ordered_json header = nlohmann::ordered_json::object();
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() != "runs") header[it.key()] = it.value();
+  }
   header["runs"] = nlohmann::ordered_json::array();
   return results_from_json(header, file, false);
 }
