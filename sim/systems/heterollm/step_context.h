@@ -98,9 +98,10 @@ class StepContext {
   // two consecutive blocks of them (the queue's and the NPU's lead over the host alike), the
   // replay is periodic from there (every step is a max or a sum of its times, and share_dram is
   // computed relative to its parts' starts), so the blocks left are skipped, each adding the
-  // host's advance over the last: the same Tick as replaying them. On by default; off, for tests.
+  // host's advance over the last: the same Tick as replaying them (short of a Tick past 64 bits,
+  // where both wrap). On by default; off, for tests. Not thread-safe (the search is cached).
   void set_repeat_shortcut(bool on) { shortcut_ = on; }
-  // Items the replays have skipped so far (the shortcut's use, for tests and debug logs).
+  // Items the replays have skipped so far (the shortcut's use, for tests).
   std::uint64_t items_skipped() const { return skipped_; }
 
  private:
