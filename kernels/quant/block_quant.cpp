@@ -48,31 +48,70 @@ void quantize_q8_0(const float* x, std::uint8_t* block) {
   }
 }
 
+constexpr std::int64_t kTileLanes = 16;
+#if defined(__SSE2__)
+// The 16 bytes of each of 16 vectors, transposed: out[j] holds byte j of in[0..15], in order.
+// Four rounds of interleaving (bytes, then pairs, quads and halves): after round r, each unit of
+// 2^r bytes holds 2^r consecutive input vectors' bytes of one column.
+void transpose_bytes_16x16(const __m128i (&in)[16], __m128i (&out)[16]) {
+  __m128i a[16], b[16];
+  // a[h * 8 + p]: 16-bit unit t is column 8h + t of inputs 2p, 2p + 1.
+  for (int p = 0; p < 8; ++p) {
+    a[p] = _mm_unpacklo_epi8(in[2 * p], in[2 * p + 1]);
+    a[8 + p] = _mm_unpackhi_epi8(in[2 * p], in[2 * p + 1]);
+  }
+  // b[h * 8 + g * 4 + s]: 32-bit unit t is column 8h + 4g + t of inputs 4s .. 4s + 3.
+  for (int h = 0; h < 2; ++h) {
+    for (int s = 0; s < 4; ++s) {
+      b[h * 8 + s] = _mm_unpacklo_epi16(a[h * 8 + 2 * s], a[h * 8 + 2 * s + 1]);
+      b[h * 8 + 4 + s] = _mm_unpackhi_epi16(a[h * 8 + 2 * s], a[h * 8 + 2 * s + 1]);
+    }
+  }
+  // a[hg * 4 + e * 2 + u] (hg = 2h + g): 64-bit unit t is column 8h + 4g + 2e + t of inputs 8u .. 8u + 7.
+  for (int hg = 0; hg < 4; ++hg) {
+    for (int u = 0; u < 2; ++u) {
+      a[hg * 4 + u] = _mm_unpacklo_epi32(b[hg * 4 + 2 * u], b[hg * 4 + 2 * u + 1]);
+      a[hg * 4 + 2 + u] = _mm_unpackhi_epi32(b[hg * 4 + 2 * u], b[hg * 4 + 2 * u + 1]);
+    }
+  }
+  // Column 8h + 4g + 2e + t of inputs 0 .. 15.
+  for (int hg = 0; hg < 4; ++hg) {
+    for (int e = 0; e < 2; ++e) {
+      out[hg * 4 + e * 2] = _mm_unpacklo_epi64(a[hg * 4 + e * 2], a[hg * 4 + e * 2 + 1]);
+      out[hg * 4 + e * 2 + 1] = _mm_unpackhi_epi64(a[hg * 4 + e * 2], a[hg * 4 + e * 2 + 1]);
+    }
+  }
+}
+#endif
+
 // Q4_0 blocks of the kTileLanes columns of a tile at once (column j: tile[0..31][j], zeros past a
 // short block), each column's bytes exactly quantize_q4_0's: the same comparisons, divisions and
 // conversions, written lane by lane so the compiler runs them across the columns in vectors.
-constexpr std::int64_t kTileLanes = 16;
 void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint8_t* const (&blocks)[kTileLanes]) {
   float max[kTileLanes], id[kTileLanes];
-  std::int32_t lo[kQuantBlock / 2][kTileLanes], hi[kQuantBlock / 2][kTileLanes];
 #if defined(__SSE2__)
   // SSE2 (every x86-64): the scalar code's operations lane for lane. fabs clears the sign bit; a
-  // strict less-than is false for NaN, as `<` is; mul then add, never fused (no FMA in SSE2, and
-  // the scalar x * id + 8.5f cannot be contracted either: GCC contracts in C++ whatever the -std,
-  // but this file is built for baseline x86-64, which has no FMA; keep it out of target_clones);
-  // truncation as static_cast<int>, including its 0x80000000 for values out of range.
+  // strict less-than is false for NaN, as `<` is, and max_ps(a, amax) is `amax < a ? a : amax`
+  // (it returns its second operand when either is NaN); mul then add, never fused (no FMA in
+  // SSE2, and the scalar x * id + 8.5f cannot be contracted either: GCC contracts in C++
+  // whatever the -std, but this file is built for baseline x86-64, which has no FMA; keep it out
+  // of target_clones); truncation as static_cast<int>, including its 0x80000000 for values out of
+  // range. The four groups of lanes are four independent chains of compare-and-select, stepped
+  // together row by row (one after another, each row waited for the last: a quarter the speed).
   const __m128 sign = _mm_set1_ps(-0.0f);
-  for (int q = 0; q < kTileLanes; q += 4) {
-    __m128 amax = _mm_setzero_ps(), mx = _mm_setzero_ps();
-    for (int i = 0; i < kQuantBlock; ++i) {
-      const __m128 x = _mm_loadu_ps(&tile[i][q]);
+  __m128 amax[4], mx[4];
+  for (int q = 0; q < 4; ++q) amax[q] = mx[q] = _mm_setzero_ps();
+  for (int i = 0; i < kQuantBlock; ++i) {
+    for (int q = 0; q < 4; ++q) {
+      const __m128 x = _mm_loadu_ps(&tile[i][4 * q]);
       const __m128 a = _mm_andnot_ps(sign, x);
-      const __m128 above = _mm_cmplt_ps(amax, a);
-      amax = _mm_or_ps(_mm_and_ps(above, a), _mm_andnot_ps(above, amax));
-      mx = _mm_or_ps(_mm_and_ps(above, x), _mm_andnot_ps(above, mx));
+      const __m128 above = _mm_cmplt_ps(amax[q], a);
+      amax[q] = _mm_max_ps(a, amax[q]);
+      mx[q] = _mm_or_ps(_mm_and_ps(above, x), _mm_andnot_ps(above, mx[q]));
     }
-    _mm_storeu_ps(max + q, mx);
   }
+  for (int q = 0; q < 4; ++q) _mm_storeu_ps(max + 4 * q, mx[q]);
+  static_assert(kTileLanes == 16, "four groups of four lanes, bytes transposed 16 x 16");
 #else
   float amax[kTileLanes] = {};
   std::fill(max, max + kTileLanes, 0.0f);
@@ -98,31 +137,41 @@ void quantize_q4_0_lanes(const float (&tile)[kQuantBlock][kTileLanes], std::uint
     blocks[j][1] = static_cast<std::uint8_t>(bits >> 8);
   }
 #if defined(__SSE2__)
+  // Byte i of every lane's block at once: the low byte of lo | hi << 4, as the scalar cast keeps
+  // (both in [0, 15], or 0x80000000 out of range, whose low byte is 0); masked to a byte, the
+  // saturating packs change nothing. Then the 16 x 16 bytes transposed: one store per block.
   const __m128 half8 = _mm_set1_ps(8.5f);
-  const __m128i fifteen = _mm_set1_epi32(15);
-  for (int q = 0; q < kTileLanes; q += 4) {
-    const __m128 scale = _mm_loadu_ps(id + q);
-    const auto quantize = [&](const float* x, std::int32_t* out) {
-      const __m128i v = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(x), scale), half8));
-      const __m128i over = _mm_cmpgt_epi32(v, fifteen);  // std::min(15, v)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_or_si128(_mm_and_si128(over, fifteen), _mm_andnot_si128(over, v)));
-    };
-    for (int i = 0; i < kQuantBlock / 2; ++i) {
-      quantize(&tile[i][q], lo[i] + q);
-      quantize(&tile[i + kQuantBlock / 2][q], hi[i] + q);
+  const __m128i fifteen = _mm_set1_epi32(15), byte = _mm_set1_epi32(0xFF);
+  __m128 scale[4];
+  for (int q = 0; q < 4; ++q) scale[q] = _mm_loadu_ps(id + 4 * q);
+  const auto quantize = [&](const float* x, int q) {
+    const __m128i v = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(x), scale[q]), half8));
+    const __m128i over = _mm_cmpgt_epi32(v, fifteen);  // std::min(15, v)
+    return _mm_or_si128(_mm_and_si128(over, fifteen), _mm_andnot_si128(over, v));
+  };
+  __m128i rows[kQuantBlock / 2], columns[kTileLanes];
+  for (int i = 0; i < kQuantBlock / 2; ++i) {
+    __m128i packed[4];
+    for (int q = 0; q < 4; ++q) {
+      const __m128i lo = quantize(&tile[i][4 * q], q), hi = quantize(&tile[i + kQuantBlock / 2][4 * q], q);
+      packed[q] = _mm_and_si128(_mm_or_si128(lo, _mm_slli_epi32(hi, 4)), byte);
     }
+    rows[i] = _mm_packus_epi16(_mm_packs_epi32(packed[0], packed[1]), _mm_packs_epi32(packed[2], packed[3]));
   }
+  transpose_bytes_16x16(rows, columns);
+  for (int j = 0; j < kTileLanes; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(blocks[j] + 2), columns[j]);
 #else
+  std::int32_t lo[kQuantBlock / 2][kTileLanes], hi[kQuantBlock / 2][kTileLanes];
   for (int i = 0; i < kQuantBlock / 2; ++i) {
     for (int j = 0; j < kTileLanes; ++j) {
       lo[i][j] = std::min(15, static_cast<int>(tile[i][j] * id[j] + 8.5f));
       hi[i][j] = std::min(15, static_cast<int>(tile[i + kQuantBlock / 2][j] * id[j] + 8.5f));
     }
   }
-#endif
   for (int j = 0; j < kTileLanes; ++j) {
     for (int i = 0; i < kQuantBlock / 2; ++i) blocks[j][2 + i] = static_cast<std::uint8_t>(lo[i][j] | (hi[i][j] << 4));
   }
+#endif
 }
 
 // Element (r, c) of the dequantized matrix for each c of row r, through `emit(c, d, value)`.

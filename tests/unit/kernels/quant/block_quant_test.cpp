@@ -76,6 +76,38 @@ TEST(Q4_0Blocks, SameBytesAsGgmlAndFourAndAHalfBits) {
   expect_ggml_bytes(BlockFormat::kQ4_0, 16, 20);  // no whole block: every block short
 }
 
+// Sixteen rows at a time go through the vector path, a lone row through the scalar one: the same
+// bytes for values ggml's test above cannot hold (its int8 cast of an out-of-range float is
+// undefined): NaN, infinities, the largest floats, subnormals, and a column's maximum in every
+// row position. Many random tiles, so every lane and byte position of the transpose is checked.
+TEST(Q4_0Blocks, VectorPathMatchesTheScalarOneOnAnyFloats) {
+  const float specials[] = {std::nanf(""), -std::nanf(""), INFINITY, -INFINITY, 3.4e38f, -3.4e38f, 1e-45f, -1e-45f, 0.0f, -0.0f, 1.0f, -8.0f};
+  std::uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    SCOPED_TRACE(testing::Message() << "trial " << trial);
+    const std::int64_t rows = 16 + static_cast<std::int64_t>(next() % 20), cols = 32 * (1 + static_cast<std::int64_t>(next() % 3));
+    Tensor x = test::random_f32(rows, cols, 100 + static_cast<std::uint32_t>(trial), -4, 4);
+    float* v = x.data<float>().data();
+    const std::uint64_t density = 1 + next() % 16;  // a special value in about one element of 1..16
+    for (std::int64_t e = 0; e < rows * cols; ++e) {
+      if (next() % density == 0) v[e] = specials[next() % std::size(specials)];
+    }
+    const BlockQuantized all = quantize_blocks(x, BlockFormat::kQ4_0);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      Tensor one = Tensor::matrix(1, cols, ElemType::kF32);
+      std::memcpy(one.data<float>().data(), v + r * cols, static_cast<std::size_t>(cols) * sizeof(float));
+      const BlockQuantized alone = quantize_blocks(one, BlockFormat::kQ4_0);
+      for (std::int64_t b = 0; b < cols / 32; ++b) {
+        ASSERT_EQ(std::memcmp(all.block(r, b), alone.block(0, b), 18), 0) << "row " << r << " block " << b;
+      }
+    }
+  }
+}
+
 TEST(Q8_0Blocks, SameBytesAsGgmlAndEightAndAHalfBits) {
   EXPECT_EQ(block_bytes(BlockFormat::kQ8_0), 34);
   EXPECT_DOUBLE_EQ(block_bits_per_weight(BlockFormat::kQ8_0), 8.5);
