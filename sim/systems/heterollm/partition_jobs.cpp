@@ -139,19 +139,23 @@ PartTimes PartitionProfiler::time(const Partition& p) {
 PartTimes PartitionProfiler::coarse(const Partition& p) {
   PartTimes t;
   if (p.uses_gpu()) {
-    // The op alone()'s GPU-only run lowers (partition_jobs keeps the name of a GPU-only part), so
-    // both read one lowering-cache entry.
-    const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
-    // The host submits the kernels one after another (each pays gpu.submit); the in-order queue
-    // starts one when it is submitted and the one before has ended. A short kernel does not hide
-    // the next submission.
-    Tick submitted = 0, end = 0;
-    gpu_queue_times(op, nullptr, scratch_);  // (into a kept vector: coarse() runs per candidate)
-    for (const Tick queue : scratch_) {
-      submitted += soc_.gpu.submit;
-      end = std::max(end, submitted) + queue;
+    std::optional<Tick>& known = facts(p.gpu_rows, p.k, p.gpu_cols).gpu_coarse;
+    if (!known) {
+      // The op alone()'s GPU-only run lowers (partition_jobs keeps the name of a GPU-only part), so
+      // both read one lowering-cache entry.
+      const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
+      // The host submits the kernels one after another (each pays gpu.submit); the in-order queue
+      // starts one when it is submitted and the one before has ended. A short kernel does not hide
+      // the next submission.
+      Tick submitted = 0, end = 0;
+      gpu_queue_times(op, nullptr, scratch_);  // (into a kept vector: coarse() runs per candidate)
+      for (const Tick queue : scratch_) {
+        submitted += soc_.gpu.submit;
+        end = std::max(end, submitted) + queue;
+      }
+      known = end;
     }
-    t.gpu = end;
+    t.gpu = *known;
   }
   // Equal pieces, each bounded once (a long prompt in short pieces has thousands of one length).
   for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) { t.npu += static_cast<Tick>(count) * npu_piece_bound(rows, p.k, p.npu_cols); });
@@ -192,16 +196,25 @@ double PartitionProfiler::gpu_flow_rate() const {
 PartitionProfiler::PartBytes PartitionProfiler::bytes(const Partition& p) {
   PartBytes out;
   if (p.uses_gpu()) {
-    const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
-    for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) out.gpu += static_cast<double>(kernel.dram_bytes);
+    std::optional<double>& known = facts(p.gpu_rows, p.k, p.gpu_cols).gpu_bytes;
+    if (!known) {
+      const model::OpDesc op{"profile", model::OpKind::kMatMul, p.gpu_rows, p.k, p.gpu_cols, 1, 0, p.k * p.gpu_cols};
+      double sum = 0;
+      for (const auto& kernel : lowering_.gpu(op, runtime::Precision::kW4A16, nullptr).kernels) sum += static_cast<double>(kernel.dram_bytes);
+      known = sum;
+    }
+    out.gpu = *known;
     out.gpu_rate = gpu_flow_rate();
   }
   double npu_seconds = 0;
   for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) {
-    const runtime::NpuOpWork& lowered = npu_piece(rows, p.k, p.npu_cols);
-    const auto traffic = runtime::lowering::npu_dram_traffic(soc_.npu, lowered.work);
-    out.npu += static_cast<double>(count) * traffic.bytes;
-    npu_seconds += static_cast<double>(count) * traffic.seconds;
+    ShapeFacts& f = facts(rows, p.k, p.npu_cols);
+    if (!f.npu_traffic_known) {
+      const auto traffic = runtime::lowering::npu_dram_traffic(soc_.npu, npu_piece(rows, p.k, p.npu_cols).work);
+      f.npu_traffic_bytes = traffic.bytes, f.npu_traffic_seconds = traffic.seconds, f.npu_traffic_known = true;
+    }
+    out.npu += static_cast<double>(count) * f.npu_traffic_bytes;
+    npu_seconds += static_cast<double>(count) * f.npu_traffic_seconds;
   });
   if (npu_seconds > 0) out.npu_rate = out.npu / npu_seconds;
   return out;
@@ -213,16 +226,24 @@ const runtime::NpuOpWork& PartitionProfiler::npu_piece(std::uint64_t rows, std::
   return lowering_.npu(op, runtime::Precision::kW4A16, nullptr, {});
 }
 
-Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) { return npu_call_of(npu_piece(rows, k, cols)); }
+Tick PartitionProfiler::npu_call(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
+  std::optional<Tick>& known = facts(rows, k, cols).npu_call;
+  if (!known) known = npu_call_of(npu_piece(rows, k, cols));
+  return *known;
+}
 
 Tick PartitionProfiler::npu_call_of(const runtime::NpuOpWork& lowered) const {
   return hw::graph_execute_time(soc_.npu.graph, lowered.graph_nodes, 0);  // QNN shared memory (HeteroLLM 4.2): nothing to synchronize
 }
 
 Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
-  const runtime::NpuOpWork& lowered = npu_piece(rows, k, cols);
-  // The graph call precedes its nodes.
-  return npu_call_of(lowered) + runtime::lowering::npu_engines_bound(soc_.npu, lowered.work);
+  std::optional<Tick>& known = facts(rows, k, cols).npu_bound;
+  if (!known) {
+    const runtime::NpuOpWork& lowered = npu_piece(rows, k, cols);
+    // The graph call precedes its nodes.
+    known = npu_call_of(lowered) + runtime::lowering::npu_engines_bound(soc_.npu, lowered.work);
+  }
+  return *known;
 }
 
 PartTimes PartitionProfiler::alone(const Partition& p) {

@@ -3,8 +3,12 @@
 // profiler in its real-execution mode: each candidate runs on an idle simulated SoC, its GPU and
 // NPU parts concurrently, so they share DRAM as they will in the plan).
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "sim/core/field_hash.h"
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/graph_builder.h"
@@ -82,6 +86,26 @@ class PartitionProfiler {
     auto operator<=>(const ProfileKey&) const = default;
   };
   std::map<ProfileKey, PartTimes> cache_;
+  // What the solver asks of one part's shape (a piece's graph call and bound, its traffic; a GPU
+  // part's coarse time and bytes), per shape: it asks for each of a step's candidates at every
+  // pass of its search (llama-3-8b's decode: ~60,000 lookups of ~1,500 shapes), and each answer
+  // follows from the lowering alone. Values, not the lowering's references: the lowering cache
+  // may be cleared between runs (Executor::bound_lowering_cache).
+  struct Shape {
+    std::uint64_t rows = 0, k = 0, cols = 0;
+    bool operator==(const Shape&) const = default;
+  };
+  struct ShapeHash {
+    std::size_t operator()(const Shape& s) const { return hash_fields({s.rows, s.k, s.cols}); }
+  };
+  struct ShapeFacts {
+    std::optional<Tick> npu_call, npu_bound, gpu_coarse;
+    std::optional<double> gpu_bytes;
+    bool npu_traffic_known = false;
+    double npu_traffic_bytes = 0, npu_traffic_seconds = 0;
+  };
+  ShapeFacts& facts(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) { return facts_[Shape{rows, k, cols}]; }
+  std::unordered_map<Shape, ShapeFacts, ShapeHash> facts_;
   std::vector<Tick> scratch_;  // coarse()'s kernel times
   runtime::lowering::LoweringCache lowering_;  // shared by every candidate's run: each op lowered once
 };
