@@ -1,6 +1,7 @@
 // `socsim bench`: runs its cases and reports wall times and event rates (never asserts on speed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -66,6 +67,27 @@ TEST(CliBench, ACaseWarningIsPrintedOnceNotOncePerRepeat) {
   const auto first = r.err.find(warning);
   ASSERT_NE(first, std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(warning, first + 1), std::string::npos) << r.err;
+}
+
+TEST(CliBench, FunctionalCaseComparesEachRunWithTheSgemmRateMeasuredBesideIt) {
+  // Two functional runs of qwen2-0.5b (~7 s each here, several minutes sanitized: not there).
+  if (test::kSanitized) GTEST_SKIP() << "a functional qwen2-0.5b run takes minutes under the sanitizers";
+  const auto dir = scratch_dir("bench_functional");
+  const auto r = run_socsim("bench --case functional-qwen2-0.5b-npu --repeat 2 --json '" + (dir / "b.json").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = nlohmann::json::parse(read_file(dir / "b.json"))["cases"][0];
+  EXPECT_GT(c["forward_gflop"].get<double>(), 100.0);
+  const auto& sgemm = c["sgemm"];
+  if (sgemm.contains("error")) GTEST_SKIP() << "no BLAS on this host: " << sgemm["error"];
+  // One measurement after each run; the rate reported is their median (of two: the larger), and
+  // the ratio the median of each run's wall over the bound measured beside it.
+  ASSERT_EQ(sgemm["gflops_per_run"].size(), 2u);
+  const double a = sgemm["gflops_per_run"][0].get<double>(), b = sgemm["gflops_per_run"][1].get<double>();
+  EXPECT_GT(std::min(a, b), 0.0);
+  EXPECT_DOUBLE_EQ(sgemm["gflops"].get<double>(), std::max(a, b));
+  EXPECT_DOUBLE_EQ(c["sgemm_bound_s"].get<double>(), c["forward_gflop"].get<double>() / std::max(a, b));
+  EXPECT_GT(c["wall_over_sgemm_bound"].get<double>(), 0.0);
+  EXPECT_NE(r.out.find("one after each run"), std::string::npos) << r.out;
 }
 
 TEST(CliBench, ListsCasesAndRejectsUnknownOnes) {
