@@ -322,7 +322,7 @@ int bench_command(const std::vector<std::string>& args) {
     // drifts (38.7 to 61.4 GFLOP/s within an hour on the 2-core machine), and one measurement set
     // against the median run compared moments apart.
     const ForwardWork fw = c.functional ? forward_work(c.run_args) : ForwardWork{};
-    std::vector<nlohmann::ordered_json> sgemms;
+    std::vector<std::pair<std::size_t, nlohmann::ordered_json>> sgemms;  // (the run's index in samples, its measurement)
     {
       // A functional case at --repeat 1000 runs for an hour: a log gets a line after 10 s and every 30 s.
       ProgressBar bar(c.name + " repeats", repeat, NotATerminal::kLogLines);
@@ -330,7 +330,7 @@ int bench_command(const std::vector<std::string>& args) {
         samples.push_back(run_case(c, i == 0));
         if (c.functional && samples.back().error.empty()) {
           std::uint64_t blas_kb = 0;
-          sgemms.push_back(in_child(
+          sgemms.emplace_back(samples.size() - 1, in_child(
               [&] {
                 std::string why;
                 const auto r = measure_sgemm_rate(fw.prompt, fw.hidden, fw.intermediate, 0.5, why);
@@ -390,19 +390,19 @@ int bench_command(const std::vector<std::string>& args) {
       // of those ratios, and the median rate for the sentence.
       const double flops = fw.flops;
       j["forward_gflop"] = flops / 1e9;
-      const auto failed = std::find_if(sgemms.begin(), sgemms.end(), [](const nlohmann::ordered_json& x) { return x.contains("error"); });
+      const auto failed = std::find_if(sgemms.begin(), sgemms.end(), [](const auto& x) { return x.second.contains("error"); });
       if (sgemms.empty() || failed != sgemms.end()) {
-        const std::string why = sgemms.empty() ? std::string("no run to measure beside") : (*failed)["error"].get<std::string>();
+        const std::string why = sgemms.empty() ? std::string("no run to measure beside") : failed->second["error"].get<std::string>();
         footnotes.push_back(fmt::format("{}: no sgemm bound: {}", c.name, why));
         j["sgemm"] = nlohmann::ordered_json{{"error", why}};
       } else {
         std::vector<double> rates, ratios;
-        for (std::size_t i = 0; i < sgemms.size(); ++i) {
-          const double gflops = sgemms[i]["gflops"].get<double>();
+        for (const auto& [run, measured] : sgemms) {
+          const double gflops = measured["gflops"].get<double>();
           rates.push_back(gflops);
-          ratios.push_back(samples[i].wall_s / (flops / (gflops * 1e9)));
+          ratios.push_back(samples[run].wall_s / (flops / (gflops * 1e9)));
         }
-        nlohmann::ordered_json sgemm = sgemms.front();
+        nlohmann::ordered_json sgemm = sgemms.front().second;
         sgemm["gflops_per_run"] = rates;
         std::sort(rates.begin(), rates.end());
         std::sort(ratios.begin(), ratios.end());
