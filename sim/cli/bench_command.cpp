@@ -324,7 +324,8 @@ int bench_command(const std::vector<std::string>& args) {
     const ForwardWork fw = c.functional ? forward_work(c.run_args) : ForwardWork{};
     std::vector<std::pair<std::size_t, nlohmann::ordered_json>> sgemms;  // (the run's index in samples, its measurement)
     {
-      // A functional case at --repeat 1000 runs for an hour: a log gets a line after 10 s and every 30 s.
+      // A functional case at --repeat 1000 runs for two hours (each run and its 0.5 s sgemm
+      // measurement): a log gets a line after 10 s and every 30 s.
       ProgressBar bar(c.name + " repeats", repeat, NotATerminal::kLogLines);
       for (std::uint32_t i = 0; i < repeat; ++i) {
         samples.push_back(run_case(c, i == 0));
@@ -408,15 +409,18 @@ int bench_command(const std::vector<std::string>& args) {
         std::sort(ratios.begin(), ratios.end());
         const double gflops = rates[rates.size() / 2], ratio = ratios[ratios.size() / 2], bound = flops / (gflops * 1e9);
         sgemm["gflops"] = gflops;
+        const std::string spread = rates.size() == 1 ? std::string("measured after the run")
+                                                      : fmt::format("median of {}, {:.1f}-{:.1f}, one after each run", rates.size(), rates.front(), rates.back());
         footnotes.push_back(fmt::format(
-            "{}: one forward is {:.1f} GFLOP; the host's cblas_sgemm ({}, {} threads, {}) ran at {:.1f} GFLOP/s (median of {}, "
-            "{:.1f}-{:.1f}, one after each run), so {:.2f} s of arithmetic: each run over the bound measured beside it, median "
-            "{:.2f}x (issue #21 asks for 2x), {:.2f}x of the two forwards functional mode computes (the system's and the FP32 "
-            "reference's)",
+            "{}: one forward is {:.1f} GFLOP; the host's cblas_sgemm ({}, {} threads, {}) ran at {:.1f} GFLOP/s ({}), so {:.2f} s "
+            "of arithmetic: each run over the bound measured beside it, median {:.2f}x (issue #21 asks for 2x), {:.2f}x of the "
+            "two forwards functional mode computes (the system's and the FP32 reference's)",
             c.name, flops / 1e9, sgemm["library"].get<std::string>(), sgemm["threads"].get<std::string>(), sgemm["shape"].get<std::string>(), gflops,
-            rates.size(), rates.front(), rates.back(), bound, ratio, ratio / 2));
+            spread, bound, ratio, ratio / 2));
         j["sgemm"] = sgemm;
-        j["sgemm_bound_s"] = bound;
+        j["sgemm_bound_s"] = bound;  // at the median rate
+        // The median of each run's wall over the bound measured beside it (not wall_median_s over
+        // sgemm_bound_s: the two medians may come from different runs).
         j["wall_over_sgemm_bound"] = ratio;
       }
     }

@@ -136,6 +136,15 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   return t;
 }
 
+PartitionProfiler::ShapeFacts& PartitionProfiler::facts(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
+  static_assert((kFactsSlots & (kFactsSlots - 1)) == 0, "a power of two: the slot is the hash's low bits");
+  if (facts_.empty()) facts_.resize(kFactsSlots);
+  const Shape shape{rows, k, cols};
+  FactsSlot& slot = facts_[hash_fields({rows, k, cols}) & (kFactsSlots - 1)];
+  if (!slot.used || !(slot.shape == shape)) slot = FactsSlot{shape, true, {}};
+  return slot.facts;
+}
+
 PartTimes PartitionProfiler::coarse(const Partition& p) {
   PartTimes t;
   if (p.uses_gpu()) {
@@ -148,7 +157,7 @@ PartTimes PartitionProfiler::coarse(const Partition& p) {
       // starts one when it is submitted and the one before has ended. A short kernel does not hide
       // the next submission.
       Tick submitted = 0, end = 0;
-      gpu_queue_times(op, nullptr, scratch_);  // (into a kept vector: coarse() runs per candidate)
+      gpu_queue_times(op, nullptr, scratch_);  // (into a kept vector: coarse() runs per new shape)
       for (const Tick queue : scratch_) {
         submitted += soc_.gpu.submit;
         end = std::max(end, submitted) + queue;

@@ -5,7 +5,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/core/field_hash.h"
@@ -50,6 +49,7 @@ class PartitionProfiler {
   // 16: 3,900 parts alone -> about 160).
   PartTimes coarse(const Partition& p);
   std::size_t runs() const { return cache_.size(); }
+  static constexpr std::size_t kFactsSlots = 8192;  // shapes whose answers are kept (facts() below)
   // Each part's DRAM traffic in bytes, as alone() runs it (the GPU part's kernels; the NPU
   // pieces', summed): what the step context shares DRAM by (step_context.h).
   struct PartBytes {
@@ -95,17 +95,24 @@ class PartitionProfiler {
     std::uint64_t rows = 0, k = 0, cols = 0;
     bool operator==(const Shape&) const = default;
   };
-  struct ShapeHash {
-    std::size_t operator()(const Shape& s) const { return hash_fields({s.rows, s.k, s.cols}); }
-  };
   struct ShapeFacts {
     std::optional<Tick> npu_call, npu_bound, gpu_coarse;
     std::optional<double> gpu_bytes;
     bool npu_traffic_known = false;
     double npu_traffic_bytes = 0, npu_traffic_seconds = 0;
   };
-  ShapeFacts& facts(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) { return facts_[Shape{rows, k, cols}]; }
-  std::unordered_map<Shape, ShapeFacts, ShapeHash> facts_;
+  // The shape's entry (empty the first time), valid until the next call. A direct-mapped table of
+  // kFactsSlots: a shape takes the slot its hash picks, evicting the one there (whose answers are
+  // asked of the lowering again if it comes back). A map grown per new shape made runs with a fine
+  // row_align slower and larger (row_align 1: an LM head's ~150,000 column splits, nearly every
+  // one new, 42 MB more and 10-25% slower); this costs no allocation past the first and ~1 MB.
+  ShapeFacts& facts(std::uint64_t rows, std::uint64_t k, std::uint64_t cols);
+  struct FactsSlot {
+    Shape shape;
+    bool used = false;
+    ShapeFacts facts;
+  };
+  std::vector<FactsSlot> facts_;  // kFactsSlots once asked
   std::vector<Tick> scratch_;  // coarse()'s kernel times
   runtime::lowering::LoweringCache lowering_;  // shared by every candidate's run: each op lowered once
 };

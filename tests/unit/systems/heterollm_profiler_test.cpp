@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/hw/soc_spec.h"
 #include "sim/systems/heterollm/partition_jobs.h"
@@ -127,6 +128,46 @@ TEST(HeteroPrediction, GpuTreeTracksTheRealProfilesOfSmallAndLargeParts) {
   // The sustained rate stays the floor: at 1 GFLOPS every part is compute-bound.
   const heterollm::PredictionProfiler slow(spec, m, {1, 64}, {896}, 1152, 1e9);
   EXPECT_GE(slow.gpu_part(64, 896, 1152), seconds_to_ticks_ceil(2.0 * 64 * 896 * 1152 / 1e9));
+}
+
+// The profiler keeps each shape's answers (graph call, coarse bounds, bytes) in a direct-mapped
+// table of PartitionProfiler::kFactsSlots slots: more shapes than slots, asked in an interleaved
+// order, evict each other's entries, and every answer must still be the shape's own (a slot
+// returned for another shape, or stale values after an eviction, would differ from a profiler that
+// was asked only that shape).
+TEST(HeteroProfiler, ShapeAnswersSurviveEvictionsUnchanged) {
+  const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {});
+  const auto model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+  heterollm::PartitionProfiler shared(spec, model);
+  struct Shape {
+    std::uint64_t rows, k, cols;
+  };
+  std::vector<Shape> shapes;
+  for (std::uint64_t cols = 32; shapes.size() < 3 * heterollm::PartitionProfiler::kFactsSlots; cols += 32) {
+    shapes.push_back({1 + cols % 3, cols % 2 == 0 ? 896u : 4864u, cols});
+  }
+  const auto answers = [](heterollm::PartitionProfiler& p, const Shape& s) {
+    Partition c;
+    c.kind = CutKind::kRow;
+    c.m = s.rows, c.k = s.k, c.n = 2 * s.cols;
+    c.npu_pieces = {s.rows}, c.npu_rows = s.rows, c.npu_cols = s.cols;
+    c.gpu_rows = s.rows, c.gpu_cols = s.cols;
+    const PartTimes q = p.coarse(c);
+    const auto b = p.bytes(c);
+    return std::array<double, 6>{static_cast<double>(p.npu_call(s.rows, s.k, s.cols)), static_cast<double>(q.gpu),
+                                 static_cast<double>(q.npu), b.gpu, b.npu, b.npu_rate};
+  };
+  // Every shape three times, in three orders (forward, backward, strided): the later asks meet
+  // slots taken by others since.
+  std::vector<std::array<double, 6>> first(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) first[i] = answers(shared, shapes[i]);
+  for (std::size_t i = shapes.size(); i-- > 0;) ASSERT_EQ(answers(shared, shapes[i]), first[i]) << "shape " << i;
+  for (std::size_t i = 0; i < shapes.size(); i += 7) ASSERT_EQ(answers(shared, shapes[i]), first[i]) << "shape " << i;
+  // And each the same as a fresh profiler's (a sample: each profiler lowers its shapes anew).
+  for (std::size_t i = 0; i < shapes.size(); i += 997) {
+    heterollm::PartitionProfiler alone(spec, model);
+    EXPECT_EQ(answers(alone, shapes[i]), first[i]) << "shape " << i;
+  }
 }
 
 }  // namespace

@@ -78,8 +78,9 @@ TEST(Q4_0Blocks, SameBytesAsGgmlAndFourAndAHalfBits) {
 
 // Sixteen rows at a time go through the vector path, a lone row through the scalar one: the same
 // bytes for values ggml's test above cannot hold (its int8 cast of an out-of-range float is
-// undefined): NaN, infinities, the largest floats, subnormals, and a column's maximum in every
-// row position. Many random tiles, so every lane and byte position of the transpose is checked.
+// undefined): NaN, infinities, the largest floats, subnormals, zeros of both signs, placed at
+// random with densities from one element in 1 to one in 16. Many random tiles, so every lane and
+// byte position of the transpose is checked.
 TEST(Q4_0Blocks, VectorPathMatchesTheScalarOneOnAnyFloats) {
   const float specials[] = {std::nanf(""), -std::nanf(""), INFINITY, -INFINITY, 3.4e38f, -3.4e38f, 1e-45f, -1e-45f, 0.0f, -0.0f, 1.0f, -8.0f};
   std::uint64_t state = 12345;
