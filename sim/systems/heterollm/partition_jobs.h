@@ -3,11 +3,14 @@
 // profiler in its real-execution mode: each candidate runs on an idle simulated SoC, its GPU and
 // NPU parts concurrently, so they share DRAM as they will in the plan).
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/core/field_hash.h"
+#include "sim/core/simulator.h"
+#include "sim/hw/soc.h"
 
 #include "sim/hw/soc_spec.h"
 #include "sim/model/graph_builder.h"
@@ -35,7 +38,12 @@ class PartitionProfiler {
   // The lowering cache refers to this object's own copies.
   PartitionProfiler(const PartitionProfiler&) = delete;
   PartitionProfiler& operator=(const PartitionProfiler&) = delete;
+  ~PartitionProfiler();
   PartTimes time(const Partition& p);
+  // time() runs each profile on a simulated SoC kept across runs (rebuilt every kRunsPerSoc), from
+  // the time the last one ended; false: a freshly built SoC for each (tests compare the two).
+  static constexpr std::uint32_t kRunsPerSoc = 64;
+  void set_reuse_soc(bool on) { reuse_soc_ = on; }
   // Lower bounds of time(p)'s parts: the GPU part alone and the NPU pieces each alone, summed (a
   // part sharing DRAM with the other only slows; the pieces run back to back on an NPU that
   // carries nothing from one graph call to the next). Each distinct part is simulated once.
@@ -78,6 +86,18 @@ class PartitionProfiler {
 
   hw::SocSpec soc_;  // copies: a system keeps its profiler across plans
   model::ModelConfig model_;
+  // The SoC time() runs profiles on. A profile starts with every unit idle, no DRAM flow and no
+  // event pending (the last run ended so), and such a run is a pure function of its work, whatever
+  // the time it starts at (the premise of replaying runs alone, npu_alone_replay.h): the times it
+  // measures from its start are a fresh SoC's. Building a SoC for each of them (its CPU clusters'
+  // ports and cores, the DRAM model, the NPU) was 50 M of hetero-tensor llama-3-8b b1's 651 M
+  // instructions. Rebuilt every kRunsPerSoc runs, so what units keep of past runs (statistics,
+  // busy intervals, lingering waiters) and the clock's magnitude stay bounded, and after a run
+  // that threw. The simulator outlives the SoC built on it (declared first, destroyed last).
+  std::unique_ptr<Simulator> profile_sim_;
+  std::unique_ptr<hw::Soc> profile_soc_;
+  std::uint32_t profile_soc_runs_ = 0;
+  bool reuse_soc_ = true;
   // What a run's time depends on (the rows of a GPU-only part are its gpu_rows).
   struct ProfileKey {
     std::uint64_t k = 0, npu_cols = 0, gpu_rows = 0, gpu_cols = 0;

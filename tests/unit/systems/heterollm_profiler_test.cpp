@@ -170,5 +170,44 @@ TEST(HeteroProfiler, ShapeAnswersSurviveEvictionsUnchanged) {
   }
 }
 
+// time() runs its profiles one after another on a SoC it keeps (rebuilt every kRunsPerSoc runs),
+// each from the time the last ended: every candidate's times, and each part alone, are those of a
+// freshly built SoC. Every candidate of prefill and decode shapes (one to two hundred profiles a
+// shape, chains of 64 on one SoC) on the 8 Gen 3, the 8 Gen 2, and SoCs whose GPU buffers hold
+// 1 MiB, whose GPU restarts slowly after idling or whose DRAM serves two masters at half its peak.
+TEST(HeteroProfiler, ProfilesOnAKeptSocAreAFreshSocs) {
+  struct Soc {
+    const char* file;
+    std::vector<std::string> sets;
+  };
+  for (const Soc& soc : {Soc{"snapdragon-8gen3", {}}, Soc{"snapdragon-8gen2", {}}, Soc{"snapdragon-8gen3", {"gpu.max_allocation=1MiB"}},
+                         Soc{"snapdragon-8gen3", {"gpu.restart=50us", "dram.concurrency_efficiency=[1.0,0.5,0.45]"}}}) {
+    const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/" + soc.file + ".yaml", soc.sets);
+    const auto model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+    heterollm::PartitionProfiler kept(spec, model), fresh(spec, model);
+    fresh.set_reuse_soc(false);
+    std::size_t profiles = 0;
+    for (const auto& [k, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{896, 4864}, {4864, 896}, {896, 151936}}) {
+      for (const std::uint64_t m : {300, 1, 16}) {
+        SCOPED_TRACE(std::string(soc.file) + (soc.sets.empty() ? "" : " " + soc.sets[0]) + " " + std::to_string(m) + "x" +
+                     std::to_string(k) + "x" + std::to_string(n));
+        SolverParams p = params();
+        p.decode = m < 32;
+        if (n > 100000) p.row_align = 4096;  // (the LM head: 37 row cuts, not 600)
+        for (const auto& c : heterollm::candidates(m, k, n, p)) {
+          const PartTimes a = kept.time(c), b = fresh.time(c);
+          ASSERT_EQ(a.gpu, b.gpu) << c.describe();
+          ASSERT_EQ(a.npu, b.npu) << c.describe();
+          const PartTimes x = kept.alone(c), y = fresh.alone(c);
+          ASSERT_EQ(x.gpu, y.gpu) << c.describe();
+          ASSERT_EQ(x.npu, y.npu) << c.describe();
+        }
+        profiles = kept.runs();
+      }
+    }
+    EXPECT_GT(profiles, 2 * heterollm::PartitionProfiler::kRunsPerSoc);  // several SoCs' worth of chained runs
+  }
+}
+
 }  // namespace
 }  // namespace socsim::systems
