@@ -87,9 +87,12 @@ class PartitionProfiler {
   hw::SocSpec soc_;  // copies: a system keeps its profiler across plans
   model::ModelConfig model_;
   // The SoC time() runs profiles on. A profile starts with every unit idle, no DRAM flow and no
-  // event pending (the last run ended so), and such a run is a pure function of its work, whatever
-  // the time it starts at (the premise of replaying runs alone, npu_alone_replay.h): the times it
-  // measures from its start are a fresh SoC's. Building a SoC for each of them (its CPU clusters'
+  // event pending (the last run ended so), and such a run of the GPU and NPU is a pure function of
+  // its work, whatever the time it starts at (the premise of replaying runs alone,
+  // npu_alone_replay.h): the times it measures from its start are a fresh SoC's. It holds for
+  // what a profile runs: a GPU part and NPU pieces, fast sync, no hand-over, no CPU job (a CPU
+  // cluster busy within its idle threshold would skip its wake-up, cpu_cluster.h; a GPU drained by
+  // a non-fast sync would pay its restart). Building a SoC for each of them (its CPU clusters'
   // ports and cores, the DRAM model, the NPU) was 50 M of hetero-tensor llama-3-8b b1's 651 M
   // instructions. Rebuilt every kRunsPerSoc runs, so what units keep of past runs (statistics,
   // busy intervals, lingering waiters) and the clock's magnitude stay bounded, and after a run

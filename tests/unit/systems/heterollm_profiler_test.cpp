@@ -209,5 +209,26 @@ TEST(HeteroProfiler, ProfilesOnAKeptSocAreAFreshSocs) {
   }
 }
 
+// A kept SoC's clock holds the runs before: with durations near the 64-bit picosecond limit
+// (2^64 ps is 213 days) a chain of runs overflows where one run does not. Such a run is done again
+// on a fresh SoC, so the kept profiler answers wherever a fresh one does.
+TEST(HeteroProfiler, AKeptSocsClockOverflowingFallsBackToAFreshSoc) {
+  const auto spec = hw::load_soc_spec(kRoot + "/soc_configs/snapdragon-8gen3.yaml", {"npu.graph.execute_overhead=6000000s"});
+  const auto model = model::load_model_config(kRoot + "/models/qwen2-0.5b.json");
+  heterollm::PartitionProfiler kept(spec, model), fresh(spec, model);
+  fresh.set_reuse_soc(false);
+  for (const std::uint64_t cols : {256, 512, 768, 1024, 1280}) {  // each a graph call of 6e6 s: the third passes 2^64 ps
+    Partition c;
+    c.kind = CutKind::kNpuOnly;
+    c.m = 1, c.k = 896, c.n = cols;
+    c.npu_pieces = {1}, c.npu_rows = 1, c.npu_cols = cols;
+    PartTimes a, b;
+    ASSERT_NO_THROW(a = kept.time(c)) << cols;
+    b = fresh.time(c);
+    EXPECT_EQ(a.npu, b.npu) << cols;
+    EXPECT_GT(a.npu, 6'000'000ull * kSecond) << cols;
+  }
+}
+
 }  // namespace
 }  // namespace socsim::systems
