@@ -141,13 +141,19 @@ PartTimes PartitionProfiler::time(const Partition& p) {
     runtime::check_run_finished(sim.run(), sim, soc, &ex);
     if (has_npu) t.npu = ex.job_end(last_npu) - start;
     if (has_gpu) t.gpu = ex.job_complete(gpu) - start;
-  } catch (...) {
-    profile_soc_.reset();  // a run that did not end cleanly leaves nothing for the next
+  } catch (const TimeOverflow&) {
+    profile_soc_.reset();
     profile_sim_.reset();
     // Once more on a fresh SoC, from time 0: the kept SoC's clock holds the runs before, and
     // durations near the 64-bit picosecond limit (a 6,000,000 s graph call) overflow it where a
-    // fresh SoC's does not. Whatever fails there fails as a fresh SoC always did.
+    // fresh SoC's does not; there it fails as a fresh SoC always did. Only this failure: an
+    // interrupt (Python's KeyboardInterrupt, taken from the interpreter when polled) or a memory
+    // limit must end the run, not start it again.
     if (start != 0) return time(p);
+    throw;
+  } catch (...) {
+    profile_soc_.reset();  // a run that did not end cleanly leaves nothing for the next
+    profile_sim_.reset();
     throw;
   }
   cache_.emplace(std::move(key), t);
