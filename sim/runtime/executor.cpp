@@ -161,8 +161,8 @@ void Executor::advance(std::uint32_t i) {
 
 void Executor::finished(std::uint32_t job) {
   // Wakes the jobs waiting for this one, in the order they began waiting, at the current instant.
-  std::vector<std::uint32_t> woken;
-  woken.swap(waiting_[job]);  // its memory goes with it
+  WaitList woken = std::move(waiting_[job]);
+  waiting_[job] = WaitList{};  // its memory goes with it
   for (auto i : woken) soc_.sim().schedule_at(soc_.sim().now(), &Executor::wake, &wake_[i]);
 }
 
@@ -353,6 +353,7 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
     case kernels::Unit::kNpu: {
       // The ops' kernels without their own graph calls: the job is one call of its graph.
       std::vector<const NpuOpWork*> lowered;
+      lowered.reserve(job.ops.size());
       GraphCall call;
       for (const auto& g : job.ops) {
         lowered.push_back(&lowering_.npu(g.op, job.precision, attention_of(g), job.npu_kernels));

@@ -4,6 +4,8 @@
 // unit. Units serialize their own work (the NPU executes one graph at a time, the GPU queue is
 // in order, CPU cores are handed out FIFO), so the order of execution follows from dependencies
 // and resource availability, deterministically.
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -151,7 +153,9 @@ class Executor {
   // order, each at the current instant, as a trigger resumes its waiters. The woken job checks
   // its next dependencies then; with all done it starts as a process inside that same event (so
   // events and their order are a coroutine-per-job executor's exactly).
-  std::vector<std::vector<std::uint32_t>> waiting_;  // per job: jobs waiting for it to finish
+  // (Mostly one or two waiters: kept inline, a list per dependency was one allocation per wait.)
+  using WaitList = boost::container::small_vector<std::uint32_t, 2>;
+  std::vector<WaitList> waiting_;                     // per job: jobs waiting for it to finish
   std::vector<std::uint32_t> dep_cursor_;             // per job: its next dependency to check
   struct Wake {
     Executor* ex;

@@ -284,11 +284,16 @@ Tick PartitionProfiler::npu_piece_bound(std::uint64_t rows, std::uint64_t k, std
 PartTimes PartitionProfiler::alone(const Partition& p) {
   PartTimes t;
   if (p.uses_gpu()) {
-    Partition g;
-    g.kind = CutKind::kGpuOnly;
-    g.m = p.gpu_rows, g.k = p.k, g.n = p.gpu_cols;
-    g.gpu_rows = p.gpu_rows, g.gpu_cols = p.gpu_cols;
-    t.gpu = time(g).gpu;
+    if (const auto known = facts(p.gpu_rows, p.k, p.gpu_cols).gpu_alone) {
+      t.gpu = *known;
+    } else {
+      Partition g;
+      g.kind = CutKind::kGpuOnly;
+      g.m = p.gpu_rows, g.k = p.k, g.n = p.gpu_cols;
+      g.gpu_rows = p.gpu_rows, g.gpu_cols = p.gpu_cols;
+      t.gpu = time(g).gpu;
+      facts(p.gpu_rows, p.k, p.gpu_cols).gpu_alone = t.gpu;  // (asked again: the run may reach the table)
+    }
   }
   t.npu = npu_alone(p);
   return t;
@@ -297,11 +302,18 @@ PartTimes PartitionProfiler::alone(const Partition& p) {
 Tick PartitionProfiler::npu_alone(const Partition& p) {
   Tick sum = 0;
   for_each_run(p, [&](std::uint64_t rows, std::uint64_t count) {
-    Partition q;
-    q.kind = CutKind::kNpuOnly;
-    q.m = rows, q.k = p.k, q.n = p.npu_cols;
-    q.npu_pieces = {rows}, q.npu_rows = rows, q.npu_cols = p.npu_cols;
-    sum += static_cast<Tick>(count) * time(q).npu;
+    Tick piece = 0;
+    if (const auto known = facts(rows, p.k, p.npu_cols).npu_piece_alone) {
+      piece = *known;
+    } else {
+      Partition q;
+      q.kind = CutKind::kNpuOnly;
+      q.m = rows, q.k = p.k, q.n = p.npu_cols;
+      q.npu_pieces = {rows}, q.npu_rows = rows, q.npu_cols = p.npu_cols;
+      piece = time(q).npu;
+      facts(rows, p.k, p.npu_cols).npu_piece_alone = piece;
+    }
+    sum += static_cast<Tick>(count) * piece;
   });
   return sum;
 }

@@ -120,6 +120,9 @@ class PartitionProfiler {
   };
   struct ShapeFacts {
     std::optional<Tick> npu_call, npu_bound, gpu_coarse;
+    // alone()'s answers for the shape: a GPU-only part, an NPU part of one piece (time()'s, found
+    // here without building its key: the solver asks them of every candidate it bounds).
+    std::optional<Tick> gpu_alone, npu_piece_alone;
     std::optional<double> gpu_bytes;
     bool npu_traffic_known = false;
     double npu_traffic_bytes = 0, npu_traffic_seconds = 0;
