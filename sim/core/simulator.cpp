@@ -35,8 +35,8 @@ void Simulator::schedule_at(Tick t, EventFn fn, void* ctx) {
   queue_.push(t, fn, ctx);
 }
 
-std::uint64_t Simulator::spawn(Task<> task, std::string name) {
-  if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + name + "'");
+std::uint64_t Simulator::spawn(Task<> task, std::string_view name) {
+  if (!task.valid()) throw std::invalid_argument("spawn: empty task '" + std::string(name) + "'");
   return start_process(std::move(task), name);
 }
 

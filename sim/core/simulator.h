@@ -81,7 +81,7 @@ class Simulator {
 
   // Starts `task` as an independent process at the current time (after events already queued for
   // now()). The simulator owns its frame until it finishes. Returns the process id.
-  std::uint64_t spawn(Task<> task, std::string name);
+  std::uint64_t spawn(Task<> task, std::string_view name);
   // As spawn, but the process runs at once, inside the current event, up to its first suspension:
   // a process started from an event handler runs where a coroutine resumed there would.
   std::uint64_t spawn_now(Task<> task, std::string_view name);

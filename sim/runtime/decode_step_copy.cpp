@@ -20,14 +20,14 @@ std::string decode_prefix(std::uint64_t step) { return "decode" + std::to_string
 DecodeStepCopier::DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::uint32_t end, std::uint64_t from,
                                    const std::vector<model::GraphOp>& from_graph)
     : begin_(begin), end_(end), from_(from), from_graph_(from_graph), prefix_(decode_prefix(from)) {
-  if (begin == 0 || begin >= end || end > plan.jobs.size()) return;
+  if (begin >= end || end > plan.jobs.size()) return;
   std::map<std::pair<std::uint32_t, std::string_view>, std::size_t> index;
   for (std::size_t i = 0; i < from_graph_.size(); ++i) {
     const auto& g = from_graph_[i];
     if (g.phase != model::Phase::kDecode || g.step != from) return;
     if (!index.emplace(std::pair{g.layer, std::string_view(g.op.name)}, i).second) return;  // names must identify ops
   }
-  const auto dep_ok = [&](std::uint32_t d) { return (d >= begin && d < end) || d == begin - 1; };
+  const auto dep_ok = [&](std::uint32_t d) { return (d >= begin && d < end) || (begin > 0 && d == begin - 1); };
   for (std::uint32_t j = begin; j < end; ++j) {
     const Job& job = plan.jobs[j];
     if (job.name.compare(0, prefix_.size(), prefix_) != 0) return;
@@ -82,6 +82,10 @@ std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t 
     // (Validated: below the template is only begin - 1.)
     const auto map = [&](std::uint32_t& d) { d = d < begin_ ? first - 1 : d - begin_ + first; };
     for (auto& d : job.deps) map(d);
+    // A template that begins the plan (a decode window's first step) has jobs that wait for
+    // nothing in it: they follow what ran before the plan (Executor::continue_after), as a later
+    // step's follow the step before, which is the job before the copy.
+    if (begin_ == 0 && job.deps.empty()) job.deps.push_back(first - 1);
     for (auto& d : job.start_deps) map(d);
     for (auto& g : job.ops) g.step = to;
     for (; ref != refs_.end() && ref->job == j; ++ref) {

@@ -23,9 +23,13 @@ namespace socsim::runtime {
 // - job names "decode<from>.<rest>" become "decode<to>.<rest>";
 // - a dependency inside [begin, end) points to the copy of its job; one on job begin - 1 (what
 //   step `from` waited for: the previous step's last job, or the prefill's) points to the job
-//   before the copy (the plan's last job when the copy begins).
-// The template is not copyable (ok() false: the caller plans every step itself) when it is the
-// plan's first job (a copy would not know what to wait for), a job depends on another earlier job, an op is of another step or phase, or a name of another form.
+//   before the copy (the plan's last job when the copy begins);
+// - a template that begins the plan (begin 0: a decode window's first step, whose jobs without
+//   dependencies follow the previous window's last job, Executor::continue_after): a job without
+//   dependencies waits in its copies for the job before the copy, as in a step planned after
+//   another.
+// The template is not copyable (ok() false: the caller plans every step itself) when a job
+// depends on another earlier job, an op is of another step or phase, or a name of another form.
 // append() returns nothing, the plan unchanged, when the step changes what a copy cannot
 // recompute: the graphs not aligned op by op, the shape of an op the template altered (a part of
 // a partitioned op: `<op>` keeping its name at other rows or columns, `<op>.<suffix>`), or of an

@@ -71,6 +71,7 @@ Task<> Executor::run(const Plan& plan) {
   plan_ = &plan;
   began_.clear();
   gpu_flag_.clear();
+  gpu_flag_store_.clear();
   start_.assign(plan.jobs.size(), 0);
   end_.assign(plan.jobs.size(), 0);
   ready_.assign(plan.jobs.size(), 0);
@@ -98,7 +99,7 @@ Task<> Executor::run(const Plan& plan) {
   for (std::uint32_t i = 0; i < plan.jobs.size(); ++i) wake_.push_back({this, i});
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
     const bool gpu = plan.jobs[i].unit == kernels::Unit::kGpu;
-    gpu_flag_.push_back(sync_.fast && gpu ? std::make_unique<Trigger>(sim) : nullptr);
+    gpu_flag_.push_back(sync_.fast && gpu ? &gpu_flag_store_.emplace_back(sim) : nullptr);
     for (auto d : plan.jobs[i].start_deps) {
       if (d < i && !began_[d]) began_[d] = std::make_unique<Trigger>(sim);
     }
@@ -408,7 +409,8 @@ Task<> Executor::run_ops(const Job& job, std::uint32_t index, bool called) {
       if (sync_.fast) {
         gpu_predicted_end_[index] = gpu_tail_predicted_;
         gpu_mark_[index] = soc_.gpu().enqueued();
-        sim.spawn(set_gpu_flag(gpu_mark_[index], *gpu_flag_[index]), job.name + ".flag");
+        flag_name_.assign(job.name).append(".flag");  // (into a kept string: one per GPU job)
+        sim.spawn(set_gpu_flag(gpu_mark_[index], *gpu_flag_[index]), flag_name_);
       }
       break;
     }

@@ -7,6 +7,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -181,8 +182,10 @@ class Executor {
   // predicted completion and the flag fired when its kernels have run.
   std::vector<std::uint64_t> gpu_mark_;
   std::vector<Tick> gpu_predicted_end_;
-  std::vector<std::unique_ptr<Trigger>> gpu_flag_;  // fast sync: GPU jobs only (else null)
+  std::vector<Trigger*> gpu_flag_;  // fast sync: GPU jobs only (else null), held in:
+  std::deque<Trigger> gpu_flag_store_;  // (a block per several jobs: an allocation per GPU job was a share of a run)
   Tick gpu_tail_predicted_ = 0;
+  std::string flag_name_;  // the process name of a GPU job's flag
   Task<> set_gpu_flag(std::uint64_t mark, Trigger& flag);
   // Lanes (job.h): one gate per lane name; the pick policy sees which jobs are done or started.
   LaneGate& lane(const Plan& plan, const std::string& name);

@@ -97,9 +97,9 @@ Task<> AdrenoGpu::enqueue(GpuKernel k, Tick compute) {
   push(std::move(k), compute);
 }
 
-AdrenoGpu::Submission AdrenoGpu::submit(GpuKernel k, Tick compute) {
+AdrenoGpu::Submission AdrenoGpu::submit(const GpuKernel& k, Tick compute) {
   if (exceeds_max_allocation(k)) throw std::logic_error("gpu: kernel '" + k.name + "' exceeds max_allocation: submit it with enqueue()");
-  return Submission(*this, std::move(k), compute);
+  return Submission(*this, report::tracing_hardware(trace_) ? k : unnamed(k), compute);
 }
 
 void AdrenoGpu::push(GpuKernel k, Tick compute) {

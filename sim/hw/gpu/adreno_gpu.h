@@ -76,7 +76,9 @@ class AdrenoGpu {
     GpuKernel kernel_;
     Tick compute_;
   };
-  Submission submit(GpuKernel k, Tick compute);
+  // The queue keeps the kernel's name only for a trace, where it is read (an untraced run copied
+  // a name per kernel).
+  Submission submit(const GpuKernel& k, Tick compute);
 
   // Synchronization (clFinish): returns when every kernel enqueued before the call has finished,
   // at that very tick (the runtime adds its own driver/copy costs). If the queue is then empty,

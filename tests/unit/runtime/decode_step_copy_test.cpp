@@ -97,15 +97,34 @@ TEST(DecodeStepCopy, CopiedStepsAreThePlannedOnes) {
   EXPECT_EQ(attention_ops, m.layers * (steps - 1));
 }
 
+TEST(DecodeStepCopy, ATemplateThatBeginsThePlanIsCopiedAfterTheStepBefore) {
+  // A decode window's first step begins its plan: its first job waits for nothing there (it
+  // follows the window before). Its copies' first jobs wait for the step before, as planned.
+  const auto m = qwen();
+  const std::uint64_t prompt = 21, batch = 2, steps = 4;
+  Plan planned, copied;
+  for (std::uint64_t s = 0; s < steps; ++s) plan_step_chained(planned, model::decode_step_graph(m, prompt, s, batch), s);
+  const auto g0 = model::decode_step_graph(m, prompt, 0, batch);
+  plan_step_chained(copied, g0, 0);
+  ASSERT_TRUE(copied.jobs.front().deps.empty());
+  const DecodeStepCopier copier(copied, 0, static_cast<std::uint32_t>(copied.jobs.size()), 0, g0);
+  ASSERT_TRUE(copier.ok());
+  for (std::uint64_t s = 1; s < steps; ++s) ASSERT_TRUE(copier.append(copied, s, model::decode_step_graph(m, prompt, s, batch)).has_value());
+  ASSERT_EQ(copied.jobs.size(), planned.jobs.size());
+  const std::size_t per_step = planned.jobs.size() / steps;
+  for (std::size_t j = 0; j < planned.jobs.size(); ++j) {
+    expect_same_job_body(copied.jobs[j], planned.jobs[j]);
+    EXPECT_EQ(copied.jobs[j].deps, planned.jobs[j].deps) << planned.jobs[j].name;
+  }
+  // (What the copies add: each later step's first job waits for the step before's sampler.)
+  for (std::uint64_t s = 1; s < steps; ++s) {
+    EXPECT_EQ(copied.jobs[s * per_step].deps, std::vector<std::uint32_t>{static_cast<std::uint32_t>(s * per_step - 1)});
+  }
+}
+
 TEST(DecodeStepCopy, TemplatesACopyCannotFollowAreRefused) {
   const auto m = qwen();
   const auto g0 = model::decode_step_graph(m, 10, 0, 1), g1 = model::decode_step_graph(m, 10, 1, 1);
-  {
-    // The plan's first jobs: what would a copy wait for?
-    Plan plan;
-    plan_step_chained(plan, g0, 0);
-    EXPECT_FALSE(DecodeStepCopier(plan, 0, static_cast<std::uint32_t>(plan.jobs.size()), 0, g0).ok());
-  }
   {
     // A job waiting for a job before the one the step waits for.
     Plan plan = prefill_job();
