@@ -55,11 +55,15 @@ DecodeStepCopier::DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::u
       }
     }
   }
+  template_.assign(plan.jobs.begin() + begin, plan.jobs.begin() + end);
+  // Kept without the step's prefix, which a copy puts in front: one allocation for a copy's name
+  // (the rest is mostly short enough to copy in place), not a copy and then a longer one.
+  for (Job& job : template_) job.name.erase(0, prefix_.size());
   ok_ = true;
 }
 
 std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph) const {
-  if (!ok_ || to_graph.size() != from_graph_.size() || end_ > plan.jobs.size()) return std::nullopt;
+  if (!ok_ || to_graph.size() != from_graph_.size()) return std::nullopt;
   std::vector<bool> changed(to_graph.size(), false);
   for (std::size_t i = 0; i < to_graph.size(); ++i) {
     const auto& a = from_graph_[i];
@@ -69,24 +73,38 @@ std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t 
   }
   for (const auto& r : refs_) {
     if (!changed[r.graph]) continue;
-    const Job& job = plan.jobs[begin_ + r.job];
+    const Job& job = template_[r.job];
     if (!r.exact || !job.npu_graph.empty() || job.estimate != 0) return std::nullopt;
   }
   const auto first = static_cast<std::uint32_t>(plan.jobs.size());
+  // A copy that begins the plan (a later window's first step) has nothing before it to wait for:
+  // its jobs that waited for the job before the template wait for nothing, and so follow the
+  // previous window's last job (Executor::continue_after), as the step planned there would.
+  const bool opens = first == 0;
+  const auto map = [&](std::vector<std::uint32_t>& deps) {
+    std::size_t kept = 0;
+    for (const std::uint32_t d : deps) {
+      if (d >= begin_) {
+        deps[kept++] = d - begin_ + first;
+      } else if (!opens) {
+        deps[kept++] = first - 1;  // (validated: below the template is only begin - 1)
+      }
+    }
+    deps.resize(kept);
+  };
   const std::uint32_t n = end_ - begin_;
   const std::string prefix = decode_prefix(to);
   auto ref = refs_.begin();
   for (std::uint32_t j = 0; j < n; ++j) {
-    Job job = plan.jobs[begin_ + j];
-    job.name.replace(0, prefix_.size(), prefix);
-    // (Validated: below the template is only begin - 1.)
-    const auto map = [&](std::uint32_t& d) { d = d < begin_ ? first - 1 : d - begin_ + first; };
-    for (auto& d : job.deps) map(d);
-    // A template that begins the plan (a decode window's first step) has jobs that wait for
+    Job job = template_[j];
+    job.name.insert(0, prefix);
+    const bool waits = !job.deps.empty();
+    map(job.deps);
+    map(job.start_deps);
+    // A template that begins its plan (a decode window's first step) has jobs that wait for
     // nothing in it: they follow what ran before the plan (Executor::continue_after), as a later
     // step's follow the step before, which is the job before the copy.
-    if (begin_ == 0 && job.deps.empty()) job.deps.push_back(first - 1);
-    for (auto& d : job.start_deps) map(d);
+    if (begin_ == 0 && !waits && !opens) job.deps.push_back(first - 1);
     for (auto& g : job.ops) g.step = to;
     for (; ref != refs_.end() && ref->job == j; ++ref) {
       if (changed[ref->graph]) job.ops[ref->op].op = to_graph[ref->graph].op;

@@ -27,7 +27,11 @@ namespace socsim::runtime {
 // - a template that begins the plan (begin 0: a decode window's first step, whose jobs without
 //   dependencies follow the previous window's last job, Executor::continue_after): a job without
 //   dependencies waits in its copies for the job before the copy, as in a step planned after
-//   another.
+//   another;
+// - a copy that begins the plan it is appended to (a later window's first step: the template is
+//   kept, so it may come from an earlier plan of the request): what the template waited for
+//   outside it is not in that plan, so its jobs wait for nothing there (they follow the previous
+//   window, as the step planned in that window would).
 // The template is not copyable (ok() false: the caller plans every step itself) when a job
 // depends on another earlier job, an op is of another step or phase, or a name of another form.
 // append() returns nothing, the plan unchanged, when the step changes what a copy cannot
@@ -41,6 +45,8 @@ class DecodeStepCopier {
  public:
   DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::uint32_t end, std::uint64_t from, const std::vector<model::GraphOp>& from_graph);
   bool ok() const { return ok_; }
+  // Jobs a copy adds.
+  std::uint32_t jobs_per_step() const { return end_ - begin_; }
   // The copy's first job index.
   std::optional<std::uint32_t> append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph) const;
 
@@ -53,6 +59,7 @@ class DecodeStepCopier {
   std::uint32_t begin_ = 0, end_ = 0;
   std::uint64_t from_ = 0;
   std::vector<model::GraphOp> from_graph_;
+  std::vector<Job> template_;  // the template's jobs (kept: copies may go into later plans)
   std::vector<OpRef> refs_;
   std::string prefix_;  // "decode<from>."
   bool ok_ = false;

@@ -325,25 +325,31 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   }
   // Every decode step has the same ops, so the same jobs: a planned step is the template of the
   // later ones (decode_step_copy.h; attention's context is what they change).
-  std::optional<runtime::DecodeStepCopier> copier;
-  std::map<std::string, std::uint64_t> step_kinds;  // the template step's partitions
+  // The template is the request's (one made for another SoC, model or request shape is not).
+  if (step_template_ && !(step_template_->soc == &soc && step_template_->model == &m && step_template_->prompt == r.prompt &&
+                          step_template_->batch == r.batch)) {
+    step_template_.reset();
+  }
   for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
     const std::size_t before = plan.jobs.size();
     const auto step = model::decode_step_graph(m, r.prompt, s, r.batch);
-    if (copier && copier->append(plan, s, step)) {
-      for (const auto& [kind, count] : step_kinds) kinds[kind] += count;
+    if (step_template_ && step_template_->copier.append(plan, s, step)) {
+      for (const auto& [kind, count] : step_template_->kinds) kinds[kind] += count;
       plan.decode_step_end.push_back(static_cast<std::uint32_t>(plan.jobs.size() - 1));
       prev = {plan.decode_step_end.back()};
       open = -1;
-      continue;
-    }
-    const auto kinds_before = kinds;
-    add_ops(step, step);
-    plan.decode_step_end.push_back(add_sample(model::Phase::kDecode, s));
-    if (!copier || !copier->ok()) {
-      copier.emplace(plan, static_cast<std::uint32_t>(before), static_cast<std::uint32_t>(plan.jobs.size()), s, step);
-      step_kinds = kinds;
-      for (const auto& [kind, count] : kinds_before) step_kinds[kind] -= count;
+    } else {
+      const auto kinds_before = kinds;
+      add_ops(step, step);
+      plan.decode_step_end.push_back(add_sample(model::Phase::kDecode, s));
+      if (!step_template_ || !step_template_->copier.ok()) {
+        std::map<std::string, std::uint64_t> step_kinds = kinds;  // the template step's partitions
+        for (const auto& [kind, count] : kinds_before) step_kinds[kind] -= count;
+        step_template_.emplace(StepTemplate{&soc, &m, r.prompt, r.batch,
+                                            runtime::DecodeStepCopier(plan, static_cast<std::uint32_t>(before),
+                                                                      static_cast<std::uint32_t>(plan.jobs.size()), s, step),
+                                            std::move(step_kinds)});
+      }
     }
     // Every decode step has the same ops, so the same jobs: room for the rest at once (the jobs
     // are the plan's bulk; grown by doubling they were copied and faulted in twice over). Only

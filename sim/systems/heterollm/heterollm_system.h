@@ -26,9 +26,11 @@
 // on stderr; the decisions are always in system_info).
 #include <functional>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
+#include "sim/runtime/decode_step_copy.h"
 #include "sim/systems/heterollm/partition_jobs.h"
 #include "sim/systems/heterollm/partition_solver.h"
 #include "sim/systems/heterollm/prediction_profiler.h"
@@ -97,6 +99,17 @@ class HeteroLlm final : public System {
   bool seq_align_said_ = false;  // what a hand-set seq_align does to the prompt was said (once per run)
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use
+  // The decode step copied into later steps (decode_step_copy.h), kept across the plans of a
+  // request's decode windows (each planned a step of its own: 8 of 64 at the default window) and
+  // the requests of the same shape after it, with the partitions its step counts.
+  struct StepTemplate {
+    const hw::SocSpec* soc;
+    const model::ModelConfig* model;
+    std::uint64_t prompt, batch;
+    runtime::DecodeStepCopier copier;
+    std::map<std::string, std::uint64_t> kinds;
+  };
+  std::optional<StepTemplate> step_template_;
 };
 
 void register_heterollm(SystemRegistry& r);

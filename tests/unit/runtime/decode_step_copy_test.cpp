@@ -195,43 +195,50 @@ TEST(DecodeStepCopy, HeteroLlmCopiesAreTheStepsPlannedAlone) {
   // (The standard path's GPU halves start after their NPU halves' hand-over: start_deps.)
   const std::vector<std::pair<const char*, std::vector<std::string>>> configs = {
       {"hetero-tensor", {}}, {"hetero-layer", {}}, {"hetero-tensor", {"heterollm.fast_sync=false"}}};
+  // Windows are planned by the system that planned the whole (which copies its template into
+  // them) and by a fresh one (whose first window plans its step and is the template of the rest).
   for (const auto& [id, sets] : configs) {
-    test::ConfiguredSystem c("snapdragon-8gen3", sets);
-    c.req.model = qwen();
-    c.configure(id);
-    const std::uint64_t prompt = 300, decode = 4, batch = 2;
-    const Plan whole = c.system->plan(c.req.soc, c.req.model, {prompt, decode, batch});
-    ASSERT_EQ(whole.decode_step_end.size(), decode);
-    std::size_t starts = 0;
-    for (std::uint64_t s = 1; s < decode; ++s) {
-      systems::RequestShape window{prompt, 1, batch};
-      window.first_step = s, window.decode_only = true, window.request_decode = decode;
-      const Plan alone = c.system->plan(c.req.soc, c.req.model, window);
-      const std::uint32_t begin = whole.decode_step_end[s - 1] + 1;
-      ASSERT_EQ(whole.decode_step_end[s] + 1 - begin, alone.jobs.size()) << id << " step " << s;
-      for (std::uint32_t j = 0; j < alone.jobs.size(); ++j) {
-        const Job& a = whole.jobs[begin + j];
-        expect_same_job_body(a, alone.jobs[j]);
-        std::vector<std::uint32_t> relative;
-        for (auto d : a.deps) {
-          if (d >= begin) relative.push_back(d - begin);
-          else EXPECT_EQ(d, begin - 1) << a.name;  // the step before's end, which the window lacks
-        }
-        EXPECT_EQ(relative, alone.jobs[j].deps) << a.name;
-        std::vector<std::uint32_t> start_relative;
-        for (auto d : a.start_deps) {
-          if (d >= begin) {
-            start_relative.push_back(d - begin);
-          } else {
-            ADD_FAILURE() << a.name << " starts after a job of another step";
+    for (const bool fresh : {false, true}) {
+      test::ConfiguredSystem c("snapdragon-8gen3", sets), other("snapdragon-8gen3", sets);
+      c.req.model = qwen();
+      c.configure(id);
+      other.req.model = c.req.model;
+      other.configure(id);
+      test::ConfiguredSystem& windows = fresh ? other : c;
+      const std::uint64_t prompt = 300, decode = 4, batch = 2;
+      const Plan whole = c.system->plan(c.req.soc, c.req.model, {prompt, decode, batch});
+      ASSERT_EQ(whole.decode_step_end.size(), decode);
+      std::size_t starts = 0;
+      for (std::uint64_t s = 1; s < decode; ++s) {
+        systems::RequestShape window{prompt, 1, batch};
+        window.first_step = s, window.decode_only = true, window.request_decode = decode;
+        const Plan alone = windows.system->plan(windows.req.soc, windows.req.model, window);
+        const std::uint32_t begin = whole.decode_step_end[s - 1] + 1;
+        ASSERT_EQ(whole.decode_step_end[s] + 1 - begin, alone.jobs.size()) << id << " step " << s;
+        for (std::uint32_t j = 0; j < alone.jobs.size(); ++j) {
+          const Job& a = whole.jobs[begin + j];
+          expect_same_job_body(a, alone.jobs[j]);
+          std::vector<std::uint32_t> relative;
+          for (auto d : a.deps) {
+            if (d >= begin) relative.push_back(d - begin);
+            else EXPECT_EQ(d, begin - 1) << a.name;  // the step before's end, which the window lacks
           }
+          EXPECT_EQ(relative, alone.jobs[j].deps) << a.name;
+          std::vector<std::uint32_t> start_relative;
+          for (auto d : a.start_deps) {
+            if (d >= begin) {
+              start_relative.push_back(d - begin);
+            } else {
+              ADD_FAILURE() << a.name << " starts after a job of another step";
+            }
+          }
+          EXPECT_EQ(start_relative, alone.jobs[j].start_deps) << a.name;
+          starts += a.start_deps.size();
         }
-        EXPECT_EQ(start_relative, alone.jobs[j].start_deps) << a.name;
-        starts += a.start_deps.size();
       }
-    }
-    if (!sets.empty()) {
-      EXPECT_GT(starts, 0u) << "the standard path's copies carry their start dependencies";
+      if (!sets.empty()) {
+        EXPECT_GT(starts, 0u) << "the standard path's copies carry their start dependencies";
+      }
     }
   }
 }
