@@ -56,9 +56,13 @@ DecodeStepCopier::DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::u
     }
   }
   template_.assign(plan.jobs.begin() + begin, plan.jobs.begin() + end);
-  // Kept without the step's prefix, which a copy puts in front: one allocation for a copy's name
-  // (the rest is mostly short enough to copy in place), not a copy and then a longer one.
-  for (Job& job : template_) job.name.erase(0, prefix_.size());
+  // The names kept apart, without the step's prefix, which a copy puts in front: one allocation
+  // for a copy's name, not a copy of the template's and then a longer one.
+  names_.reserve(template_.size());
+  for (Job& job : template_) {
+    names_.push_back(job.name.substr(prefix_.size()));
+    job.name.clear();
+  }
   ok_ = true;
 }
 
@@ -97,7 +101,8 @@ std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t 
   auto ref = refs_.begin();
   for (std::uint32_t j = 0; j < n; ++j) {
     Job job = template_[j];
-    job.name.insert(0, prefix);
+    job.name.reserve(prefix.size() + names_[j].size());
+    job.name.append(prefix).append(names_[j]);
     const bool waits = !job.deps.empty();
     map(job.deps);
     map(job.start_deps);

@@ -59,7 +59,8 @@ class DecodeStepCopier {
   std::uint32_t begin_ = 0, end_ = 0;
   std::uint64_t from_ = 0;
   std::vector<model::GraphOp> from_graph_;
-  std::vector<Job> template_;  // the template's jobs (kept: copies may go into later plans)
+  std::vector<Job> template_;  // the template's jobs (kept: copies may go into later plans), unnamed:
+  std::vector<std::string> names_;  // their names after the prefix
   std::vector<OpRef> refs_;
   std::string prefix_;  // "decode<from>."
   bool ok_ = false;
