@@ -97,6 +97,7 @@ void HeteroLlm::configure(config::Section& options, const hw::SocSpec& soc, cons
   seq_align_said_ = false;
   profiler_.reset();
   predictor_.reset();
+  step_template_.reset();  // (made under the options before)
 }
 
 runtime::SyncPolicy HeteroLlm::sync_policy() const {
@@ -325,9 +326,11 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   }
   // Every decode step has the same ops, so the same jobs: a planned step is the template of the
   // later ones (decode_step_copy.h; attention's context is what they change).
-  // The template is the request's (one made for another SoC, model or request shape is not).
-  if (step_template_ && !(step_template_->soc == &soc && step_template_->model == &m && step_template_->prompt == r.prompt &&
-                          step_template_->batch == r.batch)) {
+  // The template is the request's: made again by a request's first plan (the one with its
+  // prompt) and used by its decode windows; one made for another SoC, model or request shape is
+  // not used.
+  if (step_template_ && (!r.decode_only || !(step_template_->soc == &soc && step_template_->model == &m &&
+                                             step_template_->prompt == r.prompt && step_template_->batch == r.batch))) {
     step_template_.reset();
   }
   for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
@@ -345,6 +348,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
       if (!step_template_ || !step_template_->copier.ok()) {
         std::map<std::string, std::uint64_t> step_kinds = kinds;  // the template step's partitions
         for (const auto& [kind, count] : kinds_before) step_kinds[kind] -= count;
+        std::erase_if(step_kinds, [](const auto& kind) { return kind.second == 0; });  // (the prompt's cuts)
         step_template_.emplace(StepTemplate{&soc, &m, r.prompt, r.batch,
                                             runtime::DecodeStepCopier(plan, static_cast<std::uint32_t>(before),
                                                                       static_cast<std::uint32_t>(plan.jobs.size()), s, step),

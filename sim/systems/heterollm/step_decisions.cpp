@@ -154,16 +154,16 @@ void HeteroLlm::decide_step(const hw::SocSpec& soc, const model::ModelConfig& m,
   // restarts and kicks below, which come back to states searched before, ask the same searches
   // again (llama-3-8b's decode step: about half of them).
   std::map<std::vector<std::uint64_t>, heterollm::Partition> searched;
-  static_assert(sizeof(heterollm::GroupCost) == 64, "a GroupCost field added belongs in the state below");
   const auto search = [&](std::size_t g) {
     std::vector<std::uint64_t> state{g};
     state.reserve(1 + 9 * costs.size());
     for (std::size_t o = 0; o < costs.size(); ++o) {
       if (o == g) continue;
-      const heterollm::GroupCost& c = costs[o];
-      state.insert(state.end(), {c.gpu, c.submissions, c.npu ? 1u : 0u, c.npu_time, c.npu_call, std::bit_cast<std::uint64_t>(c.gpu_bytes),
-                                 std::bit_cast<std::uint64_t>(c.npu_bytes), std::bit_cast<std::uint64_t>(c.gpu_rate),
-                                 std::bit_cast<std::uint64_t>(c.npu_rate)});
+      // Every field (a field added to GroupCost fails to compile here until it is in the state).
+      const auto& [gpu, submissions, npu, npu_time, npu_call, gpu_bytes, npu_bytes, gpu_rate, npu_rate] = costs[o];
+      state.insert(state.end(), {gpu, submissions, npu ? 1u : 0u, npu_time, npu_call, std::bit_cast<std::uint64_t>(gpu_bytes),
+                                 std::bit_cast<std::uint64_t>(npu_bytes), std::bit_cast<std::uint64_t>(gpu_rate),
+                                 std::bit_cast<std::uint64_t>(npu_rate)});
     }
     if (const auto it = searched.find(state); it != searched.end()) return it->second;
     const StepCost in_step = in_step_of(g);

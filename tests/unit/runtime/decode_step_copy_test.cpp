@@ -243,5 +243,32 @@ TEST(DecodeStepCopy, HeteroLlmCopiesAreTheStepsPlannedAlone) {
   }
 }
 
+// A system configured again (other options) plans a decode window as a fresh one: the step it
+// kept as the template of later windows was made under the options before.
+TEST(DecodeStepCopy, AHeteroLlmConfiguredAgainDoesNotCopyTheStepItKept) {
+  test::ConfiguredSystem c("snapdragon-8gen3", {}), slow("snapdragon-8gen3", {"heterollm.fast_sync=false"});
+  c.req.model = qwen();
+  c.configure("hetero-tensor");
+  slow.req.model = c.req.model;
+  slow.configure("hetero-tensor");
+  const std::uint64_t prompt = 300, decode = 4, batch = 2;
+  (void)c.system->plan(c.req.soc, c.req.model, {prompt, decode, batch});  // keeps its first step
+  auto root = slow.tree.root();
+  c.system->configure(root, c.req.soc, c.req.model);  // the standard path: start dependencies
+  systems::RequestShape window{prompt, 1, batch};
+  window.first_step = 1, window.decode_only = true, window.request_decode = decode;
+  const Plan again = c.system->plan(c.req.soc, c.req.model, window);
+  const Plan fresh = slow.system->plan(slow.req.soc, slow.req.model, window);
+  ASSERT_EQ(again.jobs.size(), fresh.jobs.size());
+  std::size_t starts = 0;
+  for (std::size_t j = 0; j < fresh.jobs.size(); ++j) {
+    expect_same_job_body(again.jobs[j], fresh.jobs[j]);
+    EXPECT_EQ(again.jobs[j].deps, fresh.jobs[j].deps) << fresh.jobs[j].name;
+    EXPECT_EQ(again.jobs[j].start_deps, fresh.jobs[j].start_deps) << fresh.jobs[j].name;
+    starts += fresh.jobs[j].start_deps.size();
+  }
+  EXPECT_GT(starts, 0u) << "the standard path's window holds start dependencies";
+}
+
 }  // namespace
 }  // namespace socsim::runtime
