@@ -100,8 +100,8 @@ class HeteroLlm final : public System {
   std::unique_ptr<heterollm::PartitionProfiler> profiler_;    // real execution, its cache kept
   std::unique_ptr<heterollm::PredictionProfiler> predictor_;  // trained on first use
   // The decode step copied into later steps (decode_step_copy.h), kept across the plans of a
-  // request's decode windows (each planned a step of its own: 8 of 64 at the default window) and
-  // the requests of the same shape after it, with the partitions its step counts.
+  // request's decode windows (each planned a step of its own: 8 of 64 at the default window),
+  // with the partitions its step counts; made again by each request's first plan.
   struct StepTemplate {
     const hw::SocSpec* soc;
     const model::ModelConfig* model;
