@@ -45,8 +45,6 @@ class DecodeStepCopier {
  public:
   DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::uint32_t end, std::uint64_t from, const std::vector<model::GraphOp>& from_graph);
   bool ok() const { return ok_; }
-  // Jobs a copy adds.
-  std::uint32_t jobs_per_step() const { return end_ - begin_; }
   // The copy's first job index.
   std::optional<std::uint32_t> append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph) const;
 

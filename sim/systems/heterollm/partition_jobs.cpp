@@ -160,8 +160,6 @@ PartTimes PartitionProfiler::time(const Partition& p) {
   return t;
 }
 
-PartitionProfiler::~PartitionProfiler() { profile_soc_.reset(); }  // (before its simulator)
-
 PartitionProfiler::ShapeFacts& PartitionProfiler::facts(std::uint64_t rows, std::uint64_t k, std::uint64_t cols) {
   static_assert((kFactsSlots & (kFactsSlots - 1)) == 0, "a power of two: the slot is the hash's low bits");
   if (facts_.empty()) facts_.resize(kFactsSlots);

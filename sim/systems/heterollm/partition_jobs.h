@@ -38,7 +38,6 @@ class PartitionProfiler {
   // The lowering cache refers to this object's own copies.
   PartitionProfiler(const PartitionProfiler&) = delete;
   PartitionProfiler& operator=(const PartitionProfiler&) = delete;
-  ~PartitionProfiler();
   PartTimes time(const Partition& p);
   // time() runs each profile on a simulated SoC kept across runs (rebuilt every kRunsPerSoc), from
   // the time the last one ended; false: a freshly built SoC for each (tests compare the two).
