@@ -15,9 +15,8 @@ Tick seconds_to_ticks_ceil(double seconds) {
   }
   // Guard against 1e-12 * 1e12 = 0.9999999 style errors: treat values within 1e-6 ps of an
   // integer as that integer before taking the ceiling.
-  const double nearest = std::round(ps);
-  if (std::fabs(ps - nearest) < 1e-6) return static_cast<Tick>(nearest);
-  return static_cast<Tick>(std::ceil(ps));
+  const RoundedUp r = round_nonnegative(ps);
+  return r.distance < 1e-6 ? r.nearest : r.ceil;
 }
 
 }  // namespace socsim

@@ -20,9 +20,9 @@ bool positive_finite(double x) { return x > 0.0 && std::isfinite(x); }
 Tick drain_ticks(double remaining, double rate) {
   const double ps = remaining / rate * 1e12;
   if (!(ps < 1.8e19)) throw TimeOverflow("dram: flow duration overflows 64-bit picoseconds");
-  const double nearest = std::round(ps);
+  const RoundedUp r = round_nonnegative(ps);  // (ps >= 0: both operands are)
   const double noise = std::max(1e-6, ps * 1e-12);
-  const Tick t = std::fabs(ps - nearest) <= noise ? static_cast<Tick>(nearest) : static_cast<Tick>(std::ceil(ps));
+  const Tick t = r.distance <= noise ? r.nearest : r.ceil;
   return std::max<Tick>(t, 1);
 }
 

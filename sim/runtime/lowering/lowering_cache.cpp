@@ -25,9 +25,30 @@ std::size_t LoweringCache::KeyHash::operator()(const Key& k) const {
 }
 
 std::uint32_t LoweringCache::name_id(std::string_view stem) {
-  auto it = names_.find(stem);
-  if (it == names_.end()) it = names_.emplace(std::string(stem), static_cast<std::uint32_t>(names_.size())).first;
-  return it->second;
+  const std::uint64_t hash = hash_string(stem);
+  std::size_t mask = name_slots_.size() - 1;  // (a power of two)
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+    const NameSlot& slot = name_slots_[i];
+    if (!slot.used) break;
+    if (slot.hash == hash && names_[slot.id] == stem) return slot.id;
+  }
+  const auto id = static_cast<std::uint32_t>(names_.size());
+  names_.emplace_back(stem);
+  if (2 * names_.size() > name_slots_.size()) {  // grown: every stem placed again
+    std::vector<NameSlot> slots(2 * name_slots_.size());
+    mask = slots.size() - 1;
+    for (const NameSlot& slot : name_slots_) {
+      if (!slot.used) continue;
+      std::size_t i = slot.hash & mask;
+      while (slots[i].used) i = (i + 1) & mask;
+      slots[i] = slot;
+    }
+    name_slots_ = std::move(slots);
+  }
+  std::size_t i = hash & mask;
+  while (name_slots_[i].used) i = (i + 1) & mask;
+  name_slots_[i] = {hash, id, true};
+  return id;
 }
 
 LoweringCache::Key LoweringCache::key_of(const model::OpDesc& op, Precision p, std::uint32_t threads,

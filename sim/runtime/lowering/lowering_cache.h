@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "sim/core/field_hash.h"
 #include "sim/runtime/lowering/attention_lowering.h"
@@ -65,11 +66,16 @@ class LoweringCache {
   // Ids of the op names met so far, in the order met (a run's ops have a few dozen names).
   std::uint32_t name_id(std::string_view stem);
 
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view v) const { return hash_string(v); }
+  // The stems' ids in an open-addressed table (linear probing, at most half full): a run meets a
+  // few dozen stems and looks one up for every op it executes, which a node-based map answered
+  // through a pointer chase per lookup.
+  struct NameSlot {
+    std::uint64_t hash = 0;
+    std::uint32_t id = 0;
+    bool used = false;
   };
-  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> names_;
+  std::vector<NameSlot> name_slots_ = std::vector<NameSlot>(64);
+  std::vector<std::string> names_;  // by id
 
   const model::ModelConfig& model_;
   const hw::NpuSpec& npu_;

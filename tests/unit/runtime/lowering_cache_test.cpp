@@ -56,6 +56,38 @@ TEST(LoweringCache, EachKeyFieldMakesItsOwnEntry) {
   EXPECT_EQ(&graph, &cache.npu(matmul(16), Precision::kW4A16, nullptr, {}));
 }
 
+TEST(LoweringCache, ManyNamesEachKeepTheirEntries) {
+  // Op names are interned in a table that grows as it fills (and keeps its ids across clear()):
+  // hundreds of names, asked again in another order after the growth and after a clear, each
+  // find their own entry and no other's, and names that share a prefix or a length differ.
+  Fixture f;
+  LoweringCache cache(f.model, f.soc.npu);
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) names.push_back(i % 3 == 0 ? "op" + std::to_string(i) : "a_longer_op_name_" + std::to_string(i));
+  names.push_back("q_proj.h1");  // the per-head suffix is left out of the key: q_proj's entry
+  std::vector<const kernels::CpuWork*> first;
+  for (const auto& n : names) {
+    model::OpDesc op = matmul(16);
+    op.name = n;
+    first.push_back(&cache.cpu(op, Precision::kW4A16, 4, nullptr));
+  }
+  EXPECT_EQ(cache.size(), 300u + 1u);
+  for (std::size_t i = names.size(); i-- > 0;) {
+    model::OpDesc op = matmul(16);
+    op.name = names[i];
+    EXPECT_EQ(first[i], &cache.cpu(op, Precision::kW4A16, 4, nullptr)) << names[i];
+  }
+  EXPECT_EQ(&cache.cpu(matmul(16), Precision::kW4A16, 4, nullptr), first.back());
+  EXPECT_EQ(cache.size(), 300u + 1u);
+  cache.clear();
+  for (const auto& n : names) {
+    model::OpDesc op = matmul(16);
+    op.name = n;
+    (void)cache.cpu(op, Precision::kW4A16, 4, nullptr);
+  }
+  EXPECT_EQ(cache.size(), 300u + 1u);
+}
+
 // The executor clears the cache between plans past 4 MiB of NPU work (a decode's attention is a
 // kernel per key length): npu_bytes is what the NPU entries hold, and clear() forgets them all.
 TEST(LoweringCache, CountsTheNpuWorkItHoldsUntilCleared) {
