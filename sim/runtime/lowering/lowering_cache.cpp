@@ -26,6 +26,7 @@ std::size_t LoweringCache::KeyHash::operator()(const Key& k) const {
 
 std::uint32_t LoweringCache::name_id(std::string_view stem) {
   const std::uint64_t hash = hash_string(stem);
+  if (name_slots_.empty()) name_slots_.resize(64);
   std::size_t mask = name_slots_.size() - 1;  // (a power of two)
   for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
     const NameSlot& slot = name_slots_[i];

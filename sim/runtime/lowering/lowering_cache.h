@@ -74,7 +74,7 @@ class LoweringCache {
     std::uint32_t id = 0;
     bool used = false;
   };
-  std::vector<NameSlot> name_slots_ = std::vector<NameSlot>(64);
+  std::vector<NameSlot> name_slots_;  // (made on first use: an executor that shares another cache never uses its own)
   std::vector<std::string> names_;  // by id
 
   const model::ModelConfig& model_;
