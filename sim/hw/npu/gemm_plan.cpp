@@ -152,8 +152,9 @@ double weight_columns_seconds(const NpuSpec& npu, const Geometry& g, std::uint64
 // the largest block that fits is not always best, since block 0 is staged before any compute
 // and the last write-back follows it all. A larger TCM only adds candidates, so it is never
 // slower (on an idle NPU).
-void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows,
-                           std::uint64_t budget, GemmBlock prologue) {
+// The columns a block streams (see stream_weight_columns).
+std::uint64_t best_weight_columns(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t budget,
+                                  const GemmBlock& prologue) {
   // The caller checked that one column (its weight tiles and its output tiles) fits the budget.
   const std::uint64_t per_column = g.kt * g.tile_bytes + rows * g.out_tile_bytes;
   const std::uint64_t max_cols = std::max<std::uint64_t>(1, std::min(g.nt, budget / per_column));
@@ -165,9 +166,33 @@ void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g
     if (best_cols == 0 || t < best_t) best_cols = cols, best_t = t;
     if (cols == max_cols) break;
   }
+  return best_cols;
+}
+
+void stream_weight_columns(GemmPlan& plan, const NpuSpec& npu, const Geometry& g, std::uint64_t rows,
+                           std::uint64_t budget, GemmBlock prologue) {
+  const std::uint64_t best_cols = best_weight_columns(npu, g, rows, budget, prologue);
   for (std::uint64_t i = 0; i < ceil_div(g.nt, best_cols); ++i) {
     plan.blocks.push_back(weight_column_block(npu, g, rows, best_cols, prologue, i));
   }
+}
+
+// What stream_weight_columns' blocks sum to, and how many there are, without making them: blocks
+// 1 .. n-2 are the same (an LM head's few thousand column blocks were most of what planning its
+// NPU parts' bounds cost). Integer fields: the same sums as block by block.
+GemmPlanSummary weight_columns_summary(const NpuSpec& npu, const Geometry& g, std::uint64_t rows, std::uint64_t budget,
+                                       const GemmBlock& prologue) {
+  const std::uint64_t cols = best_weight_columns(npu, g, rows, budget, prologue);
+  const std::uint64_t n = ceil_div(g.nt, cols);
+  GemmPlanSummary out{GemmStrategy::kActivationsResident, weight_column_block(npu, g, rows, cols, prologue, 0), n};
+  if (n >= 2) add(out.total, weight_column_block(npu, g, rows, cols, prologue, n - 1));
+  if (n >= 3) {
+    const GemmBlock full = weight_column_block(npu, g, rows, cols, prologue, 1);
+    const std::uint64_t times = n - 2;
+    add(out.total, {full.stage_bytes * times, full.stage_transfers * times, full.weight_loads * times, full.tile_ops * times,
+                    full.output_tiles * times, full.writeback_bytes * times, full.hmx_cycles * times});
+  }
+  return out;
 }
 
 }  // namespace
@@ -303,6 +328,21 @@ double row_blocked_seconds(const NpuSpec& npu, const GemmShape& s, std::uint64_t
   return idle_pipeline_seconds(npu, rb.size(), [&](std::size_t i) { return rb.at(i); });
 }
 
+GemmPlanSummary compute_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
+  if (s.m == 0 || s.k == 0 || s.n == 0) throw std::invalid_argument("GEMM with an empty dimension");
+  const Geometry g = geometry(npu, s);
+  const std::uint64_t a_bytes = g.mt * g.kt * g.tile_bytes;
+  if (home != OperandHome::kTcm && holds_activations(g, g.mt, npu.tcm_bytes)) {
+    // As compute_hmx_gemm_plan's activations-resident branch.
+    GemmBlock prologue;
+    prologue.stage_bytes = a_bytes;
+    prologue.stage_transfers = 1;
+    return weight_columns_summary(npu, g, g.mt, (npu.tcm_bytes - a_bytes) / 2, prologue);
+  }
+  const GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
+  return {plan.strategy, plan.total, plan.blocks.size()};
+}
+
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
   if (s.m == 0 || s.k == 0 || s.n == 0) throw std::invalid_argument("GEMM with an empty dimension");
   const Geometry g = geometry(npu, s);
@@ -378,123 +418,6 @@ GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& s, OperandHo
   }
   for (const auto& b : plan.blocks) add(plan.total, b);
   return plan;
-}
-
-namespace {
-
-// Everything of the NPU and the request that a plan depends on (geometry, finish_block,
-// idle_pipeline_seconds and the TCM budget read nothing else).
-struct PlanKey {
-  std::uint32_t units, tile_rows, fp16_depth, int8_depth;
-  std::uint64_t fp16_op, int8_op, weight_load, output_tile;
-  std::uint64_t tcm, clock_hz;
-  double dma_bw, port_bw;
-  Tick descriptor_overhead;
-  std::uint32_t channels;
-  std::uint32_t crouton_h, crouton_w8, crouton_w16;
-  std::uint64_t m, k, n, width;
-  int dtype, home;
-  std::uint32_t out_bytes, weight_bits;
-  bool operator==(const PlanKey&) const = default;
-};
-
-PlanKey key_of(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
-  const auto& h = npu.hmx;
-  return {h.units, h.tile_rows, h.fp16_tile_depth, h.int8_tile_depth, h.fp16_tile_op_cycles, h.int8_tile_op_cycles,
-          h.weight_load_cycles, h.output_tile_cycles, npu.tcm_bytes, npu.clock_hz, npu.dma.bandwidth,
-          npu.port_bandwidth, npu.dma.descriptor_overhead, npu.dma.channels, npu.layout.crouton_height,
-          npu.layout.crouton_width_int8, npu.layout.crouton_width_fp16, s.m, s.k, s.n, s.width,
-          static_cast<int>(s.dtype), static_cast<int>(home), s.out_bytes, s.weight_bits};
-}
-
-// Every field (a sweep over an NPU parameter keeps one thread's plans for many NPUs), one
-// multiply each: a tree of these keys compared twenty equal NPU fields at every level.
-struct PlanKeyHash {
-  // Equal doubles hash alike (-0.0 == 0.0; a NaN key never equals itself and is only ever a miss).
-  static std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x == 0.0 ? 0.0 : x); }
-  std::size_t operator()(const PlanKey& k) const {
-    return hash_fields({k.m, k.k, k.n, k.width, std::uint64_t(k.dtype), std::uint64_t(k.home), k.out_bytes, k.weight_bits, k.tcm, k.units, k.tile_rows,
-                        k.fp16_depth, k.int8_depth, k.fp16_op, k.int8_op, k.weight_load, k.output_tile, k.clock_hz,
-                        bits(k.dma_bw), bits(k.port_bw), k.descriptor_overhead,
-                        k.channels, k.crouton_h, k.crouton_w8, k.crouton_w16});
-  }
-};
-
-// Plans memoized per thread: lowering, the block count of each lowered op and the NPU model each
-// ask for the same few shapes, and HeteroLLM's partition profiler builds a fresh NPU per
-// candidate (planning was a third of a hetero-tensor run). Bounded by the blocks held.
-struct PlanMemo {
-  std::unordered_map<PlanKey, GemmPlan, PlanKeyHash> plans;
-  std::unordered_map<PlanKey, double, PlanKeyHash> idle_seconds;  // of plans timed idle (layout searches)
-  // Summaries of plans asked for only as a summary (HeteroLLM's partition bounds cost thousands of
-  // candidate shapes that never run: keeping their blocks was most of a hetero-tensor run's memory).
-  std::unordered_map<PlanKey, GemmPlanSummary, PlanKeyHash> summaries;
-  std::size_t blocks = 0;
-  static constexpr std::size_t kBlockLimit = 1 << 18;  // ~14 MB of blocks per thread
-  static constexpr std::size_t kIdleLimit = 1 << 16;    // idle times (and summaries) kept (~16 MB of keys at most)
-  // A plan asked for as a summary is kept whole up to this many blocks, else as its summary only.
-  static constexpr std::size_t kWholeBlocks = 64;
-};
-thread_local PlanMemo plan_memo;
-
-}  // namespace
-
-namespace {
-
-// Keeps `plan` (bounded by the blocks held: the memo starts over when full) and returns the kept
-// copy, or null, leaving `plan` as it was, when it alone is larger than the bound.
-const GemmPlan* remember(const PlanKey& key, GemmPlan&& plan) {
-  if (plan.blocks.size() > PlanMemo::kBlockLimit) return nullptr;
-  if (plan_memo.blocks + plan.blocks.size() > PlanMemo::kBlockLimit) {
-    plan_memo.plans.clear();
-    plan_memo.idle_seconds.clear();
-    plan_memo.blocks = 0;
-  }
-  plan_memo.blocks += plan.blocks.size();
-  return &plan_memo.plans.emplace(key, std::move(plan)).first->second;
-}
-
-// `use` applied to the memoized plan (computed and remembered on a miss), without copying it.
-template <class Use>
-auto with_plan(const NpuSpec& npu, const GemmShape& s, OperandHome home, Use use) {
-  const PlanKey key = key_of(npu, s, home);
-  if (auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return use(it->second);
-  GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
-  if (const GemmPlan* kept = remember(key, std::move(plan))) return use(*kept);
-  return use(plan);  // too large to keep (remember left it alone)
-}
-
-}  // namespace
-
-GemmPlan plan_hmx_gemm(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
-  return with_plan(npu, s, home, [](const GemmPlan& p) { return p; });
-}
-
-double idle_hmx_gemm_seconds(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
-  const PlanKey key = key_of(npu, s, home);
-  if (const auto it = plan_memo.idle_seconds.find(key); it != plan_memo.idle_seconds.end()) return it->second;
-  const double t = with_plan(npu, s, home, [&npu](const GemmPlan& p) { return idle_plan_seconds(npu, p); });
-  // Cleared with the plans (with_plan above may just have started the memo over), and bounded on
-  // its own too: a plan too large to keep is still timed.
-  if (plan_memo.idle_seconds.size() >= PlanMemo::kIdleLimit) plan_memo.idle_seconds.clear();
-  plan_memo.idle_seconds.emplace(key, t);
-  return t;
-}
-
-GemmPlanSummary plan_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& s, OperandHome home) {
-  const auto summary = [](const GemmPlan& p) { return GemmPlanSummary{p.strategy, p.total, p.blocks.size()}; };
-  const PlanKey key = key_of(npu, s, home);
-  if (const auto it = plan_memo.plans.find(key); it != plan_memo.plans.end()) return summary(it->second);
-  if (const auto it = plan_memo.summaries.find(key); it != plan_memo.summaries.end()) return it->second;
-  GemmPlan plan = compute_hmx_gemm_plan(npu, s, home);
-  const GemmPlanSummary out = summary(plan);
-  if (plan.blocks.size() <= PlanMemo::kWholeBlocks) {
-    remember(key, std::move(plan));  // small: kept whole, for the NPU model's next request
-  } else {
-    if (plan_memo.summaries.size() >= PlanMemo::kIdleLimit) plan_memo.summaries.clear();
-    plan_memo.summaries.emplace(key, out);
-  }
-  return out;
 }
 
 }  // namespace socsim::hw

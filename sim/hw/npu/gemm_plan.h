@@ -89,6 +89,9 @@ struct GemmPlanSummary {
 GemmPlanSummary plan_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 // The same without the memo (what the memo stores; tests compare the two).
 GemmPlan compute_hmx_gemm_plan(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
+// compute_hmx_gemm_plan's strategy, total and block count, without making the blocks where they
+// repeat (activations resident: every full column block alike); the same numbers.
+GemmPlanSummary compute_hmx_gemm_summary(const NpuSpec& npu, const GemmShape& shape, OperandHome home);
 
 // Seconds one DMA request of `bytes` in `transfers` takes on an otherwise idle NPU: set-up rounds
 // (`channels` transfers at a time), then the bytes at the DMA path's rate.

@@ -401,3 +401,68 @@ TEST(GemmPlan, ASummaryRememberedAloneAgreesWithTheWholePlanAskedForNext) {
 
 }  // namespace
 }  // namespace socsim::hw
+
+namespace socsim::hw {
+namespace {
+
+// compute_hmx_gemm_summary (which sums an activations-resident plan's repeated column blocks
+// without making them) gives the whole plan's strategy, block count and every total field, over
+// both dtypes, packed and crouton layouts, INT4-staged weights, raw INT32 outputs, TCMs from small
+// to large (every strategy), one and several HMX units, and both operand homes; shapes that
+// cannot be planned throw alike.
+TEST(GemmPlan, SummaryWithoutTheBlocksIsTheWholePlans) {
+  std::vector<NpuSpec> npus;
+  for (const std::uint64_t tcm : {std::uint64_t{1} << 18, std::uint64_t{1} << 20, std::uint64_t{1} << 23}) {
+    for (const std::uint32_t units : {1u, 2u}) {
+      auto npu = test::small_npu();
+      npu.tcm_bytes = tcm;
+      npu.hmx.units = units;
+      npus.push_back(npu);
+    }
+  }
+  std::size_t compared = 0, column_streamed = 0;
+  for (const auto& npu : npus) {
+    for (const std::uint64_t m : {1u, 32u, 33u, 300u, 1024u}) {
+      for (const std::uint64_t k : {64u, 896u, 4096u}) {
+        for (const std::uint64_t n : {32u, 96u, 256u, 4864u, 8192u, 32000u}) {
+          for (const DType dtype : {DType::kFp16, DType::kInt8}) {
+            for (const std::uint32_t weight_bits : {0u, 4u}) {
+              for (const OperandHome home : {OperandHome::kDram, OperandHome::kTcm}) {
+                GemmShape shape{m, k, n, dtype};
+                shape.weight_bits = weight_bits;
+                shape.out_bytes = m == 33 ? 4 : 0;
+                shape.width = m == 300 ? 1 : 0;
+                GemmPlan want;
+                try {
+                  want = compute_hmx_gemm_plan(npu, shape, home);
+                } catch (const std::exception&) {
+                  EXPECT_ANY_THROW(compute_hmx_gemm_summary(npu, shape, home));
+                  continue;
+                }
+                const GemmPlanSummary got = compute_hmx_gemm_summary(npu, shape, home);
+                const std::string at = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " tcm " +
+                                       std::to_string(npu.tcm_bytes) + " units " + std::to_string(npu.hmx.units);
+                ASSERT_EQ(got.strategy, want.strategy) << at;
+                ASSERT_EQ(got.blocks, want.blocks.size()) << at;
+                EXPECT_EQ(got.total.hmx_cycles, want.total.hmx_cycles) << at;
+                EXPECT_EQ(got.total.stage_bytes, want.total.stage_bytes) << at;
+                EXPECT_EQ(got.total.stage_transfers, want.total.stage_transfers) << at;
+                EXPECT_EQ(got.total.weight_loads, want.total.weight_loads) << at;
+                EXPECT_EQ(got.total.tile_ops, want.total.tile_ops) << at;
+                EXPECT_EQ(got.total.output_tiles, want.total.output_tiles) << at;
+                EXPECT_EQ(got.total.writeback_bytes, want.total.writeback_bytes) << at;
+                ++compared;
+                if (want.strategy == GemmStrategy::kActivationsResident && want.blocks.size() >= 3) ++column_streamed;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000u);
+  EXPECT_GT(column_streamed, 200u) << "the shortcut's case (three or more column blocks) must be among them";
+}
+
+}  // namespace
+}  // namespace socsim::hw
