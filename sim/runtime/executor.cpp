@@ -26,6 +26,7 @@ Executor::Executor(hw::Soc& soc, const model::ModelConfig& model, SyncPolicy syn
       model_(model),
       sync_(sync),
       trace_(trace),
+      poll_cluster_(hw::cluster_of_class(soc.spec().cpu, hw::CoreClass::kMid)),
       own_lowering_(model, soc.spec().npu),
       lowering_(shared_lowering ? *shared_lowering : own_lowering_),
       bound_lowering_(bound_lowering) {}
@@ -284,7 +285,7 @@ Task<> Executor::hand_over(const Job& from, std::uint32_t from_index, const Job&
       const Tick predicted = gpu_predicted_end_[from_index] > start ? gpu_predicted_end_[from_index] - start : 0;
       const Tick nap = g > 0 ? predicted / g * g : predicted;
       if (nap > 0) co_await soc_.cpu().sleep(nap);
-      co_await soc_.cpu().poll_until(*gpu_flag_[from_index], hw::cluster_of_class(soc_.spec().cpu, hw::CoreClass::kMid)->name);
+      co_await soc_.cpu().poll_until(*gpu_flag_[from_index], poll_cluster_->name);
       waited_from = std::max(start, gpu_flag_[from_index]->fired_at());
     }
     if (soc_.sim().now() > waited_from) account(unit_name(to.unit), "sync", waited_from);

@@ -186,6 +186,9 @@ class Executor {
   std::deque<Trigger> gpu_flag_store_;  // (a block per several jobs: an allocation per GPU job was a share of a run)
   Tick gpu_tail_predicted_ = 0;
   std::string flag_name_;  // the process name of a GPU job's flag
+  // The cluster whose core polls a GPU job's flag (fast sync; a mid core): found once, not at
+  // every hand-over (ranking the clusters by name and speed was 1% of a HeteroLLM run).
+  const hw::CpuClusterSpec* poll_cluster_ = nullptr;
   Task<> set_gpu_flag(std::uint64_t mark, Trigger& flag);
   // Lanes (job.h): one gate per lane name; the pick policy sees which jobs are done or started.
   LaneGate& lane(const Plan& plan, const std::string& name);
