@@ -32,7 +32,10 @@
 // projection: the profile, which calls the graph with the GPU part on an idle SoC, has the two
 // barely overlap (llama-3.2-1b: the parts ran 526 and 348 us in the step against 458 and 295
 // profiled). Sharing only delays a part, and the replay without it is monotone, so the replay
-// without sharing of a group's lower bounds bounds the replay with sharing of its times.
+// without sharing of a group's lower bounds bounds the replay with sharing of its times, from any
+// state both start from: the solver resumes it where the step with sharing stands before the
+// group's first instance (before(), which does not read the group's cost), a bound as tight as the
+// groups before allow.
 #include <cstdint>
 #include <utility>
 #include <vector>

@@ -179,6 +179,21 @@ TEST(HeteroStepContext, TheReplayWithoutSharingOfBoundsBoundsTheReplayWithItAndR
         EXPECT_EQ(s.time(g, kSubmit, sharing, s.before(group, g, kSubmit, sharing)), s.time(g, kSubmit, sharing)) << trial;
       }
     }
+    // The solver's in-step bound of a candidate of group `group`: the replay with sharing up to
+    // the group's first instance (which does not read its cost, so every candidate's), then
+    // without sharing with the group's parts cut to bounds. From the same state the replay without
+    // sharing is monotone and sharing only delays, so it bounds the step with sharing, and it is
+    // at least the bound replayed without sharing from the start.
+    for (const std::uint32_t group : {0u, 1u}) {
+      const StepContext::Replay before = s.before(group, g, kSubmit, true);
+      std::vector<GroupCost> bounds = g;
+      bounds[group].gpu -= std::min(bounds[group].gpu, t(gen));
+      bounds[group].npu_time -= std::min(bounds[group].npu_time, t(gen));
+      bounds[group].gpu_bytes = bounds[group].npu_bytes = 0;  // (a bound's replay does not share)
+      const Tick bound = s.time(bounds, kSubmit, false, before);
+      EXPECT_GE(with, bound) << trial << " group " << group;
+      EXPECT_GE(bound, s.time(bounds, kSubmit, false)) << trial << " group " << group;
+    }
     GroupCost& c = g[trial % 2];
     const Tick cut = t(gen);
     (trial % 2 == 0 ? c.gpu : c.npu_time) -= std::min(cut, trial % 2 == 0 ? c.gpu : c.npu_time);
