@@ -36,14 +36,18 @@ Tick& OpTimes::operator[](const OpTimeKey& key) {
     return k.unit.data() == key.unit.data() && k.unit.size() == key.unit.size() && k.kind.data() == key.kind.data() &&
            k.kind.size() == key.kind.size();
   };
-  if (last_ < entries_.size() && same_views(entries_[last_].first)) return entries_[last_].second;
+  const auto a = reinterpret_cast<std::uintptr_t>(key.unit.data()), b = reinterpret_cast<std::uintptr_t>(key.kind.data());
+  std::uint32_t& found = found_[((a ^ (b * 0x9E3779B97F4A7C15ull)) >> 58) & (found_.size() - 1)];
+  if (found != 0 && same_views(entries_[found - 1].first)) return entries_[found - 1].second;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (same_views(entries_[i].first)) return entries_[last_ = i].second;
+    if (same_views(entries_[i].first)) return entries_[(found = static_cast<std::uint32_t>(i + 1)) - 1].second;
   }
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (entries_[i].first.unit == key.unit && entries_[i].first.kind == key.kind) return entries_[last_ = i].second;
+    if (entries_[i].first.unit == key.unit && entries_[i].first.kind == key.kind) {
+      return entries_[(found = static_cast<std::uint32_t>(i + 1)) - 1].second;
+    }
   }
-  last_ = entries_.size();
+  found = static_cast<std::uint32_t>(entries_.size() + 1);
   return entries_.emplace_back(key, Tick{0}).second;
 }
 

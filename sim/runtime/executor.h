@@ -6,6 +6,7 @@
 // and resource availability, deterministically.
 #include <boost/container/small_vector.hpp>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -46,7 +47,9 @@ class OpTimes {
 
  private:
   std::vector<std::pair<OpTimeKey, Tick>> entries_;
-  std::size_t last_ = 0;  // the entry found last (consecutive ops often share a key)
+  // Where a key's views were last found, by a hash of their addresses (entry + 1; 0: none): the
+  // ops of a step take turns over a few keys, which a scan from the last one found walked.
+  std::array<std::uint32_t, 64> found_{};
 };
 
 class Executor {

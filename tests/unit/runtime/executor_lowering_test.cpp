@@ -3,6 +3,11 @@
 // threads.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "sim/config/config_tree.h"
 #include "sim/hw/soc.h"
 #include "sim/hw/soc_spec.h"
@@ -161,6 +166,35 @@ TEST(OpTimes, SumsByContentWhateverTheViewsAddress) {
   ++it;
   EXPECT_EQ(it->first.kind, "softmax");
   EXPECT_EQ(it->second, 8u);
+}
+
+// Many keys taking turns (more than the table that remembers where a key's views were found
+// has slots, so they collide), each spelled by two strings at other addresses: every add lands in
+// its content's entry, as a map by content sums them.
+TEST(OpTimes, ManyKeysTakingTurnsSumAsAMapByContent) {
+  std::vector<std::string> kinds, copies;
+  for (int i = 0; i < 150; ++i) kinds.push_back("kind" + std::to_string(i));
+  copies = kinds;  // (the same contents at other addresses)
+  OpTimes t;
+  std::map<std::pair<std::string, std::string>, Tick> want;
+  std::mt19937 gen(5);
+  for (int n = 0; n < 20000; ++n) {
+    const std::size_t k = gen() % kinds.size();
+    const bool gpu = gen() % 2 == 0;
+    const std::string& kind = gen() % 3 == 0 ? copies[k] : kinds[k];
+    const Tick add = gen() % 100;
+    t[{gpu ? "gpu" : "npu", kind}] += add;
+    want[{gpu ? "gpu" : "npu", kinds[k]}] += add;
+  }
+  const auto got = t.sorted();
+  ASSERT_EQ(got.size(), want.size());
+  auto w = want.begin();
+  for (const auto& [key, time] : got) {
+    EXPECT_EQ(std::string(key.unit), w->first.first);
+    EXPECT_EQ(std::string(key.kind), w->first.second);
+    EXPECT_EQ(time, w->second) << w->first.second;
+    ++w;
+  }
 }
 
 }  // namespace
