@@ -66,8 +66,7 @@ DecodeStepCopier::DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::u
   ok_ = true;
 }
 
-std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph,
-                                                      std::vector<Job>* spare) const {
+std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph) const {
   if (!ok_ || to_graph.size() != from_graph_.size()) return std::nullopt;
   std::vector<bool> changed(to_graph.size(), false);
   for (std::size_t i = 0; i < to_graph.size(); ++i) {
@@ -100,13 +99,8 @@ std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t 
   const std::uint32_t n = end_ - begin_;
   const std::string prefix = decode_prefix(to);
   auto ref = refs_.begin();
-  // A spare job assigned the template's keeps its strings' and vectors' storage where it is
-  // large enough (a job's copy was four allocations, and as many frees when its plan ended).
-  const bool reuse = spare && spare->size() >= n;
-  const std::size_t spare_base = reuse ? spare->size() - n : 0;
   for (std::uint32_t j = 0; j < n; ++j) {
-    Job job = reuse ? std::move((*spare)[spare_base + j]) : template_[j];
-    if (reuse) job = template_[j];
+    Job job = template_[j];
     job.name.reserve(prefix.size() + names_[j].size());
     job.name.append(prefix).append(names_[j]);
     const bool waits = !job.deps.empty();
@@ -122,7 +116,6 @@ std::optional<std::uint32_t> DecodeStepCopier::append(Plan& plan, std::uint64_t 
     }
     plan.add(std::move(job));
   }
-  if (reuse) spare->resize(spare_base);
   return first;
 }
 

@@ -45,12 +45,8 @@ class DecodeStepCopier {
  public:
   DecodeStepCopier(const Plan& plan, std::uint32_t begin, std::uint32_t end, std::uint64_t from, const std::vector<model::GraphOp>& from_graph);
   bool ok() const { return ok_; }
-  // The copy's first job index. `spare`: jobs of a plan that has run (a decode window's), whose
-  // strings and vectors the copies are assigned into rather than allocated afresh: the last
-  // template-size block of them, taken off its end when it has that many (a plan ends with a
-  // step, so the block is a step's jobs, shaped as the template's). The copies are the same.
-  std::optional<std::uint32_t> append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph,
-                                      std::vector<Job>* spare = nullptr) const;
+  // The copy's first job index.
+  std::optional<std::uint32_t> append(Plan& plan, std::uint64_t to, const std::vector<model::GraphOp>& to_graph) const;
 
  private:
   struct OpRef {

@@ -194,14 +194,11 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       collect(plan);
       t.report_attention = plan.report_attention;
       info = plan.info;
-      if (windowed) {
-        previous_last = plan.jobs[plan.decode_step_end.back()];  // windowed: >= 1 step planned
-        system.recycle(std::move(plan));
-      }
+      if (windowed) previous_last = plan.jobs[plan.decode_step_end.back()];  // windowed: >= 1 step planned
     }
     for (std::uint64_t first = first_count; first < q.decode; first += window) {
       const std::uint64_t count = std::min(window, q.decode - first);
-      Plan plan = system.plan(req.soc, req.model, {q.prompt, count, q.batch, first, true, q.decode});
+      const Plan plan = system.plan(req.soc, req.model, {q.prompt, count, q.batch, first, true, q.decode});
       check_plan(plan, count, system, req);
       // The window's first jobs continue after the previous window's last (its sampled token):
       // the same hand-over as within one plan.
@@ -209,7 +206,6 @@ Task<> run_requests(Simulator& sim, Executor& ex, systems::System& system, const
       co_await ex.run(plan);
       collect(plan);
       previous_last = plan.jobs[plan.decode_step_end.back()];
-      if (first + window < q.decode) system.recycle(std::move(plan));  // (not after the request's last window)
     }
     ex.continue_after(std::nullopt);
     t.decode_dram_bytes = end_bytes - first_token_bytes;

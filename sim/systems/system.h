@@ -73,10 +73,6 @@ class System {
   // steps run one after another, each waiting for the previous step's sampled token, so a window
   // run after the previous one's end times exactly as the whole plan would.
   virtual bool decode_windows() const { return false; }
-  // A plan that has run, handed back before the next window of its request is planned: a system
-  // that copies its decode steps may assign the copies into its jobs' storage instead of
-  // allocating afresh. The default drops it, as the caller would.
-  virtual void recycle(runtime::Plan&& /*plan*/) {}
   // Files the system's options name and it reads (shadowAttn's importance_file), once configured,
   // each with its option's key: a run's outputs must not replace one.
   struct InputFile {

@@ -202,11 +202,6 @@ namespace {
 using runtime::kReservedJobsLimit;
 }  // namespace
 
-void HeteroLlm::recycle(runtime::Plan&& plan) {
-  // Only for the request's template: a plan of another request resets it before copying.
-  if (step_template_) step_template_->spare = std::move(plan.jobs);
-}
-
 runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& m, const RequestShape& r) {
   runtime::Plan plan;
   std::vector<std::uint32_t> prev;  // the jobs the next op waits for
@@ -341,7 +336,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
   for (std::uint64_t s = r.first_step; s < r.first_step + r.decode; ++s) {
     const std::size_t before = plan.jobs.size();
     const auto step = model::decode_step_graph(m, r.prompt, s, r.batch);
-    if (step_template_ && step_template_->copier.append(plan, s, step, &step_template_->spare)) {
+    if (step_template_ && step_template_->copier.append(plan, s, step)) {
       for (const auto& [kind, count] : step_template_->kinds) kinds[kind] += count;
       plan.decode_step_end.push_back(static_cast<std::uint32_t>(plan.jobs.size() - 1));
       prev = {plan.decode_step_end.back()};
@@ -357,7 +352,7 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
         step_template_.emplace(StepTemplate{&soc, &m, r.prompt, r.batch,
                                             runtime::DecodeStepCopier(plan, static_cast<std::uint32_t>(before),
                                                                       static_cast<std::uint32_t>(plan.jobs.size()), s, step),
-                                            std::move(step_kinds), {}});
+                                            std::move(step_kinds)});
       }
     }
     // Every decode step has the same ops, so the same jobs: room for the rest at once (the jobs
@@ -368,8 +363,6 @@ runtime::Plan HeteroLlm::plan(const hw::SocSpec& soc, const model::ModelConfig& 
       if (total <= kReservedJobsLimit) plan.jobs.reserve(total);
     }
   }
-  // The spare jobs this plan did not take (a prefill's) are not kept while it runs.
-  if (step_template_) std::vector<runtime::Job>().swap(step_template_->spare);
   // A window of a long decode reports the whole request's partitions: every decode step has the
   // same matmul shapes, so the same cuts (decisions are cached by shape).
   if (r.decode > 0 && r.total_decode() != r.decode) {

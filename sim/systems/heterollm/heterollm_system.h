@@ -70,7 +70,6 @@ class HeteroLlm final : public System {
   runtime::Plan plan(const hw::SocSpec& soc, const model::ModelConfig& model, const RequestShape& request) override;
   runtime::SyncPolicy sync_policy() const override;
   bool decode_windows() const override { return true; }  // decode steps wait for the sampled token
-  void recycle(runtime::Plan&& plan) override;
   double weight_bits() const override { return 4.5; }
 
   // The solver's decision for one matmul (cached per phase, shape and sequence length).
@@ -109,9 +108,6 @@ class HeteroLlm final : public System {
     std::uint64_t prompt, batch;
     runtime::DecodeStepCopier copier;
     std::map<std::string, std::uint64_t> kinds;
-    // The jobs of the request's last plan that ran (recycle()), which the next window's copies
-    // are assigned into; what that window's plan did not take is freed once it is planned.
-    std::vector<runtime::Job> spare;
   };
   std::optional<StepTemplate> step_template_;
 };

@@ -1,4 +1,4 @@
-// round_nonnegative (sim/core/time.h): the integer trick gives exactly std::round, std::ceil and
+// round_nonnegative (sim/core/time.h): the integer trick gives exactly (equal values) std::round, std::ceil and
 // |x - std::round(x)| over [0, 2^64), at the edges (halves, an ulp either side of an integer, 2^52
 // and 2^53 where the fraction runs out, near the top) and on random values at every magnitude.
 #include "sim/core/time.h"
@@ -18,7 +18,7 @@ void expect_as_libm(double x) {
   const double nearest = std::round(x);
   EXPECT_EQ(r.nearest, static_cast<std::uint64_t>(nearest)) << "x = " << x;
   EXPECT_EQ(r.ceil, static_cast<std::uint64_t>(std::ceil(x))) << "x = " << x;
-  EXPECT_EQ(r.distance, std::fabs(x - nearest)) << "x = " << x;  // bit for bit, not within a tolerance
+  EXPECT_EQ(r.distance, std::fabs(x - nearest)) << "x = " << x;  // exactly, not within a tolerance
 }
 
 TEST(RoundNonnegative, EdgesAsLibm) {

@@ -1,7 +1,7 @@
 // Decode steps copied from a planned one (DecodeStepCopier) are the jobs planning them gives: a
 // simple chained planner and HeteroLLM's plans (copied steps against the same steps planned in
-// windows of their own, each window's jobs handed back for the next's copies), copies assigned
-// into spare jobs, and the templates a copy cannot follow are refused with the plan unchanged.
+// windows of their own), and the templates a copy cannot follow are refused with the plan
+// unchanged.
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -95,73 +95,6 @@ TEST(DecodeStepCopy, CopiedStepsAreThePlannedOnes) {
   }
   // The copies changed what the step changes: every layer's attention at its own context.
   EXPECT_EQ(attention_ops, m.layers * (steps - 1));
-}
-
-// Every field a copy takes from the template, for copies assigned into spare jobs.
-void expect_same_job(const Job& a, const Job& b) {
-  expect_same_job_body(a, b);
-  EXPECT_EQ(a.deps, b.deps) << a.name;
-  EXPECT_EQ(a.start_deps, b.start_deps) << a.name;
-  EXPECT_EQ(a.npu_kernels.hmx_gemv, b.npu_kernels.hmx_gemv) << a.name;
-  EXPECT_EQ(a.npu_kernels.w4a16, b.npu_kernels.w4a16) << a.name;
-  EXPECT_EQ(a.npu_client_io, b.npu_client_io) << a.name;
-  EXPECT_EQ(a.cpu_threads, b.cpu_threads) << a.name;
-  EXPECT_EQ(a.cpu_engine, b.cpu_engine) << a.name;
-  EXPECT_EQ(a.cpu_cluster, b.cpu_cluster) << a.name;
-  EXPECT_EQ(a.attention_module, b.attention_module) << a.name;
-  EXPECT_EQ(a.lane, b.lane) << a.name;
-  EXPECT_EQ(a.storage_read_bytes, b.storage_read_bytes) << a.name;
-  EXPECT_EQ(a.estimate, b.estimate) << a.name;
-  EXPECT_EQ(a.outliers, b.outliers) << a.name;
-  EXPECT_EQ(a.outlier_channels, b.outlier_channels) << a.name;
-}
-
-TEST(DecodeStepCopy, CopiesIntoSpareJobsAreTheCopies) {
-  // A plan that has run hands its jobs back (System::recycle): copies assigned into them keep
-  // nothing of what the spare held, whatever it held (every field set otherwise here, more ops
-  // and dependencies than the template's, and fewer), and take the last template-size block.
-  const auto m = qwen();
-  const std::uint64_t prompt = 37, batch = 3, steps = 4;
-  Plan plain = prefill_job(), reused = prefill_job();
-  const auto g0 = model::decode_step_graph(m, prompt, 0, batch);
-  plan_step_chained(plain, g0, 0);
-  plan_step_chained(reused, g0, 0);
-  const auto n = static_cast<std::uint32_t>(plain.jobs.size() - 1);
-  const DecodeStepCopier copier(plain, 1, n + 1, 0, g0);
-  ASSERT_TRUE(copier.ok());
-  std::vector<Job> spare(n + 5);
-  for (std::size_t i = 0; i < spare.size(); ++i) {
-    Job& j = spare[i];
-    j.name = "a spare job's name, longer than any the copies take " + std::to_string(i);
-    j.unit = kernels::Unit::kCpu;
-    j.precision = Precision::kW8A8;
-    j.ops.assign(i % 2 == 0 ? 4 : 0, g0.front());
-    j.deps.assign(i % 3, 7);
-    j.start_deps = {1, 2, 3};
-    j.npu_graph = "some/graph/of/another/plan/with/a/long/name";
-    j.npu_kernels.hmx_gemv = true;
-    j.npu_client_io = true;
-    j.cpu_threads = 4;
-    j.cpu_engine = CpuEngine::kLlamaCpp;
-    j.cpu_cluster = "little";
-    j.attention_module = true;
-    j.lane = "lane";
-    j.storage_read_bytes = 99;
-    j.estimate = 12345;
-    j.outliers = OutlierHandling::kClip;
-    j.outlier_channels = 3;
-  }
-  for (std::uint64_t s = 1; s < steps; ++s) {
-    const auto graph = model::decode_step_graph(m, prompt, s, batch);
-    ASSERT_TRUE(copier.append(plain, s, graph).has_value());
-    const std::size_t had = spare.size();
-    ASSERT_TRUE(copier.append(reused, s, graph, &spare).has_value());
-    // Taken while there were enough: the first copy leaves 5, which the next cannot use.
-    EXPECT_EQ(spare.size(), had >= n ? had - n : had) << "step " << s;
-  }
-  EXPECT_EQ(spare.size(), 5u);
-  ASSERT_EQ(reused.jobs.size(), plain.jobs.size());
-  for (std::size_t j = 0; j < plain.jobs.size(); ++j) expect_same_job(reused.jobs[j], plain.jobs[j]);
 }
 
 TEST(DecodeStepCopy, ATemplateThatBeginsThePlanIsCopiedAfterTheStepBefore) {
@@ -279,7 +212,7 @@ TEST(DecodeStepCopy, HeteroLlmCopiesAreTheStepsPlannedAlone) {
       for (std::uint64_t s = 1; s < decode; ++s) {
         systems::RequestShape window{prompt, 1, batch};
         window.first_step = s, window.decode_only = true, window.request_decode = decode;
-        Plan alone = windows.system->plan(windows.req.soc, windows.req.model, window);
+        const Plan alone = windows.system->plan(windows.req.soc, windows.req.model, window);
         const std::uint32_t begin = whole.decode_step_end[s - 1] + 1;
         ASSERT_EQ(whole.decode_step_end[s] + 1 - begin, alone.jobs.size()) << id << " step " << s;
         for (std::uint32_t j = 0; j < alone.jobs.size(); ++j) {
@@ -302,9 +235,6 @@ TEST(DecodeStepCopy, HeteroLlmCopiesAreTheStepsPlannedAlone) {
           EXPECT_EQ(start_relative, alone.jobs[j].start_deps) << a.name;
           starts += a.start_deps.size();
         }
-        // Handed back as a run hands back each window it ran: the next window's copies are
-        // assigned into its jobs (System::recycle).
-        windows.system->recycle(std::move(alone));
       }
       if (!sets.empty()) {
         EXPECT_GT(starts, 0u) << "the standard path's copies carry their start dependencies";
