@@ -39,16 +39,18 @@ Tick& OpTimes::operator[](const OpTimeKey& key) {
   const auto a = reinterpret_cast<std::uintptr_t>(key.unit.data()), b = reinterpret_cast<std::uintptr_t>(key.kind.data());
   std::uint32_t& found = found_[((a ^ (b * 0x9E3779B97F4A7C15ull)) >> 58) & (found_.size() - 1)];
   if (found != 0 && same_views(entries_[found - 1].first)) return entries_[found - 1].second;
+  const auto at = [&](std::size_t i) -> Tick& {
+    found = static_cast<std::uint32_t>(i + 1);
+    return entries_[i].second;
+  };
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (same_views(entries_[i].first)) return entries_[(found = static_cast<std::uint32_t>(i + 1)) - 1].second;
+    if (same_views(entries_[i].first)) return at(i);
   }
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (entries_[i].first.unit == key.unit && entries_[i].first.kind == key.kind) {
-      return entries_[(found = static_cast<std::uint32_t>(i + 1)) - 1].second;
-    }
+    if (entries_[i].first.unit == key.unit && entries_[i].first.kind == key.kind) return at(i);
   }
-  found = static_cast<std::uint32_t>(entries_.size() + 1);
-  return entries_.emplace_back(key, Tick{0}).second;
+  entries_.emplace_back(key, Tick{0});
+  return at(entries_.size() - 1);
 }
 
 std::map<OpTimeKey, Tick> OpTimes::sorted() const {

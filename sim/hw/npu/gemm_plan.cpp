@@ -1,17 +1,14 @@
 #include "sim/hw/npu/gemm_plan.h"
 
-#include "sim/core/field_hash.h"
 #include "sim/core/host_memory.h"
 #include "sim/core/time.h"
 #include "sim/hw/hardware_limit_error.h"
 
 #include <algorithm>
-#include <bit>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace socsim::hw {
 
