@@ -16,7 +16,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <optional>
 #include <iostream>
@@ -28,6 +27,7 @@
 #include "sim/report/json_text.h"
 #include "sim/cli/command.h"
 #include "sim/cli/progress_bar.h"
+#include "sim/cli/host_facts.h"
 #include "sim/cli/host_sgemm_rate.h"
 #include "sim/cli/input_paths.h"
 #include "sim/cli/output_files.h"
@@ -44,15 +44,6 @@ namespace po = boost::program_options;
 namespace socsim::cli {
 
 namespace {
-
-// The host's 1-minute load average (/proc/loadavg), if the system has one: wall times on a shared
-// machine mean little without it.
-std::optional<double> host_load() {
-  std::ifstream in("/proc/loadavg");
-  double load = 0;
-  if (in >> load) return load;
-  return std::nullopt;
-}
 
 // Issue #21's bar for a whole llama-3-8b (or the largest supported model) request, 1024 + 64.
 constexpr double kSystemBarSeconds = 0.2, kSystemBarMb = 100;
@@ -463,9 +454,12 @@ int bench_command(const std::vector<std::string>& args) {
     std::cout << fmt::format("host load (1-minute average): {:.2f} before, {:.2f} after\n", *load_before, *load_after);
     load = {{"before", *load_before}, {"after", *load_after}};
   }
+  // The ratios above move with the processor (sim/cli/host_facts.h): say which one ran them.
+  const HostCpu cpu = host_cpu();
+  std::cout << fmt::format("host: {}, {} logical CPUs\n", cpu.model, cpu.logical_cpus);
   if (!json_file.empty()) {
     OutputFiles out;
-    nlohmann::ordered_json doc{{"load_1min", load}};
+    nlohmann::ordered_json doc{{"host", {{"cpu", cpu.model}, {"logical_cpus", cpu.logical_cpus}}}, {"load_1min", load}};
     if (engine_rate) doc["engine_events_per_s"] = *engine_rate;
     doc["cases"] = results;
     out.add(json_file, report::json_text(doc, 2) + "\n");

@@ -49,6 +49,10 @@ TEST(CliBench, PerSystemCaseReportsItsOwnPeakMemory) {
   EXPECT_NE(r.out.find("event rate with replays within 2x of the bare engine's"), std::string::npos) << r.out;
   EXPECT_GT(j["engine_events_per_s"].get<double>(), 0.0);
   EXPECT_EQ(c["within_2x_of_engine"].get<bool>(), c["events_with_replays_per_s"].get<double>() >= j["engine_events_per_s"].get<double>() / 2);
+  // The processor that ran it (the ratios move with it), in the summary and the JSON.
+  EXPECT_NE(r.out.find("host: "), std::string::npos) << r.out;
+  EXPECT_FALSE(j["host"]["cpu"].get<std::string>().empty());
+  EXPECT_GT(j["host"]["logical_cpus"].get<int>(), 0);
   if (std::filesystem::exists("/proc/loadavg")) {
     EXPECT_NE(r.out.find("host load (1-minute average): "), std::string::npos) << r.out;
     EXPECT_GE(j["load_1min"]["before"].get<double>(), 0.0);
