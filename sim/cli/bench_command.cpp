@@ -456,7 +456,7 @@ int bench_command(const std::vector<std::string>& args) {
   }
   // The ratios above move with the processor (sim/cli/host_facts.h): say which one ran them.
   const HostCpu cpu = host_cpu();
-  std::cout << fmt::format("host: {}, {} logical CPUs\n", cpu.model, cpu.logical_cpus);
+  std::cout << fmt::format("host: {}, {} logical CPU{}\n", cpu.model, cpu.logical_cpus, cpu.logical_cpus == 1 ? "" : "s");
   if (!json_file.empty()) {
     OutputFiles out;
     nlohmann::ordered_json doc{{"host", {{"cpu", cpu.model}, {"logical_cpus", cpu.logical_cpus}}}, {"load_1min", load}};

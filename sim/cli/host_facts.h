@@ -14,7 +14,7 @@ std::optional<double> host_load(const std::string& loadavg_path = "/proc/loadavg
 
 struct HostCpu {
   std::string model;              // the first "model name" of /proc/cpuinfo; "unknown" without one
-  std::uint32_t logical_cpus = 0;  // std::thread::hardware_concurrency (0: not known)
+  std::uint32_t logical_cpus = 0;  // the CPUs this process may run on (affinity), else the host's; 0: not known
 };
 HostCpu host_cpu(const std::string& cpuinfo_path = "/proc/cpuinfo");
 

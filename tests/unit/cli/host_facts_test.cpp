@@ -3,16 +3,19 @@
 #include "sim/cli/host_facts.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace socsim::cli {
 namespace {
 
 std::string written(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("socsim_host_facts_" + name);
+  // (The process id in the name: test binaries of two builds may run at once.)
+  const auto path = std::filesystem::temp_directory_path() / ("socsim_host_facts_" + std::to_string(::getpid()) + "_" + name);
   std::ofstream(path) << text;
   return path.string();
 }
@@ -27,10 +30,19 @@ TEST(HostFacts, TheFirstModelNameTrimmed) {
 
 TEST(HostFacts, UnknownWithoutAModelName) {
   // An arm64 /proc/cpuinfo has no "model name" line; a missing file, an empty value.
-  const auto path = written("cpuinfo_arm", "processor\t: 0\nBogoMIPS\t: 50.00\nmodel name\t:   \n");
+  const auto path = written("cpuinfo_arm", "processor\t: 0\nBogoMIPS\t: 50.00\nmodel name\t:   \r\n");
   EXPECT_EQ(host_cpu(path).model, "unknown");
   EXPECT_EQ(host_cpu(path + ".missing").model, "unknown");
   std::filesystem::remove(path);
+}
+
+TEST(HostFacts, TheCpusThisProcessMayUse) {
+  // Within what the host has: taskset or a cgroup's cpuset gives fewer.
+  const HostCpu cpu = host_cpu();
+  EXPECT_GE(cpu.logical_cpus, 1u);
+  if (std::thread::hardware_concurrency() > 0) {
+    EXPECT_LE(cpu.logical_cpus, std::thread::hardware_concurrency());
+  }
 }
 
 TEST(HostFacts, LoadAverageOrNothing) {
