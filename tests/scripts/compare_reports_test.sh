@@ -83,7 +83,7 @@ printf '#!/usr/bin/env bash\nkill -SEGV $$\n' > "$t/crashes"; chmod +x "$t/crash
 compare "$t/crashes" "$t/crashes" "$t/one.txt"
 expect 1 "0 of 1 the same (0 of them failed on both sides alike), 1 differ" "killed by a signal (exit 139 base, 139 new)"
 printf '#!/usr/bin/env bash\nsleep 30\n' > "$t/hangs"; chmod +x "$t/hangs"
-compare -t 1 "$socsim" "$t/hangs" "$t/one.txt"
+compare -t 1 "$t/silent" "$t/hangs" "$t/one.txt"
 expect 1 "0 of 1 the same (0 of them failed on both sides alike), 1 differ" "a run passed 1 s (exit 0 base, 124 new)"
 
 # 6. SIGTERM while runs go on: exit 130 at once, no run left, the temporary folder removed.
