@@ -44,7 +44,8 @@ for b in "$1" "$2"; do
   [[ -f "$b" && -x "$b" ]] || { echo "$0: $b: not an executable file" >&2; exit 2; }
 done
 [[ -f "$cases" && -r "$cases" ]] || { echo "$0: $cases: no such readable file" >&2; exit 2; }
-base=$(realpath -- "$1"); new=$(realpath -- "$2")
+# (Absolute: the runs start from the checkout's root, whatever the caller's folder.)
+base=$(realpath -- "$1"); new=$(realpath -- "$2"); cases=$(realpath -- "$cases")
 
 work=$(mktemp -d)
 declare -a pids=() indices=()

@@ -46,6 +46,10 @@ wrapper() {
 compare -j 2 "$socsim" "$socsim" "$t/cases.txt"
 expect 0 "5 of 5 the same (2 of them failed on both sides alike), 0 differ"
 
+# The cases file and binaries named relative to the caller's folder, not the checkout's root.
+(cd "$t" && compare "$socsim" "$socsim" cases.txt)
+expect 0 "5 of 5 the same (2 of them failed on both sides alike), 0 differ"
+
 # 2. A byte appended to each report, and one changed in place in trace.json.
 wrapper appends : '[[ -n "$json" ]] && echo >> "$json"; [[ -n "$dir" ]] && echo >> "$dir/report.json"; exit 0'
 compare "$socsim" "$t/appends" "$t/cases.txt"
