@@ -47,7 +47,10 @@ compare -j 2 "$socsim" "$socsim" "$t/cases.txt"
 expect 0 "5 of 5 the same (2 of them failed on both sides alike), 0 differ"
 
 # The cases file and binaries named relative to the caller's folder, not the checkout's root.
-(cd "$t" && compare "$socsim" "$socsim" cases.txt)
+# (Not in a subshell: compare sets $rc and $out here.)
+cd "$t"
+compare "$socsim" "$socsim" cases.txt
+cd - > /dev/null
 expect 0 "5 of 5 the same (2 of them failed on both sides alike), 0 differ"
 
 # 2. A byte appended to each report, and one changed in place in trace.json.
